@@ -1,0 +1,105 @@
+package bench
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/serbench/serbench/results"
+)
+
+// Version is serbench's release version.
+const Version = "0.1.0-dev"
+
+// trackedModules are the module paths whose versions travel with every
+// result: the format, codec, database and statistics libraries measured.
+var trackedModules = []string{
+	"github.com/apache/arrow-go/v18",
+	"google.golang.org/protobuf",
+	"github.com/planetscale/vtprotobuf",
+	"github.com/google/flatbuffers",
+	"github.com/klauspost/compress",
+	"github.com/pierrec/lz4/v4",
+	"github.com/andybalholm/brotli",
+	"github.com/ulikunitz/xz",
+	"github.com/golang/snappy",
+	"github.com/goccy/go-json",
+	"github.com/vmihailenco/msgpack/v5",
+	"github.com/tinylib/msgp",
+	"github.com/fxamacker/cbor/v2",
+	"github.com/hamba/avro/v2",
+	"github.com/parquet-go/parquet-go",
+	"github.com/jackc/pgx/v5",
+	"golang.org/x/perf",
+}
+
+// CollectEnv describes this machine and build.
+func CollectEnv(scale string, count int, args []string) results.Env {
+	e := results.Env{
+		CPU:        cpuModel(),
+		Cores:      runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0),
+		GOOS:       runtime.GOOS,
+		GOARCH:     runtime.GOARCH,
+		GoVersion:  runtime.Version(),
+		Version:    Version,
+		Start:      time.Now().UTC(),
+		Scale:      scale,
+		Count:      count,
+		Command:    args,
+	}
+	e.Host, _ = os.Hostname()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		e.Libraries = libraryVersions(bi)
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				e.Revision = s.Value
+			case "vcs.modified":
+				e.Modified = s.Value == "true"
+			}
+		}
+		if e.Revision == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			e.Revision = bi.Main.Version
+		}
+	}
+	return e
+}
+
+func libraryVersions(bi *debug.BuildInfo) map[string]string {
+	want := map[string]bool{}
+	for _, m := range trackedModules {
+		want[m] = true
+	}
+	out := map[string]string{}
+	for _, d := range bi.Deps {
+		m := d
+		if d.Replace != nil {
+			m = d.Replace
+		}
+		if want[d.Path] {
+			out[d.Path] = m.Version
+		}
+	}
+	return out
+}
+
+// cpuModel reads the CPU model name on Linux; elsewhere it returns GOARCH.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}

@@ -1,0 +1,206 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/perf/benchmath"
+
+	"github.com/serbench/serbench/results"
+)
+
+// sampleValues returns a case's per-sample values of unit.
+func sampleValues(c *results.Case, unit string) []float64 {
+	var out []float64
+	for _, s := range c.Samples {
+		switch unit {
+		case results.UnitNsPerOp:
+			out = append(out, s.NsPerOp)
+		case results.UnitBytesPerOp:
+			out = append(out, s.BytesPerOp)
+		case results.UnitAllocsPerOp:
+			out = append(out, s.AllocsPerOp)
+		case results.UnitMBPerS:
+			if s.NsPerOp > 0 {
+				out = append(out, float64(c.BytesPerOp)*1e3/s.NsPerOp)
+			}
+		default:
+			if v, ok := s.Metrics[unit]; ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func compareSamples(a, b *results.Case, unit string) (benchmath.Comparison, bool) {
+	va, vb := sampleValues(a, unit), sampleValues(b, unit)
+	if len(va) == 0 || len(vb) == 0 {
+		return benchmath.Comparison{}, false
+	}
+	sa := benchmath.NewSample(va, &benchmath.DefaultThresholds)
+	sb := benchmath.NewSample(vb, &benchmath.DefaultThresholds)
+	return benchmath.AssumeNothing.Compare(sa, sb), true
+}
+
+// significant reports whether a and b differ in unit at α = 0.05.
+func significant(a, b *results.Case, unit string) bool {
+	cmp, ok := compareSamples(a, b, unit)
+	return ok && cmp.P <= cmp.Alpha
+}
+
+// Delta is one row of a comparison.
+type Delta struct {
+	Name     string
+	Unit     string
+	Old, New *results.Case
+	// Change is new/old - 1 of the medians.
+	Change float64
+	// P is the Mann-Whitney U p-value; Significant is P ≤ α.
+	P           float64
+	Significant bool
+	N1, N2      int
+	// Note explains rows that cannot be compared (failed, missing).
+	Note string
+}
+
+// Compare matches the cases of two runs by full name and compares each
+// of the units ns/op, B/op and allocs/op (and MB/s when both have it).
+func Compare(old, new *results.Run) []Delta {
+	index := map[string]*results.Case{}
+	for i := range new.Cases {
+		c := &new.Cases[i]
+		index[c.Workload+"\x00"+c.FullName()] = c
+	}
+	var out []Delta
+	seen := map[string]bool{}
+	for i := range old.Cases {
+		o := &old.Cases[i]
+		key := o.Workload + "\x00" + o.FullName()
+		seen[key] = true
+		n := index[key]
+		switch {
+		case n == nil:
+			out = append(out, Delta{Name: o.FullName(), Unit: results.UnitNsPerOp, Old: o, Note: "only in old"})
+			continue
+		case !o.OK() || !n.OK():
+			out = append(out, Delta{Name: o.FullName(), Unit: results.UnitNsPerOp, Old: o, New: n, Note: "FAILED in " + failedSide(o, n)})
+			continue
+		}
+		for _, unit := range []string{results.UnitNsPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp} {
+			so, ok1 := o.Stat(unit)
+			sn, ok2 := n.Stat(unit)
+			if !ok1 || !ok2 {
+				continue
+			}
+			d := Delta{Name: o.FullName(), Unit: unit, Old: o, New: n}
+			if so.Median != 0 {
+				d.Change = sn.Median/so.Median - 1
+			} else if sn.Median != 0 {
+				d.Change = 1
+			}
+			if cmp, ok := compareSamples(o, n, unit); ok {
+				d.P, d.N1, d.N2 = cmp.P, cmp.N1, cmp.N2
+				d.Significant = cmp.P <= cmp.Alpha
+			}
+			out = append(out, d)
+		}
+	}
+	for i := range new.Cases {
+		c := &new.Cases[i]
+		if !seen[c.Workload+"\x00"+c.FullName()] {
+			out = append(out, Delta{Name: c.FullName(), Unit: results.UnitNsPerOp, New: c, Note: "only in new"})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return unitOrder(out[i].Unit) < unitOrder(out[j].Unit) })
+	return out
+}
+
+func unitOrder(u string) int {
+	switch u {
+	case results.UnitNsPerOp:
+		return 0
+	case results.UnitBytesPerOp:
+		return 1
+	default:
+		return 2
+	}
+}
+
+func failedSide(o, n *results.Case) string {
+	switch {
+	case !o.OK() && !n.OK():
+		return "both"
+	case !o.OK():
+		return "old"
+	default:
+		return "new"
+	}
+}
+
+// WriteCompare prints deltas as benchstat does: one block per unit, old and
+// new medians with their intervals, the change or "~" when not
+// significant, and the p-value with sample counts. Units whose values did
+// not change at all (e.g. identical allocs/op) are still listed so nothing
+// hides. It returns the number of significant regressions in ns/op
+// (slower by more than the noise threshold).
+func WriteCompare(w io.Writer, oldName, newName string, ds []Delta) (regressions int, err error) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	unit := ""
+	for _, d := range ds {
+		if d.Unit != unit {
+			if unit != "" {
+				fmt.Fprintln(tw)
+			}
+			unit = d.Unit
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", "", oldName, newName, "vs base", "")
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", "", unit, unit, "", "")
+		}
+		if d.Note != "" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, cell(d.Old, d.Unit), cell(d.New, d.Unit), "", d.Note)
+			continue
+		}
+		delta := "~"
+		if d.Significant {
+			delta = fmt.Sprintf("%+.2f%%", d.Change*100)
+			if d.Unit == results.UnitNsPerOp && d.Change > results.NoiseThreshold {
+				regressions++
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, cell(d.Old, d.Unit), cell(d.New, d.Unit), delta, pString(d))
+	}
+	if err := tw.Flush(); err != nil {
+		return regressions, fmt.Errorf("compare: %w", err)
+	}
+	return regressions, nil
+}
+
+func pString(d Delta) string {
+	s := fmt.Sprintf("(p=%.3f n=%d", d.P, d.N1)
+	if d.N1 != d.N2 {
+		s += fmt.Sprintf("+%d", d.N2)
+	}
+	return s + ")"
+}
+
+func cell(c *results.Case, unit string) string {
+	if c == nil {
+		return "–"
+	}
+	if !c.OK() {
+		return Failed
+	}
+	s, ok := c.Stat(unit)
+	if !ok {
+		return "–"
+	}
+	f := Float
+	if unit == results.UnitNsPerOp {
+		f = Duration
+	}
+	out := WithCI(s, f)
+	return strings.TrimSpace(out)
+}

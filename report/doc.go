@@ -1,0 +1,197 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/serbench/serbench/results"
+)
+
+// Doc is a rendered report: for each run, its environment and the
+// sections of each workload it contains.
+type Doc struct {
+	Title string
+	Runs  []RunDoc
+}
+
+// RunDoc is the part of a report that covers one results file.
+type RunDoc struct {
+	Run       *results.Run
+	Env       *Table
+	Workloads []WorkloadDoc
+}
+
+// WorkloadDoc holds one workload's rendered sections.
+type WorkloadDoc struct {
+	Name     string
+	Sections []SectionDoc
+}
+
+// SectionDoc is a section with its blocks.
+type SectionDoc struct {
+	Title  string
+	Blocks []Block
+}
+
+// Build renders runs with the given workload sections. Every workload also
+// gets the generic sections: failed cases, noisy cases and raw output.
+// Plots get file names unique across the document.
+func Build(runs []*results.Run, sections []Section) (*Doc, error) {
+	d := &Doc{Title: "serbench report"}
+	usedFiles := map[string]int{}
+	for ri, run := range runs {
+		rd := RunDoc{Run: run, Env: envTable(run)}
+		for _, w := range run.Workloads() {
+			cases := run.Filter(w, nil)
+			wd := WorkloadDoc{Name: w}
+			for _, s := range sections {
+				if s.Workload != w {
+					continue
+				}
+				blocks, err := s.Render(run, cases)
+				if err != nil {
+					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
+				}
+				if len(blocks) > 0 {
+					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
+				}
+			}
+			wd.Sections = append(wd.Sections, genericSections(cases)...)
+			for _, sd := range wd.Sections {
+				for _, b := range sd.Blocks {
+					if p, ok := b.(*Plot); ok {
+						if len(runs) > 1 {
+							p.File = fmt.Sprintf("run%d-%s", ri+1, p.File)
+						}
+						if n := usedFiles[p.File]; n > 0 {
+							ext := filepath.Ext(p.File)
+							p.File = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(p.File, ext), n+1, ext)
+						}
+						usedFiles[p.File]++
+					}
+				}
+			}
+			rd.Workloads = append(rd.Workloads, wd)
+		}
+		d.Runs = append(d.Runs, rd)
+	}
+	return d, nil
+}
+
+func envTable(run *results.Run) *Table {
+	e := run.Env
+	t := &Table{Header: []string{"", ""}}
+	add := func(k, v string) {
+		if v != "" {
+			t.Rows = append(t.Rows, []string{k, v})
+		}
+	}
+	add("results file", run.File)
+	add("started (UTC)", e.Start.UTC().Format("2006-01-02 15:04:05"))
+	add("CPU", e.CPU)
+	add("cores / GOMAXPROCS", fmt.Sprintf("%d / %d", e.Cores, e.GOMAXPROCS))
+	add("OS/arch", e.GOOS+"/"+e.GOARCH)
+	add("Go", e.GoVersion)
+	rev := e.Revision
+	if e.Modified {
+		rev += " (modified)"
+	}
+	add("serbench", strings.TrimSpace(e.Version+" "+rev))
+	add("scale", e.Scale)
+	add("samples per case", fmt.Sprint(e.Count))
+	add("command", strings.Join(e.Command, " "))
+	libs := make([]string, 0, len(e.Libraries))
+	for l, v := range e.Libraries {
+		libs = append(libs, l+" "+v)
+	}
+	sort.Strings(libs)
+	add("libraries", strings.Join(libs, ", "))
+	keys := make([]string, 0, len(e.Extra))
+	for k := range e.Extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		add(k, e.Extra[k])
+	}
+	return t
+}
+
+func genericSections(cases []*results.Case) []SectionDoc {
+	var out []SectionDoc
+	var failed, noisy [][]string
+	for _, c := range cases {
+		switch {
+		case !c.OK():
+			failed = append(failed, []string{c.FullName(), c.Error})
+		case c.Noisy:
+			s, _ := c.Stat(results.UnitNsPerOp)
+			noisy = append(noisy, []string{c.FullName(), Duration(s.Median), Duration(s.Lo) + " … " + Duration(s.Hi), fmt.Sprintf("±%.0f%%", s.RelWidth()*100)})
+		}
+	}
+	if len(failed) > 0 {
+		out = append(out, SectionDoc{Title: "Failed cases", Blocks: []Block{&Table{
+			Header: []string{"case", "reason"}, Rows: failed,
+			Notes: []string{"A failed case did not survive setup or its round-trip check; it has no timings and is ranked nowhere."},
+		}}})
+	}
+	if len(noisy) > 0 {
+		out = append(out, SectionDoc{Title: "Noisy cases", Blocks: []Block{&Table{
+			Header: []string{"case", "median", "interval", "width"}, Rows: noisy,
+			Notes: []string{fmt.Sprintf("Cases whose ns/op interval is wider than ±%.0f%% of the median; treat their comparisons with care, or re-run with a higher --count.", results.NoiseThreshold*100)},
+		}}})
+	}
+	var raw strings.Builder
+	for _, c := range cases {
+		if !c.OK() {
+			fmt.Fprintf(&raw, "%s\tFAILED: %s\n", c.FullName(), c.Error)
+			continue
+		}
+		fmt.Fprintf(&raw, "%s", c.FullName())
+		for _, u := range c.Units() {
+			v, _ := c.Median(u)
+			fmt.Fprintf(&raw, "\t%s %s", Float(v), u)
+		}
+		raw.WriteByte('\n')
+	}
+	if raw.Len() > 0 {
+		out = append(out, SectionDoc{Title: "Raw output (medians)", Blocks: []Block{
+			&Text{Body: "One line per case: the median of every unit over its samples. Every sample is in results.jsonl and bench.txt (for benchstat)."},
+			&Code{Body: raw.String()},
+		}})
+	}
+	return out
+}
+
+// WriteDir writes report.md, report.html and every plot's SVG into dir.
+func (d *Doc) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	for _, rd := range d.Runs {
+		for _, wd := range rd.Workloads {
+			for _, sd := range wd.Sections {
+				for _, b := range sd.Blocks {
+					if p, ok := b.(*Plot); ok {
+						if err := os.WriteFile(filepath.Join(dir, p.File), p.SVG, 0o644); err != nil {
+							return fmt.Errorf("report: %w", err)
+						}
+					}
+				}
+			}
+		}
+	}
+	var md, html strings.Builder
+	d.WriteMarkdown(&md)
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md.String()), 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	d.WriteHTML(&html)
+	if err := os.WriteFile(filepath.Join(dir, "report.html"), []byte(html.String()), 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/serbench/serbench/results"
+)
+
+// Duration formats nanoseconds with a unit that keeps 3–4 significant
+// digits: "625 ns", "4.06 µs", "360 µs", "1.23 s".
+func Duration(ns float64) string {
+	switch a := math.Abs(ns); {
+	case a == 0:
+		return "0"
+	case a < 1e3:
+		return sig(ns) + " ns"
+	case a < 1e6:
+		return sig(ns/1e3) + " µs"
+	case a < 1e9:
+		return sig(ns/1e6) + " ms"
+	default:
+		return sig(ns/1e9) + " s"
+	}
+}
+
+// Bytes formats a byte count exactly below 10,000 and in binary units above.
+func Bytes(b float64) string {
+	switch a := math.Abs(b); {
+	case a < 1e4:
+		return Int(b) + " B"
+	case a < 1<<20:
+		return sig(b/1024) + " KiB"
+	case a < 1<<30:
+		return sig(b/(1<<20)) + " MiB"
+	default:
+		return sig(b/(1<<30)) + " GiB"
+	}
+}
+
+// Int formats a number rounded to an integer with thousands separators.
+func Int(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	s := strconv.FormatInt(int64(math.Round(v)), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Float formats with 3 significant digits (no exponent for usual ranges).
+func Float(v float64) string { return sig(v) }
+
+// Pct formats a fraction as a percentage with one decimal.
+func Pct(frac float64) string { return strconv.FormatFloat(frac*100, 'f', 1, 64) + "%" }
+
+func sig(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a == 0:
+		return "0"
+	case a >= 1000:
+		return Int(v)
+	case a >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 1:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+}
+
+// WithCI formats a statistic as "median ±x%" using f for the median.
+// Noisy values get a trailing "(noisy)" marker when noisy is true.
+func WithCI(s results.Stat, f func(float64) string) string {
+	out := f(s.Median)
+	if s.N > 1 {
+		out += " ±" + strconv.FormatFloat(s.RelWidth()*100, 'f', 0, 64) + "%"
+	}
+	return out
+}
+
+// Faster describes how the time t compares with the baseline time base:
+// "x% faster" (1 - t/base) or "x% slower" (t/base - 1). When the two
+// sample sets are not significantly different (Mann-Whitney U, α=0.05)
+// it says "~ same" instead.
+func Faster(c, base *results.Case) string {
+	t, ok1 := c.Stat(results.UnitNsPerOp)
+	b, ok2 := base.Stat(results.UnitNsPerOp)
+	if !ok1 || !ok2 || b.Median == 0 || t.Median == 0 {
+		return "–"
+	}
+	if !significant(c, base, results.UnitNsPerOp) {
+		return "~ same"
+	}
+	if t.Median <= b.Median {
+		return fmt.Sprintf("%.0f%% faster", (1-t.Median/b.Median)*100)
+	}
+	return fmt.Sprintf("%.0f%% slower", (t.Median/b.Median-1)*100)
+}
+
+// FasterRule is the note that explains Faster's arithmetic in reports.
+const FasterRule = "x% faster = 1 − t/t_base; x% slower = t/t_base − 1 (medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05)."
+
+// Failed is the cell text for a case that failed verification or setup.
+const Failed = "FAILED"
+
+// NsCell formats a case's ns/op for a table, FAILED for failed cases and
+// a "?" suffix for noisy ones.
+func NsCell(c *results.Case) string {
+	if c == nil {
+		return "–"
+	}
+	if !c.OK() {
+		return Failed
+	}
+	s, _ := c.Stat(results.UnitNsPerOp)
+	out := WithCI(s, Duration)
+	if c.Noisy {
+		out += " (noisy)"
+	}
+	return out
+}
+
+// UnitCell formats the median of unit with f, FAILED for failed cases.
+func UnitCell(c *results.Case, unit string, f func(float64) string) string {
+	if c == nil {
+		return "–"
+	}
+	if !c.OK() {
+		return Failed
+	}
+	v, ok := c.Median(unit)
+	if !ok {
+		return "–"
+	}
+	return f(v)
+}

@@ -1,0 +1,75 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// WriteMarkdown renders the document as GitHub-flavoured Markdown.
+func (d *Doc) WriteMarkdown(w *strings.Builder) {
+	fmt.Fprintf(w, "# %s\n\n", d.Title)
+	for i, rd := range d.Runs {
+		if len(d.Runs) > 1 {
+			fmt.Fprintf(w, "## Run %d: %s\n\n", i+1, rd.Run.File)
+		}
+		fmt.Fprintf(w, "### Environment\n\n")
+		mdTable(w, rd.Env)
+		for _, wd := range rd.Workloads {
+			fmt.Fprintf(w, "## Workload `%s`\n\n", wd.Name)
+			for _, sd := range wd.Sections {
+				fmt.Fprintf(w, "### %s\n\n", sd.Title)
+				for _, b := range sd.Blocks {
+					mdBlock(w, b)
+				}
+			}
+		}
+	}
+}
+
+func mdBlock(w *strings.Builder, b Block) {
+	switch b := b.(type) {
+	case *Table:
+		mdTable(w, b)
+	case *Text:
+		w.WriteString(b.Body)
+		w.WriteString("\n\n")
+	case *Plot:
+		fmt.Fprintf(w, "![%s](%s)\n\n", mdEscape(b.Caption), b.File)
+	case *Code:
+		w.WriteString("```\n")
+		w.WriteString(strings.TrimRight(b.Body, "\n"))
+		w.WriteString("\n```\n\n")
+	}
+}
+
+func mdTable(w *strings.Builder, t *Table) {
+	if t.Caption != "" {
+		fmt.Fprintf(w, "**%s**\n\n", mdEscape(t.Caption))
+	}
+	if len(t.Header) > 0 {
+		w.WriteString("|")
+		for _, h := range t.Header {
+			fmt.Fprintf(w, " %s |", mdEscape(h))
+		}
+		w.WriteString("\n|")
+		for range t.Header {
+			w.WriteString("---|")
+		}
+		w.WriteString("\n")
+	}
+	for _, r := range t.Rows {
+		w.WriteString("|")
+		for _, c := range r {
+			fmt.Fprintf(w, " %s |", mdEscape(c))
+		}
+		w.WriteString("\n")
+	}
+	w.WriteString("\n")
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "%s\n\n", n)
+	}
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}

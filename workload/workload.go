@@ -1,0 +1,140 @@
+// Package workload defines what a serbench workload is — a named
+// experiment that yields measurable cases and the report sections that
+// present them — and the settings every workload understands.
+package workload
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+)
+
+// Scale selects how big a workload's inputs are.
+type Scale string
+
+// The three scales.
+const (
+	// Quick runs in seconds: tests and CI smoke runs.
+	Quick Scale = "quick"
+	// Default is representative and takes minutes.
+	Default Scale = "default"
+	// Full uses the seed report's own sizes.
+	Full Scale = "full"
+)
+
+// Scales lists the valid scales in order.
+func Scales() []Scale { return []Scale{Quick, Default, Full} }
+
+// ParseScale checks a scale name.
+func ParseScale(s string) (Scale, error) {
+	for _, v := range Scales() {
+		if string(v) == s {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("unknown scale %q (valid: quick, default, full)", s)
+}
+
+// Config is what a workload needs to plan its cases.
+type Config struct {
+	Scale Scale
+	// Subjects restricts the plan to these subjects; empty means all.
+	Subjects []string
+	// TempDir is where file workloads write their files.
+	TempDir string
+	// PGDSN is an external PostgreSQL to use instead of a throwaway one.
+	PGDSN string
+}
+
+// WantSubject reports whether subject s is selected by the config.
+func (c Config) WantSubject(s string) bool {
+	if len(c.Subjects) == 0 {
+		return true
+	}
+	for _, x := range c.Subjects {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// A Plan is the cases a workload will measure and how to release what
+// planning acquired (servers, temp files).
+type Plan struct {
+	Cases []bench.Case
+	// Close releases resources; may be nil.
+	Close func() error
+	// Env holds facts about the workload's environment worth recording
+	// (e.g. the PostgreSQL server version).
+	Env map[string]string
+}
+
+// A Workload is one named experiment.
+type Workload interface {
+	// Name is the CLI name ("features").
+	Name() string
+	// Description is one line for `serbench list`.
+	Description() string
+	// Subjects lists the subject names cases may carry.
+	Subjects() []string
+	// Plan builds the cases for cfg. Expensive data generation belongs
+	// in the cases' Setup, not here.
+	Plan(ctx context.Context, cfg Config) (*Plan, error)
+	// Sections are the workload's report sections.
+	Sections() []report.Section
+	// Summary condenses a run's cases into a small table for the
+	// terminal (nil when there is nothing to say).
+	Summary(cases []*results.Case) *report.Table
+}
+
+// Set is an ordered collection of workloads addressed by name.
+type Set []Workload
+
+// Names returns the workload names in order.
+func (s Set) Names() []string {
+	out := make([]string, len(s))
+	for i, w := range s {
+		out[i] = w.Name()
+	}
+	return out
+}
+
+// Lookup finds a workload by name; the error names the valid choices.
+func (s Set) Lookup(name string) (Workload, error) {
+	for _, w := range s {
+		if w.Name() == name {
+			return w, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown workload %q (valid: %s)", name, strings.Join(s.Names(), ", "))
+}
+
+// Sections collects every workload's report sections.
+func (s Set) Sections() []report.Section {
+	var out []report.Section
+	for _, w := range s {
+		out = append(out, w.Sections()...)
+	}
+	return out
+}
+
+// FilterCases keeps the cases whose full name matches re (all when re is
+// nil).
+func FilterCases(cases []bench.Case, re *regexp.Regexp) []bench.Case {
+	if re == nil {
+		return cases
+	}
+	var out []bench.Case
+	for _, c := range cases {
+		if re.MatchString(c.FullName()) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
