@@ -1,0 +1,572 @@
+// Package pgserver starts a throwaway local PostgreSQL server for tests and
+// benchmarks.
+//
+// [Start] runs initdb into a fresh temporary directory, starts postgres with
+// durability switched off (fsync, synchronous_commit and full_page_writes are
+// all off — the data is disposable), listening on a free 127.0.0.1 TCP port
+// and on a unix socket inside the temporary directory, and waits until the
+// server accepts connections. [Server.Stop] shuts it down and removes the
+// directory.
+//
+// PostgreSQL refuses to run as root. When the calling process is root, the
+// server runs as an unprivileged system user: the Debian "postgres" user if it
+// exists, otherwise "serbench-pg", created with useradd when missing. The
+// switch is done with syscall.SysProcAttr.Credential, so the package needs no
+// cgo. As any other user the server runs as that user.
+//
+// The postmaster is a direct child of the Go process, placed in its own
+// process group (so a terminal's Ctrl-C reaches only the Go process, which
+// decides how to shut down) and started with a parent-death signal of SIGKILL,
+// so it cannot outlive the Go process even if that process crashes. A CLI
+// that wants Ctrl-C to stop the server passes a context from
+// signal.NotifyContext to Start: when that context is done the server is
+// stopped, exactly as if Stop had been called.
+package pgserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+)
+
+// DefaultSuperuser is the name of the database superuser created by initdb
+// when Options.Superuser is empty.
+const DefaultSuperuser = "serbench"
+
+// ErrBinariesNotFound is returned (wrapped) by Start when initdb, pg_ctl or
+// postgres cannot be found.
+var ErrBinariesNotFound = errors.New("pgserver: PostgreSQL server binaries not found")
+
+// Options configures Start. The zero value is ready to use.
+type Options struct {
+	// BinDir is the directory holding initdb, pg_ctl and postgres. When
+	// empty, the binaries are looked up in PATH, then in
+	// /usr/lib/postgresql/<version>/bin, highest version first.
+	BinDir string
+	// Superuser is the database superuser created by initdb (default
+	// DefaultSuperuser). Authentication is "trust": no password.
+	Superuser string
+	// BaseDir is where the temporary directory is created (default
+	// os.TempDir()). When running as root, every directory on the path must
+	// be traversable by the unprivileged server user.
+	BaseDir string
+	// StartTimeout bounds initdb plus server start (default 60s).
+	StartTimeout time.Duration
+	// Settings are extra server settings passed as -c name=value.
+	Settings map[string]string
+}
+
+// Server is a running throwaway PostgreSQL server.
+type Server struct {
+	dir       string
+	dataDir   string
+	logPath   string
+	binDir    string
+	superuser string
+	port      int
+	cred      *syscall.Credential
+
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the postmaster process has been reaped
+
+	stopOnce sync.Once
+	stopErr  error
+	stopCtx  func() bool // stops the context watcher
+}
+
+// FindBinaries returns the directory holding initdb, pg_ctl and postgres, or
+// an error wrapping ErrBinariesNotFound that says how to install them. An
+// empty binDir means: PATH, then /usr/lib/postgresql/*/bin (highest version).
+func FindBinaries(binDir string) (string, error) {
+	names := []string{"initdb", "pg_ctl", "postgres"}
+	has := func(dir string) bool {
+		for _, n := range names {
+			st, err := os.Stat(filepath.Join(dir, n))
+			if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	const howto = "install PostgreSQL (Debian/Ubuntu: apt-get install postgresql) or point Options.BinDir at the directory holding initdb, pg_ctl and postgres"
+	if binDir != "" {
+		if has(binDir) {
+			return binDir, nil
+		}
+		return "", fmt.Errorf("%w in %s (need initdb, pg_ctl and postgres): %s", ErrBinariesNotFound, binDir, howto)
+	}
+	if p, err := exec.LookPath("pg_ctl"); err == nil {
+		if real, err := filepath.EvalSymlinks(p); err == nil && has(filepath.Dir(real)) {
+			return filepath.Dir(real), nil
+		}
+		if has(filepath.Dir(p)) {
+			return filepath.Dir(p), nil
+		}
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
+	for _, d := range dirs {
+		if has(d) {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("%w in PATH or /usr/lib/postgresql/*/bin: %s", ErrBinariesNotFound, howto)
+}
+
+func versionOf(binDir string) float64 {
+	v, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(binDir)), 64)
+	return v
+}
+
+// Start creates, starts and waits for a new PostgreSQL server. ctx bounds the
+// startup and also the lifetime of the server: when ctx is done the server is
+// stopped (as by Stop). Pass context.Background() for a server that lives
+// until Stop, or a signal.NotifyContext context to stop it on Ctrl-C.
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	binDir, err := FindBinaries(opts.BinDir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{binDir: binDir, superuser: opts.Superuser, exited: make(chan struct{})}
+	if s.superuser == "" {
+		s.superuser = DefaultSuperuser
+	}
+	timeout := opts.StartTimeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	startCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	if os.Geteuid() == 0 {
+		cred, err := serverUser(startCtx)
+		if err != nil {
+			return nil, err
+		}
+		s.cred = cred
+	}
+	base := opts.BaseDir
+	if base == "" {
+		base = os.TempDir()
+	}
+	if s.cred != nil {
+		if err := checkTraversable(base); err != nil {
+			return nil, err
+		}
+	}
+	s.dir, err = os.MkdirTemp(base, "pgserver-")
+	if err != nil {
+		return nil, fmt.Errorf("pgserver: create temp dir: %w", err)
+	}
+	if err := os.Chmod(s.dir, 0o700); err != nil {
+		s.removeDir()
+		return nil, fmt.Errorf("pgserver: chmod temp dir: %w", err)
+	}
+	if s.cred != nil {
+		if err := os.Chown(s.dir, int(s.cred.Uid), int(s.cred.Gid)); err != nil {
+			s.removeDir()
+			return nil, fmt.Errorf("pgserver: chown temp dir to uid %d: %w", s.cred.Uid, err)
+		}
+	}
+	s.dataDir = filepath.Join(s.dir, "data")
+	s.logPath = filepath.Join(s.dir, "postgres.log")
+
+	out, err := s.run(startCtx, "initdb", "-D", s.dataDir, "--auth=trust", "-U", s.superuser,
+		"--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
+	if err != nil {
+		s.removeDir()
+		return nil, fmt.Errorf("pgserver: initdb: %w\n%s", err, out)
+	}
+
+	// A free port can be taken by someone else between our probe and the
+	// server's bind; retry a few times.
+	for attempt := 0; ; attempt++ {
+		err = s.startPostmaster(startCtx, opts.Settings)
+		if err == nil {
+			break
+		}
+		if attempt >= 3 || !strings.Contains(s.logTail(), "could not bind") || startCtx.Err() != nil {
+			s.removeDir()
+			return nil, err
+		}
+	}
+	s.stopCtx = context.AfterFunc(ctx, func() { _ = s.Stop() })
+	return s, nil
+}
+
+// serverUser returns the credential of the unprivileged user that runs the
+// server when the process is root, creating the user if needed.
+func serverUser(ctx context.Context) (*syscall.Credential, error) {
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		u, err = user.Lookup("serbench-pg")
+	}
+	if err != nil {
+		out, uerr := exec.CommandContext(ctx, "useradd", "--system", "--no-create-home",
+			"--shell", "/usr/sbin/nologin", "serbench-pg").CombinedOutput()
+		if uerr != nil {
+			return nil, fmt.Errorf("pgserver: running as root and no postgres user: useradd serbench-pg: %w: %s", uerr, out)
+		}
+		if u, err = user.Lookup("serbench-pg"); err != nil {
+			return nil, fmt.Errorf("pgserver: look up created user serbench-pg: %w", err)
+		}
+	}
+	uid, err := strconv.ParseUint(u.Uid, 10, 32)
+	if err != nil {
+		return nil, fmt.Errorf("pgserver: uid of %s: %w", u.Username, err)
+	}
+	gid, err := strconv.ParseUint(u.Gid, 10, 32)
+	if err != nil {
+		return nil, fmt.Errorf("pgserver: gid of %s: %w", u.Username, err)
+	}
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}, nil
+}
+
+// checkTraversable reports an error if some directory on the way to dir is
+// not traversable (o+x) by other users.
+func checkTraversable(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("pgserver: %w", err)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("pgserver: base dir: %w", err)
+		}
+		if st.Mode().Perm()&0o001 == 0 {
+			return fmt.Errorf("pgserver: %s is not traversable by the unprivileged server user (mode %v); set Options.BaseDir or TMPDIR elsewhere", d, st.Mode().Perm())
+		}
+		if d == "/" {
+			return nil
+		}
+	}
+}
+
+func (s *Server) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, filepath.Join(s.binDir, name), args...)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C", "TZ=UTC"}
+	cmd.Dir = s.dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: s.cred}
+	return cmd
+}
+
+func (s *Server) run(ctx context.Context, name string, args ...string) ([]byte, error) {
+	cmd := s.command(ctx, name, args...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	return buf.Bytes(), err
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("pgserver: find free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (s *Server) startPostmaster(ctx context.Context, settings map[string]string) error {
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	s.port = port
+	args := []string{"-D", s.dataDir, "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-k", s.dir,
+		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		"-c", "logging_collector=off", "-c", "max_connections=50", "-c", "timezone=UTC"}
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		args = append(args, "-c", k+"="+settings[k])
+	}
+	logf, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("pgserver: open log: %w", err)
+	}
+	defer logf.Close()
+	// Not CommandContext: the postmaster must outlive ctx's startup
+	// deadline; its lifetime is managed by Stop.
+	cmd := s.command(context.Background(), "postgres", args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("pgserver: start postgres: %w", err)
+	}
+	s.cmd = cmd
+	exited := make(chan struct{})
+	s.exited = exited
+	go func() { _ = cmd.Wait(); close(exited) }()
+
+	if err := s.waitReady(ctx); err != nil {
+		s.killGroup()
+		<-exited
+		return fmt.Errorf("pgserver: server did not become ready: %w\n%s", err, s.logTail())
+	}
+	return nil
+}
+
+// waitReady polls postmaster.pid for the "ready" status (as pg_ctl -w does)
+// and then makes a real connection.
+func (s *Server) waitReady(ctx context.Context) error {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.exited:
+			return errors.New("postgres exited during startup")
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		b, err := os.ReadFile(filepath.Join(s.dataDir, "postmaster.pid"))
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(string(b), "\n")
+		if len(lines) < 8 || strings.TrimSpace(lines[7]) != "ready" {
+			continue
+		}
+		conn, err := pgx.Connect(ctx, s.DSN())
+		if err != nil {
+			continue
+		}
+		err = conn.Ping(ctx)
+		_ = conn.Close(context.Background())
+		if err == nil {
+			return nil
+		}
+	}
+}
+
+func (s *Server) logTail() string {
+	b, err := os.ReadFile(s.logPath)
+	if err != nil {
+		return ""
+	}
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}
+
+// DSN returns a connection string for the superuser over TCP, e.g.
+// "postgres://serbench@127.0.0.1:port/postgres?sslmode=disable".
+func (s *Server) DSN() string {
+	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/postgres?sslmode=disable", s.superuser, s.port)
+}
+
+// SocketDSN returns a connection string using the unix socket.
+func (s *Server) SocketDSN() string {
+	return fmt.Sprintf("host=%s port=%d user=%s dbname=postgres sslmode=disable", s.dir, s.port, s.superuser)
+}
+
+// Port returns the TCP port the server listens on (127.0.0.1 only).
+func (s *Server) Port() int { return s.port }
+
+// SocketDir returns the directory holding the server's unix socket.
+func (s *Server) SocketDir() string { return s.dir }
+
+// DataDir returns the server's data directory.
+func (s *Server) DataDir() string { return s.dataDir }
+
+// Superuser returns the name of the database superuser.
+func (s *Server) Superuser() string { return s.superuser }
+
+// PID returns the process id of the postmaster.
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
+// RunsAs returns the uid the server runs as.
+func (s *Server) RunsAs() int {
+	if s.cred != nil {
+		return int(s.cred.Uid)
+	}
+	return os.Geteuid()
+}
+
+// ConnConfig returns a pgx connection config for the server over TCP. Its
+// context watcher sends a CancelRequest to the server when a query's context
+// is done (instead of pgx's default of only closing the connection), so
+// cancelled queries stop on the server too.
+func (s *Server) ConnConfig() (*pgx.ConnConfig, error) {
+	cfg, err := pgx.ParseConfig(s.DSN())
+	if err != nil {
+		return nil, fmt.Errorf("pgserver: parse DSN: %w", err)
+	}
+	cfg.BuildContextWatcherHandler = cancelHandler
+	return cfg, nil
+}
+
+func cancelHandler(pc *pgconn.PgConn) ctxwatch.Handler {
+	return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, CancelRequestDelay: 0, DeadlineDelay: 5 * time.Second}
+}
+
+// Connect opens a connection configured as by ConnConfig.
+func (s *Server) Connect(ctx context.Context) (*pgx.Conn, error) {
+	cfg, err := s.ConnConfig()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("pgserver: connect: %w", err)
+	}
+	return conn, nil
+}
+
+// Stop shuts the server down (pg_ctl stop -m fast; if that fails or the
+// server does not exit, the server's process group is killed) and removes
+// the temporary directory. It is idempotent and safe for concurrent use.
+func (s *Server) Stop() error {
+	s.stopOnce.Do(func() {
+		if s.stopCtx != nil {
+			s.stopCtx()
+		}
+		var errs []error
+		select {
+		case <-s.exited:
+		default:
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			out, err := s.run(ctx, "pg_ctl", "stop", "-D", s.dataDir, "-m", "fast", "-w", "-t", "20")
+			cancel()
+			select {
+			case <-s.exited:
+			case <-time.After(5 * time.Second):
+				// pg_ctl failed or the server ignores it: kill the group.
+				s.killGroup()
+				select {
+				case <-s.exited:
+				case <-time.After(10 * time.Second):
+					errs = append(errs, fmt.Errorf("pgserver: postmaster %d did not exit after SIGKILL (pg_ctl: %v: %s)", s.PID(), err, bytes.TrimSpace(out)))
+				}
+			}
+		}
+		// Backends of a postmaster that died exit on their own when they
+		// notice; kill any that are still around.
+		s.killGroup()
+		if err := os.RemoveAll(s.dir); err != nil {
+			errs = append(errs, fmt.Errorf("pgserver: remove %s: %w", s.dir, err))
+		}
+		s.stopErr = errors.Join(errs...)
+	})
+	return s.stopErr
+}
+
+func (s *Server) killGroup() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+func (s *Server) removeDir() { _ = os.RemoveAll(s.dir) }
+
+// clockTicks is the kernel's USER_HZ, the unit of the CPU times in
+// /proc/<pid>/stat; it is 100 on every Linux architecture Go supports.
+const clockTicks = 100
+
+// procStat holds the fields of /proc/<pid>/stat this package uses.
+type procStat struct {
+	ppid                         int
+	utime, stime, cutime, cstime uint64
+}
+
+func readProcStat(pid int) (procStat, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, fmt.Errorf("pgserver: read stat of pid %d: %w", pid, err)
+	}
+	// The command name (field 2) is parenthesised and may contain spaces.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procStat{}, fmt.Errorf("pgserver: malformed /proc/%d/stat", pid)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	// f[0] is field 3 (state); utime is field 14 → f[11].
+	if len(f) < 15 {
+		return procStat{}, fmt.Errorf("pgserver: short /proc/%d/stat", pid)
+	}
+	var st procStat
+	st.ppid, _ = strconv.Atoi(f[1])
+	vals := []*uint64{&st.utime, &st.stime, &st.cutime, &st.cstime}
+	for k, p := range vals {
+		v, err := strconv.ParseUint(f[11+k], 10, 64)
+		if err != nil {
+			return procStat{}, fmt.Errorf("pgserver: parse /proc/%d/stat: %w", pid, err)
+		}
+		*p = v
+	}
+	return st, nil
+}
+
+// ProcessCPUSeconds returns the user+system CPU seconds consumed so far by
+// one process, e.g. a backend whose pid came from pg_backend_pid().
+func ProcessCPUSeconds(pid int) (float64, error) {
+	st, err := readProcStat(pid)
+	if err != nil {
+		return 0, err
+	}
+	return float64(st.utime+st.stime) / clockTicks, nil
+}
+
+// CPUSeconds returns the user+system CPU seconds consumed so far by the
+// whole server: the postmaster, every live descendant (backends, background
+// workers) and every descendant that has already exited and been reaped
+// (counted through the kernel's cumulative children times). Differences of
+// two calls measure the server CPU spent in between.
+func (s *Server) CPUSeconds() (float64, error) {
+	root := s.PID()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, fmt.Errorf("pgserver: read /proc: %w", err)
+	}
+	stats := map[int]procStat{}
+	children := map[int][]int{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := readProcStat(pid)
+		if err != nil {
+			continue // exited meanwhile
+		}
+		stats[pid] = st
+		children[st.ppid] = append(children[st.ppid], pid)
+	}
+	if _, ok := stats[root]; !ok {
+		return 0, fmt.Errorf("pgserver: postmaster pid %d not running", root)
+	}
+	var ticks uint64
+	stack := []int{root}
+	for len(stack) > 0 {
+		pid := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		st := stats[pid]
+		ticks += st.utime + st.stime + st.cutime + st.cstime
+		stack = append(stack, children[pid]...)
+	}
+	return float64(ticks) / clockTicks, nil
+}
+
+// LogTail returns up to the last 4000 bytes of the server log.
+func (s *Server) LogTail() string { return s.logTail() }
