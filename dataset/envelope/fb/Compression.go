@@ -11,7 +11,9 @@ type CompressionT struct {
 }
 
 func (t *CompressionT) Pack(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
-	if t == nil { return 0 }
+	if t == nil {
+		return 0
+	}
 	CompressionStart(builder)
 	CompressionAddAlgorithm(builder, t.Algorithm)
 	return CompressionEnd(builder)
@@ -22,7 +24,9 @@ func (rcv *Compression) UnPackTo(t *CompressionT) {
 }
 
 func (rcv *Compression) UnPack() *CompressionT {
-	if rcv == nil { return nil }
+	if rcv == nil {
+		return nil
+	}
 	t := &CompressionT{}
 	rcv.UnPackTo(t)
 	return t

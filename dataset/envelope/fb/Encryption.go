@@ -7,15 +7,17 @@ import (
 )
 
 type EncryptionT struct {
-	Algorithm uint32 `json:"algorithm"`
-	KeyId string `json:"key_id"`
+	Algorithm     uint32 `json:"algorithm"`
+	KeyId         string `json:"key_id"`
 	EncryptionKey []byte `json:"encryption_key"`
-	HmacSecret []byte `json:"hmac_secret"`
-	Signature []byte `json:"signature"`
+	HmacSecret    []byte `json:"hmac_secret"`
+	Signature     []byte `json:"signature"`
 }
 
 func (t *EncryptionT) Pack(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
-	if t == nil { return 0 }
+	if t == nil {
+		return 0
+	}
 	keyIdOffset := builder.CreateString(t.KeyId)
 	encryptionKeyOffset := flatbuffers.UOffsetT(0)
 	if t.EncryptionKey != nil {
@@ -47,7 +49,9 @@ func (rcv *Encryption) UnPackTo(t *EncryptionT) {
 }
 
 func (rcv *Encryption) UnPack() *EncryptionT {
-	if rcv == nil { return nil }
+	if rcv == nil {
+		return nil
+	}
 	t := &EncryptionT{}
 	rcv.UnPackTo(t)
 	return t

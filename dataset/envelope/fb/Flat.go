@@ -7,23 +7,25 @@ import (
 )
 
 type FlatT struct {
-	Id string `json:"id"`
-	TopicId string `json:"topic_id"`
-	Mimetype uint32 `json:"mimetype"`
-	Type *TypeT `json:"type"`
-	Key []byte `json:"key"`
-	Data []byte `json:"data"`
-	Encryption *EncryptionT `json:"encryption"`
-	Compression *CompressionT `json:"compression"`
-	Geography *RegionT `json:"geography"`
-	Publisher *PublisherT `json:"publisher"`
-	UserDefinedId string `json:"user_defined_id"`
-	Created *TimestampT `json:"created"`
-	Committed *TimestampT `json:"committed"`
+	Id            string        `json:"id"`
+	TopicId       string        `json:"topic_id"`
+	Mimetype      uint32        `json:"mimetype"`
+	Type          *TypeT        `json:"type"`
+	Key           []byte        `json:"key"`
+	Data          []byte        `json:"data"`
+	Encryption    *EncryptionT  `json:"encryption"`
+	Compression   *CompressionT `json:"compression"`
+	Geography     *RegionT      `json:"geography"`
+	Publisher     *PublisherT   `json:"publisher"`
+	UserDefinedId string        `json:"user_defined_id"`
+	Created       *TimestampT   `json:"created"`
+	Committed     *TimestampT   `json:"committed"`
 }
 
 func (t *FlatT) Pack(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
-	if t == nil { return 0 }
+	if t == nil {
+		return 0
+	}
 	idOffset := builder.CreateString(t.Id)
 	topicIdOffset := builder.CreateString(t.TopicId)
 	type_Offset := t.Type.Pack(builder)
@@ -76,7 +78,9 @@ func (rcv *Flat) UnPackTo(t *FlatT) {
 }
 
 func (rcv *Flat) UnPack() *FlatT {
-	if rcv == nil { return nil }
+	if rcv == nil {
+		return nil
+	}
 	t := &FlatT{}
 	rcv.UnPackTo(t)
 	return t

@@ -8,13 +8,15 @@ import (
 
 type PublisherT struct {
 	PublisherId string `json:"publisher_id"`
-	Ipaddr string `json:"ipaddr"`
-	ClientId string `json:"client_id"`
-	UserAgent string `json:"user_agent"`
+	Ipaddr      string `json:"ipaddr"`
+	ClientId    string `json:"client_id"`
+	UserAgent   string `json:"user_agent"`
 }
 
 func (t *PublisherT) Pack(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
-	if t == nil { return 0 }
+	if t == nil {
+		return 0
+	}
 	publisherIdOffset := builder.CreateString(t.PublisherId)
 	ipaddrOffset := builder.CreateString(t.Ipaddr)
 	clientIdOffset := builder.CreateString(t.ClientId)
@@ -35,7 +37,9 @@ func (rcv *Publisher) UnPackTo(t *PublisherT) {
 }
 
 func (rcv *Publisher) UnPack() *PublisherT {
-	if rcv == nil { return nil }
+	if rcv == nil {
+		return nil
+	}
 	t := &PublisherT{}
 	rcv.UnPackTo(t)
 	return t

@@ -7,13 +7,15 @@ import (
 )
 
 type RegionT struct {
-	Region string `json:"region"`
-	Zone string `json:"zone"`
+	Region  string `json:"region"`
+	Zone    string `json:"zone"`
 	Country string `json:"country"`
 }
 
 func (t *RegionT) Pack(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
-	if t == nil { return 0 }
+	if t == nil {
+		return 0
+	}
 	regionOffset := builder.CreateString(t.Region)
 	zoneOffset := builder.CreateString(t.Zone)
 	countryOffset := builder.CreateString(t.Country)
@@ -31,7 +33,9 @@ func (rcv *Region) UnPackTo(t *RegionT) {
 }
 
 func (rcv *Region) UnPack() *RegionT {
-	if rcv == nil { return nil }
+	if rcv == nil {
+		return nil
+	}
 	t := &RegionT{}
 	rcv.UnPackTo(t)
 	return t

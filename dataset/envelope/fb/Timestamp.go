@@ -8,11 +8,13 @@ import (
 
 type TimestampT struct {
 	Seconds int64 `json:"seconds"`
-	Nanos int32 `json:"nanos"`
+	Nanos   int32 `json:"nanos"`
 }
 
 func (t *TimestampT) Pack(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
-	if t == nil { return 0 }
+	if t == nil {
+		return 0
+	}
 	return CreateTimestamp(builder, t.Seconds, t.Nanos)
 }
 func (rcv *Timestamp) UnPackTo(t *TimestampT) {
@@ -21,7 +23,9 @@ func (rcv *Timestamp) UnPackTo(t *TimestampT) {
 }
 
 func (rcv *Timestamp) UnPack() *TimestampT {
-	if rcv == nil { return nil }
+	if rcv == nil {
+		return nil
+	}
 	t := &TimestampT{}
 	rcv.UnPackTo(t)
 	return t

@@ -7,14 +7,16 @@ import (
 )
 
 type TypeT struct {
-	Name string `json:"name"`
+	Name         string `json:"name"`
 	MajorVersion uint32 `json:"major_version"`
 	MinorVersion uint32 `json:"minor_version"`
 	PatchVersion uint32 `json:"patch_version"`
 }
 
 func (t *TypeT) Pack(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
-	if t == nil { return 0 }
+	if t == nil {
+		return 0
+	}
 	nameOffset := builder.CreateString(t.Name)
 	TypeStart(builder)
 	TypeAddName(builder, nameOffset)
@@ -32,7 +34,9 @@ func (rcv *Type) UnPackTo(t *TypeT) {
 }
 
 func (rcv *Type) UnPack() *TypeT {
-	if rcv == nil { return nil }
+	if rcv == nil {
+		return nil
+	}
 	t := &TypeT{}
 	rcv.UnPackTo(t)
 	return t

@@ -4,3 +4,4 @@
 package fb
 
 //go:generate flatc --go --gen-object-api -o .. envelope.fbs
+//go:generate gofmt -w .

@@ -1,0 +1,95 @@
+package envelope
+
+import (
+	"errors"
+	"fmt"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/serbench/serbench/dataset/envelope/fb"
+)
+
+// fbSubject encodes the flat envelope with FlatBuffers (flatc's Go code and
+// object API).
+type fbSubject struct{}
+
+// Name implements Subject.
+func (fbSubject) Name() string { return "flatbuffers/flat" }
+
+// Labels implements Subject.
+func (fbSubject) Labels() map[string]string {
+	return map[string]string{
+		"library":         "github.com/google/flatbuffers",
+		"layout":          "flat",
+		"codegen":         "flatc --go --gen-object-api",
+		"marshal":         "object API Pack into a new Builder sized from the prepared encoding",
+		"marshal_reuse":   "object API Pack into a reused Builder (Reset)",
+		"unmarshal":       "fresh message (object API UnPack after bounds verification)",
+		"unmarshal_bytes": "alias input (UnPack shares byte vectors with the buffer)",
+		"header":          "direct field access after bounds verification of the header fields",
+		"header_strings":  "alias input (unsafe.String)",
+	}
+}
+
+// Prepare implements Subject.
+func (s fbSubject) Prepare(e *Envelope) (Prepared, error) {
+	if e == nil {
+		return nil, errors.New("envelope: flatbuffers: nil envelope")
+	}
+	p := &fbFlat{name: s.Name(), src: e, obj: ToFlatFB(e)}
+	b := flatbuffers.NewBuilder(len(e.Data) + 1024)
+	b.Finish(p.obj.Pack(b))
+	p.enc = b.FinishedBytes()
+	p.b = flatbuffers.NewBuilder(len(p.enc))
+	return p, nil
+}
+
+// uoffset returns the root offset of a FlatBuffer at least 4 bytes long.
+func uoffset(buf []byte) flatbuffers.UOffsetT { return flatbuffers.GetUOffsetT(buf) }
+
+// fbFlat is flatbuffers/flat bound to one envelope.
+type fbFlat struct {
+	name string
+	src  *Envelope
+	obj  *fb.FlatT
+	enc  []byte
+	b    *flatbuffers.Builder
+	last *fb.FlatT
+}
+
+func (p *fbFlat) Marshal() ([]byte, error) {
+	b := flatbuffers.NewBuilder(len(p.enc))
+	b.Finish(p.obj.Pack(b))
+	return b.FinishedBytes(), nil
+}
+
+func (p *fbFlat) MarshalReuse() ([]byte, error) {
+	p.b.Reset()
+	p.b.Finish(p.obj.Pack(p.b))
+	return p.b.FinishedBytes(), nil
+}
+
+// Unmarshal verifies every offset in data (the generated accessors would
+// panic on corrupt input) and unpacks it into a new fb.FlatT.
+func (p *fbFlat) Unmarshal(data []byte) error {
+	if err := fb.VerifyFlat(data); err != nil {
+		return fmt.Errorf("%s: unmarshal: %w", p.name, err)
+	}
+	var f fb.Flat
+	f.Init(data, uoffset(data))
+	p.last = f.UnPack()
+	return nil
+}
+
+func (p *fbFlat) ReadHeader(data []byte) (Header, error) { return ReadFlatHeaderFB(data) }
+
+func (p *fbFlat) Encoded() []byte { return p.enc }
+
+func (p *fbFlat) Verify() error {
+	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*Envelope, error) {
+		if err := p.Unmarshal(data); err != nil {
+			return nil, err
+		}
+		return FromFlatFB(p.last), nil
+	})
+}
