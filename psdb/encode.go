@@ -1,0 +1,449 @@
+package psdb
+
+import (
+	"fmt"
+	"math"
+)
+
+// All Append functions append one complete, uncompressed PSDB block to dst
+// and return the extended slice. They allocate nothing when dst has enough
+// spare capacity (HeaderLen plus the data size). On error they return dst
+// unchanged in length (bytes beyond its length may have been overwritten)
+// and an error wrapping one of the package's sentinel errors. The header's
+// SchemaVersion and Expiry are written; its DataType must be zero or the
+// type being written. Use a Codec to compress the result.
+
+// begin validates h and grows dst by a header and dataLen data bytes,
+// writing the header. It returns the extended slice and its data section.
+func begin(dst []byte, h Header, dt DataType, dataLen int, pad uint8) ([]byte, []byte, error) {
+	if err := checkWriteHeader(h, dt); err != nil {
+		return dst, nil, err
+	}
+	out, tail := grow(dst, headerLen+dataLen)
+	putHeader(tail, h, dt, CompressionNone, pad)
+	return out, tail[headerLen:], nil
+}
+
+// elemWriter writes len(v) elements into b[:len(v)*width].
+type elemWriter[T any] func(b []byte, v []T) error
+
+// appendScalars writes a scalar block of fixed-width type dt.
+func appendScalars[T any](dst []byte, h Header, dt DataType, vals []T, w elemWriter[T]) ([]byte, error) {
+	out, data, err := begin(dst, h, dt, len(vals)*dt.Width(), 0)
+	if err != nil {
+		return dst, err
+	}
+	if err := w(data, vals); err != nil {
+		return dst, fmt.Errorf("psdb: writing %s: %w", dt, err)
+	}
+	return out, nil
+}
+
+// checkVectors validates vecs against s (which must describe type dt).
+func checkVectors[T any](h Header, s *Schema, dt DataType, vecs [][]T) error {
+	if err := s.checkFor(h, dt); err != nil {
+		return err
+	}
+	if len(vecs) != s.n {
+		return fmt.Errorf("%w: %d vectors for %d features", ErrVectorLength, len(vecs), s.n)
+	}
+	for i, v := range vecs {
+		if len(v) != s.vecLens[i] {
+			return fmt.Errorf("%w: feature %d has %d values, schema says %d", ErrVectorLength, i, len(v), s.vecLens[i])
+		}
+	}
+	return nil
+}
+
+// appendVectors writes a vector block of fixed-width type dt.
+func appendVectors[T any](dst []byte, h Header, s *Schema, dt DataType, vecs [][]T, w elemWriter[T]) ([]byte, error) {
+	if err := checkVectors(h, s, dt, vecs); err != nil {
+		return dst, err
+	}
+	width := dt.Width()
+	out, data, err := begin(dst, h, dt, s.elements*width, 0)
+	if err != nil {
+		return dst, err
+	}
+	off := 0
+	for i, v := range vecs {
+		n := len(v) * width
+		if err := w(data[off:off+n], v); err != nil {
+			return dst, fmt.Errorf("psdb: writing %s feature %d: %w", dt, i, err)
+		}
+		off += n
+	}
+	return out, nil
+}
+
+// Element writers.
+
+func write32[T word32](b []byte, v []T) error { putUint32s(b, u32s(v)); return nil }
+func write64[T word64](b []byte, v []T) error { putUint64s(b, u64s(v)); return nil }
+
+func writeInt8(b []byte, v []int32) error {
+	b = b[:len(v)]
+	for i, x := range v {
+		if x < math.MinInt8 || x > math.MaxInt8 {
+			return fmt.Errorf("%w: %d at index %d does not fit Int8", ErrValueRange, x, i)
+		}
+		b[i] = byte(x)
+	}
+	return nil
+}
+
+func writeInt16(b []byte, v []int32) error {
+	b = b[:2*len(v)]
+	for i, x := range v {
+		if x < math.MinInt16 || x > math.MaxInt16 {
+			return fmt.Errorf("%w: %d at index %d does not fit Int16", ErrValueRange, x, i)
+		}
+		b[2*i] = byte(x)
+		b[2*i+1] = byte(x >> 8)
+	}
+	return nil
+}
+
+func writeUint8(b []byte, v []uint32) error {
+	b = b[:len(v)]
+	for i, x := range v {
+		if x > math.MaxUint8 {
+			return fmt.Errorf("%w: %d at index %d does not fit Uint8", ErrValueRange, x, i)
+		}
+		b[i] = byte(x)
+	}
+	return nil
+}
+
+func writeUint16(b []byte, v []uint32) error {
+	b = b[:2*len(v)]
+	for i, x := range v {
+		if x > math.MaxUint16 {
+			return fmt.Errorf("%w: %d at index %d does not fit Uint16", ErrValueRange, x, i)
+		}
+		b[2*i] = byte(x)
+		b[2*i+1] = byte(x >> 8)
+	}
+	return nil
+}
+
+func writeFP16(b []byte, v []float32) error {
+	b = b[:2*len(v)]
+	for i, x := range v {
+		h := FP16FromFloat32(x)
+		b[2*i] = byte(h)
+		b[2*i+1] = byte(h >> 8)
+	}
+	return nil
+}
+
+func writeE4M3(b []byte, v []float32) error {
+	b = b[:len(v)]
+	for i, x := range v {
+		b[i] = FP8E4M3FromFloat32(x)
+	}
+	return nil
+}
+
+func writeE5M2(b []byte, v []float32) error {
+	b = b[:len(v)]
+	for i, x := range v {
+		b[i] = FP8E5M2FromFloat32(x)
+	}
+	return nil
+}
+
+// Scalar blocks.
+
+// AppendFP8E5M2s appends an FP8E5M2 block; vals are rounded as by
+// [FP8E5M2FromFloat32].
+func AppendFP8E5M2s(dst []byte, h Header, vals []float32) ([]byte, error) {
+	return appendScalars(dst, h, TypeFP8E5M2, vals, writeE5M2)
+}
+
+// AppendFP8E4M3s appends an FP8E4M3 block; vals are rounded (and saturated)
+// as by [FP8E4M3FromFloat32].
+func AppendFP8E4M3s(dst []byte, h Header, vals []float32) ([]byte, error) {
+	return appendScalars(dst, h, TypeFP8E4M3, vals, writeE4M3)
+}
+
+// AppendFP16s appends an FP16 block; vals are rounded as by
+// [FP16FromFloat32].
+func AppendFP16s(dst []byte, h Header, vals []float32) ([]byte, error) {
+	return appendScalars(dst, h, TypeFP16, vals, writeFP16)
+}
+
+// AppendFloat32s appends an FP32 block.
+func AppendFloat32s(dst []byte, h Header, vals []float32) ([]byte, error) {
+	return appendScalars(dst, h, TypeFP32, vals, write32[float32])
+}
+
+// AppendFloat64s appends an FP64 block.
+func AppendFloat64s(dst []byte, h Header, vals []float64) ([]byte, error) {
+	return appendScalars(dst, h, TypeFP64, vals, write64[float64])
+}
+
+// AppendInt8s appends an Int8 block, narrowing vals; a value outside
+// -128…127 is an error wrapping ErrValueRange.
+func AppendInt8s(dst []byte, h Header, vals []int32) ([]byte, error) {
+	return appendScalars(dst, h, TypeInt8, vals, writeInt8)
+}
+
+// AppendInt16s appends an Int16 block, narrowing vals; a value outside
+// -32768…32767 is an error wrapping ErrValueRange.
+func AppendInt16s(dst []byte, h Header, vals []int32) ([]byte, error) {
+	return appendScalars(dst, h, TypeInt16, vals, writeInt16)
+}
+
+// AppendInt32s appends an Int32 block. On little-endian hosts the data is
+// written with a single copy.
+func AppendInt32s(dst []byte, h Header, vals []int32) ([]byte, error) {
+	return appendScalars(dst, h, TypeInt32, vals, write32[int32])
+}
+
+// AppendInt64s appends an Int64 block.
+func AppendInt64s(dst []byte, h Header, vals []int64) ([]byte, error) {
+	return appendScalars(dst, h, TypeInt64, vals, write64[int64])
+}
+
+// AppendUint8s appends a Uint8 block, narrowing vals; a value above 255 is
+// an error wrapping ErrValueRange.
+func AppendUint8s(dst []byte, h Header, vals []uint32) ([]byte, error) {
+	return appendScalars(dst, h, TypeUint8, vals, writeUint8)
+}
+
+// AppendUint16s appends a Uint16 block, narrowing vals; a value above
+// 65,535 is an error wrapping ErrValueRange.
+func AppendUint16s(dst []byte, h Header, vals []uint32) ([]byte, error) {
+	return appendScalars(dst, h, TypeUint16, vals, writeUint16)
+}
+
+// AppendUint32s appends a Uint32 block.
+func AppendUint32s(dst []byte, h Header, vals []uint32) ([]byte, error) {
+	return appendScalars(dst, h, TypeUint32, vals, write32[uint32])
+}
+
+// AppendUint64s appends a Uint64 block.
+func AppendUint64s(dst []byte, h Header, vals []uint64) ([]byte, error) {
+	return appendScalars(dst, h, TypeUint64, vals, write64[uint64])
+}
+
+// Bools.
+
+func b2u(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// boolPadding returns the number of unused low bits after n bits.
+func boolPadding(n int) uint8 { return uint8((8 - n%8) % 8) }
+
+// packBools writes vals as bits, most significant bit first, starting at
+// bit position pos of data. The bytes it touches must be zero.
+func packBools(data []byte, pos int, vals []bool) {
+	for pos&7 != 0 && len(vals) > 0 {
+		data[pos>>3] |= b2u(vals[0]) << (7 - pos&7)
+		pos++
+		vals = vals[1:]
+	}
+	i := pos >> 3
+	for len(vals) >= 8 {
+		v := vals[:8]
+		data[i] = b2u(v[0])<<7 | b2u(v[1])<<6 | b2u(v[2])<<5 | b2u(v[3])<<4 |
+			b2u(v[4])<<3 | b2u(v[5])<<2 | b2u(v[6])<<1 | b2u(v[7])
+		i++
+		vals = vals[8:]
+	}
+	for j, v := range vals {
+		data[i] |= b2u(v) << (7 - j)
+	}
+}
+
+// AppendBools appends a Bool block: one bit per value, the first value in
+// the most significant bit, with the unused low bits of the last byte
+// recorded as the header's bool padding.
+func AppendBools(dst []byte, h Header, vals []bool) ([]byte, error) {
+	n := len(vals)
+	out, data, err := begin(dst, h, TypeBool, (n+7)/8, boolPadding(n))
+	if err != nil {
+		return dst, err
+	}
+	clear(data)
+	packBools(data, 0, vals)
+	return out, nil
+}
+
+// AppendBoolVectors appends a BoolVector block; the bits of consecutive
+// vectors follow each other without byte alignment. s must describe a
+// BoolVector feature group of h's schema version, and vecs must match its
+// vector lengths.
+func AppendBoolVectors(dst []byte, h Header, s *Schema, vecs [][]bool) ([]byte, error) {
+	if err := checkVectors(h, s, TypeBoolVector, vecs); err != nil {
+		return dst, err
+	}
+	n := s.elements
+	out, data, err := begin(dst, h, TypeBoolVector, (n+7)/8, boolPadding(n))
+	if err != nil {
+		return dst, err
+	}
+	clear(data)
+	pos := 0
+	for _, v := range vecs {
+		packBools(data, pos, v)
+		pos += len(v)
+	}
+	return out, nil
+}
+
+// Strings.
+
+// checkString validates one string of feature f against the schema.
+func checkString(s *Schema, f, i int, v string) error {
+	if len(v) > maxStringLen {
+		return fmt.Errorf("%w: string %d of feature %d has %d bytes, limit %d", ErrStringTooLong, i, f, len(v), maxStringLen)
+	}
+	if len(v) > s.maxStr[f] {
+		return fmt.Errorf("%w: string %d of feature %d has %d bytes, booked %d", ErrStringTooLong, i, f, len(v), s.maxStr[f])
+	}
+	return nil
+}
+
+// putStrings writes vals' lengths at data[*lp:] and bytes at data[*bp:],
+// advancing both offsets.
+func putStrings(data []byte, lp, bp *int, vals []string) {
+	l, b := *lp, *bp
+	for _, v := range vals {
+		data[l] = byte(len(v))
+		data[l+1] = byte(len(v) >> 8)
+		l += 2
+		b += copy(data[b:], v)
+	}
+	*lp, *bp = l, b
+}
+
+// AppendStrings appends a String block: all uint16 lengths, then all bytes.
+// s must describe a String feature group of h's schema version with
+// len(vals) features; a string longer than 65,535 bytes or than its
+// feature's booked maximum is an error wrapping ErrStringTooLong.
+func AppendStrings(dst []byte, h Header, s *Schema, vals []string) ([]byte, error) {
+	if err := s.checkFor(h, TypeString); err != nil {
+		return dst, err
+	}
+	if len(vals) != s.n {
+		return dst, fmt.Errorf("%w: %d strings for %d features", ErrSchema, len(vals), s.n)
+	}
+	size := 2 * len(vals)
+	for i, v := range vals {
+		if err := checkString(s, i, 0, v); err != nil {
+			return dst, err
+		}
+		size += len(v)
+	}
+	out, data, err := begin(dst, h, TypeString, size, 0)
+	if err != nil {
+		return dst, err
+	}
+	lp, bp := 0, 2*len(vals)
+	putStrings(data, &lp, &bp, vals)
+	return out, nil
+}
+
+// AppendStringVectors appends a StringVector block: the lengths of every
+// string of every vector, then all bytes. s must describe a StringVector
+// feature group of h's schema version; vecs must match its vector lengths
+// and every string of feature i must fit its booked maximum.
+func AppendStringVectors(dst []byte, h Header, s *Schema, vecs [][]string) ([]byte, error) {
+	if err := checkVectors(h, s, TypeStringVector, vecs); err != nil {
+		return dst, err
+	}
+	size := 2 * s.elements
+	for f, vec := range vecs {
+		for i, v := range vec {
+			if err := checkString(s, f, i, v); err != nil {
+				return dst, err
+			}
+			size += len(v)
+		}
+	}
+	out, data, err := begin(dst, h, TypeStringVector, size, 0)
+	if err != nil {
+		return dst, err
+	}
+	lp, bp := 0, 2*s.elements
+	for _, vec := range vecs {
+		putStrings(data, &lp, &bp, vec)
+	}
+	return out, nil
+}
+
+// Fixed-width vectors. Each requires a schema of the matching vector type
+// and h's schema version, and vecs matching its vector lengths (an error
+// wrapping ErrVectorLength otherwise). Values are stored flattened in
+// feature order.
+
+// AppendFP8E5M2Vectors appends an FP8E5M2Vector block.
+func AppendFP8E5M2Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeFP8E5M2Vector, vecs, writeE5M2)
+}
+
+// AppendFP8E4M3Vectors appends an FP8E4M3Vector block.
+func AppendFP8E4M3Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeFP8E4M3Vector, vecs, writeE4M3)
+}
+
+// AppendFP16Vectors appends an FP16Vector block.
+func AppendFP16Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeFP16Vector, vecs, writeFP16)
+}
+
+// AppendFloat32Vectors appends an FP32Vector block.
+func AppendFloat32Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeFP32Vector, vecs, write32[float32])
+}
+
+// AppendFloat64Vectors appends an FP64Vector block.
+func AppendFloat64Vectors(dst []byte, h Header, s *Schema, vecs [][]float64) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeFP64Vector, vecs, write64[float64])
+}
+
+// AppendInt8Vectors appends an Int8Vector block, narrowing the values.
+func AppendInt8Vectors(dst []byte, h Header, s *Schema, vecs [][]int32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeInt8Vector, vecs, writeInt8)
+}
+
+// AppendInt16Vectors appends an Int16Vector block, narrowing the values.
+func AppendInt16Vectors(dst []byte, h Header, s *Schema, vecs [][]int32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeInt16Vector, vecs, writeInt16)
+}
+
+// AppendInt32Vectors appends an Int32Vector block.
+func AppendInt32Vectors(dst []byte, h Header, s *Schema, vecs [][]int32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeInt32Vector, vecs, write32[int32])
+}
+
+// AppendInt64Vectors appends an Int64Vector block.
+func AppendInt64Vectors(dst []byte, h Header, s *Schema, vecs [][]int64) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeInt64Vector, vecs, write64[int64])
+}
+
+// AppendUint8Vectors appends a Uint8Vector block, narrowing the values.
+func AppendUint8Vectors(dst []byte, h Header, s *Schema, vecs [][]uint32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeUint8Vector, vecs, writeUint8)
+}
+
+// AppendUint16Vectors appends a Uint16Vector block, narrowing the values.
+func AppendUint16Vectors(dst []byte, h Header, s *Schema, vecs [][]uint32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeUint16Vector, vecs, writeUint16)
+}
+
+// AppendUint32Vectors appends a Uint32Vector block.
+func AppendUint32Vectors(dst []byte, h Header, s *Schema, vecs [][]uint32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeUint32Vector, vecs, write32[uint32])
+}
+
+// AppendUint64Vectors appends a Uint64Vector block.
+func AppendUint64Vectors(dst []byte, h Header, s *Schema, vecs [][]uint64) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeUint64Vector, vecs, write64[uint64])
+}

@@ -1,0 +1,99 @@
+package psdb
+
+import "math"
+
+// roundMagnitude returns the round-to-nearest-even encoding of the finite,
+// non-negative float32 whose bits are a, in a binary format with the given
+// exponent bias and mantissa bits. The result may exceed the format's
+// largest finite encoding; callers handle overflow.
+func roundMagnitude(a, bias, mbits uint32) uint32 {
+	e := a >> 23
+	if e >= 128-bias { // normal in the target format
+		s := 23 - mbits
+		r := a + (1<<(s-1) - 1) + (a>>s)&1
+		return r>>s - (127-bias)<<mbits
+	}
+	if e == 0 { // float32 subnormal: far below any FP8 subnormal
+		return 0
+	}
+	s := 151 - bias - mbits - e
+	if s > 24 {
+		return 0
+	}
+	return rneShift(a&0x7fffff|0x800000, s)
+}
+
+// FP8E4M3FromFloat32 converts f to FP8 E4M3 ("E4M3FN": bias 7, no
+// infinities, NaN = S.1111.111) with round-to-nearest-even.
+//
+// E4M3 has no infinity, so conversion saturates: finite values whose
+// rounded magnitude exceeds 448 and ±Inf become ±448 (0x7E/0xFE). NaN
+// becomes 0x7F with f's sign bit. Values below half the smallest subnormal
+// (2^-10) become ±0.
+func FP8E4M3FromFloat32(f float32) uint8 {
+	b := math.Float32bits(f)
+	sign := uint8(b>>24) & 0x80
+	a := b & 0x7fffffff
+	if a > 0x7f800000 {
+		return sign | 0x7f
+	}
+	if a == 0x7f800000 {
+		return sign | 0x7e
+	}
+	r := roundMagnitude(a, 7, 3)
+	if r > 0x7e {
+		r = 0x7e
+	}
+	return sign | uint8(r)
+}
+
+// FP8E4M3ToFloat32 converts FP8 E4M3 bits to float32 exactly; 0x7F and
+// 0xFF are NaN.
+func FP8E4M3ToFloat32(v uint8) float32 {
+	sign := uint32(v&0x80) << 24
+	e := uint32(v>>3) & 0xf
+	m := uint32(v & 7)
+	switch {
+	case e == 0xf && m == 7:
+		return math.Float32frombits(sign | 0x7fc00000)
+	case e == 0:
+		return math.Float32frombits(sign | math.Float32bits(float32(m)*(1.0/(1<<9))))
+	}
+	return math.Float32frombits(sign | (e+120)<<23 | m<<20)
+}
+
+// FP8E5M2FromFloat32 converts f to FP8 E5M2 (IEEE-style: bias 15,
+// infinities and NaN as in binary16) with round-to-nearest-even. Values
+// whose rounded magnitude exceeds 57,344 become ±Inf, NaN becomes the
+// quiet NaN 0x7E with f's sign bit, and values below half the smallest
+// subnormal (2^-17) become ±0.
+func FP8E5M2FromFloat32(f float32) uint8 {
+	b := math.Float32bits(f)
+	sign := uint8(b>>24) & 0x80
+	a := b & 0x7fffffff
+	if a > 0x7f800000 {
+		return sign | 0x7e
+	}
+	if a == 0x7f800000 {
+		return sign | 0x7c
+	}
+	r := roundMagnitude(a, 15, 2)
+	if r > 0x7b {
+		r = 0x7c
+	}
+	return sign | uint8(r)
+}
+
+// FP8E5M2ToFloat32 converts FP8 E5M2 bits to float32 exactly.
+func FP8E5M2ToFloat32(v uint8) float32 {
+	sign := uint32(v&0x80) << 24
+	e := uint32(v>>2) & 0x1f
+	m := uint32(v & 3)
+	switch e {
+	case 0:
+		return math.Float32frombits(sign | math.Float32bits(float32(m)*(1.0/(1<<16))))
+	case 0x1f:
+		return math.Float32frombits(sign | 0x7f800000 | m<<21)
+	}
+	return math.Float32frombits(sign | (e+112)<<23 | m<<21)
+}

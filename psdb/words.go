@@ -1,0 +1,106 @@
+package psdb
+
+import (
+	"encoding/binary"
+	"slices"
+	"unsafe"
+)
+
+// word32 and word64 are the element types whose in-memory representation
+// is a plain 32- or 64-bit word.
+type word32 interface{ ~int32 | ~uint32 | ~float32 }
+type word64 interface{ ~int64 | ~uint64 | ~float64 }
+
+// u32s reinterprets a slice of 4-byte words as []uint32. This is
+// independent of byte order: the bit patterns are unchanged.
+func u32s[T word32](v []T) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
+}
+
+// u64s reinterprets a slice of 8-byte words as []uint64.
+func u64s[T word64](v []T) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
+}
+
+// bytesOf32 returns the memory of v as bytes (used only on little-endian
+// hosts, where it equals the little-endian encoding).
+func bytesOf32(v []uint32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
+}
+
+// bytesOf64 is bytesOf32 for 64-bit words.
+func bytesOf64(v []uint64) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 8*len(v))
+}
+
+// putUint32s writes v little-endian into b[:4*len(v)].
+func putUint32s(b []byte, v []uint32) {
+	if nativeLE {
+		copy(b, bytesOf32(v))
+		return
+	}
+	putUint32sPortable(b, v)
+}
+
+func putUint32sPortable(b []byte, v []uint32) {
+	b = b[:4*len(v)]
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+}
+
+// putUint64s writes v little-endian into b[:8*len(v)].
+func putUint64s(b []byte, v []uint64) {
+	if nativeLE {
+		copy(b, bytesOf64(v))
+		return
+	}
+	putUint64sPortable(b, v)
+}
+
+func putUint64sPortable(b []byte, v []uint64) {
+	b = b[:8*len(v)]
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(b[8*i:], x)
+	}
+}
+
+// getUint32s fills dst from the little-endian words in b[:4*len(dst)].
+func getUint32s(dst []uint32, b []byte) {
+	if nativeLE {
+		copy(bytesOf32(dst), b)
+		return
+	}
+	getUint32sPortable(dst, b)
+}
+
+func getUint32sPortable(dst []uint32, b []byte) {
+	b = b[:4*len(dst)]
+	for i := range dst {
+		dst[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+}
+
+// getUint64s fills dst from the little-endian words in b[:8*len(dst)].
+func getUint64s(dst []uint64, b []byte) {
+	if nativeLE {
+		copy(bytesOf64(dst), b)
+		return
+	}
+	getUint64sPortable(dst, b)
+}
+
+func getUint64sPortable(dst []uint64, b []byte) {
+	b = b[:8*len(dst)]
+	for i := range dst {
+		dst[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+}
+
+// grow extends s by n elements, reallocating only when capacity is short,
+// and returns the extended slice and the new tail.
+func grow[T any](s []T, n int) ([]T, []T) {
+	l := len(s)
+	s = slices.Grow(s, n)[:l+n]
+	return s, s[l:]
+}
