@@ -1,0 +1,58 @@
+package envelope
+
+import "testing"
+
+// BenchmarkSubjects measures every subject's operations at the Tiny and
+// XLarge payload sizes. Unmarshal decodes into a fresh message per call;
+// ReadHeader reads only id, topic_id, geography and publisher.
+func BenchmarkSubjects(b *testing.B) {
+	for _, size := range []Size{{"Tiny", Tiny}, {"XLarge", XLarge}} {
+		e, err := New(1, size.Bytes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range Subjects() {
+			p, err := s.Prepare(e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := p.Verify(); err != nil {
+				b.Fatal(err)
+			}
+			data := p.Encoded()
+			prefix := size.Name + "/" + s.Name() + "/"
+			b.Run(prefix+"Marshal", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := p.Marshal(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(prefix+"MarshalReuse", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := p.MarshalReuse(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(prefix+"Unmarshal", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := p.Unmarshal(data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(prefix+"ReadHeader", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := p.ReadHeader(data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
