@@ -1,0 +1,561 @@
+package pgarrow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// maxCachedStatements bounds Conn's cache of result formats per SQL text.
+const maxCachedStatements = 512
+
+// Conn reads query results from one PostgreSQL connection as Arrow record
+// batches. It caches, per connection, what it learns about non-built-in
+// types (enums, domains, arrays of them, types only readable as text) and
+// the result formats of statements that return such types.
+//
+// Like the underlying connection, a Conn is not safe for concurrent use, and
+// only one RecordReader may be open on it at a time.
+type Conn struct {
+	pg      *pgconn.PgConn
+	opts    Options
+	typeMap *pgtype.Map
+	eqb     pgx.ExtendedQueryBuilder
+	types   map[uint32]pgType  // non-built-in types seen on this connection
+	formats map[string][]int16 // result formats of statements with text columns
+}
+
+// NewConn returns a Conn reading from pg, e.g. (*pgx.Conn).PgConn().
+func NewConn(pg *pgconn.PgConn, opts Options) (*Conn, error) {
+	o, err := opts.normalize()
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{pg: pg, opts: o, typeMap: pgtype.NewMap(), types: map[uint32]pgType{}, formats: map[string][]int16{}}, nil
+}
+
+// Query runs sql with args and returns its rows as Arrow record batches.
+//
+// Round trips: the statement is sent with the extended protocol in one
+// flight (Parse, Bind, Describe, Execute, Sync) asking for binary results
+// for every column; the column types arrive in the RowDescription just
+// before the first row, so learning them costs no extra round trip. Only if
+// a column has a type pgarrow cannot decode from binary (and has not met on
+// this connection before) is the execution cancelled, the types looked up in
+// pg_type and the statement run again with text format for those columns;
+// the formats are then cached per SQL text, so later executions take one
+// round trip again.
+//
+// Arguments are encoded as pgx does in QueryExecModeExec: in text format,
+// with their types inferred by the server from the query.
+//
+// ctx governs the whole read: when it is done, a CancelRequest stops the
+// query on the server and Next fails.
+func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*RecordReader, error) {
+	r, retry, err := c.query(ctx, sql, args)
+	if retry {
+		r, _, err = c.query(ctx, sql, args)
+	}
+	return r, err
+}
+
+// query runs sql once. retry reports that the execution was abandoned
+// after learning the column types and should be run again.
+func (c *Conn) query(ctx context.Context, sql string, args []any) (r *RecordReader, retry bool, err error) {
+	if err := c.eqb.Build(c.typeMap, nil, args); err != nil {
+		return nil, false, fmt.Errorf("pgarrow: encode arguments: %w", err)
+	}
+	formats, cached := c.formats[sql]
+	if !cached {
+		formats = []int16{pgx.BinaryFormatCode} // one code: applies to all columns
+	}
+	w := watchCancel(ctx, c.pg, false)
+	rr := c.pg.ExecParams(ctx, sql, c.eqb.ParamValues, nil, c.eqb.ParamFormats, formats)
+	fds := rr.FieldDescriptions()
+	if fds == nil {
+		_, err := rr.Close()
+		w.stop()
+		if err != nil {
+			return nil, false, wrapQueryErr(ctx, err)
+		}
+		return nil, false, errors.New("pgarrow: statement returned no rows (not a query?)")
+	}
+	fields := make([]field, len(fds))
+	var unknown []uint32
+	for i, fd := range fds {
+		fields[i] = field{name: fd.Name, oid: fd.DataTypeOID, typmod: fd.TypeModifier, text: fd.Format == pgx.TextFormatCode}
+		t, ok := c.typeOf(fd.DataTypeOID)
+		switch {
+		case !ok:
+			unknown = append(unknown, fd.DataTypeOID)
+		case !fields[i].text && !c.decodable(t):
+			// Binary but not decodable: the cached formats are stale.
+			unknown = append(unknown, fd.DataTypeOID)
+		}
+		fields[i].typ = t
+	}
+	if len(unknown) > 0 {
+		c.abort(rr)
+		w.stop()
+		if err := c.lookupTypes(ctx, unknown); err != nil {
+			return nil, false, err
+		}
+		formats := make([]int16, len(fds))
+		for i, fd := range fds {
+			formats[i] = pgx.BinaryFormatCode
+			if t, ok := c.typeOf(fd.DataTypeOID); !ok || !c.decodable(t) {
+				formats[i] = pgx.TextFormatCode
+			}
+		}
+		if len(c.formats) >= maxCachedStatements {
+			clear(c.formats)
+		}
+		c.formats[sql] = formats
+		return nil, true, errors.New("pgarrow: result column types changed between executions")
+	}
+	src := &selectSource{c: c, rr: rr, w: w}
+	r, err = c.newReader(ctx, fields, src)
+	if err != nil {
+		src.abort()
+		return nil, false, err
+	}
+	return r, false, nil
+}
+
+// Copy reads the result of query with COPY (query) TO STDOUT (FORMAT
+// binary). COPY takes no parameters, so query must be self-contained.
+//
+// The binary COPY stream carries no column types. Copy learns them by
+// describing query first (Parse + Describe of the unnamed statement: one
+// extra round trip per call, negligible next to a bulk read) rather than
+// asking for a schema, so that it cannot disagree with the server. Binary
+// COPY sends every column in binary, so a column whose type pgarrow cannot
+// decode from binary is an error: cast it to text in query.
+//
+// ctx governs the whole read: when it is done, a CancelRequest stops the
+// COPY on the server and Next fails.
+func (c *Conn) Copy(ctx context.Context, query string) (*RecordReader, error) {
+	sd, err := c.pg.Prepare(ctx, "", query, nil)
+	if err != nil {
+		return nil, wrapQueryErr(ctx, err)
+	}
+	var unknown []uint32
+	for _, fd := range sd.Fields {
+		if _, ok := c.typeOf(fd.DataTypeOID); !ok {
+			unknown = append(unknown, fd.DataTypeOID)
+		}
+	}
+	if len(unknown) > 0 {
+		if err := c.lookupTypes(ctx, unknown); err != nil {
+			return nil, err
+		}
+	}
+	fields := make([]field, len(sd.Fields))
+	for i, fd := range sd.Fields {
+		t, _ := c.typeOf(fd.DataTypeOID)
+		if !c.decodable(t) {
+			return nil, fmt.Errorf("pgarrow: column %q (%s): type cannot be read from binary COPY; cast it to text in the query or use Query", fd.Name, t.name)
+		}
+		fields[i] = field{name: fd.Name, oid: fd.DataTypeOID, typmod: fd.TypeModifier, typ: t}
+	}
+	src, err := startCopy(ctx, c.pg, "COPY ("+query+") TO STDOUT (FORMAT binary)", len(fields))
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.newReader(ctx, fields, src)
+	if err != nil {
+		src.abort()
+		return nil, err
+	}
+	return r, nil
+}
+
+// typeOf returns what is known about a type OID.
+func (c *Conn) typeOf(oid uint32) (pgType, bool) {
+	if t, ok := builtinType(oid); ok {
+		return t, true
+	}
+	t, ok := c.types[oid]
+	return t, ok
+}
+
+// decodable reports whether values of t can be decoded from binary.
+func (c *Conn) decodable(t pgType) bool {
+	switch t.kind {
+	case kUnknown:
+		return false
+	case kArray:
+		et, ok := c.typeOf(t.elem)
+		return ok && et.kind != kUnknown && et.kind != kArray
+	}
+	return true
+}
+
+// lookupTypes learns the types oids (and their element and base types) from
+// pg_type.
+func (c *Conn) lookupTypes(ctx context.Context, oids []uint32) error {
+	return c.lookupTypesDepth(ctx, oids, 0)
+}
+
+func (c *Conn) lookupTypesDepth(ctx context.Context, oids []uint32, depth int) error {
+	if len(oids) == 0 {
+		return nil
+	}
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, o := range oids {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.FormatUint(uint64(o), 10))
+	}
+	sb.WriteByte('}')
+	res := c.pg.ExecParams(ctx,
+		"SELECT oid, typname, typtype, typcategory, typelem, typbasetype FROM pg_catalog.pg_type WHERE oid = ANY($1::oid[])",
+		[][]byte{[]byte(sb.String())}, nil, nil, nil).Read()
+	if res.Err != nil {
+		return fmt.Errorf("pgarrow: look up types %s: %w", sb.String(), wrapQueryErr(ctx, res.Err))
+	}
+	type row struct {
+		oid, elem, base uint32
+		name            string
+		typtype, cat    byte
+	}
+	var rows []row
+	var deps []uint32
+	for _, v := range res.Rows {
+		if len(v) != 6 {
+			continue
+		}
+		var r row
+		o, _ := strconv.ParseUint(string(v[0]), 10, 32)
+		e, _ := strconv.ParseUint(string(v[4]), 10, 32)
+		b, _ := strconv.ParseUint(string(v[5]), 10, 32)
+		r.oid, r.elem, r.base, r.name = uint32(o), uint32(e), uint32(b), string(v[1])
+		if len(v[2]) > 0 {
+			r.typtype = v[2][0]
+		}
+		if len(v[3]) > 0 {
+			r.cat = v[3][0]
+		}
+		rows = append(rows, r)
+		for _, d := range []uint32{r.elem, r.base} {
+			if _, ok := c.typeOf(d); d != 0 && !ok {
+				deps = append(deps, d)
+			}
+		}
+	}
+	// Resolve element and base types first (domains over domains nest).
+	if depth < 8 {
+		if err := c.lookupTypesDepth(ctx, deps, depth+1); err != nil {
+			return err
+		}
+	}
+	found := map[uint32]bool{}
+	for _, r := range rows {
+		found[r.oid] = true
+		t := pgType{name: r.name, kind: kUnknown}
+		switch {
+		case r.typtype == 'e':
+			t.kind = kText // enums are sent as their label, also in binary
+		case r.typtype == 'd' && r.base != 0:
+			if bt, ok := c.typeOf(r.base); ok {
+				t.kind, t.elem = bt.kind, bt.elem
+			}
+		case r.cat == 'A' && r.elem != 0:
+			t.kind, t.elem = kArray, r.elem
+		}
+		c.types[r.oid] = t
+	}
+	for _, o := range oids {
+		if !found[o] {
+			c.types[o] = pgType{name: "oid " + strconv.FormatUint(uint64(o), 10), kind: kUnknown}
+		}
+	}
+	return nil
+}
+
+// abort stops an execution whose rows are not wanted: it asks the server to
+// cancel it and discards whatever is still in flight.
+func (c *Conn) abort(rr *pgconn.ResultReader) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	_ = c.pg.CancelRequest(ctx)
+	cancel()
+	_, _ = rr.Close()
+}
+
+func (c *Conn) newReader(ctx context.Context, fields []field, src source) (*RecordReader, error) {
+	r := &RecordReader{ctx: ctx, src: src, batchSize: c.opts.BatchSize, fields: fields}
+	r.refs.Store(1)
+	afields := make([]arrow.Field, len(fields))
+	for i, f := range fields {
+		af, col, err := newColumn(c.opts.Allocator, f, &c.opts, c.typeOf)
+		if err != nil {
+			r.releaseBuilders()
+			return nil, fmt.Errorf("pgarrow: column %q (%s): %w", f.name, f.typ.name, err)
+		}
+		afields[i] = af
+		r.cols = append(r.cols, col)
+		r.builders = append(r.builders, col.builder())
+	}
+	r.schema = arrow.NewSchema(afields, nil)
+	return r, nil
+}
+
+// wrapQueryErr adds context, and the context's error if it is done.
+func wrapQueryErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("pgarrow: %w (%w)", ctx.Err(), err)
+	}
+	return fmt.Errorf("pgarrow: %w", err)
+}
+
+// source yields the raw values of one row at a time.
+type source interface {
+	// next returns the next row's values (nil for NULL), valid until the
+	// following call, or ok == false at the end or on error.
+	next() (vals [][]byte, ok bool)
+	// finish completes a fully read result and returns its error.
+	finish() error
+	// abort stops the query early and leaves the connection usable.
+	abort()
+}
+
+// cancelWatch sends a CancelRequest when ctx is done while a query runs, so
+// that the query stops on the server whatever the connection's own
+// context-watcher handler does. With deadline set, it also bounds the wait
+// for the server's answer with a read deadline on the connection.
+type cancelWatch struct {
+	mu       sync.Mutex
+	finished bool
+	done     chan struct{}
+	stopFn   func() bool
+	pg       *pgconn.PgConn
+	deadline bool
+}
+
+func watchCancel(ctx context.Context, pg *pgconn.PgConn, deadline bool) *cancelWatch {
+	w := &cancelWatch{done: make(chan struct{}), pg: pg, deadline: deadline}
+	w.stopFn = context.AfterFunc(ctx, func() {
+		defer close(w.done)
+		w.mu.Lock()
+		fin := w.finished
+		w.mu.Unlock()
+		if fin {
+			return
+		}
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_ = pg.CancelRequest(cctx)
+		cancel()
+		if w.deadline {
+			w.mu.Lock()
+			if !w.finished {
+				_ = pg.Conn().SetReadDeadline(time.Now().Add(5 * time.Second))
+			}
+			w.mu.Unlock()
+		}
+	})
+	return w
+}
+
+// stop ends the watch; it waits for a cancel already under way.
+func (w *cancelWatch) stop() {
+	w.mu.Lock()
+	w.finished = true
+	w.mu.Unlock()
+	if !w.stopFn() {
+		<-w.done
+	}
+	if w.deadline && !w.pg.IsClosed() {
+		_ = w.pg.Conn().SetReadDeadline(time.Time{})
+	}
+}
+
+type selectSource struct {
+	c  *Conn
+	rr *pgconn.ResultReader
+	w  *cancelWatch
+}
+
+func (s *selectSource) next() ([][]byte, bool) {
+	if s.rr.NextRow() {
+		return s.rr.Values(), true
+	}
+	return nil, false
+}
+
+func (s *selectSource) finish() error {
+	_, err := s.rr.Close()
+	s.w.stop()
+	return err
+}
+
+func (s *selectSource) abort() {
+	s.c.abort(s.rr)
+	s.w.stop()
+}
+
+// RecordReader streams a query result as Arrow record batches. It
+// implements array.RecordReader.
+type RecordReader struct {
+	refs      atomic.Int64
+	schema    *arrow.Schema
+	fields    []field
+	cols      []column
+	builders  []array.Builder
+	src       source
+	batchSize int
+	cur       arrow.RecordBatch
+	err       error
+	done      bool
+	rows      int64
+	ctx       context.Context
+}
+
+var _ array.RecordReader = (*RecordReader)(nil)
+
+// Schema returns the schema of the records.
+func (r *RecordReader) Schema() *arrow.Schema { return r.schema }
+
+// Next builds the next record batch of up to BatchSize rows. It returns
+// false at the end of the result or on error (see Err). The previous record
+// is released.
+func (r *RecordReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.done {
+		return false
+	}
+	ncols := len(r.cols)
+	n := 0
+	for _, b := range r.builders {
+		b.Reserve(r.batchSize)
+	}
+	for n < r.batchSize {
+		vals, ok := r.src.next()
+		if !ok {
+			r.done = true
+			if err := r.src.finish(); err != nil {
+				r.err = wrapQueryErr(r.ctx, err)
+				return false
+			}
+			break
+		}
+		if len(vals) != ncols {
+			r.fail(fmt.Errorf("pgarrow: row has %d values, want %d", len(vals), ncols))
+			return false
+		}
+		for i, v := range vals {
+			if v == nil {
+				r.builders[i].AppendNull()
+				continue
+			}
+			if err := r.cols[i].append(v); err != nil {
+				f := r.fields[i]
+				r.fail(fmt.Errorf("pgarrow: column %q (%s): %w", f.name, f.typ.name, err))
+				return false
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	arrs := make([]arrow.Array, ncols)
+	for i, b := range r.builders {
+		arrs[i] = b.NewArray()
+	}
+	r.cur = array.NewRecordBatch(r.schema, arrs, int64(n))
+	for _, a := range arrs {
+		a.Release()
+	}
+	r.rows += int64(n)
+	return true
+}
+
+// fail records err and stops the query.
+func (r *RecordReader) fail(err error) {
+	r.err = err
+	r.done = true
+	r.src.abort()
+	for _, b := range r.builders {
+		// Discard the partial batch.
+		b.NewArray().Release()
+	}
+}
+
+// RecordBatch returns the current record batch, valid until the next call
+// to Next or Release.
+func (r *RecordReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record returns the current record batch.
+//
+// Deprecated: Use RecordBatch instead.
+func (r *RecordReader) Record() arrow.Record { return r.cur }
+
+// Err returns the error that ended the read, if any.
+func (r *RecordReader) Err() error { return r.err }
+
+// Rows returns the number of rows read so far.
+func (r *RecordReader) Rows() int64 { return r.rows }
+
+// Retain increases the reference count.
+func (r *RecordReader) Retain() { r.refs.Add(1) }
+
+// Release decreases the reference count; at zero, it releases the current
+// record and the builders and, if the result was not read to the end,
+// cancels the query and discards the rest, leaving the connection usable.
+func (r *RecordReader) Release() {
+	if r.refs.Add(-1) != 0 {
+		return
+	}
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if !r.done {
+		r.done = true
+		r.src.abort()
+	}
+	r.releaseBuilders()
+}
+
+func (r *RecordReader) releaseBuilders() {
+	for _, b := range r.builders {
+		b.Release()
+	}
+	r.builders = nil
+}
+
+// Query runs sql with args on pg with default options; see Conn.Query. A
+// Conn reused across queries caches what it learns about non-built-in types.
+func Query(ctx context.Context, pg *pgconn.PgConn, sql string, args ...any) (*RecordReader, error) {
+	c, err := NewConn(pg, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return c.Query(ctx, sql, args...)
+}
+
+// Copy reads query with binary COPY on pg with default options; see
+// Conn.Copy.
+func Copy(ctx context.Context, pg *pgconn.PgConn, query string) (*RecordReader, error) {
+	c, err := NewConn(pg, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return c.Copy(ctx, query)
+}
