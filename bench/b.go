@@ -24,8 +24,13 @@ type B struct {
 	netAllocs uint64
 	netBytes  uint64
 	metrics   map[string]float64
+	bytes     int64
 	ms        runtime.MemStats
 }
+
+// SetBytes records the number of bytes processed by one op; reports
+// derive MB/s from it, as with testing.B.SetBytes.
+func (b *B) SetBytes(n int64) { b.bytes = n }
 
 // StartTimer starts timing (and allocation accounting). It is called
 // automatically before Run; use it after StopTimer.

@@ -21,7 +21,9 @@ type Case struct {
 	Name string
 	// Labels identify the case (subject, type, size, op …).
 	Labels results.Labels
-	// Bytes is the payload size one op processes; it yields MB/s.
+	// Bytes is the payload size one op processes; it yields MB/s. Run
+	// may set it instead with b.SetBytes when it is known only after
+	// Setup.
 	Bytes int64
 	// Metrics are fixed per-case values (serialized size, ratio to raw).
 	// Setup or Verify may fill them in.
@@ -170,6 +172,9 @@ func Measure(ctx context.Context, c Case, opts Options) (results.Case, error) {
 	}
 	rc.Status = results.StatusOK
 	rc.BytesPerOp = c.Bytes
+	if b.bytes > 0 {
+		rc.BytesPerOp = b.bytes
+	}
 	rc.Metrics = copyMetrics(c.Metrics)
 	rc.Summarize()
 	rc.Elapsed = time.Since(t0)

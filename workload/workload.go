@@ -5,6 +5,7 @@ package workload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -138,3 +139,11 @@ func FilterCases(cases []bench.Case, re *regexp.Regexp) []bench.Case {
 	}
 	return out
 }
+
+// ErrUnavailable is wrapped by Plan errors that mean a workload cannot run
+// on this machine (e.g. no PostgreSQL binaries); `serbench run` with no
+// workload named skips such a workload with a message instead of failing.
+var ErrUnavailable = errors.New("unavailable on this machine")
+
+// IsUnavailable reports whether err wraps ErrUnavailable.
+func IsUnavailable(err error) bool { return errors.Is(err, ErrUnavailable) }

@@ -1,0 +1,118 @@
+// Package cli implements the serbench command line: run, list, report,
+// compare and version.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/features"
+)
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// usageError marks bad input from the user: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// exitError carries a specific exit status with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+// Workloads returns every workload serbench knows, in run order.
+func Workloads() workload.Set {
+	return workload.Set{
+		features.New(),
+	}
+}
+
+// app holds what the commands share.
+type app struct {
+	stdout, stderr io.Writer
+	workloads      workload.Set
+	args           []string
+}
+
+// Main runs the command line with args (without the program name) and
+// returns the process exit status.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr, workloads: Workloads(), args: append([]string{"serbench"}, args...)}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	msg := strings.TrimSpace(err.Error())
+	fmt.Fprintf(stderr, "serbench: %s\n", msg)
+	var ue usageError
+	var ee exitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue), isFlagError(err):
+		return ExitUsage
+	default:
+		return ExitFailure
+	}
+}
+
+// isFlagError recognises cobra/pflag's own parse errors, which are usage
+// errors too.
+func isFlagError(err error) bool {
+	s := err.Error()
+	for _, p := range []string{"unknown flag", "unknown shorthand flag", "invalid argument", "flag needs an argument", "unknown command", "accepts ", "requires at least", "bad flag syntax"} {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "serbench",
+		Short: "Measure serialization formats, codecs and data paths on your machine",
+		Long: "serbench runs named workloads — reproductions of published serialization benchmarks — " +
+			"through many formats and codecs, verifies every round trip, measures each case repeatedly " +
+			"with confidence intervals, and writes Markdown/HTML/SVG reports, JSON Lines and benchstat input.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(a.runCmd(), a.listCmd(), a.reportCmd(), a.compareCmd(), a.versionCmd())
+	return root
+}
+
+// Run is the entry point used by cmd/serbench.
+func Run() int {
+	ctx := context.Background()
+	return Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+}

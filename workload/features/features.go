@@ -1,0 +1,181 @@
+// Package features is the features workload (seed 000): feature-store
+// blocks of N values of one data type, encoded and decoded by psdb,
+// protobuf, Arrow IPC, FlatBuffers and a memcpy limit row.
+package features
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/serbench/serbench/bench"
+	ds "github.com/serbench/serbench/dataset/features"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// Name is the workload's CLI name.
+const Name = "features"
+
+// Seed makes the generated values identical on every machine.
+const Seed = 0x5eed000
+
+// Metric names recorded per case.
+const (
+	MetricSerialized = "serialized-B"
+	MetricRaw        = "raw-B"
+)
+
+// Workload is the features workload.
+type Workload struct{}
+
+// New returns the features workload.
+func New() *Workload { return &Workload{} }
+
+// Name implements workload.Workload.
+func (*Workload) Name() string { return Name }
+
+// Description implements workload.Workload.
+func (*Workload) Description() string {
+	return "feature-store blocks (seed 000): psdb vs proto3 vs Arrow IPC vs FlatBuffers vs memcpy, 7 types × N values"
+}
+
+// Subjects implements workload.Workload.
+func (*Workload) Subjects() []string {
+	var out []string
+	for _, s := range subjects() {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// Sizes returns the feature counts of a scale.
+func Sizes(s workload.Scale) []int {
+	switch s {
+	case workload.Quick:
+		return []int{100, 10_000}
+	case workload.Full:
+		return []int{100, 1_000, 10_000, 100_000, 1_000_000}
+	default:
+		return []int{100, 1_000, 10_000, 100_000}
+	}
+}
+
+// Ops are the measured operations.
+var ops = [...]string{"encode", "decode"}
+
+// Plan implements workload.Workload.
+func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
+	data := newDataCache()
+	var cases []bench.Case
+	for _, t := range ds.Types() {
+		for _, n := range Sizes(cfg.Scale) {
+			for _, s := range subjects() {
+				if !s.supports(t) || !cfg.WantSubject(s.name) {
+					continue
+				}
+				for _, op := range ops {
+					cases = append(cases, newCase(data, s, t, n, op))
+				}
+			}
+		}
+	}
+	return &workload.Plan{Cases: cases}, nil
+}
+
+// dataCache generates each (type, N) input once per plan.
+type dataCache struct {
+	mu sync.Mutex
+	m  map[string]*ds.Data
+}
+
+func newDataCache() *dataCache { return &dataCache{m: map[string]*ds.Data{}} }
+
+func (c *dataCache) get(t ds.Type, n int) (*ds.Data, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := string(t) + "/" + strconv.Itoa(n)
+	if d, ok := c.m[key]; ok {
+		return d, nil
+	}
+	d, err := ds.Generate(t, n, Seed)
+	if err != nil {
+		return nil, err
+	}
+	c.m[key] = d
+	return d, nil
+}
+
+func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case {
+	var (
+		d       *ds.Data
+		cd      codec
+		encoded []byte
+	)
+	c := bench.Case{
+		Workload: Name,
+		Name:     "Features",
+		Labels: results.Labels{
+			{Key: "subject", Value: s.name},
+			{Key: "type", Value: string(t)},
+			{Key: "n", Value: strconv.Itoa(n)},
+			{Key: "op", Value: op},
+		},
+		Metrics: map[string]float64{},
+	}
+	if s.name == "memcpy" {
+		c.Notes = []string{"limit row"}
+	}
+	c.Setup = func() error {
+		var err error
+		if d, err = data.get(t, n); err != nil {
+			return err
+		}
+		if cd, err = s.make(d); err != nil {
+			return err
+		}
+		return nil
+	}
+	// Verify encodes, decodes a private copy and compares every value
+	// with the source; the decode case then times decoding that copy.
+	c.Verify = func() error {
+		b, err := cd.Encode()
+		if err != nil {
+			return fmt.Errorf("encode: %w", err)
+		}
+		encoded = bytes.Clone(b)
+		if err := cd.Decode(encoded); err != nil {
+			return fmt.Errorf("decode: %w", err)
+		}
+		if err := d.Check(cd.Out()); err != nil {
+			return fmt.Errorf("round trip: %w", err)
+		}
+		c.Metrics[MetricSerialized] = float64(len(encoded))
+		c.Metrics[MetricRaw] = float64(len(d.Raw))
+		return nil
+	}
+	if op == "encode" {
+		c.Run = func(b *bench.B) error {
+			b.SetBytes(int64(len(d.Raw)))
+			for i := 0; i < b.N; i++ {
+				if _, err := cd.Encode(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	} else {
+		c.Run = func(b *bench.B) error {
+			b.SetBytes(int64(len(d.Raw)))
+			for i := 0; i < b.N; i++ {
+				if err := cd.Decode(encoded); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return c
+}

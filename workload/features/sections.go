@@ -1,0 +1,358 @@
+package features
+
+import (
+	"fmt"
+	"strconv"
+
+	ds "github.com/serbench/serbench/dataset/features"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+)
+
+// baseline is the subject every other is compared with, as in the seed.
+const baseline = "psdb"
+
+// limit is the physical-limit row.
+const limit = "memcpy"
+
+// Sections implements workload.Workload: the seed's speed, size, memory,
+// throughput tables, plus the share of the memcpy limit and plots.
+func (*Workload) Sections() []report.Section {
+	return []report.Section{
+		{Workload: Name, Title: "Subjects", Render: renderSubjects},
+		{Workload: Name, Title: "Speed (lower is better)", Render: renderSpeed},
+		{Workload: Name, Title: "Against the physical limit", Render: renderLimit},
+		{Workload: Name, Title: "Serialized size (lower is better)", Render: renderSize},
+		{Workload: Name, Title: "Memory efficiency (lower is better)", Render: renderMemory},
+		{Workload: Name, Title: "Throughput (higher is better)", Render: renderThroughput},
+	}
+}
+
+type view struct {
+	cases    []*results.Case
+	ix       *report.Index
+	subjects []string
+	types    []string
+	sizes    []string
+}
+
+func newView(cases []*results.Case) view {
+	return view{
+		cases:    cases,
+		ix:       report.NewIndex(cases, "subject", "type", "n", "op"),
+		subjects: report.Distinct(cases, "subject"),
+		types:    report.Distinct(cases, "type"),
+		sizes:    report.Distinct(cases, "n"),
+	}
+}
+
+func (v view) has(subject string) bool {
+	for _, s := range v.subjects {
+		if s == subject {
+			return true
+		}
+	}
+	return false
+}
+
+func renderSubjects(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	t := &report.Table{Header: []string{"subject", "what it does"}}
+	for _, s := range subjects() {
+		if v.has(s.name) {
+			t.Rows = append(t.Rows, []string{s.name, s.note})
+		}
+	}
+	t.Notes = []string{"Every subject encodes the same generated values and must decode them back bit for bit before it is timed. " +
+		"Decoders return owned values (strings copied) into reused slices. int32/int64 values are uniform over the non-negative range, as the seed's protobuf sizes imply. " +
+		"Raw size = the values packed at natural width (bool: 1 bit, fp16: 2 bytes, strings: their bytes); MB/s is raw bytes per second."}
+	return []report.Block{t}, nil
+}
+
+func renderSpeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	var blocks []report.Block
+	for _, op := range ops {
+		for _, typ := range v.types {
+			t := &report.Table{Caption: fmt.Sprintf("%s, %s (ns/op, median ±interval)", op, typ), Header: []string{"features"}}
+			t.Header = append(t.Header, v.subjects...)
+			var cmp []string
+			if v.has(baseline) {
+				for _, s := range []string{"proto3", "arrow", "flatbuffers"} {
+					if v.has(s) {
+						cmp = append(cmp, s)
+						t.Header = append(t.Header, baseline+" vs "+s)
+					}
+				}
+			}
+			rows := 0
+			for _, n := range v.sizes {
+				row := []string{report.Int(atof(n))}
+				any := false
+				for _, s := range v.subjects {
+					c := v.ix.Get(s, typ, n, op)
+					if c != nil {
+						any = true
+					}
+					row = append(row, report.NsCell(c))
+				}
+				if !any {
+					continue
+				}
+				base := v.ix.Get(baseline, typ, n, op)
+				for _, s := range cmp {
+					other := v.ix.Get(s, typ, n, op)
+					if base == nil || other == nil || !base.OK() || !other.OK() {
+						row = append(row, "–")
+						continue
+					}
+					row = append(row, report.Faster(base, other))
+				}
+				t.Rows = append(t.Rows, row)
+				rows++
+			}
+			if rows == 0 {
+				continue
+			}
+			t.Notes = []string{report.FasterRule}
+			blocks = append(blocks, t)
+			if p := speedPlot(v, typ, op); p != nil {
+				blocks = append(blocks, p)
+			}
+		}
+	}
+	return blocks, nil
+}
+
+func speedPlot(v view, typ, op string) *report.Plot {
+	chart := report.LineChart{
+		Title:  fmt.Sprintf("features: %s %s", typ, op),
+		XLabel: "features per block (N)", YLabel: "ns/op",
+		LogX: true, LogY: true,
+	}
+	for _, s := range v.subjects {
+		var ser report.Series
+		ser.Name = s
+		for _, n := range v.sizes {
+			c := v.ix.Get(s, typ, n, op)
+			if c == nil || !c.OK() {
+				continue
+			}
+			ns, _ := c.Median(results.UnitNsPerOp)
+			ser.X = append(ser.X, atof(n))
+			ser.Y = append(ser.Y, ns)
+		}
+		if len(ser.X) > 0 {
+			chart.Series = append(chart.Series, ser)
+		}
+	}
+	svg, err := chart.SVG()
+	if err != nil {
+		return nil
+	}
+	return &report.Plot{File: fmt.Sprintf("features-%s-%s.svg", typ, op), Caption: chart.Title + " — ns/op against N, log-log", SVG: svg}
+}
+
+func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	if !v.has(limit) || len(v.sizes) == 0 {
+		return nil, nil
+	}
+	n := v.sizes[len(v.sizes)-1]
+	var blocks []report.Block
+	for _, op := range ops {
+		t := &report.Table{
+			Caption: fmt.Sprintf("%s at N = %s: time as a multiple of the memcpy row of the same run", op, report.Int(atof(n))),
+			Header:  append([]string{"subject"}, v.types...),
+		}
+		for _, s := range v.subjects {
+			if s == limit {
+				continue
+			}
+			row := []string{s}
+			for _, typ := range v.types {
+				c, m := v.ix.Get(s, typ, n, op), v.ix.Get(limit, typ, n, op)
+				row = append(row, ratioCell(c, m))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		mrow := []string{"memcpy (ns/op)"}
+		for _, typ := range v.types {
+			mrow = append(mrow, report.NsCell(v.ix.Get(limit, typ, n, op)))
+		}
+		t.Rows = append(t.Rows, mrow)
+		t.Notes = []string{"1.0× would be as fast as copying the raw bytes; machines drift, ratios measured in one run do not."}
+		blocks = append(blocks, t)
+	}
+	return blocks, nil
+}
+
+func ratioCell(c, m *results.Case) string {
+	if c == nil || m == nil {
+		return "–"
+	}
+	if !c.OK() {
+		return report.Failed
+	}
+	a, _ := c.Median(results.UnitNsPerOp)
+	b, _ := m.Median(results.UnitNsPerOp)
+	if b == 0 {
+		return "–"
+	}
+	return report.Float(a/b) + "×"
+}
+
+func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	var blocks []report.Block
+	for _, typ := range v.types {
+		t := &report.Table{Caption: typ + ": bytes (and % of raw)", Header: []string{"features", "raw"}}
+		var subs []string
+		for _, s := range v.subjects {
+			if s != limit {
+				subs = append(subs, s)
+			}
+		}
+		t.Header = append(t.Header, subs...)
+		for _, n := range v.sizes {
+			var raw float64
+			row := []string{report.Int(atof(n)), ""}
+			for _, s := range subs {
+				c := v.ix.Get(s, typ, n, "encode")
+				if c == nil {
+					c = v.ix.Get(s, typ, n, "decode")
+				}
+				if c == nil {
+					row = append(row, "–")
+					continue
+				}
+				if !c.OK() {
+					row = append(row, report.Failed)
+					continue
+				}
+				size := c.Metrics[MetricSerialized]
+				raw = c.Metrics[MetricRaw]
+				row = append(row, fmt.Sprintf("%s (%s)", report.Int(size), report.Pct(size/raw)))
+			}
+			if raw == 0 {
+				continue
+			}
+			row[1] = report.Int(raw)
+			t.Rows = append(t.Rows, row)
+		}
+		if len(t.Rows) > 0 {
+			blocks = append(blocks, t)
+		}
+	}
+	if len(blocks) > 0 {
+		blocks = append(blocks, &report.Text{Body: "Sizes are exact properties of the formats: psdb int32 is 9 + 4·N bytes (409, 4,009, 40,009, 400,009), as in the seed. arrow-reuse's size is that of a full stream (schema + batch), like arrow's."})
+	}
+	return blocks, nil
+}
+
+func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	var blocks []report.Block
+	for _, op := range ops {
+		for _, typ := range v.types {
+			t := &report.Table{Caption: fmt.Sprintf("%s, %s: B/op / allocs/op", op, typ), Header: append([]string{"features"}, v.subjects...)}
+			for _, n := range v.sizes {
+				row := []string{report.Int(atof(n))}
+				for _, s := range v.subjects {
+					c := v.ix.Get(s, typ, n, op)
+					switch {
+					case c == nil:
+						row = append(row, "–")
+					case !c.OK():
+						row = append(row, report.Failed)
+					default:
+						b, _ := c.Median(results.UnitBytesPerOp)
+						a, _ := c.Median(results.UnitAllocsPerOp)
+						row = append(row, report.Int(b)+" / "+report.Float(a))
+					}
+				}
+				t.Rows = append(t.Rows, row)
+			}
+			blocks = append(blocks, t)
+		}
+	}
+	return blocks, nil
+}
+
+func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	n := "1000"
+	if !contains(v.sizes, n) && len(v.sizes) > 0 {
+		n = v.sizes[len(v.sizes)-1]
+	}
+	var blocks []report.Block
+	for _, op := range ops {
+		t := &report.Table{
+			Caption: fmt.Sprintf("%s at N = %s: MB/s of raw data (%% of %s)", op, report.Int(atof(n)), baseline),
+			Header:  append([]string{"subject"}, v.types...),
+		}
+		for _, s := range v.subjects {
+			row := []string{s}
+			for _, typ := range v.types {
+				c, b := v.ix.Get(s, typ, n, op), v.ix.Get(baseline, typ, n, op)
+				cell := report.UnitCell(c, results.UnitMBPerS, report.Float)
+				if c != nil && c.OK() && b != nil && b.OK() {
+					x, _ := c.Median(results.UnitMBPerS)
+					y, _ := b.Median(results.UnitMBPerS)
+					if y > 0 {
+						cell += " (" + strconv.FormatFloat(100*x/y, 'f', 0, 64) + "%)"
+					}
+				}
+				row = append(row, cell)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		blocks = append(blocks, t)
+	}
+	return blocks, nil
+}
+
+// Summary implements workload.Workload: int32 (the seed's type) at the
+// largest N, each subject's encode and decode time and its multiple of
+// memcpy.
+func (*Workload) Summary(cases []*results.Case) *report.Table {
+	v := newView(cases)
+	if len(v.sizes) == 0 {
+		return nil
+	}
+	typ := string(ds.Int32)
+	if !contains(v.types, typ) {
+		typ = v.types[0]
+	}
+	n := v.sizes[len(v.sizes)-1]
+	t := &report.Table{
+		Caption: fmt.Sprintf("features: %s, N = %s", typ, report.Int(atof(n))),
+		Header:  []string{"subject", "encode", "× memcpy", "decode", "× memcpy", "size"},
+	}
+	for _, s := range v.subjects {
+		e, d := v.ix.Get(s, typ, n, "encode"), v.ix.Get(s, typ, n, "decode")
+		size := "–"
+		if e != nil && e.OK() {
+			size = report.Int(e.Metrics[MetricSerialized])
+		}
+		t.Rows = append(t.Rows, []string{s,
+			report.NsCell(e), ratioCell(e, v.ix.Get(limit, typ, n, "encode")),
+			report.NsCell(d), ratioCell(d, v.ix.Get(limit, typ, n, "decode")),
+			size})
+	}
+	return t
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func atof(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
