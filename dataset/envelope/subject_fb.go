@@ -58,7 +58,9 @@ type fbFlat struct {
 }
 
 func (p *fbFlat) Marshal() ([]byte, error) {
-	b := flatbuffers.NewBuilder(len(p.enc))
+	// Slack, because the builder grows (doubling) when its free space is
+	// short by even a few alignment bytes.
+	b := flatbuffers.NewBuilder(len(p.enc) + 256)
 	b.Finish(p.obj.Pack(b))
 	return b.FinishedBytes(), nil
 }
