@@ -135,13 +135,6 @@ func (x u128) mulAdd(m, a uint64) (u128, bool) {
 	return u128{hi, lo}, false
 }
 
-// divmod10 returns x/10 and x%10.
-func (x u128) divmod10() (u128, uint64) {
-	qh, r := x.hi/10, x.hi%10
-	ql, r := bits.Div64(r, x.lo, 10)
-	return u128{qh, ql}, r
-}
-
 func (x u128) less(y u128) bool { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo) }
 
 func pow10u128(p int32) u128 {
@@ -180,31 +173,36 @@ func (c *numericDecCol) append(v []byte) error {
 	case numericPInf, numericNInf:
 		return c.overflow(n, n.sign == numericNInf)
 	}
+	// Accumulate the value scaled by 10^scale, group by group; exp is the
+	// scaled decimal exponent of the unit of the last group taken.
 	var acc u128
-	nd := len(n.digits) / 2
-	for i := 0; i < nd; i++ {
+	exp := 0
+	for i, nd := 0, len(n.digits)/2; i < nd; i++ {
+		d := n.digit(i)
+		e := 4*(n.weight-i) + int(c.scale)
 		var of bool
-		if acc, of = acc.mulAdd(10000, n.digit(i)); of {
+		switch {
+		case e >= 0:
+			acc, of = acc.mulAdd(10000, d)
+			exp = e
+		case e > -4:
+			p := pow10small[-e]
+			if d%p != 0 {
+				return c.inexact(n)
+			}
+			acc, of = acc.mulAdd(10000/p, d/p)
+			exp = 0
+		case d != 0:
+			return c.inexact(n)
+		}
+		if of {
 			return c.overflow(n, n.sign == numericNeg)
 		}
 	}
-	// acc × 10^exp is the value scaled to the column's scale.
-	exp := 4*(n.weight-nd+1) + int(c.scale)
 	for ; exp > 0 && acc != (u128{}); exp-- {
 		var of bool
 		if acc, of = acc.mulAdd(10, 0); of {
 			return c.overflow(n, n.sign == numericNeg)
-		}
-	}
-	for ; exp < 0 && acc != (u128{}); exp++ {
-		var r uint64
-		if acc, r = acc.divmod10(); r != 0 {
-			if c.outOfRange == PolicyNull {
-				c.b.AppendNull()
-				return nil
-			}
-			c.buf = n.appendText(c.buf[:0])
-			return &valueError{"value " + string(c.buf) + " has more than " + strconv.Itoa(int(c.scale)) + " fractional digits"}
 		}
 	}
 	if !acc.less(c.limit) {
@@ -216,6 +214,18 @@ func (c *numericDecCol) append(v []byte) error {
 	}
 	c.b.Append(d)
 	return nil
+}
+
+var pow10small = [4]uint64{1, 10, 100, 1000}
+
+// inexact handles a value with more fractional digits than the scale.
+func (c *numericDecCol) inexact(n numeric) error {
+	if c.outOfRange == PolicyNull {
+		c.b.AppendNull()
+		return nil
+	}
+	c.buf = n.appendText(c.buf[:0])
+	return &valueError{"value " + string(c.buf) + " has more than " + strconv.Itoa(int(c.scale)) + " fractional digits"}
 }
 
 // overflow handles a value whose magnitude exceeds the precision.

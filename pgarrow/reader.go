@@ -111,10 +111,11 @@ func (c *Conn) query(ctx context.Context, sql string, args []any) (r *RecordRead
 		if err := c.lookupTypes(ctx, unknown); err != nil {
 			return nil, false, err
 		}
-		formats := make([]int16, len(fds))
-		for i, fd := range fds {
+		// fds belongs to pgconn and was overwritten by the lookup: use fields.
+		formats := make([]int16, len(fields))
+		for i, f := range fields {
 			formats[i] = pgx.BinaryFormatCode
-			if t, ok := c.typeOf(fd.DataTypeOID); !ok || !c.decodable(t) {
+			if t, ok := c.typeOf(f.oid); !ok || !c.decodable(t) {
 				formats[i] = pgx.TextFormatCode
 			}
 		}
