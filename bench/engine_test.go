@@ -1,0 +1,205 @@
+package bench
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"flag"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/results"
+)
+
+// sink keeps results alive so the compiler cannot drop the work.
+type sink struct{ b []byte }
+
+// workOp hashes 16 KiB and allocates a 256-byte buffer: a few µs with a
+// fixed allocation count.
+func workOp(s *sink, data []byte) {
+	h := sha256.Sum256(data)
+	s.b = make([]byte, 256)
+	copy(s.b, h[:])
+}
+
+func TestMeasureAgreesWithTestingBenchmark(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing comparison skipped in -short mode")
+	}
+	data := make([]byte, 16<<10)
+	var s sink
+	c := Case{
+		Workload: "test", Name: "Agree",
+		Verify: func() error { return nil },
+		Run: func(b *B) error {
+			for i := 0; i < b.N; i++ {
+				workOp(&s, data)
+			}
+			return nil
+		},
+	}
+	// The machine is shared and noisy: interleave the two harnesses and
+	// compare the fastest observation of each, which contention can only
+	// slow down. Allocation counts must match exactly every time.
+	if err := flag.Set("test.benchtime", "100ms"); err != nil {
+		t.Fatal(err)
+	}
+	bestStd, bestOurs := math.Inf(1), math.Inf(1)
+	for round := 0; round < 5; round++ {
+		std := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				workOp(&s, data)
+			}
+		})
+		r, err := Measure(context.Background(), c, Options{Count: 3, SampleTime: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.OK() {
+			t.Fatalf("case failed: %s", r.Error)
+		}
+		allocs, _ := r.Median(results.UnitAllocsPerOp)
+		if allocs != float64(std.AllocsPerOp()) {
+			t.Fatalf("allocs/op = %v, testing.Benchmark says %d", allocs, std.AllocsPerOp())
+		}
+		bytes, _ := r.Median(results.UnitBytesPerOp)
+		if bytes != float64(std.AllocedBytesPerOp()) {
+			t.Fatalf("B/op = %v, testing.Benchmark says %d", bytes, std.AllocedBytesPerOp())
+		}
+		bestStd = math.Min(bestStd, float64(std.T.Nanoseconds())/float64(std.N))
+		for _, smp := range r.Samples {
+			bestOurs = math.Min(bestOurs, smp.NsPerOp)
+		}
+	}
+	if ratio := bestOurs / bestStd; ratio < 0.9 || ratio > 1.1 {
+		t.Fatalf("fastest ns/op %.0f vs testing.Benchmark's %.0f: ratio %.3f, want within 10%%", bestOurs, bestStd, ratio)
+	}
+}
+
+func TestMeasureRecordsFailures(t *testing.T) {
+	ok := func(b *B) error { return nil }
+	tests := []struct {
+		name    string
+		c       Case
+		wantErr string
+	}{
+		{"broken round trip", Case{Verify: func() error { return errors.New("decoded 3 values, want 4") }, Run: ok}, "verify: decoded 3 values, want 4"},
+		{"setup error", Case{Setup: func() error { return errors.New("no data") }, Verify: func() error { return nil }, Run: ok}, "setup: no data"},
+		{"panicking verify", Case{Verify: func() error { panic("index out of range") }, Run: ok}, "verify: panic: index out of range"},
+		{"run error", Case{Verify: func() error { return nil }, Run: func(b *B) error { return errors.New("disk full") }}, "run: disk full"},
+		{"no verify", Case{Run: ok}, "verify: case has no Verify function"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.c.Workload, tt.c.Name = "test", "Broken"
+			r, err := Measure(context.Background(), tt.c, Options{Count: 2, SampleTime: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != results.StatusFailed {
+				t.Fatalf("status = %q, want failed", r.Status)
+			}
+			if r.Error != tt.wantErr {
+				t.Errorf("error = %q, want %q", r.Error, tt.wantErr)
+			}
+			if len(r.Samples) != 0 || r.Summary != nil {
+				t.Errorf("failed case has timings: %d samples", len(r.Samples))
+			}
+		})
+	}
+}
+
+func TestTeardownRunsAfterFailedVerify(t *testing.T) {
+	torn := false
+	c := Case{Workload: "test", Name: "T", Verify: func() error { return errors.New("bad") },
+		Run: func(*B) error { return nil }, Teardown: func() { torn = true }}
+	if _, err := Measure(context.Background(), c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !torn {
+		t.Error("Teardown not called")
+	}
+}
+
+func TestMeasureSamplesAndCalibration(t *testing.T) {
+	calls := 0
+	c := Case{Workload: "test", Name: "Sleep", Verify: func() error { return nil },
+		Run: func(b *B) error {
+			calls++
+			b.ReportMetric(42, "answer-B")
+			for i := 0; i < b.N; i++ {
+				time.Sleep(50 * time.Microsecond)
+			}
+			return nil
+		}}
+	r, err := Measure(context.Background(), c, Options{Count: 4, SampleTime: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Samples) != 4 {
+		t.Fatalf("%d samples, want 4", len(r.Samples))
+	}
+	for _, s := range r.Samples {
+		if s.Iters < 2 {
+			t.Errorf("sample ran %d iterations; calibration should reach the sample time with more", s.Iters)
+		}
+		if s.NsPerOp < 50_000 {
+			t.Errorf("ns/op %v below the 50µs sleep", s.NsPerOp)
+		}
+	}
+	if st := r.Summary["answer-B"]; st.Median != 42 {
+		t.Errorf("custom metric median = %v, want 42", st.Median)
+	}
+	if calls < 5 {
+		t.Errorf("Run called %d times, want calibration + 4 samples", calls)
+	}
+}
+
+func TestRunAllKeepsFinishedCasesOnInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	mk := func(name string, onRun func()) Case {
+		return Case{Workload: "test", Name: name, Verify: func() error { return nil },
+			Run: func(b *B) error {
+				if onRun != nil {
+					onRun()
+				}
+				return nil
+			}}
+	}
+	cases := []Case{mk("First", nil), mk("Second", cancel), mk("Third", nil)}
+	var got []string
+	err := RunAll(ctx, cases, Options{Count: 2, SampleTime: time.Millisecond}, nil, func(c results.Case) error {
+		got = append(got, c.Name)
+		return nil
+	})
+	if !IsInterrupted(err) {
+		t.Fatalf("err = %v, want interrupted", err)
+	}
+	if strings.Join(got, ",") != "First" {
+		t.Errorf("recorded %v, want only the finished case First", got)
+	}
+}
+
+func TestPredictN(t *testing.T) {
+	opts := Options{SampleTime: 100 * time.Millisecond, MaxIters: 1e9}
+	tests := []struct {
+		n    int
+		d    time.Duration
+		want int
+	}{
+		{1, time.Millisecond, 100},           // capped at 100× growth
+		{100, 10 * time.Millisecond, 1200},   // 1000 × 1.2
+		{1000, 200 * time.Millisecond, 1001}, // already long: grow by one
+		{1, 0, 100},                          // zero duration: treated as 1ns
+		{5e8, time.Millisecond, int(1e9)},    // capped at MaxIters
+	}
+	for _, tt := range tests {
+		if got := predictN(tt.n, tt.d, opts); got != tt.want {
+			t.Errorf("predictN(%d, %v) = %d, want %d", tt.n, tt.d, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/serbench/serbench/results"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestBadInput(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(t.TempDir(), "corrupt.jsonl")
+	if err := os.WriteFile(corrupt, []byte(`{"kind":"env"}`+"\n"+`{"kind":"case","workload":"features","name":"X","status":"ok"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	foreign := filepath.Join(t.TempDir(), "go-test.json")
+	if err := os.WriteFile(foreign, []byte(`{"Time":"2024-01-01T00:00:00Z","Action":"start"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown workload", []string{"run", "nosuch"}, 2, `unknown workload "nosuch" (valid: features`},
+		{"unknown scale", []string{"run", "features", "--scale", "huge"}, 2, `unknown scale "huge" (valid: quick, default, full)`},
+		{"unknown subject", []string{"run", "features", "--subject", "yaml"}, 2, `unknown subject "yaml" for features (valid: psdb, proto3`},
+		{"bad count", []string{"run", "--count", "abc"}, 2, `invalid argument "abc" for "--count"`},
+		{"zero count", []string{"run", "--count", "0"}, 2, "--count must be at least 1"},
+		{"bad filter", []string{"run", "--filter", "("}, 2, "--filter: error parsing regexp"},
+		{"unknown flag", []string{"run", "--colour"}, 2, "unknown flag: --colour"},
+		{"unknown progress", []string{"run", "--progress", "fancy"}, 2, `unknown --progress "fancy" (valid: auto, bar, lines, none)`},
+		{"filter matches nothing", []string{"run", "features", "--filter", "zzz", "--out", t.TempDir()}, 2, "no case matches"},
+		{"unwritable out", []string{"run", "features", "--scale", "quick", "--out", filepath.Join(notDir, "sub")}, 2, "output directory"},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"report corrupt", []string{"report", corrupt}, 2, corrupt + ":2: case X: status ok but no samples"},
+		{"report foreign", []string{"report", foreign}, 2, foreign + ":1: not a serbench results file"},
+		{"report missing", []string{"report", "/nonexistent/results.jsonl"}, 2, "no such file"},
+		{"compare one arg", []string{"compare", corrupt}, 2, "accepts 2 arg(s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr)
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not contain %q", stderr, tt.want)
+			}
+			if lines := strings.Count(strings.TrimSpace(stderr), "\n"); lines > 0 {
+				t.Errorf("want one error line, got %d:\n%s", lines+1, stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(notDir, "sub", "results.jsonl")); err == nil {
+		t.Error("results written into an unwritable location")
+	}
+}
+
+// TestRunReportCompare runs a few real cases end to end and checks every
+// output a user relies on.
+func TestRunReportCompare(t *testing.T) {
+	dir := t.TempDir()
+	out1, out2 := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	args := []string{"run", "features", "--scale", "quick", "--count", "3", "--benchtime", "2ms", "--progress", "none",
+		"--filter", "type=int32/n=100/", "--subject", "psdb,proto3,memcpy"}
+	code, stdout, stderr := runCLI(t, append(args, "--out", out1)...)
+	if code != 0 {
+		t.Fatalf("run exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"features: 6 cases, 6 ok, 0 failed", "psdb", "report:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, f := range []string{"results.jsonl", "bench.txt", "report.md", "report.html", "features-int32-encode.svg"} {
+		if st, err := os.Stat(filepath.Join(out1, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty: %v", f, err)
+		}
+	}
+	run, err := results.ReadFile(filepath.Join(out1, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cases) != 6 || run.Env.Scale != "quick" || run.Env.Count != 3 || len(run.Env.Command) == 0 {
+		t.Fatalf("results: %d cases, env %+v", len(run.Cases), run.Env)
+	}
+	for _, c := range run.Cases {
+		if c.Labels.Get("subject") == "psdb" && c.Metrics["serialized-B"] != 409 {
+			t.Errorf("psdb int32 N=100 serialized to %v bytes, want 409", c.Metrics["serialized-B"])
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out1, "report.md"))
+	for _, want := range []string{"## Workload `features`", "### Speed (lower is better)", "### Serialized size", "409 (102.2%)", "### Memory efficiency", "### Throughput", "### Raw output"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+
+	if code, _, stderr := runCLI(t, append(args, "--out", out2)...); code != 0 {
+		t.Fatalf("second run exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "compare", filepath.Join(out1, "results.jsonl"), filepath.Join(out2, "results.jsonl"))
+	if code != 0 {
+		t.Fatalf("compare exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "Features/subject=psdb/type=int32/n=100/op=encode") || !strings.Contains(stdout, "p=") {
+		t.Errorf("compare output:\n%s", stdout)
+	}
+
+	rep := filepath.Join(dir, "rep")
+	code, stdout, stderr = runCLI(t, "report", filepath.Join(out1, "results.jsonl"), filepath.Join(out2, "results.jsonl"), "--out", rep)
+	if code != 0 {
+		t.Fatalf("report exit %d: %s", code, stderr)
+	}
+	html, err := os.ReadFile(filepath.Join(rep, "report.html"))
+	if err != nil || !strings.Contains(string(html), "<svg") || !strings.Contains(string(html), "Run 2") {
+		t.Errorf("merged HTML report lacks plots or the second run (err %v)", err)
+	}
+}
+
+func TestListAndVersion(t *testing.T) {
+	code, stdout, _ := runCLI(t, "list")
+	if code != 0 || !strings.Contains(stdout, "features") || !strings.Contains(stdout, "scales: quick, default, full") {
+		t.Errorf("list exit %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "version")
+	if code != 0 || !strings.HasPrefix(stdout, "serbench ") {
+		t.Errorf("version exit %d: %q", code, stdout)
+	}
+}

@@ -1,0 +1,211 @@
+package results
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+func testRun() *Run {
+	c := Case{
+		Workload: "features", Name: "Features",
+		Labels:     Labels{{"subject", "psdb"}, {"type", "int32"}, {"n", "100"}, {"op", "encode"}},
+		Status:     StatusOK,
+		BytesPerOp: 400,
+		Metrics:    map[string]float64{"serialized-B": 409},
+		Samples: []Sample{
+			{Iters: 1000, NsPerOp: 100, BytesPerOp: 0, AllocsPerOp: 0},
+			{Iters: 1000, NsPerOp: 102, BytesPerOp: 0, AllocsPerOp: 0},
+			{Iters: 1000, NsPerOp: 101, BytesPerOp: 0, AllocsPerOp: 0},
+			{Iters: 1000, NsPerOp: 99, BytesPerOp: 0, AllocsPerOp: 0},
+			{Iters: 1000, NsPerOp: 100, BytesPerOp: 0, AllocsPerOp: 0, Metrics: map[string]float64{"peak-heap-B": 1}},
+		},
+	}
+	c.Summarize()
+	failed := Case{Workload: "features", Name: "Features", Labels: Labels{{"subject", "broken"}}, Status: StatusFailed, Error: "verify: value 3 differs"}
+	return &Run{
+		Env: Env{CPU: "Test CPU @ 1GHz", Cores: 2, GOMAXPROCS: 2, GOOS: "linux", GOARCH: "amd64", GoVersion: "go1.26",
+			Version: "0.1.0", Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Scale: "quick", Count: 5,
+			Libraries: map[string]string{"google.golang.org/protobuf": "v1.36.8"}},
+		Cases: []Case{c, failed},
+	}
+}
+
+func TestJSONLRoundTrip(t *testing.T) {
+	run := testRun()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteEnv(run.Env); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range run.Cases {
+		if err := w.WriteCase(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "\n"); n != 3 {
+		t.Fatalf("%d lines, want 3", n)
+	}
+	got, err := Read(&buf, "mem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Cases) != 2 || got.Env.CPU != run.Env.CPU || !got.Env.Start.Equal(run.Env.Start) {
+		t.Fatalf("read back %+v", got)
+	}
+	a, b := got.Cases[0], run.Cases[0]
+	if a.FullName() != b.FullName() || a.Summary[UnitNsPerOp] != b.Summary[UnitNsPerOp] || a.Metrics["serialized-B"] != 409 {
+		t.Errorf("case changed in the round trip:\n got %+v\nwant %+v", a, b)
+	}
+	if got.Cases[1].OK() || got.Cases[1].Error == "" {
+		t.Errorf("failed case lost its status: %+v", got.Cases[1])
+	}
+}
+
+func TestReadErrorsNameFileAndLine(t *testing.T) {
+	env := `{"kind":"env","cpu":"x","start":"2026-01-02T03:04:05Z"}`
+	tests := []struct {
+		name, input, want string
+	}{
+		{"not json", "hello\n", "bad.jsonl:1: not a serbench results file"},
+		{"foreign json", `{"Time":"2024","Action":"run"}` + "\n", "bad.jsonl:1: not a serbench results file: unknown kind"},
+		{"truncated line", env + "\n" + `{"kind":"case","workload":"f`, "bad.jsonl:2:"},
+		{"case before env", `{"kind":"case","workload":"f","name":"F","status":"failed"}` + "\n", "bad.jsonl:1: not a serbench results file: a case before"},
+		{"bad status", env + "\n" + `{"kind":"case","workload":"f","name":"F","status":"great"}` + "\n", `bad.jsonl:2: case F: unknown status "great"`},
+		{"ok without samples", env + "\n" + `{"kind":"case","workload":"f","name":"F","status":"ok"}` + "\n", "bad.jsonl:2: case F: status ok but no samples"},
+		{"empty", "", "bad.jsonl: not a serbench results file: no environment line"},
+		{"two envs", env + "\n" + env + "\n", "bad.jsonl:2: second environment line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tt.input), "bad.jsonl")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadFileMissing(t *testing.T) {
+	_, err := ReadFile(filepath.Join(t.TempDir(), "nope.jsonl"))
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("err = %v, want not-exist", err)
+	}
+}
+
+func TestBenchfmtExportParsesBack(t *testing.T) {
+	run := testRun()
+	var buf bytes.Buffer
+	if err := WriteBenchfmt(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	r := benchfmt.NewReader(&buf, "bench.txt")
+	n := 0
+	for r.Scan() {
+		rec, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			if se, isErr := r.Result().(*benchfmt.SyntaxError); isErr {
+				t.Fatalf("syntax error: %v", se)
+			}
+			continue
+		}
+		n++
+		base, parts := rec.Name.Parts()
+		if string(base) != "BenchmarkFeatures" {
+			t.Errorf("base name %q", base)
+		}
+		joined := strings.Join(func() []string {
+			var s []string
+			for _, p := range parts {
+				s = append(s, string(p))
+			}
+			return s
+		}(), "")
+		if joined != "/subject=psdb/type=int32/n=100/op=encode-2" {
+			t.Errorf("name parts %q", joined)
+		}
+		if v, ok := rec.Value("sec/op"); !ok || v < 99e-9 || v > 102e-9 {
+			t.Errorf("sec/op = %v, %v", v, ok)
+		}
+		if v, ok := rec.Value("serialized-B"); !ok || v != 409 {
+			t.Errorf("serialized-B = %v, %v", v, ok)
+		}
+		if v, ok := rec.Value("B/s"); !ok || v <= 0 {
+			t.Errorf("B/s = %v, %v", v, ok)
+		}
+		if rec.GetConfig("cpu") != "Test CPU @ 1GHz" || rec.GetConfig("lib-google-golang-org-protobuf") != "v1.36.8" {
+			t.Errorf("config not carried: %+v", rec.Config)
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 5 {
+		t.Errorf("%d results, want one per sample (5); failed cases are not exported", n)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		name     string
+		vals     []float64
+		median   float64
+		lo, hi   float64
+		conf     float64
+		relWidth float64
+	}{
+		{"five samples fall back to [min,max]", []float64{10, 12, 11, 9, 10}, 10, 9, 12, 0.9375, 0.2},
+		{"one sample", []float64{7}, 7, 7, 7, 0, 0},
+		{"constant", []float64{3, 3, 3, 3, 3, 3}, 3, 3, 3, 0.96875, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Summarize(tt.vals)
+			if s.Median != tt.median || s.Lo != tt.lo || s.Hi != tt.hi {
+				t.Errorf("got median %v [%v, %v], want %v [%v, %v]", s.Median, s.Lo, s.Hi, tt.median, tt.lo, tt.hi)
+			}
+			if math.Abs(s.Confidence-tt.conf) > 1e-6 {
+				t.Errorf("confidence %v, want %v", s.Confidence, tt.conf)
+			}
+			if math.Abs(s.RelWidth()-tt.relWidth) > 1e-9 {
+				t.Errorf("relative width %v, want %v", s.RelWidth(), tt.relWidth)
+			}
+		})
+	}
+}
+
+func TestNoisyFlag(t *testing.T) {
+	c := Case{Samples: []Sample{{NsPerOp: 100}, {NsPerOp: 101}, {NsPerOp: 100}, {NsPerOp: 99}, {NsPerOp: 100}}}
+	c.Summarize()
+	if c.Noisy {
+		t.Error("±1% case marked noisy")
+	}
+	c.Samples[4].NsPerOp = 150
+	c.Summarize()
+	if !c.Noisy {
+		t.Error("±50% case not marked noisy")
+	}
+}
+
+func TestLabels(t *testing.T) {
+	ls := Labels{{"a", "1"}, {"b", "2"}}
+	if ls.String() != "/a=1/b=2" || ls.Get("b") != "2" || ls.Get("c") != "" || !ls.Has("a") {
+		t.Fatalf("labels %v", ls)
+	}
+	if got := ls.With("a", "9").With("c", "3").String(); got != "/a=9/b=2/c=3" {
+		t.Errorf("With: %s", got)
+	}
+	if ls.String() != "/a=1/b=2" {
+		t.Error("With modified the receiver")
+	}
+}
