@@ -126,7 +126,7 @@ func goldenBlocks(t testing.TB) map[string][]byte {
 	add("fp16", b, err)
 	b, err = AppendFloat32s(nil, h, f32)
 	add("fp32", b, err)
-	b, err = AppendFloat64s(nil, h, []float64{math.Pi, -0.0, 1e300})
+	b, err = AppendFloat64s(nil, h, []float64{math.Pi, math.Copysign(0, -1), 1e300})
 	add("fp64", b, err)
 	b, err = AppendInt8s(nil, h, i32)
 	add("int8", b, err)

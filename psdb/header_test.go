@@ -18,7 +18,7 @@ func TestNewExpiry(t *testing.T) {
 		{"one second ahead", testNow.Add(time.Second),
 			Expiry(2025<<26 | 68<<17 | 43201), nil},
 		{"start of next day", time.Date(2025, 3, 11, 0, 0, 0, 0, time.UTC),
-			Expiry(2025<<26 | 69<<17 | 0), nil},
+			Expiry(2025<<26 | 69<<17), nil},
 		{"next year, last second of the day", time.Date(2026, 1, 1, 23, 59, 59, 0, time.UTC),
 			Expiry(2026<<26 | 0<<17 | 86399), nil},
 		{"exactly 513 days", testNow.Add(MaxExpiryDays * 24 * time.Hour),
