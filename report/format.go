@@ -105,17 +105,37 @@ func Faster(c, base *results.Case) string {
 	if !ok1 || !ok2 || b.Median == 0 || t.Median == 0 {
 		return "–"
 	}
+	var out string
+	if t.Median <= b.Median {
+		out = fmt.Sprintf("%.0f%% faster", (1-t.Median/b.Median)*100)
+	} else {
+		out = fmt.Sprintf("%.0f%% slower", (t.Median/b.Median-1)*100)
+	}
+	if !testable(len(c.Samples), len(base.Samples)) {
+		return out + " (too few samples to test)"
+	}
 	if !significant(c, base, results.UnitNsPerOp) {
 		return "~ same"
 	}
-	if t.Median <= b.Median {
-		return fmt.Sprintf("%.0f%% faster", (1-t.Median/b.Median)*100)
-	}
-	return fmt.Sprintf("%.0f%% slower", (t.Median/b.Median-1)*100)
+	return out
 }
 
 // FasterRule is the note that explains Faster's arithmetic in reports.
-const FasterRule = "x% faster = 1 − t/t_base; x% slower = t/t_base − 1 (medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05)."
+const FasterRule = "x% faster = 1 − t/t_base; x% slower = t/t_base − 1 (medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05); with fewer than 4 samples a side no difference can be significant, and the cell says so."
+
+// testable reports whether samples of sizes n1 and n2 can ever yield a
+// Mann-Whitney p-value below 0.05: the smallest two-sided p is
+// 2/C(n1+n2, n1).
+func testable(n1, n2 int) bool {
+	if n1 == 0 || n2 == 0 {
+		return false
+	}
+	c := 1.0
+	for i := 1; i <= n1; i++ {
+		c = c * float64(n2+i) / float64(i)
+	}
+	return 2/c < 0.05
+}
 
 // Failed is the cell text for a case that failed verification or setup.
 const Failed = "FAILED"

@@ -1,0 +1,100 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/serbench/serbench/results"
+)
+
+func TestFormatters(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{Duration(625.3), "625 ns"},
+		{Duration(4056), "4.06 µs"},
+		{Duration(359932), "360 µs"},
+		{Duration(1.5e9), "1.50 s"},
+		{Duration(0), "0"},
+		{Int(400009), "400,009"},
+		{Int(-1234567), "-1,234,567"},
+		{Bytes(409), "409 B"},
+		{Bytes(400009), "391 KiB"},
+		{Pct(1.0225), "102.2%"},
+		{Float(0.718), "0.718"},
+		{Float(12.345), "12.3"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func caseWith(ns ...float64) *results.Case {
+	c := &results.Case{Workload: "w", Name: "N", Status: results.StatusOK}
+	for _, v := range ns {
+		c.Samples = append(c.Samples, results.Sample{Iters: 1, NsPerOp: v})
+	}
+	c.Summarize()
+	return c
+}
+
+func TestFaster(t *testing.T) {
+	tests := []struct {
+		name    string
+		c, base *results.Case
+		want    string
+	}{
+		{"clearly faster", caseWith(50, 51, 49, 50, 50), caseWith(100, 101, 99, 100, 100), "50% faster"},
+		{"clearly slower", caseWith(300, 301, 299, 300, 300), caseWith(100, 101, 99, 100, 100), "200% slower"},
+		{"overlapping", caseWith(100, 103, 98, 101, 99), caseWith(101, 99, 100, 102, 98), "~ same"},
+		{"too few samples", caseWith(50, 51, 49), caseWith(100, 101, 99), "50% faster (too few samples to test)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Faster(tt.c, tt.base); got != tt.want {
+				t.Errorf("Faster = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParetoFront(t *testing.T) {
+	pts := []Point{{X: 1, Y: 10}, {X: 2, Y: 5}, {X: 3, Y: 6}, {X: 4, Y: 1}, {X: 5, Y: 1}}
+	got := ParetoFront(pts)
+	want := []int{0, 1, 3}
+	if len(got) != len(want) {
+		t.Fatalf("front %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("front %v, want %v", got, want)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	mk := func(ns ...float64) *results.Run {
+		c := caseWith(ns...)
+		return &results.Run{Cases: []results.Case{*c}}
+	}
+	ds := Compare(mk(100, 101, 99, 100, 100), mk(150, 151, 149, 150, 150))
+	if len(ds) == 0 || ds[0].Unit != results.UnitNsPerOp || !ds[0].Significant || ds[0].Change < 0.49 || ds[0].Change > 0.51 {
+		t.Fatalf("deltas %+v", ds)
+	}
+	ds = Compare(mk(100, 101, 99, 100, 100), mk(100, 102, 98, 101, 99))
+	if ds[0].Significant {
+		t.Errorf("overlapping samples judged significant: p=%v", ds[0].P)
+	}
+}
+
+func TestInline(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a **b** c", "a <b>b</b> c"},
+		{"use `x<y`", "use <code>x&lt;y</code>"},
+		{"lone ` mark", "lone ` mark"},
+	}
+	for _, tt := range tests {
+		if got := inline(tt.in); got != tt.want {
+			t.Errorf("inline(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
