@@ -2,7 +2,10 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -65,8 +68,31 @@ func CollectEnv(scale string, count int, args []string) results.Env {
 		if e.Revision == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			e.Revision = bi.Main.Version
 		}
+		if e.Revision == "" {
+			e.Revision, e.Modified = gitRevision(bi.Main.Path)
+		}
 	}
 	return e
+}
+
+// gitRevision asks git for the revision of the checkout in the working
+// directory when the build carries none (go run, -buildvcs=false) and that
+// checkout is this module's own source. It returns "" otherwise.
+func gitRevision(module string) (rev string, modified bool) {
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return "", false
+	}
+	mod, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(top)), "go.mod"))
+	if err != nil || module == "" || !strings.Contains(string(mod), "module "+module+"\n") {
+		return "", false
+	}
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", false
+	}
+	st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output()
+	return strings.TrimSpace(string(out)), err == nil && len(bytes.TrimSpace(st)) > 0
 }
 
 func libraryVersions(bi *debug.BuildInfo) map[string]string {

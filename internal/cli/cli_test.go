@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/serbench/serbench/results"
 )
@@ -142,5 +143,50 @@ func TestListAndVersion(t *testing.T) {
 	code, stdout, _ = runCLI(t, "version")
 	if code != 0 || !strings.HasPrefix(stdout, "serbench ") {
 		t.Errorf("version exit %d: %q", code, stdout)
+	}
+}
+
+// TestInterruptKeepsFinishedCases cancels a run mid-way (as Ctrl-C does)
+// and checks that finished cases are kept, the report is rendered and the
+// exit status says "interrupted".
+func TestInterruptKeepsFinishedCases(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int)
+	var out, errb bytes.Buffer
+	go func() {
+		done <- Main(ctx, []string{"run", "features", "--scale", "quick", "--count", "3", "--benchtime", "20ms",
+			"--progress", "none", "--out", dir}, &out, &errb)
+	}()
+	// Wait until at least two cases are on disk, then interrupt.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, _ := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+		if strings.Count(string(b), "\n") >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no case finished within 60s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	code := <-done
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitInterrupted, errb.String())
+	}
+	if !strings.Contains(errb.String(), "interrupted: kept") {
+		t.Errorf("stderr: %q", errb.String())
+	}
+	run, err := results.ReadFile(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cases) < 2 || len(run.Cases) >= 180 {
+		t.Errorf("%d cases kept, want the finished ones only", len(run.Cases))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err != nil {
+		t.Errorf("no report after interrupt: %v", err)
 	}
 }
