@@ -1,0 +1,279 @@
+// Package envelope is the envelope workload (seed 002, "Faster Protocol
+// Buffer Serialization"): an event with a small routing header and a
+// payload of 8 B to 5 MB, encoded as one flat message or as an outer
+// message wrapping the marshalled rest, by protobuf, vtprotobuf,
+// FlatBuffers and msgp. It measures marshal, full unmarshal and the
+// header-only read, and reports where flat overtakes wrapped.
+package envelope
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/serbench/serbench/bench"
+	ds "github.com/serbench/serbench/dataset/envelope"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// Name is the workload's CLI name.
+const Name = "envelope"
+
+// Seed makes the generated envelopes identical on every machine.
+const Seed = 0x5eed002
+
+// MetricSerialized is the per-case metric holding the length of the
+// encoded envelope in bytes.
+const MetricSerialized = "serialized-B"
+
+// The measured operations (values of the "op" label).
+const (
+	// OpMarshal encodes into a newly allocated buffer.
+	OpMarshal = "marshal"
+	// OpMarshalReuse encodes into a buffer reused across calls.
+	OpMarshalReuse = "marshal-reuse"
+	// OpUnmarshal fully decodes into a fresh message (outer and inner
+	// message for wrapped layouts).
+	OpUnmarshal = "unmarshal"
+	// OpHeader reads only id, topic_id, geography and publisher.
+	OpHeader = "header"
+)
+
+// namedOps are measured at the seed's named sizes; sweepOps over the
+// power-of-two sweep, where buffer reuse adds little and costs time.
+var (
+	namedOps = [...]string{OpMarshal, OpMarshalReuse, OpUnmarshal, OpHeader}
+	sweepOps = [...]string{OpMarshal, OpUnmarshal, OpHeader}
+)
+
+// Workload is the envelope workload.
+type Workload struct{}
+
+// New returns the envelope workload.
+func New() *Workload { return &Workload{} }
+
+// Name implements workload.Workload.
+func (*Workload) Name() string { return Name }
+
+// Description implements workload.Workload.
+func (*Workload) Description() string {
+	return "flat vs wrapped event envelope (seed 002): protobuf, vtprotobuf, FlatBuffers, msgp; marshal, unmarshal, header-only read, 8 B–5 MB payloads"
+}
+
+// Subjects implements workload.Workload: the dataset's subjects, named as
+// in case labels ("protobuf-flat").
+func (*Workload) Subjects() []string {
+	var out []string
+	for _, s := range ds.Subjects() {
+		out = append(out, SubjectLabel(s.Name()))
+	}
+	return out
+}
+
+// SubjectLabel turns a dataset subject name ("protobuf/flat") into the
+// value of the subject label ("protobuf-flat"): label values may not
+// contain '/'.
+func SubjectLabel(name string) string { return strings.ReplaceAll(name, "/", "-") }
+
+// NamedSizes returns the seed's named payload sizes measured at scale s.
+func NamedSizes(s workload.Scale) []ds.Size {
+	all := ds.NamedSizes()
+	if s != workload.Quick {
+		return all
+	}
+	var out []ds.Size
+	for _, z := range all {
+		if z.Name == "Tiny" || z.Name == "Large" {
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
+// SweepSizes returns the power-of-two payload sizes measured at scale s.
+// Plan skips a sweep size equal to a named size of the same scale (1 KiB is
+// Tiny, 4 KiB XSmall …): the named case stands for it.
+func SweepSizes(s workload.Scale) []ds.Size {
+	all := ds.SweepSizes()
+	if s != workload.Quick {
+		return all
+	}
+	var out []ds.Size
+	for _, z := range all {
+		switch z.Bytes {
+		case 8, 1 << 10, 64 << 10, 1 << 20:
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
+// Plan implements workload.Workload. Cases are ordered by size; each
+// size's envelope is generated once, in the Setup of its first case.
+// Subjects may be selected by label ("protobuf-flat") or dataset name
+// ("protobuf/flat"); selecting none of this workload's yields no case.
+func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
+	var subjects []ds.Subject
+	for _, s := range ds.Subjects() {
+		if cfg.WantSubject(SubjectLabel(s.Name())) || cfg.WantSubject(s.Name()) {
+			subjects = append(subjects, s)
+		}
+	}
+	data := newDataCache()
+	var cases []bench.Case
+	named := map[int]bool{}
+	for _, z := range NamedSizes(cfg.Scale) {
+		named[z.Bytes] = true
+		for _, s := range subjects {
+			for _, op := range namedOps {
+				cases = append(cases, newCase(data, s, z, op))
+			}
+		}
+	}
+	for _, z := range SweepSizes(cfg.Scale) {
+		if named[z.Bytes] {
+			continue
+		}
+		for _, s := range subjects {
+			for _, op := range sweepOps {
+				cases = append(cases, newCase(data, s, z, op))
+			}
+		}
+	}
+	return &workload.Plan{Cases: cases}, nil
+}
+
+// dataCache generates each payload size's envelope once per plan. Every
+// subject reads the same envelope and none modifies it.
+type dataCache struct {
+	mu sync.Mutex
+	m  map[int]*ds.Envelope
+}
+
+func newDataCache() *dataCache { return &dataCache{m: map[int]*ds.Envelope{}} }
+
+func (c *dataCache) get(size int) (*ds.Envelope, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[size]; ok {
+		return e, nil
+	}
+	e, err := ds.New(Seed, size)
+	if err != nil {
+		return nil, fmt.Errorf("generate %d-byte envelope: %w", size, err)
+	}
+	c.m[size] = e
+	return e, nil
+}
+
+// outerOnlyHeader lists the wrapped subjects whose header-only read
+// unmarshals the outer message only: the seed's "WrappedUnmarshal".
+var outerOnlyHeader = map[string]bool{"protobuf-wrapped": true, "vtprotobuf-wrapped": true}
+
+// noteOuterOnly is attached to the header cases of outerOnlyHeader.
+const noteOuterOnly = "header = outer-only unmarshal (the seed's WrappedUnmarshal)"
+
+func newCase(data *dataCache, s ds.Subject, z ds.Size, op string) bench.Case {
+	var (
+		src *ds.Envelope
+		p   ds.Prepared
+	)
+	subject := SubjectLabel(s.Name())
+	c := bench.Case{
+		Workload: Name,
+		Name:     "Envelope",
+		Labels: results.Labels{
+			{Key: "subject", Value: subject},
+			{Key: "size", Value: z.Name},
+			{Key: "bytes", Value: strconv.Itoa(z.Bytes)},
+			{Key: "op", Value: op},
+		},
+		Bytes:   int64(z.Bytes),
+		Metrics: map[string]float64{},
+	}
+	if op == OpHeader && outerOnlyHeader[subject] {
+		c.Notes = []string{noteOuterOnly}
+	}
+	c.Setup = func() error {
+		var err error
+		if src, err = data.get(z.Bytes); err != nil {
+			return err
+		}
+		if p, err = s.Prepare(src); err != nil {
+			return fmt.Errorf("prepare: %w", err)
+		}
+		return nil
+	}
+	// Teardown drops the prepared messages and buffers: a plan holds its
+	// cases until the run ends, and at 5 MB each they add up.
+	c.Teardown = func() { p = nil }
+	c.Verify = func() error {
+		if err := p.Verify(); err != nil {
+			return err
+		}
+		h, err := p.ReadHeader(p.Encoded())
+		if err != nil {
+			return fmt.Errorf("read header of the prepared encoding: %w", err)
+		}
+		if err := src.Header().Compare(h); err != nil {
+			return fmt.Errorf("header of the prepared encoding differs from the source: %w", err)
+		}
+		c.Metrics[MetricSerialized] = float64(len(p.Encoded()))
+		return nil
+	}
+	size := int64(z.Bytes)
+	switch op {
+	case OpMarshal:
+		c.Run = func(b *bench.B) error {
+			b.SetBytes(size)
+			for i := 0; i < b.N; i++ {
+				if _, err := p.Marshal(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	case OpMarshalReuse:
+		c.Run = func(b *bench.B) error {
+			b.SetBytes(size)
+			for i := 0; i < b.N; i++ {
+				if _, err := p.MarshalReuse(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	case OpUnmarshal:
+		c.Run = func(b *bench.B) error {
+			b.SetBytes(size)
+			enc := p.Encoded()
+			for i := 0; i < b.N; i++ {
+				if err := p.Unmarshal(enc); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	case OpHeader:
+		c.Run = func(b *bench.B) error {
+			b.SetBytes(size)
+			enc := p.Encoded()
+			var h ds.Header
+			for i := 0; i < b.N; i++ {
+				var err error
+				if h, err = p.ReadHeader(enc); err != nil {
+					return err
+				}
+			}
+			if h.ID == "" {
+				return errors.New("header read returned an empty id")
+			}
+			return nil
+		}
+	}
+	return c
+}

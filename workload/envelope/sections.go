@@ -1,0 +1,594 @@
+package envelope
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+)
+
+// baseline is the subject the header-only reads are compared with: the
+// seed's flat protobuf message, fully unmarshalled.
+const baseline = "protobuf-flat"
+
+// Performance target of the header-only read at the largest named size.
+const (
+	targetSpeedup = 100
+	targetAllocs  = 2
+)
+
+// Sections implements workload.Workload: the seed's two tables, every
+// subject's marshal, unmarshal and header-only times, the payload sweep
+// plots, where flat overtakes wrapped, sizes and memory.
+func (*Workload) Sections() []report.Section {
+	return []report.Section{
+		{Workload: Name, Title: "Subjects", Render: renderSubjects},
+		{Workload: Name, Title: "The seed's tables: protobuf flat vs wrapped", Render: renderSeed},
+		{Workload: Name, Title: "Marshal, every subject (lower is better)", Render: renderMarshal},
+		{Workload: Name, Title: "Unmarshal, every subject (lower is better)", Render: renderUnmarshal},
+		{Workload: Name, Title: "Header-only read (lower is better)", Render: renderHeader},
+		{Workload: Name, Title: "Time against payload size", Render: renderSweep},
+		{Workload: Name, Title: "Where flat overtakes wrapped", Render: renderCrossover},
+		{Workload: Name, Title: "Serialized size", Render: renderSize},
+		{Workload: Name, Title: "Memory (B/op / allocs/op, lower is better)", Render: renderMemory},
+	}
+}
+
+// view pivots one run's cases of this workload.
+type view struct {
+	ix *report.Index // subject, size, op
+	bx *report.Index // subject, bytes, op
+	// subjects present, in the dataset's order, then any unknown ones.
+	subjects []string
+	// named are the seed's named sizes present, Tiny first.
+	named []ds.Size
+	// bytes are the distinct payload sizes present, ascending.
+	bytes []float64
+}
+
+func newView(cases []*results.Case) view {
+	v := view{
+		ix: report.NewIndex(cases, "subject", "size", "op"),
+		bx: report.NewIndex(cases, "subject", "bytes", "op"),
+	}
+	present := report.Distinct(cases, "subject")
+	seen := map[string]bool{}
+	for _, s := range ds.Subjects() {
+		name := SubjectLabel(s.Name())
+		if contains(present, name) {
+			v.subjects = append(v.subjects, name)
+			seen[name] = true
+		}
+	}
+	for _, s := range present {
+		if !seen[s] {
+			v.subjects = append(v.subjects, s)
+		}
+	}
+	sizes := report.Distinct(cases, "size")
+	for _, z := range ds.NamedSizes() {
+		if contains(sizes, z.Name) {
+			v.named = append(v.named, z)
+		}
+	}
+	for _, b := range report.Distinct(cases, "bytes") {
+		if f, err := strconv.ParseFloat(b, 64); err == nil {
+			v.bytes = append(v.bytes, f)
+		}
+	}
+	sort.Float64s(v.bytes)
+	return v
+}
+
+func (v view) has(subject string) bool { return contains(v.subjects, subject) }
+
+// get returns the case of subject at named size z for op.
+func (v view) get(subject string, z ds.Size, op string) *results.Case {
+	return v.ix.Get(subject, z.Name, op)
+}
+
+// at returns the case of subject at payload size b for op.
+func (v view) at(subject string, b float64, op string) *results.Case {
+	return v.bx.Get(subject, strconv.FormatFloat(b, 'f', -1, 64), op)
+}
+
+// largest is the largest named size present (XLarge at default scale).
+func (v view) largest() (ds.Size, bool) {
+	if len(v.named) == 0 {
+		return ds.Size{}, false
+	}
+	return v.named[len(v.named)-1], true
+}
+
+// pairs returns the libraries measured in both layouts ("protobuf").
+func (v view) pairs() []string {
+	var out []string
+	for _, s := range v.subjects {
+		if lib, ok := strings.CutSuffix(s, "-flat"); ok && v.has(lib+"-wrapped") {
+			out = append(out, lib)
+		}
+	}
+	return out
+}
+
+func renderSubjects(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	t := &report.Table{Header: []string{"subject", "library", "layout", "header-only read", "header strings", "details"}}
+	for _, s := range ds.Subjects() {
+		name := SubjectLabel(s.Name())
+		if !v.has(name) {
+			continue
+		}
+		l := s.Labels()
+		row := []string{name, l["library"], l["layout"], orDash(l["header"]), orDash(l["header_strings"])}
+		var keys []string
+		for k := range l {
+			switch k {
+			case "library", "layout", "header", "header_strings":
+			default:
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		var details []string
+		for _, k := range keys {
+			details = append(details, k+": "+l[k])
+		}
+		t.Rows = append(t.Rows, append(row, strings.Join(details, "; ")))
+	}
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	t.Notes = []string{
+		"Every subject encodes the same generated envelope (seeded; ULIDs, random payload) and must decode it back field for field, and read back its header, before it is timed.",
+		"Wrapped layouts: the inner message (mimetype, type, encryption, compression, user_defined_id, data, created) is marshalled once outside the timed loop, as in the seed; marshal times the outer message only, unmarshal decodes the outer and then the inner message.",
+		"The seed's \"WrappedUnmarshal\" decoded the outer message only. Here that is the header-only read of protobuf-wrapped and vtprotobuf-wrapped, shown as \"wrapped (outer only, as in the seed)\"; \"wrapped (outer + inner)\" is the full decode.",
+		"MB/s counts payload bytes per second.",
+	}
+	return []report.Block{t}, nil
+}
+
+func renderSeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	const flat, wrapped = "protobuf-flat", "protobuf-wrapped"
+	if !v.has(flat) || !v.has(wrapped) || len(v.named) == 0 {
+		return nil, nil
+	}
+	m := &report.Table{
+		Caption: "marshal: ns/op (median ±interval), B/op / allocs/op",
+		Header:  []string{"size", "payload", "flat", "flat mem", "wrapped", "wrapped mem", "wrapped vs flat"},
+	}
+	u := &report.Table{
+		Caption: "unmarshal: ns/op (median ±interval), B/op / allocs/op",
+		Header: []string{"size", "payload", "flat", "flat mem",
+			"wrapped (outer only, as in the seed)", "mem", "vs flat",
+			"wrapped (outer + inner)", "mem", "vs flat"},
+	}
+	for _, z := range v.named {
+		f, w := v.get(flat, z, OpMarshal), v.get(wrapped, z, OpMarshal)
+		m.Rows = append(m.Rows, []string{z.Name, report.Int(float64(z.Bytes)),
+			report.NsCell(f), memCell(f), report.NsCell(w), memCell(w), vsCell(w, f)})
+		f = v.get(flat, z, OpUnmarshal)
+		o, w := v.get(wrapped, z, OpHeader), v.get(wrapped, z, OpUnmarshal)
+		u.Rows = append(u.Rows, []string{z.Name, report.Int(float64(z.Bytes)),
+			report.NsCell(f), memCell(f),
+			report.NsCell(o), memCell(o), vsCell(o, f),
+			report.NsCell(w), memCell(w), vsCell(w, f)})
+	}
+	m.Notes = []string{report.FasterRule}
+	u.Notes = []string{report.FasterRule,
+		"Outer only: the outer message is decoded and the inner one stays bytes (copied), which is what the seed timed as WrappedUnmarshal. Outer + inner: what a consumer pays to read the whole event."}
+	return []report.Block{m, u}, nil
+}
+
+// opTable is ns/op per named size (rows) and subject (columns) for op;
+// extra adds columns of other (subject, op) cases under a given title.
+func opTable(v view, op, caption string, extra []column) *report.Table {
+	t := &report.Table{Caption: caption, Header: []string{"size", "payload"}}
+	var cols []column
+	for _, s := range v.subjects {
+		cols = append(cols, column{title: s, subject: s, op: op})
+	}
+	cols = append(cols, extra...)
+	for _, c := range cols {
+		t.Header = append(t.Header, c.title)
+	}
+	for _, z := range v.named {
+		row := []string{z.Name, report.Int(float64(z.Bytes))}
+		found := false
+		for _, c := range cols {
+			cs := v.get(c.subject, z, c.op)
+			found = found || cs != nil
+			row = append(row, report.NsCell(cs))
+		}
+		if found {
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+// column is one subject's op shown under title.
+type column struct{ title, subject, op string }
+
+// outerOnlyColumns are the header reads of subjects whose header read is
+// the outer-only unmarshal.
+func outerOnlyColumns(v view) []column {
+	var out []column
+	for _, s := range v.subjects {
+		if outerOnlyHeader[s] {
+			out = append(out, column{title: s + " (outer only)", subject: s, op: OpHeader})
+		}
+	}
+	return out
+}
+
+func renderMarshal(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	var blocks []report.Block
+	for _, op := range []string{OpMarshal, OpMarshalReuse} {
+		t := opTable(v, op, op+" (ns/op, median ±interval)", nil)
+		if len(t.Rows) == 0 {
+			continue
+		}
+		if op == OpMarshalReuse {
+			t.Notes = []string{"Each subject encodes into a buffer (or Builder) it reuses from call to call; the result is valid until the next call."}
+		}
+		blocks = append(blocks, t)
+	}
+	return blocks, nil
+}
+
+func renderUnmarshal(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	t := opTable(v, OpUnmarshal, "unmarshal, outer + inner for wrapped layouts (ns/op, median ±interval)", outerOnlyColumns(v))
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	t.Notes = []string{"\"(outer only)\" columns are the seed's WrappedUnmarshal: the outer message decoded, the inner left as bytes."}
+	return []report.Block{t}, nil
+}
+
+func renderHeader(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	t := opTable(v, OpHeader, "header-only read: id, topic_id, geography, publisher (ns/op, median ±interval)", nil)
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	blocks := []report.Block{t}
+	z, _ := v.largest()
+	base := v.get(baseline, z, OpUnmarshal)
+	d := &report.Table{
+		Caption: fmt.Sprintf("header-only read at %s (%s B payload) against full unmarshal", z.Name, report.Int(float64(z.Bytes))),
+		Header: []string{"subject", "header", "B/op / allocs/op", "own full unmarshal", "speed-up vs own unmarshal",
+			"speed-up vs " + baseline + " unmarshal", fmt.Sprintf("target (≥%d×, ≤%d allocs)", targetSpeedup, targetAllocs)},
+	}
+	met, total := 0, 0
+	for _, s := range v.subjects {
+		h := v.get(s, z, OpHeader)
+		if h == nil {
+			continue
+		}
+		own := v.get(s, z, OpUnmarshal)
+		verdict := "–"
+		if x, ok := ratio(base, h); ok {
+			a, _ := h.Median(results.UnitAllocsPerOp)
+			total++
+			if x >= targetSpeedup && a <= targetAllocs {
+				verdict = "met"
+				met++
+			} else {
+				verdict = "not met"
+			}
+		}
+		d.Rows = append(d.Rows, []string{s, report.NsCell(h), memCell(h), report.NsCell(own),
+			speedupCell(own, h), speedupCell(base, h), verdict})
+	}
+	d.Notes = []string{
+		fmt.Sprintf("Speed-up = full unmarshal ns/op ÷ header ns/op (medians, same run). Target of the issue: the header-only read at XLarge at least %d× faster than the full unmarshal of the flat protobuf message, with 0–%d allocs/op.", targetSpeedup, targetAllocs),
+		"Readers that scan the wire form (protowire, msgp.Skip) or access fields in place (FlatBuffers) skip the payload without copying it and return strings aliasing the input; the outer-only unmarshal of the wrapped protobuf layouts copies the inner bytes, so its cost grows with the payload.",
+	}
+	blocks = append(blocks, d)
+	if total > 0 {
+		blocks = append(blocks, &report.Text{Body: fmt.Sprintf("At %s, %d of %d header-only readers meet the target.", z.Name, met, total)})
+	}
+	return blocks, nil
+}
+
+func renderSweep(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	var blocks []report.Block
+	for _, op := range sweepOps {
+		var extra []column
+		if op == OpUnmarshal {
+			extra = outerOnlyColumns(v)
+		}
+		if p := sweepPlot(v, op, extra); p != nil {
+			blocks = append(blocks, p)
+		}
+	}
+	if len(blocks) > 0 {
+		blocks = append(blocks, &report.Text{Body: "Points are every payload size measured: the power-of-two sweep (8 B – 4 MiB) and the seed's named sizes (Large = 1,468,000 B, XLarge = 5,243,000 B). Wrapped unmarshal is outer + inner; \"(outer only)\" lines are the seed's WrappedUnmarshal."})
+	}
+	return blocks, nil
+}
+
+func sweepPlot(v view, op string, extra []column) *report.Plot {
+	chart := report.LineChart{
+		Title:  "envelope: " + op,
+		XLabel: "payload (bytes)", YLabel: "ns/op",
+		LogX: true, LogY: true,
+	}
+	var cols []column
+	for _, s := range v.subjects {
+		cols = append(cols, column{title: s, subject: s, op: op})
+	}
+	for _, c := range append(cols, extra...) {
+		ser := report.Series{Name: c.title}
+		for _, b := range v.bytes {
+			cs := v.at(c.subject, b, c.op)
+			if cs == nil || !cs.OK() {
+				continue
+			}
+			ns, _ := cs.Median(results.UnitNsPerOp)
+			ser.X = append(ser.X, b)
+			ser.Y = append(ser.Y, ns)
+		}
+		if len(ser.X) > 0 {
+			chart.Series = append(chart.Series, ser)
+		}
+	}
+	svg, err := chart.SVG()
+	if err != nil {
+		return nil
+	}
+	return &report.Plot{File: "envelope-" + op + ".svg", Caption: chart.Title + " — ns/op against payload size, log-log", SVG: svg}
+}
+
+// crossPoints pairs the medians of flat (op fop) and wrapped (op wop) at
+// every payload size where both were measured.
+func crossPoints(v view, flat, fop, wrapped, wop string) []point {
+	var pts []point
+	for _, b := range v.bytes {
+		f, w := v.at(flat, b, fop), v.at(wrapped, b, wop)
+		if f == nil || w == nil || !f.OK() || !w.OK() {
+			continue
+		}
+		fn, _ := f.Median(results.UnitNsPerOp)
+		wn, _ := w.Median(results.UnitNsPerOp)
+		pts = append(pts, point{bytes: b, flat: fn, wrapped: wn})
+	}
+	return pts
+}
+
+func renderCrossover(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	libs := v.pairs()
+	if len(libs) == 0 {
+		return nil, nil
+	}
+	var lines []string
+	for _, lib := range libs {
+		flat, wrapped := lib+"-flat", lib+"-wrapped"
+		type cmp struct{ what, fop, wop string }
+		cmps := []cmp{{lib + " marshal", OpMarshal, OpMarshal}}
+		if outerOnlyHeader[wrapped] {
+			cmps = append(cmps, cmp{lib + " unmarshal, wrapped (outer only, as in the seed)", OpUnmarshal, OpHeader})
+		}
+		cmps = append(cmps, cmp{lib + " unmarshal, wrapped (outer + inner)", OpUnmarshal, OpUnmarshal})
+		for _, c := range cmps {
+			lines = append(lines, "- "+findCrossover(crossPoints(v, flat, c.fop, wrapped, c.wop)).sentence(c.what))
+		}
+	}
+	blocks := []report.Block{
+		&report.Text{Body: strings.Join(lines, "\n")},
+		&report.Text{Body: "The crossover is computed from the medians: the first payload size after the last one at which flat is not faster than wrapped. " +
+			"The interpolated size is where the log of flat ÷ wrapped, linear in log size between those two points, reaches zero. " +
+			"The seed found wrapped faster below about 16 KiB and flat faster above, for marshal and for (outer-only) unmarshal."},
+	}
+	if t := allocTable(v, libs); t != nil {
+		blocks = append(blocks, t)
+	}
+	return blocks, nil
+}
+
+// allocTable is the allocation drop of wrapped against flat unmarshal.
+func allocTable(v view, libs []string) *report.Table {
+	t := &report.Table{
+		Caption: "unmarshal allocations (allocs/op): wrapped against flat",
+		Header:  []string{"library", "size", "flat", "wrapped (outer only, as in the seed)", "change", "wrapped (outer + inner)", "change"},
+	}
+	for _, lib := range libs {
+		flat, wrapped := lib+"-flat", lib+"-wrapped"
+		for _, z := range v.named {
+			f := v.get(flat, z, OpUnmarshal)
+			if f == nil {
+				continue
+			}
+			var o *results.Case
+			if outerOnlyHeader[wrapped] {
+				o = v.get(wrapped, z, OpHeader)
+			}
+			w := v.get(wrapped, z, OpUnmarshal)
+			t.Rows = append(t.Rows, []string{lib, z.Name,
+				report.UnitCell(f, results.UnitAllocsPerOp, allocs),
+				report.UnitCell(o, results.UnitAllocsPerOp, allocs), allocChange(o, f),
+				report.UnitCell(w, results.UnitAllocsPerOp, allocs), allocChange(w, f)})
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	t.Notes = []string{"Change = wrapped − flat allocs/op (medians). The seed saw 24 → 14 for the outer-only decode: the inner message's nested types are not decoded. msgp-wrapped has no outer-only decode (its header read is a map scan)."}
+	return t
+}
+
+// allocChange is c's allocs/op minus base's, signed.
+func allocChange(c, base *results.Case) string {
+	if c == nil || base == nil || !c.OK() || !base.OK() {
+		return "–"
+	}
+	a, _ := c.Median(results.UnitAllocsPerOp)
+	b, _ := base.Median(results.UnitAllocsPerOp)
+	d := a - b
+	if d > 0 {
+		return "+" + allocs(d)
+	}
+	return allocs(d)
+}
+
+func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	t := &report.Table{Caption: "encoded envelope: bytes (+ bytes beyond the payload)", Header: append([]string{"size", "payload"}, v.subjects...)}
+	for _, z := range v.named {
+		row := []string{z.Name, report.Int(float64(z.Bytes))}
+		for _, s := range v.subjects {
+			row = append(row, sizeCell(v, s, z))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	t.Notes = []string{"Wrapped sizes include the marshalled inner message as one bytes field of the outer message."}
+	return []report.Block{t}, nil
+}
+
+// sizeCell is subject's serialized size at z, from any of its cases.
+func sizeCell(v view, subject string, z ds.Size) string {
+	for _, op := range namedOps {
+		c := v.get(subject, z, op)
+		if c == nil {
+			continue
+		}
+		if !c.OK() {
+			return report.Failed
+		}
+		n, ok := c.Metrics[MetricSerialized]
+		if !ok {
+			continue
+		}
+		return fmt.Sprintf("%s (+%s)", report.Int(n), report.Int(n-float64(z.Bytes)))
+	}
+	return "–"
+}
+
+func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	var blocks []report.Block
+	for _, op := range namedOps {
+		t := &report.Table{Caption: op + ": B/op / allocs/op", Header: append([]string{"size"}, v.subjects...)}
+		for _, z := range v.named {
+			row := []string{z.Name}
+			found := false
+			for _, s := range v.subjects {
+				c := v.get(s, z, op)
+				found = found || c != nil
+				row = append(row, memCell(c))
+			}
+			if found {
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		if len(t.Rows) > 0 {
+			blocks = append(blocks, t)
+		}
+	}
+	return blocks, nil
+}
+
+// Summary implements workload.Workload: at the largest named size (XLarge
+// at default scale), each subject's marshal, unmarshal and header-only
+// times, the header read's speed-up over the flat protobuf unmarshal and its
+// allocations.
+func (*Workload) Summary(cases []*results.Case) *report.Table {
+	v := newView(cases)
+	z, ok := v.largest()
+	if !ok {
+		return nil
+	}
+	base := v.get(baseline, z, OpUnmarshal)
+	t := &report.Table{
+		Caption: fmt.Sprintf("envelope: %s (%s B payload)", z.Name, report.Int(float64(z.Bytes))),
+		Header:  []string{"subject", "marshal", "unmarshal", "header", "header vs " + baseline + " unmarshal", "header allocs/op"},
+	}
+	for _, s := range v.subjects {
+		h := v.get(s, z, OpHeader)
+		t.Rows = append(t.Rows, []string{s,
+			report.NsCell(v.get(s, z, OpMarshal)), report.NsCell(v.get(s, z, OpUnmarshal)), report.NsCell(h),
+			speedupCell(base, h), report.UnitCell(h, results.UnitAllocsPerOp, allocs)})
+	}
+	return t
+}
+
+// ratio is slow's median ns/op divided by fast's.
+func ratio(slow, fast *results.Case) (float64, bool) {
+	if slow == nil || fast == nil || !slow.OK() || !fast.OK() {
+		return 0, false
+	}
+	a, _ := slow.Median(results.UnitNsPerOp)
+	b, _ := fast.Median(results.UnitNsPerOp)
+	if a <= 0 || b <= 0 {
+		return 0, false
+	}
+	return a / b, true
+}
+
+// speedupCell formats how many times faster fast is than slow.
+func speedupCell(slow, fast *results.Case) string {
+	x, ok := ratio(slow, fast)
+	if !ok {
+		return "–"
+	}
+	return report.Float(x) + "×"
+}
+
+// vsCell compares c with base (report.Faster), "–" when either is missing.
+func vsCell(c, base *results.Case) string {
+	if c == nil || base == nil || !c.OK() || !base.OK() {
+		return "–"
+	}
+	return report.Faster(c, base)
+}
+
+// memCell formats B/op / allocs/op.
+func memCell(c *results.Case) string {
+	switch {
+	case c == nil:
+		return "–"
+	case !c.OK():
+		return report.Failed
+	}
+	b, _ := c.Median(results.UnitBytesPerOp)
+	a, _ := c.Median(results.UnitAllocsPerOp)
+	return report.Int(b) + " / " + allocs(a)
+}
+
+// allocs formats an allocs/op median: whole numbers without decimals.
+func allocs(v float64) string {
+	if v == math.Trunc(v) {
+		return report.Int(v)
+	}
+	return report.Float(v)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
