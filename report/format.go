@@ -13,6 +13,8 @@ import (
 // digits: "625 ns", "4.06 µs", "360 µs", "1.23 s".
 func Duration(ns float64) string {
 	switch a := math.Abs(ns); {
+	case a >= 1 && a == math.Trunc(a) && isPow10(a):
+		return durPow10(a)
 	case a == 0:
 		return "0"
 	case a < 1e3:
@@ -170,4 +172,23 @@ func UnitCell(c *results.Case, unit string, f func(float64) string) string {
 		return "–"
 	}
 	return f(v)
+}
+
+func isPow10(a float64) bool {
+	l := math.Log10(a)
+	return math.Abs(l-math.Round(l)) < 1e-9
+}
+
+// durPow10 labels exact powers of ten without decimals (plot ticks).
+func durPow10(a float64) string {
+	switch {
+	case a < 1e3:
+		return strconv.FormatFloat(a, 'f', 0, 64) + " ns"
+	case a < 1e6:
+		return strconv.FormatFloat(a/1e3, 'f', 0, 64) + " µs"
+	case a < 1e9:
+		return strconv.FormatFloat(a/1e6, 'f', 0, 64) + " ms"
+	default:
+		return strconv.FormatFloat(a/1e9, 'f', 0, 64) + " s"
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -24,13 +25,21 @@ type Series struct {
 type LineChart struct {
 	Title, XLabel, YLabel string
 	LogX, LogY            bool
-	Series                []Series
+	// XFormat and YFormat label the ticks (default: compact numbers such
+	// as 10k and 1M). Use Duration for an axis in nanoseconds.
+	XFormat, YFormat func(float64) string
+	Series           []Series
 }
 
 // SVG renders the chart. Points that a log axis cannot show (≤ 0) are
 // dropped; a chart with no drawable point is an error.
 func (c LineChart) SVG() ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
+	setTickFormat(&p.X, c.LogX, c.XFormat)
+	setTickFormat(&p.Y, c.LogY, c.YFormat)
+	// Lines of "time against size" charts rise to the right, leaving the
+	// lower right free for the legend.
+	p.Legend.Top, p.Legend.Left = false, false
 	drawn := 0
 	for i, s := range c.Series {
 		xys := make(plotter.XYs, 0, len(s.X))
@@ -59,6 +68,12 @@ func (c LineChart) SVG() ([]byte, error) {
 	if drawn == 0 {
 		return nil, fmt.Errorf("plot %q: no data to draw", c.Title)
 	}
+	// Leave room at the right for the legend and the last tick label.
+	if c.LogX {
+		p.X.Max *= 6
+	} else {
+		p.X.Max += 0.4 * (p.X.Max - p.X.Min)
+	}
 	return render(p)
 }
 
@@ -73,13 +88,17 @@ type Point struct {
 type ScatterChart struct {
 	Title, XLabel, YLabel string
 	LogX, LogY            bool
-	Points                []Point
-	Frontier              bool
+	// XFormat and YFormat label the ticks, as for LineChart.
+	XFormat, YFormat func(float64) string
+	Points           []Point
+	Frontier         bool
 }
 
 // SVG renders the scatter chart.
 func (c ScatterChart) SVG() ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
+	setTickFormat(&p.X, c.LogX, c.XFormat)
+	setTickFormat(&p.Y, c.LogY, c.YFormat)
 	var xys plotter.XYs
 	var labels []string
 	for _, pt := range c.Points {
@@ -186,3 +205,45 @@ func render(p *plot.Plot) ([]byte, error) {
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// labelledTicks relabels the ticks of another Ticker.
+type labelledTicks struct {
+	inner  plot.Ticker
+	format func(float64) string
+}
+
+func (t labelledTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := t.inner.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = t.format(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+func setTickFormat(ax *plot.Axis, log bool, f func(float64) string) {
+	if f == nil {
+		f = Compact
+	}
+	var inner plot.Ticker = plot.DefaultTicks{}
+	if log {
+		inner = plot.LogTicks{Prec: -1}
+	}
+	ax.Tick.Marker = labelledTicks{inner: inner, format: f}
+}
+
+// Compact formats a number with a k/M/G suffix: 100, 10k, 1.5M.
+func Compact(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e9:
+		return strconv.FormatFloat(v/1e9, 'g', 3, 64) + "G"
+	case a >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
+	case a >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
+	default:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+}

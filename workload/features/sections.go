@@ -127,8 +127,8 @@ func renderSpeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 func speedPlot(v view, typ, op string) *report.Plot {
 	chart := report.LineChart{
 		Title:  fmt.Sprintf("features: %s %s", typ, op),
-		XLabel: "features per block (N)", YLabel: "ns/op",
-		LogX: true, LogY: true,
+		XLabel: "features per block (N)", YLabel: "time per op",
+		LogX: true, LogY: true, YFormat: report.Duration,
 	}
 	for _, s := range v.subjects {
 		var ser report.Series
