@@ -125,7 +125,7 @@ func TestRunReportCompare(t *testing.T) {
 	}
 
 	rep := filepath.Join(dir, "rep")
-	code, stdout, stderr = runCLI(t, "report", filepath.Join(out1, "results.jsonl"), filepath.Join(out2, "results.jsonl"), "--out", rep)
+	code, _, stderr = runCLI(t, "report", filepath.Join(out1, "results.jsonl"), filepath.Join(out2, "results.jsonl"), "--out", rep)
 	if code != 0 {
 		t.Fatalf("report exit %d: %s", code, stderr)
 	}

@@ -70,7 +70,6 @@ func subjects() []subject {
 type memcpyCodec struct {
 	d   *ds.Data
 	buf []byte
-	out ds.Output
 }
 
 func newMemcpy(d *ds.Data) (codec, error) {
@@ -108,7 +107,6 @@ type protoCodec struct {
 	msg   proto.Message
 	dec   proto.Message
 	buf   []byte
-	out   ds.Output
 	fixed bool
 }
 
@@ -146,9 +144,6 @@ func newProto(fixed bool) func(d *ds.Data) (codec, error) {
 	}
 }
 
-var protoMarshal = proto.MarshalOptions{}
-var protoUnmarshal = proto.UnmarshalOptions{Merge: true}
-
 func (c *protoCodec) Encode() ([]byte, error) {
 	switch m := c.msg.(type) {
 	case *pb.Half16S:
@@ -163,7 +158,7 @@ func (c *protoCodec) Encode() ([]byte, error) {
 		}
 	}
 	var err error
-	c.buf, err = protoMarshal.MarshalAppend(c.buf[:0], c.msg)
+	c.buf, err = proto.MarshalOptions{}.MarshalAppend(c.buf[:0], c.msg)
 	return c.buf, err
 }
 
@@ -192,7 +187,7 @@ func (c *protoCodec) Decode(b []byte) error {
 	case *pb.Strings:
 		m.Values = m.Values[:0]
 	}
-	return protoUnmarshal.Unmarshal(b, c.dec)
+	return proto.UnmarshalOptions{Merge: true}.Unmarshal(b, c.dec)
 }
 
 func (c *protoCodec) Out() *ds.Output {
