@@ -43,7 +43,13 @@ func FlatBuffers() flatbuf.Mapping[records.Record] {
 			fb.RecordAddName(b, name)
 			fb.RecordAddEmail(b, email)
 			fb.RecordAddAge(b, age)
-			fb.RecordAddScore(b, v.Score)
+			if v.Score == 0 && math.Signbit(v.Score) {
+				// The builder omits fields equal to their default, and -0 == 0:
+				// write the slot explicitly (default 1) so -0 survives.
+				b.PrependFloat64Slot(4, v.Score, 1)
+			} else {
+				fb.RecordAddScore(b, v.Score)
+			}
 			fb.RecordAddActive(b, v.Active)
 			fb.RecordAddCategory(b, cat)
 			fb.RecordAddTimestamp(b, v.Timestamp)

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func TestRoundTrip(t *testing.T) {
 // CSV-hostile strings.
 func TestExtremeValues(t *testing.T) {
 	rs := []records.Record{
-		{ID: -1 << 63, Name: "", Email: "", Age: -1 << 31, Score: -0.0, Category: "", Timestamp: 1<<63 - 1},
+		{ID: -1 << 63, Name: "", Email: "", Age: -1 << 31, Score: math.Copysign(0, -1), Category: "", Timestamp: 1<<63 - 1},
 		{ID: 1<<63 - 1, Name: "Zoë \"quoted\", comma\nnewline", Email: "ü@例え.jp", Age: 1<<31 - 1,
 			Score: 0.1 + 0.2, Active: true, Category: "a\tb", Timestamp: -1},
 		{ID: 0, Name: "x", Email: "y", Score: 5e-324, Category: "z"},
