@@ -13,6 +13,9 @@ import (
 // subject.
 type point struct {
 	bytes, flat, wrapped float64
+	// overlap is set when the two ns/op confidence intervals overlap: at
+	// this size the order of flat and wrapped is within the noise.
+	overlap bool
 }
 
 // crossKind classifies how flat and wrapped compare over a size range.
@@ -40,8 +43,9 @@ type crossing struct {
 	// estimate is where the log of the time ratio, interpolated linearly
 	// in log size between below and at, crosses zero (crossAt).
 	estimate float64
-	// flatWins counts the sizes at which flat is faster.
-	flatWins int
+	// flatWins counts the sizes at which flat is faster; n the sizes
+	// compared and overlaps those whose intervals overlap.
+	flatWins, n, overlaps int
 }
 
 // findCrossover finds the payload size from which flat stays faster than
@@ -58,9 +62,12 @@ func findCrossover(pts []point) crossing {
 		return crossing{kind: crossNone}
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].bytes < ps[j].bytes })
-	c := crossing{lo: ps[0].bytes, hi: ps[len(ps)-1].bytes}
+	c := crossing{lo: ps[0].bytes, hi: ps[len(ps)-1].bytes, n: len(ps)}
 	last := -1
 	for i, p := range ps {
+		if p.overlap {
+			c.overlaps++
+		}
 		if p.flat >= p.wrapped {
 			last = i
 		} else {
@@ -83,9 +90,19 @@ func findCrossover(pts []point) crossing {
 	return c
 }
 
-// sentence describes c for the comparison what (e.g. "protobuf marshal,
-// flat vs wrapped").
+// sentence describes c for the comparison what (e.g. "protobuf marshal"),
+// with how many sizes were within the noise.
 func (c crossing) sentence(what string) string {
+	s := c.verdict(what)
+	if c.overlaps > 0 {
+		s += fmt.Sprintf(" At %d of %d sizes the ns/op intervals overlap (order within the noise).", c.overlaps, c.n)
+	}
+	return s
+}
+
+// verdict is the sentence's first part: where, if anywhere, flat
+// overtakes wrapped.
+func (c crossing) verdict(what string) string {
 	rng := fmt.Sprintf("%s – %s", sizeText(c.lo), sizeText(c.hi))
 	switch c.kind {
 	case crossAlways:

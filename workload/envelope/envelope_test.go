@@ -206,6 +206,9 @@ func TestOuterOnlySubjects(t *testing.T) {
 	}
 }
 
+// pt is a point whose intervals do not overlap.
+func pt(bytes, flat, wrapped float64) point { return point{bytes: bytes, flat: flat, wrapped: wrapped} }
+
 func TestFindCrossover(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -219,7 +222,7 @@ func TestFindCrossover(t *testing.T) {
 		{
 			name: "flat faster above 16 KiB",
 			pts: []point{
-				{8 << 10, 4, 1}, {1 << 10, 4, 2}, {16 << 10, 1, 4}, {32 << 10, 1, 2}, // unsorted on purpose
+				pt(8<<10, 4, 1), pt(1<<10, 4, 2), pt(16<<10, 1, 4), pt(32<<10, 1, 2), // unsorted on purpose
 			},
 			kind: crossAt, below: 8 << 10, at: 16 << 10,
 			// log ratios +log 4 and -log 4: the geometric midpoint.
@@ -228,7 +231,7 @@ func TestFindCrossover(t *testing.T) {
 		},
 		{
 			name:     "equal counts as not faster",
-			pts:      []point{{8, 2, 1}, {16, 3, 3}, {32, 1, 3}},
+			pts:      []point{pt(8, 2, 1), pt(16, 3, 3), pt(32, 1, 3)},
 			kind:     crossAt,
 			below:    16,
 			at:       32,
@@ -237,25 +240,33 @@ func TestFindCrossover(t *testing.T) {
 		},
 		{
 			name:     "never",
-			pts:      []point{{8, 2, 1}, {1024, 3, 2}, {1 << 20, 5, 4}},
+			pts:      []point{pt(8, 2, 1), pt(1024, 3, 2), pt(1<<20, 5, 4)},
 			kind:     crossNone,
 			sentence: "no crossover in range (8 B – 1 MiB): wrapped is faster or equal at every size",
 		},
 		{
 			name:     "flat faster in the middle only",
-			pts:      []point{{8, 2, 1}, {1024, 1, 2}, {1 << 20, 5, 4}},
+			pts:      []point{pt(8, 2, 1), pt(1024, 1, 2), pt(1<<20, 5, 4)},
 			kind:     crossNone,
 			sentence: "no crossover in range (8 B – 1 MiB): flat is not faster at the largest size",
 		},
 		{
 			name:     "always",
-			pts:      []point{{8, 1, 2}, {1024, 1, 2}},
+			pts:      []point{pt(8, 1, 2), pt(1024, 1, 2)},
 			kind:     crossAlways,
 			sentence: "no crossover in range (8 B – 1 KiB): flat is faster at every size",
 		},
 		{
+			name: "overlapping intervals are counted",
+			pts: []point{pt(8, 2, 1), {bytes: 16, flat: 1, wrapped: 1.01, overlap: true},
+				{bytes: 32, flat: 1, wrapped: 1.01, overlap: true}},
+			kind: crossAt, below: 8, at: 16,
+			estimate: 8 * math.Pow(2, math.Log(2)/(math.Log(2)-math.Log(1/1.01))),
+			sentence: "flat overtakes wrapped at 16 B (wrapped faster or equal up to 8 B; interpolated crossover ≈ 16 B), and stays faster up to 32 B. At 2 of 3 sizes the ns/op intervals overlap",
+		},
+		{
 			name:     "unusable points",
-			pts:      []point{{8, 0, 2}, {0, 1, 2}},
+			pts:      []point{pt(8, 0, 2), pt(0, 1, 2)},
 			kind:     crossNone,
 			sentence: "not measured",
 		},

@@ -359,9 +359,9 @@ func crossPoints(v view, flat, fop, wrapped, wop string) []point {
 		if f == nil || w == nil || !f.OK() || !w.OK() {
 			continue
 		}
-		fn, _ := f.Median(results.UnitNsPerOp)
-		wn, _ := w.Median(results.UnitNsPerOp)
-		pts = append(pts, point{bytes: b, flat: fn, wrapped: wn})
+		fs, _ := f.Stat(results.UnitNsPerOp)
+		ws, _ := w.Stat(results.UnitNsPerOp)
+		pts = append(pts, point{bytes: b, flat: fs.Median, wrapped: ws.Median, overlap: fs.Lo <= ws.Hi && ws.Lo <= fs.Hi})
 	}
 	return pts
 }
@@ -389,6 +389,7 @@ func renderCrossover(_ *results.Run, cases []*results.Case) ([]report.Block, err
 		&report.Text{Body: strings.Join(lines, "\n")},
 		&report.Text{Body: "The crossover is computed from the medians: the first payload size after the last one at which flat is not faster than wrapped. " +
 			"The interpolated size is where the log of flat ÷ wrapped, linear in log size between those two points, reaches zero. " +
+			"Where the confidence intervals of the two overlap, the order at that size is not established; a noisy machine can move the crossover. " +
 			"The seed found wrapped faster below about 16 KiB and flat faster above, for marshal and for (outer-only) unmarshal."},
 	}
 	if t := allocTable(v, libs); t != nil {
