@@ -44,6 +44,9 @@ type Case struct {
 	// Count overrides Options.Count when positive (for cases whose
 	// single op takes seconds).
 	Count int
+	// Skip, when set, records the case as skipped with this reason
+	// without running anything (e.g. "not installed: pip install …").
+	Skip string
 	// NoWarmup skips the separate warm-up run when the calibration run
 	// already took at least a sample's time (slow ops).
 	NoWarmup bool
@@ -96,6 +99,12 @@ func Measure(ctx context.Context, c Case, opts Options) (results.Case, error) {
 		rc.Error = fmt.Sprintf("%s: %v", stage, err)
 		rc.Samples, rc.Summary = nil, nil
 		rc.Metrics = copyMetrics(c.Metrics)
+		rc.Elapsed = time.Since(t0)
+		return rc, nil
+	}
+	if c.Skip != "" {
+		rc.Status = results.StatusSkipped
+		rc.Error = c.Skip
 		rc.Elapsed = time.Since(t0)
 		return rc, nil
 	}

@@ -191,7 +191,7 @@ func cell(c *results.Case, unit string) string {
 		return "–"
 	}
 	if !c.OK() {
-		return Failed
+		return statusCell(c)
 	}
 	s, ok := c.Stat(unit)
 	if !ok {

@@ -122,9 +122,11 @@ func envTable(run *results.Run) *Table {
 
 func genericSections(cases []*results.Case) []SectionDoc {
 	var out []SectionDoc
-	var failed, noisy [][]string
+	var failed, skipped, noisy [][]string
 	for _, c := range cases {
 		switch {
+		case c.Skipped():
+			skipped = append(skipped, []string{c.FullName(), c.Error})
 		case !c.OK():
 			failed = append(failed, []string{c.FullName(), c.Error})
 		case c.Noisy:
@@ -138,6 +140,11 @@ func genericSections(cases []*results.Case) []SectionDoc {
 			Notes: []string{"A failed case did not survive setup or its round-trip check; it has no timings and is ranked nowhere."},
 		}}})
 	}
+	if len(skipped) > 0 {
+		out = append(out, SectionDoc{Title: "Cases not run here", Blocks: []Block{&Table{
+			Header: []string{"case", "why, and how to run it"}, Rows: skipped,
+		}}})
+	}
 	if len(noisy) > 0 {
 		out = append(out, SectionDoc{Title: "Noisy cases", Blocks: []Block{&Table{
 			Header: []string{"case", "median", "interval", "width"}, Rows: noisy,
@@ -147,7 +154,7 @@ func genericSections(cases []*results.Case) []SectionDoc {
 	var raw strings.Builder
 	for _, c := range cases {
 		if !c.OK() {
-			fmt.Fprintf(&raw, "%s\tFAILED: %s\n", c.FullName(), c.Error)
+			fmt.Fprintf(&raw, "%s\t%s: %s\n", c.FullName(), strings.ToUpper(c.Status), c.Error)
 			continue
 		}
 		fmt.Fprintf(&raw, "%s", c.FullName())

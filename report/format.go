@@ -142,6 +142,17 @@ func testable(n1, n2 int) bool {
 // Failed is the cell text for a case that failed verification or setup.
 const Failed = "FAILED"
 
+// SkippedCell is the cell text for a case that could not run here.
+const SkippedCell = "not run"
+
+// statusCell returns the cell for a case that was not measured.
+func statusCell(c *results.Case) string {
+	if c.Skipped() {
+		return SkippedCell
+	}
+	return Failed
+}
+
 // NsCell formats a case's ns/op for a table, FAILED for failed cases and
 // a "?" suffix for noisy ones.
 func NsCell(c *results.Case) string {
@@ -149,7 +160,7 @@ func NsCell(c *results.Case) string {
 		return "–"
 	}
 	if !c.OK() {
-		return Failed
+		return statusCell(c)
 	}
 	s, _ := c.Stat(results.UnitNsPerOp)
 	out := WithCI(s, Duration)
@@ -165,7 +176,7 @@ func UnitCell(c *results.Case, unit string, f func(float64) string) string {
 		return "–"
 	}
 	if !c.OK() {
-		return Failed
+		return statusCell(c)
 	}
 	v, ok := c.Median(unit)
 	if !ok {

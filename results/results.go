@@ -24,6 +24,9 @@ const (
 	// StatusFailed marks a case whose setup or verification failed. It
 	// carries a reason and no timing.
 	StatusFailed = "failed"
+	// StatusSkipped marks a case that could not run on this machine (a
+	// peer that is not installed); Error says why and how to fix it.
+	StatusSkipped = "skipped"
 )
 
 // Standard units. Custom metrics use their own unit names, following the
@@ -194,6 +197,9 @@ func (c *Case) FullName() string { return c.Name + c.Labels.String() }
 // OK reports whether the case was measured.
 func (c *Case) OK() bool { return c.Status == StatusOK }
 
+// Skipped reports whether the case could not run on this machine.
+func (c *Case) Skipped() bool { return c.Status == StatusSkipped }
+
 // Stat returns the summary of unit, and whether it exists.
 func (c *Case) Stat(unit string) (Stat, bool) {
 	s, ok := c.Summary[unit]
@@ -282,7 +288,7 @@ func (c *Case) validate() error {
 		return fmt.Errorf("case without workload")
 	case c.Name == "":
 		return fmt.Errorf("case without name")
-	case c.Status != StatusOK && c.Status != StatusFailed:
+	case c.Status != StatusOK && c.Status != StatusFailed && c.Status != StatusSkipped:
 		return fmt.Errorf("case %s: unknown status %q", c.FullName(), c.Status)
 	case c.Status == StatusOK && len(c.Samples) == 0:
 		return fmt.Errorf("case %s: status ok but no samples", c.FullName())

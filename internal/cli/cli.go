@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/envelope"
 	"github.com/serbench/serbench/workload/features"
 )
 
@@ -47,6 +48,7 @@ func (e exitError) Unwrap() error { return e.err }
 func Workloads() workload.Set {
 	return workload.Set{
 		features.New(),
+		envelope.New(),
 	}
 }
 

@@ -472,10 +472,58 @@ func (s *Server) Stop() error {
 	return s.stopErr
 }
 
+// killGroup SIGKILLs the postmaster's process group and every process
+// still working in the data directory: PostgreSQL's children call setsid,
+// so they are not in the postmaster's group, and once the postmaster is
+// gone they are reparented, but their working directory stays the data
+// directory.
 func (s *Server) killGroup() {
 	if s.cmd != nil && s.cmd.Process != nil {
 		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	}
+	for _, pid := range s.dataDirProcesses() {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// dataDirProcesses returns the pids of the processes whose working
+// directory is the data directory.
+func (s *Server) dataDirProcesses() []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd"); err == nil && cwd == s.dataDir {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// Kill simulates a server crash: it SIGKILLs the postmaster and all its
+// backends at once and waits until they are gone. Stop still cleans up.
+func (s *Server) Kill() error {
+	s.killGroup()
+	select {
+	case <-s.exited:
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("pgserver: postmaster %d did not exit after SIGKILL", s.PID())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(s.dataDirProcesses()) > 0 {
+		if time.Now().After(deadline) {
+			return errors.New("pgserver: server processes survive SIGKILL")
+		}
+		s.killGroup()
+		time.Sleep(10 * time.Millisecond)
+	}
+	return nil
 }
 
 func (s *Server) removeDir() { _ = os.RemoveAll(s.dir) }
