@@ -1,0 +1,371 @@
+// Package pgscan is the pgscan workload (seed 003): reading a PostgreSQL
+// table into Arrow with serbench's pgarrow (SELECT and COPY BINARY), next
+// to pgx without Arrow, the ADBC PostgreSQL driver (the seed's peer), and
+// the server's own COPY BINARY ceiling, on a throwaway local server unless
+// --pg-dsn names one.
+package pgscan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/internal/pgserver"
+	"github.com/serbench/serbench/pgarrow"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// Name is the workload's CLI name.
+const Name = "pgscan"
+
+// Metric units recorded per sample.
+const (
+	MetricRowsPerSec = "rows/s"
+	MetricClientCPU  = "client-cpu-s"
+	MetricServerCPU  = "server-cpu-s"
+	MetricPeakRSS    = "peak-rss-B"
+	MetricWireBytes  = "wire-B"
+)
+
+// Workload is the pgscan workload.
+type Workload struct{}
+
+// New returns the pgscan workload.
+func New() *Workload { return &Workload{} }
+
+// Name implements workload.Workload.
+func (*Workload) Name() string { return Name }
+
+// Description implements workload.Workload.
+func (*Workload) Description() string {
+	return "PostgreSQL → Arrow (seed 003): pgarrow SELECT and COPY vs pgx vs ADBC vs the server's COPY ceiling, on a throwaway local server"
+}
+
+// Subjects implements workload.Workload.
+func (*Workload) Subjects() []string {
+	var out []string
+	for _, m := range methods() {
+		out = append(out, m.name)
+	}
+	return out
+}
+
+// Sizes returns the table sizes (rows) of a scale.
+func Sizes(s workload.Scale) []int64 {
+	switch s {
+	case workload.Quick:
+		return []int64{100_000}
+	case workload.Full:
+		return []int64{1_000_000, 10_000_000, 46_000_000}
+	default:
+		return []int64{1_000_000, 10_000_000}
+	}
+}
+
+// SweepBatches are the batch sizes of the batch-size sweep.
+func SweepBatches() []int { return []int{10_000, 50_000, 100_000, 200_000, 500_000} }
+
+// serverSettings make the throwaway server a fair, quiet data source:
+// enough shared buffers to hold the default tables, no JIT compilation in
+// the measured queries, no checkpoints while the tables are built.
+func serverSettings() map[string]string {
+	return map[string]string{
+		"shared_buffers":       "1GB",
+		"max_wal_size":         "8GB",
+		"checkpoint_timeout":   "1h",
+		"maintenance_work_mem": "256MB",
+		"jit":                  "off",
+	}
+}
+
+// Plan implements workload.Workload. It starts the throwaway server (or
+// checks --pg-dsn) now; tables are built lazily by the first case of each
+// size.
+func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
+	var want []method
+	for _, m := range methods() {
+		if cfg.WantSubject(m.name) {
+			want = append(want, m)
+		}
+	}
+	if len(want) == 0 {
+		return &workload.Plan{}, nil
+	}
+	db := &database{dsn: cfg.PGDSN, tmp: cfg.TempDir, tables: map[int64]*tableState{}}
+	env := map[string]string{}
+	if db.dsn == "" {
+		srv, err := pgserver.Start(ctx, pgserver.Options{Settings: serverSettings()})
+		if err != nil {
+			if errors.Is(err, pgserver.ErrBinariesNotFound) {
+				return nil, fmt.Errorf("%w: %v", workload.ErrUnavailable, err)
+			}
+			return nil, fmt.Errorf("pgscan: %w", err)
+		}
+		db.srv, db.dsn = srv, srv.DSN()
+		env["server"] = "throwaway local PostgreSQL (internal/pgserver)"
+	} else {
+		env["server"] = "external (--pg-dsn)"
+	}
+	conn, err := db.connect(ctx)
+	if err != nil {
+		db.close()
+		return nil, err
+	}
+	var version string
+	err = conn.QueryRow(ctx, "SHOW server_version").Scan(&version)
+	conn.Close(context.Background())
+	if err != nil {
+		db.close()
+		return nil, fmt.Errorf("pgscan: %w", err)
+	}
+	env["server_version"] = version
+	adbcVersions, adbcErr := adbcAvailable(ctx)
+	if adbcErr == nil {
+		env["adbc"] = adbcVersions
+	}
+
+	var cases []bench.Case
+	sizes := Sizes(cfg.Scale)
+	for _, n := range sizes {
+		for _, m := range want {
+			c := newCase(db, m, n, 0)
+			if m.name == MethodADBC && adbcErr != nil {
+				c.Skip = adbcErr.Error()
+			}
+			cases = append(cases, c)
+		}
+	}
+	// The batch-size sweep runs pgarrow over SELECT on the smallest table
+	// of at least a million rows (quick: its only table).
+	sweepRows := sizes[0]
+	for _, m := range want {
+		if m.name != MethodSelect {
+			continue
+		}
+		for _, b := range SweepBatches() {
+			if b == pgarrow.DefaultBatchSize {
+				continue
+			}
+			cases = append(cases, newCase(db, m, sweepRows, b))
+		}
+	}
+	return &workload.Plan{Cases: cases, Close: db.close, Env: env}, nil
+}
+
+// database is the server a plan reads from and the tables built on it.
+type database struct {
+	srv    *pgserver.Server
+	dsn    string
+	tmp    string
+	mu     sync.Mutex
+	tables map[int64]*tableState
+}
+
+type tableState struct {
+	once      sync.Once
+	err       error
+	wireBytes int64
+}
+
+func (db *database) connect(ctx context.Context) (*pgx.Conn, error) {
+	if db.srv != nil {
+		return db.srv.Connect(ctx)
+	}
+	c, err := pgx.Connect(ctx, db.dsn)
+	if err != nil {
+		return nil, fmt.Errorf("pgscan: connect to --pg-dsn: %w", err)
+	}
+	return c, nil
+}
+
+// table builds the table of n rows once and measures its binary COPY size.
+func (db *database) table(ctx context.Context, n int64) (*tableState, error) {
+	db.mu.Lock()
+	t, ok := db.tables[n]
+	if !ok {
+		t = &tableState{}
+		db.tables[n] = t
+	}
+	db.mu.Unlock()
+	t.once.Do(func() {
+		conn, err := db.connect(ctx)
+		if err != nil {
+			t.err = err
+			return
+		}
+		defer conn.Close(context.Background())
+		if t.err = createTable(ctx, conn, n); t.err != nil {
+			return
+		}
+		var cw countingWriter
+		if _, err := conn.PgConn().CopyTo(ctx, &cw, "COPY ("+selectSQL(n)+") TO STDOUT (FORMAT binary)"); err != nil {
+			t.err = fmt.Errorf("pgscan: measure %s: %w", tableName(n), err)
+			return
+		}
+		t.wireBytes = cw.n
+	})
+	return t, t.err
+}
+
+func (db *database) close() error {
+	if db.srv != nil {
+		return db.srv.Stop()
+	}
+	return nil
+}
+
+func newCase(db *database, m method, rows int64, batch int) bench.Case {
+	labels := results.Labels{{Key: "method", Value: m.name}, {Key: "rows", Value: strconv.FormatInt(rows, 10)}}
+	if m.name == MethodSelect || m.name == MethodCopy {
+		b := batch
+		if b == 0 {
+			b = pgarrow.DefaultBatchSize
+		}
+		labels = append(labels, results.Label{Key: "batch", Value: strconv.Itoa(b)})
+	}
+	if batch != 0 {
+		labels = append(labels, results.Label{Key: "sweep", Value: "batch"})
+	}
+	c := bench.Case{
+		Workload: Name,
+		Name:     "PGScan",
+		Labels:   labels,
+		Metrics:  map[string]float64{},
+	}
+	if m.limit {
+		c.Notes = []string{"limit row"}
+	}
+	// Reads of ten million rows and more take seconds each: three samples,
+	// and the verification pass is their warm-up.
+	if rows >= 10_000_000 {
+		c.Count = 3
+		c.NoWarmup = true
+	}
+	ctx := context.Background()
+	var (
+		s     *session
+		table *tableState
+	)
+	c.Setup = func() error {
+		var err error
+		if table, err = db.table(ctx, rows); err != nil {
+			return err
+		}
+		conn, err := db.connect(ctx)
+		if err != nil {
+			return err
+		}
+		s = &session{conn: conn, rows: rows, sql: selectSQL(rows), batch: batch}
+		if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&s.backendPID); err != nil {
+			return fmt.Errorf("backend pid: %w", err)
+		}
+		if s.pa, err = pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: batch}); err != nil {
+			return err
+		}
+		if m.name == MethodADBC {
+			if s.adbc, err = startADBC(ctx, db.tmp, db.dsn, s.sql); err != nil {
+				return err
+			}
+		}
+		c.Metrics[MetricWireBytes] = float64(table.wireBytes)
+		return nil
+	}
+	c.Teardown = func() {
+		if s == nil {
+			return
+		}
+		if s.adbc != nil {
+			s.adbc.close()
+		}
+		s.conn.Close(context.Background())
+	}
+	c.Verify = func() error {
+		n, err := m.run(ctx, s, true)
+		if err != nil {
+			return err
+		}
+		if n != rows {
+			return fmt.Errorf("read %d rows, want %d", n, rows)
+		}
+		return nil
+	}
+	c.Run = func(b *bench.B) error {
+		b.SetBytes(table.wireBytes)
+		// Peak RSS of the process that holds the data: this one, or the
+		// ADBC runner.
+		pid := "self"
+		if s.adbc != nil {
+			pid = strconv.Itoa(s.adbc.cmd.Process.Pid)
+		}
+		rss := resetPeakRSS(pid)
+		cpu0 := clientCPU()
+		srv0, srvErr := serverCPU(db, s)
+		var childCPU float64
+		t0 := time.Now()
+		for i := 0; i < b.N; i++ {
+			if m.name == MethodADBC {
+				res, err := s.adbc.run(ctx, false)
+				if err != nil {
+					return err
+				}
+				childCPU += res.CPU
+				if res.Rows != rows {
+					return fmt.Errorf("adbc read %d rows, want %d", res.Rows, rows)
+				}
+				continue
+			}
+			n, err := m.run(ctx, s, false)
+			if err != nil {
+				return err
+			}
+			if n != rows {
+				return fmt.Errorf("read %d rows, want %d", n, rows)
+			}
+		}
+		el := time.Since(t0)
+		b.StopTimer()
+		N := float64(b.N)
+		b.ReportMetric(float64(rows)*N/el.Seconds(), MetricRowsPerSec)
+		b.ReportMetric((clientCPU()-cpu0+childCPU)/N, MetricClientCPU)
+		if srvErr == nil {
+			if srv1, err := serverCPU(db, s); err == nil {
+				b.ReportMetric((srv1-srv0)/N, MetricServerCPU)
+			}
+		}
+		if rss {
+			b.ReportMetric(peakRSS(pid), MetricPeakRSS)
+		}
+		return nil
+	}
+	return c
+}
+
+// serverCPU returns the CPU seconds of the session's backend process, when
+// it runs on this machine and /proc is readable.
+func serverCPU(db *database, s *session) (float64, error) {
+	if db.srv == nil && !isLocal(db.dsn) {
+		return 0, errors.New("remote server")
+	}
+	return pgserver.ProcessCPUSeconds(s.backendPID)
+}
+
+func isLocal(dsn string) bool {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return false
+	}
+	h := cfg.Host
+	if h == "localhost" || h == "127.0.0.1" || h == "::1" || (len(h) > 0 && h[0] == '/') {
+		_, err := os.Stat("/proc/self/stat")
+		return err == nil
+	}
+	return false
+}
