@@ -48,12 +48,12 @@ func methods() []method {
 
 // session is one connection and what the methods reuse on it.
 type session struct {
-	conn      *pgx.Conn
-	pa        *pgarrow.Conn
-	rows      int64
-	sql       string
-	batch     int
-	adbc      *adbcRunner
+	conn       *pgx.Conn
+	pa         *pgarrow.Conn
+	rows       int64
+	sql        string
+	batch      int
+	adbc       *adbcRunner
 	backendPID int
 }
 

@@ -99,34 +99,10 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	if len(want) == 0 {
 		return &workload.Plan{}, nil
 	}
-	db := &database{dsn: cfg.PGDSN, tmp: cfg.TempDir, tables: map[int64]*tableState{}}
-	env := map[string]string{}
-	if db.dsn == "" {
-		srv, err := pgserver.Start(ctx, pgserver.Options{Settings: serverSettings()})
-		if err != nil {
-			if errors.Is(err, pgserver.ErrBinariesNotFound) {
-				return nil, fmt.Errorf("%w: %v", workload.ErrUnavailable, err)
-			}
-			return nil, fmt.Errorf("pgscan: %w", err)
-		}
-		db.srv, db.dsn = srv, srv.DSN()
-		env["server"] = "throwaway local PostgreSQL (internal/pgserver)"
-	} else {
-		env["server"] = "external (--pg-dsn)"
-	}
-	conn, err := db.connect(ctx)
+	db, env, err := openDatabase(ctx, cfg)
 	if err != nil {
-		db.close()
 		return nil, err
 	}
-	var version string
-	err = conn.QueryRow(ctx, "SHOW server_version").Scan(&version)
-	conn.Close(context.Background())
-	if err != nil {
-		db.close()
-		return nil, fmt.Errorf("pgscan: %w", err)
-	}
-	env["server_version"] = version
 	adbcVersions, adbcErr := adbcAvailable(ctx)
 	if adbcErr == nil {
 		env["adbc"] = adbcVersions
@@ -158,6 +134,40 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		}
 	}
 	return &workload.Plan{Cases: cases, Close: db.close, Env: env}, nil
+}
+
+// openDatabase starts the throwaway server, or connects to cfg.PGDSN, and
+// returns facts worth recording with the results.
+func openDatabase(ctx context.Context, cfg workload.Config) (*database, map[string]string, error) {
+	db := &database{dsn: cfg.PGDSN, tmp: cfg.TempDir, tables: map[int64]*tableState{}}
+	env := map[string]string{}
+	if db.dsn == "" {
+		srv, err := pgserver.Start(ctx, pgserver.Options{Settings: serverSettings()})
+		if err != nil {
+			if errors.Is(err, pgserver.ErrBinariesNotFound) {
+				return nil, nil, fmt.Errorf("%w: %v", workload.ErrUnavailable, err)
+			}
+			return nil, nil, fmt.Errorf("pgscan: %w", err)
+		}
+		db.srv, db.dsn = srv, srv.DSN()
+		env["server"] = "throwaway local PostgreSQL (internal/pgserver)"
+	} else {
+		env["server"] = "external (--pg-dsn)"
+	}
+	conn, err := db.connect(ctx)
+	if err != nil {
+		db.close()
+		return nil, nil, err
+	}
+	var version string
+	err = conn.QueryRow(ctx, "SHOW server_version").Scan(&version)
+	conn.Close(context.Background())
+	if err != nil {
+		db.close()
+		return nil, nil, fmt.Errorf("pgscan: %w", err)
+	}
+	env["server_version"] = version
+	return db, env, nil
 }
 
 // database is the server a plan reads from and the tables built on it.

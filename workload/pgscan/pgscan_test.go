@@ -1,0 +1,295 @@
+package pgscan
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/internal/pgserver"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// needServer skips when the PostgreSQL binaries are missing, except in CI
+// where .ci/run installs them and a skip would hide a broken set-up.
+func needServer(t *testing.T) {
+	t.Helper()
+	if _, err := pgserver.FindBinaries(""); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI must have PostgreSQL: %v", err)
+		}
+		t.Skip(err)
+	}
+}
+
+func TestRowCheck(t *testing.T) {
+	tests := []struct {
+		name    string
+		id      int64
+		score   float64
+		active  bool
+		nameV   string
+		days    int32
+		wantErr string
+	}{
+		{"good even", 2, 1, true, "user_2", epoch2020 + 2, ""},
+		{"good odd", 1001, 500.5, false, "user_1001", epoch2020 + 1, ""},
+		{"bad score", 2, 1.5, true, "user_2", epoch2020 + 2, "score"},
+		{"bad active", 2, 1, false, "user_2", epoch2020 + 2, "active"},
+		{"bad name", 2, 1, true, "user_3", epoch2020 + 2, "name"},
+		{"bad date", 2, 1, true, "user_2", epoch2020, "created_date"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rc rowCheck
+			err := rc.check(tt.id, tt.score, tt.active, []byte(tt.nameV), tt.days)
+			if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+	var rc rowCheck
+	for id := int64(1); id <= 3; id++ {
+		if err := rc.check(id, float64(id)*0.5, id%2 == 0, []byte("user_"+string(rune('0'+id))), epoch2020+int32(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rc.done(3); err != nil {
+		t.Error(err)
+	}
+	if err := rc.done(4); err == nil {
+		t.Error("short read accepted")
+	}
+}
+
+// copyStream builds a binary COPY stream of rows 1..n as the server sends it.
+func copyStream(n int64) []byte {
+	b := append([]byte{}, copySignature...)
+	b = binary.BigEndian.AppendUint32(b, 0)
+	b = binary.BigEndian.AppendUint32(b, 0)
+	for id := int64(1); id <= n; id++ {
+		b = binary.BigEndian.AppendUint16(b, 5)
+		b = binary.BigEndian.AppendUint32(b, 8)
+		b = binary.BigEndian.AppendUint64(b, uint64(id))
+		b = binary.BigEndian.AppendUint32(b, 8)
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(float64(id)*0.5))
+		b = binary.BigEndian.AppendUint32(b, 1)
+		if id%2 == 0 {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+		name := "user_" + itoa(id)
+		b = binary.BigEndian.AppendUint32(b, uint32(len(name)))
+		b = append(b, name...)
+		b = binary.BigEndian.AppendUint32(b, 4)
+		b = binary.BigEndian.AppendUint32(b, uint32(epoch2020+int32(id%1000)-pgEpochDays))
+	}
+	return binary.BigEndian.AppendUint16(b, 0xffff)
+}
+
+func itoa(i int64) string {
+	if i == 0 {
+		return "0"
+	}
+	var d []byte
+	for ; i > 0; i /= 10 {
+		d = append([]byte{byte('0' + i%10)}, d...)
+	}
+	return string(d)
+}
+
+// TestCopyCheckerChunking feeds the stream in every chunk size up to 40
+// bytes: the parser must reassemble tuples split across writes.
+func TestCopyCheckerChunking(t *testing.T) {
+	stream := copyStream(50)
+	for chunk := 1; chunk <= 40; chunk++ {
+		var p copyChecker
+		for i := 0; i < len(stream); i += chunk {
+			if _, err := p.Write(stream[i:min(i+chunk, len(stream))]); err != nil {
+				t.Fatalf("chunk %d: %v", chunk, err)
+			}
+		}
+		if !p.end {
+			t.Fatalf("chunk %d: no trailer seen", chunk)
+		}
+		if err := p.rc.done(50); err != nil {
+			t.Fatalf("chunk %d: %v", chunk, err)
+		}
+	}
+	bad := copyStream(3)
+	bad[len(bad)-5] ^= 1 // inside the last date
+	var p copyChecker
+	if _, err := p.Write(bad); err == nil {
+		t.Error("corrupt date accepted")
+	}
+	var q copyChecker
+	if _, err := q.Write([]byte("not a copy stream at all")); err == nil {
+		t.Error("garbage accepted")
+	}
+}
+
+func TestADBCResultVerify(t *testing.T) {
+	good := adbcResult{Rows: 3, SumID: 6, Active: 1, SumNameLen: 18, SumDays: 3*epoch2020 + 6}
+	if err := good.verify(3); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []adbcResult{
+		{Rows: 2, SumID: 6, Active: 1, SumNameLen: 18, SumDays: 3*epoch2020 + 6},
+		{Rows: 3, SumID: 7, Active: 1, SumNameLen: 18, SumDays: 3*epoch2020 + 6},
+		{Rows: 3, SumID: 6, Active: 1, SumNameLen: 18, SumDays: 3*epoch2020 + 6, BadScore: 1},
+		{Rows: 3, SumID: 6, Active: 1, SumNameLen: 18, SumDays: 3*epoch2020 + 6, Nulls: 1},
+	} {
+		if bad.verify(3) == nil {
+			t.Errorf("accepted %+v", bad)
+		}
+	}
+}
+
+// TestMethodsAgainstServer runs every method against a real throwaway
+// server: each verifies every row of a small table, then is measured.
+func TestMethodsAgainstServer(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.close()
+	if env["server_version"] == "" {
+		t.Error("no server version recorded")
+	}
+	const rows = 5000
+	var got []results.Case
+	for _, m := range methods() {
+		c := newCase(db, m, rows, 0)
+		if m.name == MethodADBC {
+			if _, err := adbcAvailable(ctx); err != nil {
+				c.Skip = err.Error()
+			}
+		}
+		r, err := bench.Measure(ctx, c, bench.Options{Count: 2, SampleTime: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case r.Skipped():
+			t.Logf("%s skipped: %s", m.name, r.Error)
+		case !r.OK():
+			t.Errorf("%s failed: %s", m.name, r.Error)
+		default:
+			if v, _ := r.Median(MetricRowsPerSec); v <= 0 {
+				t.Errorf("%s: rows/s %v", m.name, v)
+			}
+			if r.Metrics[MetricWireBytes] <= 0 {
+				t.Errorf("%s: no wire size", m.name)
+			}
+		}
+		got = append(got, r)
+	}
+	run := &results.Run{Cases: got}
+	doc, err := report.Build([]*results.Run{run}, New().Sections())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	doc.WriteMarkdown(&md)
+	for _, want := range []string{"### Method and peer comparison", "pgarrow over SELECT reaches", "% of server ceiling"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestVerifyCatchesWrongData alters the table under a method and checks
+// that verification fails with a clear reason.
+func TestVerifyCatchesWrongData(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	srv, err := pgserver.Start(ctx, pgserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	db := &database{srv: srv, dsn: srv.DSN(), tmp: t.TempDir(), tables: map[int64]*tableState{}}
+	const rows = 1000
+	if _, err := db.table(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := srv.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "UPDATE "+tableName(rows)+" SET name = 'mallory' WHERE id = 500"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+	for _, m := range methods() {
+		if m.name == MethodADBC {
+			continue
+		}
+		r, err := bench.Measure(ctx, newCase(db, m, rows, 0), bench.Options{Count: 1, SampleTime: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.OK() || !strings.Contains(r.Error, `row id 500: name "mallory"`) {
+			t.Errorf("%s: status %s, error %q; want a failed verification naming row 500", m.name, r.Status, r.Error)
+		}
+	}
+}
+
+func TestPlanWithoutBinariesIsUnavailable(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	if _, err := pgserver.FindBinaries(""); err == nil {
+		t.Skip("binaries found outside PATH (/usr/lib/postgresql): cannot simulate their absence")
+	}
+	_, err := New().Plan(context.Background(), workload.Config{Scale: workload.Quick})
+	if !errors.Is(err, workload.ErrUnavailable) || !strings.Contains(err.Error(), "apt-get install postgresql") {
+		t.Fatalf("err = %v; want ErrUnavailable saying how to install", err)
+	}
+}
+
+func TestPlanQuick(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	p, err := New().Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var names []string
+	for _, c := range p.Cases {
+		names = append(names, c.FullName())
+	}
+	want := []string{
+		"PGScan/method=pgarrow-select/rows=100000/batch=65536",
+		"PGScan/method=pgarrow-copy/rows=100000/batch=65536",
+		"PGScan/method=pgx-scan/rows=100000",
+		"PGScan/method=pgx-raw/rows=100000",
+		"PGScan/method=copy-discard/rows=100000",
+		"PGScan/method=adbc/rows=100000",
+		"PGScan/method=pgarrow-select/rows=100000/batch=10000/sweep=batch",
+		"PGScan/method=pgarrow-select/rows=100000/batch=50000/sweep=batch",
+		"PGScan/method=pgarrow-select/rows=100000/batch=100000/sweep=batch",
+		"PGScan/method=pgarrow-select/rows=100000/batch=200000/sweep=batch",
+		"PGScan/method=pgarrow-select/rows=100000/batch=500000/sweep=batch",
+	}
+	if strings.Join(names, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
+	}
+	_, adbcErr := adbcAvailable(ctx)
+	if skip := p.Cases[5].Skip; (skip != "") != (adbcErr != nil) || (skip != "" && !strings.Contains(skip, "pip install adbc-driver-postgresql pyarrow")) {
+		t.Errorf("ADBC skip %q with availability error %v", skip, adbcErr)
+	}
+	p2, err := New().Plan(ctx, workload.Config{Scale: workload.Quick, Subjects: []string{"psdb"}})
+	if err != nil || len(p2.Cases) != 0 {
+		t.Errorf("another workload's subject: %d cases, err %v", len(p2.Cases), err)
+	}
+}
