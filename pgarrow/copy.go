@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -50,7 +51,7 @@ func startCopy(ctx context.Context, pg *pgconn.PgConn, sql string, ncols int) (*
 		msg, err := s.receive()
 		if err != nil {
 			s.w.stop()
-			return nil, err
+			return nil, wrapQueryErr(ctx, err)
 		}
 		switch m := msg.(type) {
 		case *pgproto3.CopyOutResponse:
@@ -75,7 +76,7 @@ func (s *copySource) receive() (pgproto3.BackendMessage, error) {
 	msg, err := s.pg.ReceiveMessage(context.Background())
 	if err != nil {
 		s.ended = true
-		return nil, wrapQueryErr(s.ctx, err)
+		return nil, err
 	}
 	return msg, nil
 }
@@ -238,7 +239,7 @@ func (s *copySource) finish() error {
 // abort cancels the COPY on the server and discards the rest of it.
 func (s *copySource) abort() {
 	if !s.ended {
-		ctx, cancel := context.WithTimeout(context.Background(), 10e9)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		_ = s.pg.CancelRequest(ctx)
 		cancel()
 	}

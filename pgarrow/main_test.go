@@ -56,3 +56,9 @@ func connect(tb testing.TB) *pgx.Conn {
 	tb.Cleanup(func() { _ = conn.Close(context.Background()) })
 	return conn
 }
+
+// pgxConnectDefault connects with pgx's default configuration, whose
+// context handling only closes the connection on cancellation.
+func pgxConnectDefault(ctx context.Context, s *pgserver.Server) (*pgx.Conn, error) {
+	return pgx.Connect(ctx, s.DSN())
+}

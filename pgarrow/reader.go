@@ -338,6 +338,7 @@ type source interface {
 // context-watcher handler does. With deadline set, it also bounds the wait
 // for the server's answer with a read deadline on the connection.
 type cancelWatch struct {
+	once     sync.Once
 	mu       sync.Mutex
 	finished bool
 	done     chan struct{}
@@ -370,17 +371,20 @@ func watchCancel(ctx context.Context, pg *pgconn.PgConn, deadline bool) *cancelW
 	return w
 }
 
-// stop ends the watch; it waits for a cancel already under way.
+// stop ends the watch; it waits for a cancel already under way. Calls
+// after the first do nothing.
 func (w *cancelWatch) stop() {
-	w.mu.Lock()
-	w.finished = true
-	w.mu.Unlock()
-	if !w.stopFn() {
-		<-w.done
-	}
-	if w.deadline && !w.pg.IsClosed() {
-		_ = w.pg.Conn().SetReadDeadline(time.Time{})
-	}
+	w.once.Do(func() {
+		w.mu.Lock()
+		w.finished = true
+		w.mu.Unlock()
+		if !w.stopFn() {
+			<-w.done // the cancel had started
+		}
+		if w.deadline && !w.pg.IsClosed() {
+			_ = w.pg.Conn().SetReadDeadline(time.Time{})
+		}
+	})
 }
 
 type selectSource struct {
