@@ -426,6 +426,8 @@ type RecordReader struct {
 	done      bool
 	rows      int64
 	ctx       context.Context
+	lastRows  int   // rows in the previous batch
+	lastData  []int // variable-length data bytes per column in it
 }
 
 var _ array.RecordReader = (*RecordReader)(nil)
@@ -446,8 +448,15 @@ func (r *RecordReader) Next() bool {
 	}
 	ncols := len(r.cols)
 	n := 0
-	for _, b := range r.builders {
-		b.Reserve(r.batchSize)
+	if r.lastRows > 0 {
+		// Size this batch like the previous one: no regrowth, and small
+		// results do not pay for BatchSize rows.
+		for i, b := range r.builders {
+			b.Reserve(r.lastRows)
+			if bb, ok := b.(interface{ ReserveData(int) }); ok && r.lastData[i] > 0 {
+				bb.ReserveData(r.lastData[i])
+			}
+		}
 	}
 	for n < r.batchSize {
 		vals, ok := r.src.next()
@@ -480,9 +489,16 @@ func (r *RecordReader) Next() bool {
 		return false
 	}
 	arrs := make([]arrow.Array, ncols)
+	if r.lastData == nil {
+		r.lastData = make([]int, ncols)
+	}
 	for i, b := range r.builders {
+		if bb, ok := b.(interface{ DataLen() int }); ok {
+			r.lastData[i] = bb.DataLen()
+		}
 		arrs[i] = b.NewArray()
 	}
+	r.lastRows = n
 	r.cur = array.NewRecordBatch(r.schema, arrs, int64(n))
 	for _, a := range arrs {
 		a.Release()
