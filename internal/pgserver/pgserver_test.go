@@ -154,8 +154,16 @@ func TestKilledPostmasterStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(s.PID(), syscall.SIGKILL); err != nil {
+	conn, err := s.Connect(context.Background())
+	if err != nil {
 		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if err := s.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if pids := s.dataDirProcesses(); len(pids) > 0 {
+		t.Errorf("server processes %v survive Kill", pids)
 	}
 	if err := s.Stop(); err != nil {
 		t.Errorf("Stop after kill: %v", err)
