@@ -1,0 +1,550 @@
+// Package records is the records workload (seed 001): a file of N flat
+// records written with every format × every compression codec at its
+// default level, to a real file, and read back verifying every record; plus
+// the physical-limit rows (reading the file's bytes, decompressing only),
+// the seed's unbuffered-write anomaly reproduced on purpose, and a
+// hand-written minimal loop that measures the harness's own cost.
+package records
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/codec"
+	ds "github.com/serbench/serbench/dataset/records"
+	"github.com/serbench/serbench/dataset/records/recordsfmt"
+	"github.com/serbench/serbench/filebench"
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// Name is the workload's CLI name.
+const Name = "records"
+
+// caseName is the benchmark base name of every case.
+const caseName = "Records"
+
+// Ops of a format × codec pair, in the order they run: the write creates
+// the file the others use.
+const (
+	OpWrite      = "write"
+	OpRead       = "read"
+	OpReadBytes  = "read-bytes"
+	OpDecompress = "decompress"
+)
+
+// Label keys and values.
+const (
+	LabelFormat  = "format"
+	LabelCodec   = "codec"
+	LabelOp      = "op"
+	LabelVariant = "variant"
+	// VariantUnbuffered marks the case written without any buffering.
+	VariantUnbuffered = "unbuffered"
+	// BareSubject is the hand-written minimal JSONL + zstd loop.
+	BareSubject = "jsonl-bare"
+	// NoteLimit marks the physical-limit rows.
+	NoteLimit = "limit row"
+)
+
+// Metric names: fixed per case (file and stream sizes, record count) and
+// per sample (peak heap growth).
+const (
+	MetricFile     = "file-B"
+	MetricEncoded  = "encoded-B"
+	MetricRecords  = "records"
+	MetricPeakHeap = "peak-heap-B"
+)
+
+// Workload is the records workload.
+type Workload struct{}
+
+// New returns the records workload.
+func New() *Workload { return &Workload{} }
+
+// Name implements workload.Workload.
+func (*Workload) Name() string { return Name }
+
+// Description implements workload.Workload.
+func (*Workload) Description() string {
+	return "a file of flat records (seed 001): every format × every codec written to disk and read back verified, with read-bytes and decompress-only floors"
+}
+
+// Subjects implements workload.Workload: the format names and the bare
+// loop.
+func (*Workload) Subjects() []string {
+	fs, err := recordsfmt.Formats()
+	if err != nil {
+		return []string{BareSubject}
+	}
+	return append(fs.Names(), BareSubject)
+}
+
+// Plan implements workload.Workload. Files are written in cfg.TempDir
+// (the system's temp dir when empty).
+func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
+	n, err := ds.ScaleRecords(string(cfg.Scale))
+	if err != nil {
+		return nil, fmt.Errorf("records: %w", err)
+	}
+	return newPlan(n, cfg)
+}
+
+// Sample counts. One op at 1M records takes 1–60 s on a small machine;
+// every case also pays one untimed calibration run (N = 1), and NoWarmup
+// avoids a second one. Below slowRecords every case gets countDefault.
+const (
+	countDefault = 3
+	// countLarge is used at slowRecords and above.
+	countLarge = 2
+	// countSlow is used at slowRecords and above for ops that take well
+	// over 3 s there (see slowOp).
+	countSlow = 1
+	// countBare is used for the jsonl × zstd pipeline and the bare loop,
+	// whose comparison needs more samples.
+	countBare = 5
+)
+
+// pair is one format × codec (× variant) and its file, shared by the pair's
+// cases. Cases run one at a time, so the mutex only guards against misuse.
+type pair struct {
+	mu      sync.Mutex
+	files   *fileSet
+	n       int
+	format  format.Format[ds.Record]
+	codec   codec.Codec
+	variant string
+	opts    filebench.Options
+	path    string
+	// bare selects the hand-written loop instead of the pipeline.
+	bare bool
+
+	verified bool  // the file at path was written completely
+	fileB    int64 // its size when written
+	encodedB int64 // the format's output size before compression
+}
+
+// fileSet tracks the plan's files so that at most one pair's file is on disk
+// at a time and Close removes any left behind.
+type fileSet struct {
+	mu      sync.Mutex
+	dir     string
+	ownsDir bool
+	current *pair
+	all     []*pair
+}
+
+// activate makes p the current pair, deleting the previous pair's file.
+func (s *fileSet) activate(p *pair) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.current != nil && s.current != p {
+		s.current.remove()
+	}
+	s.current = p
+}
+
+func (s *fileSet) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, p := range s.all {
+		if err := p.remove(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if s.ownsDir {
+		if err := os.RemoveAll(s.dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// remove deletes the pair's file (a missing file is not an error).
+func (p *pair) remove() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.verified = false
+	if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("records: remove %s: %w", p.path, err)
+	}
+	return nil
+}
+
+func (p *pair) subject() string {
+	if p.bare {
+		return BareSubject
+	}
+	return p.format.Descriptor().Name
+}
+
+// write writes the file once with the pair's pipeline.
+func (p *pair) write() (filebench.WriteStats, error) {
+	g := ds.New(ds.DefaultSeed)
+	if p.bare {
+		size, err := filebench.BareJSONLZstdWrite(p.path, g.Records(p.n))
+		return filebench.WriteStats{Records: p.n, FileBytes: size}, err
+	}
+	return filebench.Write(context.Background(), p.path, p.format, p.codec, g.Records(p.n), p.opts)
+}
+
+// read reads the file once, verifying every record against the generator.
+func (p *pair) read() (filebench.ReadStats, error) {
+	g := ds.New(ds.DefaultSeed)
+	if p.bare {
+		n, err := filebench.BareJSONLZstdRead(context.Background(), p.path, g.Verify())
+		if err == nil && n != p.n {
+			err = fmt.Errorf("%w: file holds %d records, want %d", filebench.ErrRecordCount, n, p.n)
+		}
+		return filebench.ReadStats{Records: n}, err
+	}
+	return filebench.Read(context.Background(), p.path, p.format, p.codec, p.n, g.Verify(), p.opts)
+}
+
+// verifyRecords caps the records a write case round-trips before it is
+// timed. A full write and read at 1M records costs as much as a sample; every
+// timed read verifies every record of the full file, and a pair whose read
+// fails is left out of every ranking.
+const verifyRecords = 100_000
+
+// roundTrip writes the first min(n, verifyRecords) records to a scratch
+// file next to the pair's file and reads them back verifying every one, so
+// that no write is timed on a subject that does not round-trip.
+func (p *pair) roundTrip() error {
+	q := &pair{n: min(p.n, verifyRecords), format: p.format, codec: p.codec, opts: p.opts, path: p.path + ".verify", bare: p.bare}
+	defer os.Remove(q.path)
+	ws, err := q.write()
+	if err != nil {
+		return err
+	}
+	if ws.Records != q.n {
+		return fmt.Errorf("%w: wrote %d records, want %d", filebench.ErrRecordCount, ws.Records, q.n)
+	}
+	if _, err := q.read(); err != nil {
+		return fmt.Errorf("round trip: %w", err)
+	}
+	return nil
+}
+
+// prepare writes the pair's file outside timing (for a read or limit case
+// whose write case did not run, e.g. in a filtered run). The timed reads
+// verify every record of it.
+func (p *pair) prepare() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.verified = false
+	ws, err := p.write()
+	if err != nil {
+		return err
+	}
+	if ws.Records != p.n {
+		return fmt.Errorf("%w: wrote %d records, want %d", filebench.ErrRecordCount, ws.Records, p.n)
+	}
+	p.fileB, p.encodedB = ws.FileBytes, ws.EncodedBytes
+	p.verified = true
+	return nil
+}
+
+// setSizes records the sizes of the latest write and whether it wrote every
+// record.
+func (p *pair) setSizes(ws filebench.WriteStats, complete bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fileB, p.encodedB, p.verified = ws.FileBytes, ws.EncodedBytes, complete
+}
+
+// ensure makes sure a verified file is on disk, writing it if needed.
+func (p *pair) ensure() error {
+	p.mu.Lock()
+	ok := p.verified
+	p.mu.Unlock()
+	if ok {
+		if _, err := os.Stat(p.path); err == nil {
+			return nil
+		}
+	}
+	return p.prepare()
+}
+
+// check is the Verify of the read and limit cases: the verified file is
+// still there with the size it was written with. Corruption that keeps the
+// size is caught by the read itself, which verifies every record.
+func (p *pair) check() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.verified {
+		return errors.New("the file was not written")
+	}
+	fi, err := os.Stat(p.path)
+	if err != nil {
+		return fmt.Errorf("file written by the write case: %w", err)
+	}
+	if fi.Size() != p.fileB {
+		return fmt.Errorf("file %s is %d bytes, was written as %d (truncated or replaced between write and read)", p.path, fi.Size(), p.fileB)
+	}
+	return nil
+}
+
+// metrics are the pair's fixed per-case metrics.
+func (p *pair) metrics(m map[string]float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m[MetricFile] = float64(p.fileB)
+	if p.encodedB > 0 {
+		m[MetricEncoded] = float64(p.encodedB)
+	}
+	m[MetricRecords] = float64(p.n)
+}
+
+// bytesPerOp is what MB/s counts: the format's encoded stream (before
+// compression), or the file for read-bytes and the bare loop.
+func (p *pair) bytesPerOp(op string) int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if op == OpReadBytes || p.encodedB == 0 {
+		return p.fileB
+	}
+	return p.encodedB
+}
+
+// newPlan builds the plan for n records; tests use small n.
+func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
+	if n <= 0 {
+		return nil, fmt.Errorf("records: record count must be positive, got %d", n)
+	}
+	fs, err := recordsfmt.Formats()
+	if err != nil {
+		return nil, fmt.Errorf("records: formats: %w", err)
+	}
+	codecs := codec.Default()
+	files := &fileSet{dir: cfg.TempDir}
+	if files.dir == "" {
+		d, err := os.MkdirTemp("", "serbench-records-")
+		if err != nil {
+			return nil, fmt.Errorf("records: temp dir: %w", err)
+		}
+		files.dir, files.ownsDir = d, true
+	}
+	var cases []bench.Case
+	add := func(p *pair) {
+		files.all = append(files.all, p)
+		cases = append(cases, pairCases(p)...)
+	}
+	for _, f := range fs.All() {
+		name := f.Descriptor().Name
+		if cfg.WantSubject(name) {
+			for _, cname := range codecs.Names() {
+				c, err := codecs.Parse(cname)
+				if err != nil {
+					return nil, fmt.Errorf("records: codec %s: %w", cname, err)
+				}
+				if filebench.CheckCombination(f.Descriptor(), c) != nil {
+					continue
+				}
+				add(newPair(files, n, f, c, ""))
+			}
+			if name == "msgpack" {
+				// The seed's anomaly, reproduced on purpose.
+				add(newPair(files, n, f, codecs.MustParse("none"), VariantUnbuffered))
+			}
+		}
+		if name == "jsonl" && cfg.WantSubject(BareSubject) {
+			p := newPair(files, n, f, codecs.MustParse("zstd"), "")
+			p.bare = true
+			p.path = filepath.Join(files.dir, "records-"+BareSubject+"-zstd.bin")
+			add(p)
+		}
+	}
+	return &workload.Plan{Cases: cases, Close: files.close}, nil
+}
+
+func newPair(files *fileSet, n int, f format.Format[ds.Record], c codec.Codec, variant string) *pair {
+	p := &pair{files: files, n: n, format: f, codec: c, variant: variant}
+	name := []string{"records", f.Descriptor().Name, c.Info().Name}
+	if variant != "" {
+		name = append(name, variant)
+	}
+	if variant == VariantUnbuffered {
+		p.opts.Unbuffered = true
+	}
+	p.path = filepath.Join(files.dir, strings.Join(name, "-")+".bin")
+	return p
+}
+
+// ops lists the operations measured for p, in run order.
+func (p *pair) ops() []string {
+	switch {
+	case p.variant == VariantUnbuffered:
+		// Only the write differs from the buffered pair.
+		return []string{OpWrite}
+	case p.bare:
+		return []string{OpWrite, OpRead}
+	case p.codec.Info().Name == "none":
+		// Decompress-only would be reading the bytes again.
+		return []string{OpWrite, OpRead, OpReadBytes}
+	default:
+		return []string{OpWrite, OpRead, OpReadBytes, OpDecompress}
+	}
+}
+
+func pairCases(p *pair) []bench.Case {
+	ops := p.ops()
+	out := make([]bench.Case, 0, len(ops))
+	for i, op := range ops {
+		out = append(out, newCase(p, op, i == len(ops)-1))
+	}
+	return out
+}
+
+func (p *pair) labels(op string) results.Labels {
+	ls := results.Labels{
+		{Key: LabelFormat, Value: p.subject()},
+		{Key: LabelCodec, Value: p.codec.Info().Name},
+		{Key: LabelOp, Value: op},
+	}
+	if p.variant != "" {
+		ls = append(ls, results.Label{Key: LabelVariant, Value: p.variant})
+	}
+	return ls
+}
+
+// sampleCount is the number of samples of a case: fewer for the slow ops
+// at large record counts, more for the harness comparison.
+func (p *pair) sampleCount(op string) int {
+	large := p.n >= slowRecords
+	cmp := p.bare || (p.subject() == "jsonl" && p.codec.Info().Name == "zstd" && p.variant == "")
+	switch {
+	case cmp && (op == OpWrite || op == OpRead) && large:
+		return countDefault
+	case cmp && (op == OpWrite || op == OpRead):
+		return countBare
+	case large && slowOp(p, op):
+		return countSlow
+	case large:
+		return countLarge
+	}
+	return countDefault
+}
+
+func newCase(p *pair, op string, last bool) bench.Case {
+	c := bench.Case{
+		Workload: Name,
+		Name:     caseName,
+		Labels:   p.labels(op),
+		Metrics:  map[string]float64{},
+		Count:    p.sampleCount(op),
+		NoWarmup: true,
+	}
+	if op == OpReadBytes || op == OpDecompress {
+		c.Notes = []string{NoteLimit}
+	}
+	if p.variant == VariantUnbuffered {
+		c.Notes = []string{"no buffering: every encoder write is a system call (the seed's 22 s MsgPack Plain)"}
+	}
+	if p.bare {
+		c.Notes = []string{"hand-written minimal loop (encoding/json + zstd + bufio), no pipeline layers"}
+	}
+	if last {
+		c.Teardown = func() { p.remove() }
+	}
+	if op == OpWrite {
+		c.Setup = func() error {
+			p.files.activate(p)
+			return nil
+		}
+		c.Verify = p.roundTrip
+		c.Run = func(b *bench.B) error {
+			b.SetBytes(p.bytesPerOp(op))
+			var peak uint64
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return fmt.Errorf("remove previous file: %w", err)
+				}
+				b.StartTimer()
+				st, err := p.write()
+				if err != nil {
+					return err
+				}
+				// Some formats are not byte-for-byte deterministic (Avro
+				// OCF's random sync marker); later cases check the last
+				// write's sizes.
+				p.setSizes(st, st.Records == p.n)
+				peak = max(peak, st.Heap.PeakDelta())
+			}
+			if !p.bare {
+				b.ReportMetric(float64(peak), MetricPeakHeap)
+			}
+			p.metrics(c.Metrics)
+			return nil
+		}
+		return c
+	}
+	c.Setup = func() error {
+		p.files.activate(p)
+		if err := p.ensure(); err != nil {
+			return fmt.Errorf("create the file to read: %w", err)
+		}
+		p.metrics(c.Metrics)
+		return nil
+	}
+	c.Verify = p.check
+	c.Run = func(b *bench.B) error {
+		b.SetBytes(p.bytesPerOp(op))
+		var peak uint64
+		for i := 0; i < b.N; i++ {
+			var (
+				st  filebench.ReadStats
+				err error
+			)
+			switch op {
+			case OpRead:
+				st, err = p.read()
+			case OpReadBytes:
+				st, err = filebench.ReadFile(context.Background(), p.path, p.opts)
+				if err == nil && st.FileBytes != p.fileB {
+					err = fmt.Errorf("read %d bytes, the file was written as %d", st.FileBytes, p.fileB)
+				}
+			case OpDecompress:
+				st, err = filebench.Decompress(context.Background(), p.path, p.codec, p.opts)
+				if err == nil && st.DecodedBytes != p.encodedB {
+					err = fmt.Errorf("decompressed %d bytes, the encoder wrote %d", st.DecodedBytes, p.encodedB)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			peak = max(peak, st.Heap.PeakDelta())
+		}
+		if !p.bare {
+			b.ReportMetric(float64(peak), MetricPeakHeap)
+		}
+		return nil
+	}
+	return c
+}
+
+// slowRecords is the record count from which slow ops get fewer samples.
+const slowRecords = 1_000_000
+
+// slowOp reports whether op of p takes well over 3 s at 1M records on a
+// 2-core machine, as measured at 100,000 records: writes with xz and brotli
+// (5–7 s and 2–4 s at 100,000), reads with xz, and the unbuffered write.
+func slowOp(p *pair, op string) bool {
+	c := p.codec.Info().Name
+	switch op {
+	case OpWrite:
+		return c == "xz" || c == "brotli" || p.variant == VariantUnbuffered
+	case OpRead:
+		return c == "xz"
+	}
+	return false
+}

@@ -1,0 +1,300 @@
+package records
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/codec"
+	"github.com/serbench/serbench/dataset/records/recordsfmt"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// TestQuickPlan checks the matrix: every stream format × every codec (4 ops,
+// 3 with codec none), the self-compressing and random-access formats with
+// codec none only, the unbuffered msgpack write and the bare loop; each
+// pair's write first.
+func TestQuickPlan(t *testing.T) {
+	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	fs, err := recordsfmt.Formats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	codecs := len(codec.Default().Names())
+	stream, own := 0, 0
+	for _, f := range fs.All() {
+		if f.Descriptor().StreamOnly() {
+			stream++
+		} else {
+			own++
+		}
+	}
+	if stream != 11 || own != 10 || codecs != 8 {
+		t.Fatalf("%d stream formats, %d self-contained, %d codecs; the expected count below assumes 11, 10, 8", stream, own, codecs)
+	}
+	want := stream*(3+(codecs-1)*4) + own*3 + 1 + 2
+	if len(p.Cases) != want || want != 374 {
+		t.Fatalf("%d cases, want %d", len(p.Cases), want)
+	}
+	seenWrite := map[string]bool{}
+	for _, c := range p.Cases {
+		if c.Workload != Name || c.Name != caseName {
+			t.Fatalf("case %s/%s", c.Workload, c.Name)
+		}
+		keys := []string{}
+		for _, l := range c.Labels {
+			keys = append(keys, l.Key)
+		}
+		if k := strings.Join(keys[:3], ","); k != "format,codec,op" {
+			t.Fatalf("%s: labels %s", c.FullName(), k)
+		}
+		pair := c.Labels.Get(LabelFormat) + "/" + c.Labels.Get(LabelCodec) + "/" + c.Labels.Get(LabelVariant)
+		switch c.Labels.Get(LabelOp) {
+		case OpWrite:
+			seenWrite[pair] = true
+		default:
+			if !seenWrite[pair] {
+				t.Errorf("%s runs before its pair's write", c.FullName())
+			}
+		}
+		limit := len(c.Notes) > 0 && c.Notes[0] == NoteLimit
+		if isLimit := c.Labels.Get(LabelOp) == OpReadBytes || c.Labels.Get(LabelOp) == OpDecompress; isLimit != limit {
+			t.Errorf("%s: notes %v", c.FullName(), c.Notes)
+		}
+		wantCount := countDefault
+		if (pair == "jsonl/zstd/" || pair == BareSubject+"/zstd/") && (c.Labels.Get(LabelOp) == OpWrite || c.Labels.Get(LabelOp) == OpRead) {
+			wantCount = countBare
+		}
+		if c.Count != wantCount || !c.NoWarmup {
+			t.Errorf("%s: count %d (want %d), NoWarmup %v", c.FullName(), c.Count, wantCount, c.NoWarmup)
+		}
+		if c.Setup == nil || c.Verify == nil || c.Run == nil {
+			t.Errorf("%s: missing Setup, Verify or Run", c.FullName())
+		}
+	}
+	for _, pair := range []string{"msgpack/none/" + VariantUnbuffered, BareSubject + "/zstd/", "parquet-zstd/none/", "csv/xz/"} {
+		if !seenWrite[pair] {
+			t.Errorf("no write case for %s", pair)
+		}
+	}
+	if seenWrite["parquet-zstd/zstd/"] || seenWrite["arrow-file/gzip/"] {
+		t.Error("a self-compressing or random-access format is combined with an outer codec")
+	}
+}
+
+func TestSampleCounts(t *testing.T) {
+	reg := codec.Default()
+	fs, err := recordsfmt.Formats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := &fileSet{dir: t.TempDir()}
+	msgpack, _ := fs.Get("msgpack")
+	jsonl, _ := fs.Get("jsonl")
+	for _, tc := range []struct {
+		format, codec, variant, op string
+		n, want                    int
+	}{
+		{"msgpack", "zstd", "", OpWrite, 100_000, countDefault},
+		{"msgpack", "zstd", "", OpWrite, 1_000_000, countLarge},
+		{"msgpack", "xz", "", OpWrite, 1_000_000, countSlow},
+		{"msgpack", "xz", "", OpRead, 1_000_000, countSlow},
+		{"msgpack", "brotli", "", OpRead, 1_000_000, countLarge},
+		{"msgpack", "none", VariantUnbuffered, OpWrite, 1_000_000, countSlow},
+		{"jsonl", "zstd", "", OpWrite, 100_000, countBare},
+		{"jsonl", "zstd", "", OpRead, 1_000_000, countDefault},
+		{"jsonl", "zstd", "", OpDecompress, 1_000_000, countLarge},
+	} {
+		f := msgpack
+		if tc.format == "jsonl" {
+			f = jsonl
+		}
+		p := newPair(files, tc.n, f, reg.MustParse(tc.codec), tc.variant)
+		if got := p.sampleCount(tc.op); got != tc.want {
+			t.Errorf("%s %s %s %s n=%d: count %d, want %d", tc.format, tc.codec, tc.variant, tc.op, tc.n, got, tc.want)
+		}
+	}
+}
+
+// smallPlan is a plan at n records for a few subjects, filtered by re.
+func smallPlan(t *testing.T, n int, dir string, re string, subjects ...string) *workload.Plan {
+	t.Helper()
+	p, err := newPlan(n, workload.Config{Subjects: subjects, TempDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	if re != "" {
+		p.Cases = workload.FilterCases(p.Cases, regexp.MustCompile(re))
+	}
+	return p
+}
+
+var fast = bench.Options{Count: 1, SampleTime: time.Millisecond}
+
+func measure(t *testing.T, c bench.Case) results.Case {
+	t.Helper()
+	c.Count = 1
+	r, err := bench.Measure(context.Background(), c, fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestCasesMeasure runs real cases at 2,000 records: every op of a stream
+// format with and without a codec, a self-compressing format, the bare loop
+// and the unbuffered write.
+func TestCasesMeasure(t *testing.T) {
+	dir := t.TempDir()
+	p := smallPlan(t, 2000, dir, `codec=(none|zstd)/`, "msgpack", "parquet-zstd", BareSubject)
+	if len(p.Cases) != 3+4+1+3+2 {
+		t.Fatalf("%d cases", len(p.Cases))
+	}
+	for _, c := range p.Cases {
+		r := measure(t, c)
+		if !r.OK() {
+			t.Fatalf("%s: %s", r.FullName(), r.Error)
+		}
+		if len(r.Samples) != 1 || r.Samples[0].NsPerOp <= 0 {
+			t.Errorf("%s: samples %+v", r.FullName(), r.Samples)
+		}
+		if r.Metrics[MetricFile] <= 0 || r.Metrics[MetricRecords] != 2000 {
+			t.Errorf("%s: metrics %v", r.FullName(), r.Metrics)
+		}
+		if _, ok := r.Median(results.UnitMBPerS); !ok {
+			t.Errorf("%s: no MB/s", r.FullName())
+		}
+		if _, ok := r.Median(MetricPeakHeap); !ok && r.Labels.Get(LabelFormat) != BareSubject {
+			t.Errorf("%s: no peak heap", r.FullName())
+		}
+		if r.Labels.Get(LabelCodec) == "zstd" && r.Labels.Get(LabelOp) != OpReadBytes && r.Labels.Get(LabelFormat) != BareSubject &&
+			r.Metrics[MetricEncoded] <= r.Metrics[MetricFile] {
+			t.Errorf("%s: encoded %v not above file %v", r.FullName(), r.Metrics[MetricEncoded], r.Metrics[MetricFile])
+		}
+	}
+	left, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}
+
+// TestBadInput breaks the disk or the file of the first pair and checks
+// that the affected case fails with a clear reason and that the next pair's
+// write still runs.
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// before runs before the first case; after between the write
+		// and the read of the first pair.
+		before, after func(t *testing.T, dir, path string)
+		failOp        string
+		reason        string
+	}{
+		{
+			name: "full disk",
+			before: func(t *testing.T, _, path string) {
+				if _, err := os.Stat("/dev/full"); err != nil {
+					t.Skip("no /dev/full")
+				}
+				if err := os.Symlink("/dev/full", path+".verify"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			failOp: OpWrite, reason: "no space left on device",
+		},
+		{
+			name: "truncated between write and read",
+			after: func(t *testing.T, _, path string) {
+				fi, err := os.Stat(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Truncate(path, fi.Size()/2); err != nil {
+					t.Fatal(err)
+				}
+			},
+			failOp: OpRead, reason: "truncated or replaced between write and read",
+		},
+		{
+			name: "corrupted between write and read",
+			after: func(t *testing.T, _, path string) {
+				b, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := len(b) / 2; i < len(b)/2+64; i++ {
+					b[i] ^= 0x5a
+				}
+				if err := os.WriteFile(path, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			},
+			failOp: OpRead, reason: "run: filebench: read msgpack/none",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := smallPlan(t, 500, dir, `codec=(none|gzip)/op=(write|read)$`, "msgpack")
+			if len(p.Cases) != 4 {
+				t.Fatalf("%d cases", len(p.Cases))
+			}
+			path := filepath.Join(dir, "records-msgpack-none.bin")
+			if tc.before != nil {
+				tc.before(t, dir, path)
+			}
+			var got []results.Case
+			for i, c := range p.Cases {
+				if i == 1 && tc.after != nil {
+					tc.after(t, dir, path)
+				}
+				got = append(got, measure(t, c))
+			}
+			failed := got[0]
+			if tc.failOp == OpRead {
+				failed = got[1]
+				if !got[0].OK() {
+					t.Fatalf("write failed: %s", got[0].Error)
+				}
+			}
+			if failed.OK() || !strings.Contains(failed.Error, tc.reason) {
+				t.Errorf("%s: status %s, error %q; want failed with %q", failed.FullName(), failed.Status, failed.Error, tc.reason)
+			}
+			if next := got[2]; !next.OK() || next.Labels.Get(LabelCodec) != "gzip" {
+				t.Errorf("next pair: %s %s %s", next.FullName(), next.Status, next.Error)
+			}
+		})
+	}
+}
+
+// TestUnwritableTempDir: a temp dir that cannot hold files fails every
+// case with the reason; planning itself succeeds.
+func TestUnwritableTempDir(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := smallPlan(t, 100, notDir, `codec=none/op=(write|read)$`, "jsonl")
+	if len(p.Cases) != 2 {
+		t.Fatalf("%d cases", len(p.Cases))
+	}
+	for _, c := range p.Cases {
+		r := measure(t, c)
+		if r.OK() || !strings.Contains(r.Error, "not a directory") {
+			t.Errorf("%s: status %s, error %q", r.FullName(), r.Status, r.Error)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package records
+
+import (
+	"fmt"
+	"math"
+)
+
+// A point is one format × codec pair whose write and read both succeeded:
+// what the top-performer and recommendation rules choose from.
+type point struct {
+	// Format and Codec name the pair.
+	Format, Codec string
+	// WriteNs and ReadNs are the median times of one write and one read.
+	WriteNs, ReadNs float64
+	// FileB is the file size; PlainB the size of the same format
+	// uncompressed (0 when unknown).
+	FileB, PlainB float64
+	// Text marks human-readable formats; RandomAccess formats that can read
+	// a column or row group without decoding the whole file.
+	Text, RandomAccess bool
+}
+
+// Subject is "format + codec".
+func (p point) Subject() string { return p.Format + " + " + p.Codec }
+
+// TotalNs is write + read.
+func (p point) TotalNs() float64 { return p.WriteNs + p.ReadNs }
+
+// Saved is the fraction saved against the same format uncompressed, or NaN
+// when that size is unknown.
+func (p point) Saved() float64 {
+	if p.PlainB <= 0 {
+		return math.NaN()
+	}
+	return 1 - p.FileB/p.PlainB
+}
+
+// A rule picks one point by a stated criterion.
+type rule struct {
+	// Name is the metric or use case.
+	Name string
+	// Rule states the criterion in words, printed with the pick.
+	Rule string
+	// Pick returns the index of the chosen point, or -1 when none
+	// qualifies.
+	Pick func(pts []point) int
+}
+
+// argmin returns the index of the smallest key among the points for which
+// keep is true (nil: all); ties go to the earlier point.
+func argmin(pts []point, keep func(point) bool, key func(point) float64) int {
+	best := -1
+	var bv float64
+	for i, p := range pts {
+		if keep != nil && !keep(p) {
+			continue
+		}
+		v := key(p)
+		if math.IsNaN(v) {
+			continue
+		}
+		if best < 0 || v < bv {
+			best, bv = i, v
+		}
+	}
+	return best
+}
+
+func minOf(pts []point, keep func(point) bool, key func(point) float64) float64 {
+	i := argmin(pts, keep, key)
+	if i < 0 {
+		return math.NaN()
+	}
+	return key(pts[i])
+}
+
+func writeNs(p point) float64 { return p.WriteNs }
+func readNs(p point) float64  { return p.ReadNs }
+func totalNs(p point) float64 { return p.TotalNs() }
+func fileB(p point) float64   { return p.FileB }
+func isText(p point) bool     { return p.Text }
+
+// Thresholds of the use-case rules.
+const (
+	loggingMinSaved   = 0.90
+	archivalMaxWrite  = 10.0
+	realtimeMinSaved  = 0.75
+	readableMaxTotal  = 2.0
+	balanceRuleString = "minimum of (round trip ÷ fastest round trip) × (file ÷ smallest file): the point nearest the origin of the log-log scatter, always on the Pareto frontier"
+)
+
+// topRules are the quick-reference winners.
+func topRules() []rule {
+	return []rule{
+		{"Fastest round trip", "minimum write + read", func(pts []point) int { return argmin(pts, nil, totalNs) }},
+		{"Fastest write", "minimum write time", func(pts []point) int { return argmin(pts, nil, writeNs) }},
+		{"Fastest read", "minimum read time (every record decoded and verified)", func(pts []point) int { return argmin(pts, nil, readNs) }},
+		{"Smallest file", "minimum file size", func(pts []point) int { return argmin(pts, nil, fileB) }},
+		{"Best balance", balanceRuleString, pickBalance},
+	}
+}
+
+func pickBalance(pts []point) int {
+	t, s := minOf(pts, nil, totalNs), minOf(pts, nil, fileB)
+	if !(t > 0) || !(s > 0) {
+		return -1
+	}
+	return argmin(pts, nil, func(p point) float64 { return p.TotalNs() / t * p.FileB / s })
+}
+
+// useCaseRules are the recommendations by use case.
+func useCaseRules() []rule {
+	return []rule{
+		{
+			"High-throughput logging",
+			fmt.Sprintf("fastest write among pairs saving at least %.0f%% against the same format uncompressed", loggingMinSaved*100),
+			func(pts []point) int {
+				return argmin(pts, func(p point) bool { return p.Saved() >= loggingMinSaved }, writeNs)
+			},
+		},
+		{
+			"Data archival",
+			fmt.Sprintf("smallest file among pairs whose write takes at most %.0f× the fastest write", archivalMaxWrite),
+			func(pts []point) int {
+				w := minOf(pts, nil, writeNs)
+				return argmin(pts, func(p point) bool { return p.WriteNs <= archivalMaxWrite*w }, fileB)
+			},
+		},
+		{
+			"Real-time processing",
+			fmt.Sprintf("fastest read among pairs saving at least %.0f%% against the same format uncompressed", realtimeMinSaved*100),
+			func(pts []point) int {
+				return argmin(pts, func(p point) bool { return p.Saved() >= realtimeMinSaved }, readNs)
+			},
+		},
+		{
+			"Human-readable archives",
+			fmt.Sprintf("smallest file among text formats whose round trip is within %.0f× the fastest text-format round trip", readableMaxTotal),
+			func(pts []point) int {
+				t := minOf(pts, isText, totalNs)
+				return argmin(pts, func(p point) bool { return p.Text && p.TotalNs() <= readableMaxTotal*t }, fileB)
+			},
+		},
+		{
+			"Analytics (random access)",
+			"fastest round trip among formats that can read one column or row group without decoding the file (Parquet, Arrow file)",
+			func(pts []point) int {
+				return argmin(pts, func(p point) bool { return p.RandomAccess }, totalNs)
+			},
+		},
+	}
+}

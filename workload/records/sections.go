@@ -1,0 +1,864 @@
+package records
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/serbench/serbench/codec"
+	"github.com/serbench/serbench/dataset/records/recordsfmt"
+	"github.com/serbench/serbench/filebench"
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+)
+
+// Sections implements workload.Workload: the seed's tables (combined,
+// file size, write, read, compression by algorithm, trade-offs,
+// recommendations), the size-vs-time scatter with its Pareto frontier, the
+// limit rows, the harness-overhead check and the anomalies found in the data.
+func (*Workload) Sections() []report.Section {
+	return []report.Section{
+		{Workload: Name, Title: "Method", Render: renderMethod},
+		{Workload: Name, Title: "Combined size & performance", Render: renderCombined},
+		{Workload: Name, Title: "File size", Render: renderSize},
+		{Workload: Name, Title: "Write performance", Render: renderWrite},
+		{Workload: Name, Title: "Read performance, against the read-bytes and decompress-only floors", Render: renderRead},
+		{Workload: Name, Title: "Compression by algorithm", Render: renderByCodec},
+		{Workload: Name, Title: "Speed vs compression trade-offs", Render: renderTradeoffs},
+		{Workload: Name, Title: "Top performers and recommendations", Render: renderRecommendations},
+		{Workload: Name, Title: "Harness overhead: pipeline vs a bare loop", Render: renderBare},
+		{Workload: Name, Title: "The seed's anomaly: an unbuffered write", Render: renderUnbuffered},
+		{Workload: Name, Title: "Anomalies found in this run", Render: renderAnomalies},
+	}
+}
+
+// formatInfo returns the descriptors of the records formats by name; reports
+// of old runs may name formats that no longer exist (absent from the map).
+func formatInfo() map[string]format.Descriptor {
+	out := map[string]format.Descriptor{}
+	fs, err := recordsfmt.Formats()
+	if err != nil {
+		return out
+	}
+	for _, f := range fs.All() {
+		d := f.Descriptor()
+		out[d.Name] = d
+	}
+	return out
+}
+
+// row is one format × codec (× variant) pair and its cases.
+type row struct {
+	format, codec, variant string
+	write, read            *results.Case
+	readBytes, decompress  *results.Case
+	plain                  *row // the same format uncompressed; nil if unknown
+	desc                   format.Descriptor
+}
+
+func (r *row) subject() string {
+	s := r.format + " + " + r.codec
+	if r.variant != "" {
+		s += " (" + r.variant + ")"
+	}
+	return s
+}
+
+// any returns one of the row's cases that carries the file metrics.
+func (r *row) any() *results.Case {
+	for _, c := range []*results.Case{r.write, r.read, r.readBytes, r.decompress} {
+		if c != nil && c.Metrics[MetricFile] > 0 {
+			return c
+		}
+	}
+	return nil
+}
+
+func (r *row) fileB() float64 {
+	if c := r.any(); c != nil {
+		return c.Metrics[MetricFile]
+	}
+	return 0
+}
+
+func (r *row) records() float64 {
+	if c := r.any(); c != nil {
+		return c.Metrics[MetricRecords]
+	}
+	return 0
+}
+
+// ok reports whether both the write and the read succeeded.
+func (r *row) ok() bool { return r.write != nil && r.write.OK() && r.read != nil && r.read.OK() }
+
+func median(c *results.Case) float64 {
+	if c == nil || !c.OK() {
+		return math.NaN()
+	}
+	v, ok := c.Median(results.UnitNsPerOp)
+	if !ok {
+		return math.NaN()
+	}
+	return v
+}
+
+func (r *row) totalNs() float64 { return median(r.write) + median(r.read) }
+
+func (r *row) saved() float64 {
+	if r.plain == nil || r.plain.fileB() == 0 || r.fileB() == 0 {
+		return math.NaN()
+	}
+	return 1 - r.fileB()/r.plain.fileB()
+}
+
+func (r *row) point() point {
+	p := point{Format: r.format, Codec: r.codec, WriteNs: median(r.write), ReadNs: median(r.read), FileB: r.fileB(),
+		Text: r.desc.HasLabel(format.LabelText), RandomAccess: r.desc.RandomAccess}
+	if r.plain != nil {
+		p.PlainB = r.plain.fileB()
+	}
+	return p
+}
+
+// view holds a run's rows: the format × codec matrix, the bare loop and the
+// unbuffered variant.
+type view struct {
+	rows       []*row // the matrix, in run order
+	bare       *row
+	unbuffered *row
+	failed     []*results.Case
+	codecs     []string
+	records    float64
+}
+
+func newView(cases []*results.Case) *view {
+	info := formatInfo()
+	v := &view{}
+	byKey := map[string]*row{}
+	var order []*row
+	for _, c := range cases {
+		if !c.OK() {
+			v.failed = append(v.failed, c)
+		}
+		f, cd, vr := c.Labels.Get(LabelFormat), c.Labels.Get(LabelCodec), c.Labels.Get(LabelVariant)
+		key := f + "\x00" + cd + "\x00" + vr
+		r := byKey[key]
+		if r == nil {
+			r = &row{format: f, codec: cd, variant: vr, desc: info[f]}
+			byKey[key] = r
+			order = append(order, r)
+		}
+		switch c.Labels.Get(LabelOp) {
+		case OpWrite:
+			r.write = c
+		case OpRead:
+			r.read = c
+		case OpReadBytes:
+			r.readBytes = c
+		case OpDecompress:
+			r.decompress = c
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range order {
+		switch {
+		case r.format == BareSubject:
+			v.bare = r
+			continue
+		case r.variant == VariantUnbuffered:
+			v.unbuffered = r
+			continue
+		case r.variant != "":
+			continue
+		}
+		v.rows = append(v.rows, r)
+		if !seen[r.codec] {
+			seen[r.codec] = true
+			v.codecs = append(v.codecs, r.codec)
+		}
+		if n := r.records(); n > v.records {
+			v.records = n
+		}
+	}
+	for _, r := range append(append([]*row{}, v.rows...), v.unbuffered) {
+		if r != nil {
+			r.plain = byKey[plainKey(r, info)]
+		}
+	}
+	return v
+}
+
+// plainKey names the row a pair's savings are measured against: the same
+// format with codec none, or — for a format that compresses itself — its
+// uncompressed sibling (parquet-zstd → parquet-none, avro-ocf-deflate →
+// avro-ocf, arrow-file-lz4 → arrow-file).
+func plainKey(r *row, info map[string]format.Descriptor) string {
+	if !r.desc.Compresses {
+		return r.format + "\x00none\x00"
+	}
+	name := r.format
+	for {
+		i := strings.LastIndex(name, "-")
+		if i < 0 {
+			return r.format + "\x00none\x00"
+		}
+		name = name[:i]
+		for _, cand := range []string{name, name + "-none"} {
+			if d, ok := info[cand]; ok && !d.Compresses {
+				return cand + "\x00none\x00"
+			}
+		}
+	}
+}
+
+// points returns the rows whose write and read both succeeded, as points,
+// with the rows they came from.
+func (v *view) points() ([]point, []*row) {
+	var pts []point
+	var rows []*row
+	for _, r := range v.rows {
+		if r.ok() {
+			pts = append(pts, r.point())
+			rows = append(rows, r)
+		}
+	}
+	return pts, rows
+}
+
+// timeCell formats a case's median time with its interval and sample
+// count: "1.23 s ±4%", "22.1 s (n=1)", FAILED.
+func timeCell(c *results.Case) string {
+	if c == nil {
+		return "–"
+	}
+	if !c.OK() {
+		return report.Failed
+	}
+	s, ok := c.Stat(results.UnitNsPerOp)
+	if !ok {
+		return "–"
+	}
+	if s.N < 2 {
+		return report.Duration(s.Median) + " (n=1)"
+	}
+	out := report.WithCI(s, report.Duration)
+	if c.Noisy {
+		out += " (noisy)"
+	}
+	return out
+}
+
+func secs(ns float64) string {
+	if math.IsNaN(ns) {
+		return report.Failed
+	}
+	return strconv.FormatFloat(ns/1e9, 'f', 3, 64)
+}
+
+func mib(b float64) string { return strconv.FormatFloat(b/(1<<20), 'f', 2, 64) }
+
+func pctCell(f float64) string {
+	if math.IsNaN(f) {
+		return "–"
+	}
+	return report.Pct(f)
+}
+
+func ratio(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "–"
+	}
+	return report.Float(x) + "×"
+}
+
+func sizeCell(r *row) string {
+	if r.fileB() == 0 {
+		return "–"
+	}
+	return mib(r.fileB())
+}
+
+func renderMethod(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	if len(v.rows) == 0 {
+		return nil, nil
+	}
+	info := formatInfo()
+	ft := &report.Table{Caption: "Formats", Header: []string{"format", "library", "kind", "outer codecs", "detail"}}
+	for _, f := range report.Distinct(cases, LabelFormat) {
+		d, ok := info[f]
+		if !ok {
+			continue
+		}
+		outer := "all"
+		if !d.StreamOnly() {
+			outer = "none only (compresses itself or needs random access)"
+		}
+		ft.Rows = append(ft.Rows, []string{f, d.Library + " " + d.Version, strings.Join(d.Labels, ", "), outer, d.Detail})
+	}
+	reg := codec.Default()
+	ct := &report.Table{Caption: "Codecs (default level)", Header: []string{"codec", "library", "level"}}
+	for _, name := range v.codecs {
+		c, err := reg.Parse(name)
+		if err != nil {
+			ct.Rows = append(ct.Rows, []string{name, "–", "–"})
+			continue
+		}
+		in := c.Info()
+		level := "–"
+		if in.HasLevels {
+			level = strconv.Itoa(in.Level)
+		}
+		ct.Rows = append(ct.Rows, []string{name, strings.TrimSpace(in.Library + " " + in.Version), level})
+	}
+	counts := map[int]int{}
+	for _, c := range cases {
+		if c.OK() {
+			counts[len(c.Samples)]++
+		}
+	}
+	var ns []int
+	for n := range counts {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	var cs []string
+	for _, n := range ns {
+		cs = append(cs, fmt.Sprintf("%d cases with n=%d", counts[n], n))
+	}
+	text := &report.Text{Body: fmt.Sprintf(
+		"Each write streams %s generated records through the format's encoder, the codec and a %s buffer into a real file in the temp directory; "+
+			"each read streams the file back (read → decompress → decode) and checks every record against the generator. "+
+			"Before a write is timed, the pair round-trips its first %s records (all of them when fewer) through a scratch file; every timed read verifies every record of the full file, and a pair whose read fails is left out of every ranking. "+
+			"Times are medians of n samples (one op per sample, a GC before each, one untimed calibration run per case); "+
+			"total = write + read. MB/s counts the format's encoded stream (its bytes before compression) for write, read and decompress, and the file's bytes for read-bytes. "+
+			"Peak heap is the largest growth of the heap in use over its level at the start of the op, sampled every %s. "+
+			"read-bytes (the file's bytes into a buffer, nothing else) and decompress (read + decompress, no decoding) are limit rows, the floors under each read. "+
+			"Samples: %s.",
+		report.Int(v.records), report.Bytes(filebench.DefaultBufferSize), report.Int(verifyRecords), report.Duration(float64(filebench.DefaultHeapSampleInterval)),
+		strings.Join(cs, ", "))}
+	return []report.Block{text, ft, ct}, nil
+}
+
+func renderCombined(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	if len(v.rows) == 0 {
+		return nil, nil
+	}
+	t := &report.Table{
+		Caption: fmt.Sprintf("%s records: file size, write, read and total time (seconds, medians)", report.Int(v.records)),
+		Header:  []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"},
+	}
+	for _, r := range v.rows {
+		total := "–"
+		if r.write != nil && r.read != nil {
+			total = secs(r.totalNs())
+		}
+		t.Rows = append(t.Rows, []string{r.format, r.codec, sizeCell(r), secsCell(r.write), secsCell(r.read), total, pctCell(r.saved())})
+	}
+	t.Notes = []string{"% saved = 1 − file ÷ the same format uncompressed (codec none; for a format that compresses itself, its uncompressed sibling: parquet-none, avro-ocf, arrow-file)."}
+	return []report.Block{t}, nil
+}
+
+func secsCell(c *results.Case) string {
+	if c == nil {
+		return "–"
+	}
+	return secs(median(c))
+}
+
+func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	if len(v.rows) == 0 {
+		return nil, nil
+	}
+	t := &report.Table{Header: []string{"format", "codec", "size (bytes)", "size (MiB)", "bytes/record", "% saved", "vs plain"}}
+	for _, r := range v.rows {
+		size := r.fileB()
+		if size == 0 {
+			t.Rows = append(t.Rows, []string{r.format, r.codec, report.Failed, "–", "–", "–", "–"})
+			continue
+		}
+		vs := "–"
+		if r.plain != nil && r.plain != r && r.plain.fileB() > 0 {
+			vs = ratio(r.plain.fileB()/size) + " smaller"
+		}
+		t.Rows = append(t.Rows, []string{r.format, r.codec, report.Int(size), mib(size), report.Float(size / r.records()), pctCell(r.saved()), vs})
+	}
+	t.Notes = []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}
+	return []report.Block{t}, nil
+}
+
+// sortedByTime returns rows with a case for op sorted by median time,
+// failed ones last.
+func sortedByTime(rows []*row, pick func(*row) *results.Case) []*row {
+	var out []*row
+	for _, r := range rows {
+		if pick(r) != nil {
+			out = append(out, r)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := median(pick(out[i])), median(pick(out[j]))
+		if math.IsNaN(a) != math.IsNaN(b) {
+			return !math.IsNaN(a)
+		}
+		return a < b
+	})
+	return out
+}
+
+func recsPerSec(c *results.Case, n float64) string {
+	t := median(c)
+	if math.IsNaN(t) || t == 0 {
+		return "–"
+	}
+	return report.Int(n / (t / 1e9))
+}
+
+func heapCell(c *results.Case) string {
+	if c == nil || !c.OK() {
+		return "–"
+	}
+	h, ok := c.Median(MetricPeakHeap)
+	if !ok {
+		return "–"
+	}
+	return report.Bytes(h)
+}
+
+func vsFastest(c *results.Case, fastest float64) string {
+	t := median(c)
+	if math.IsNaN(t) || !(fastest > 0) {
+		return "–"
+	}
+	return ratio(t / fastest)
+}
+
+func renderWrite(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	rows := sortedByTime(v.rows, func(r *row) *results.Case { return r.write })
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	fastest := median(rows[0].write)
+	t := &report.Table{
+		Caption: fmt.Sprintf("Write %s records (fastest first)", report.Int(v.records)),
+		Header:  []string{"format", "codec", "time", "records/s", "MB/s", "peak heap", "vs fastest"},
+	}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{r.format, r.codec, timeCell(r.write), recsPerSec(r.write, r.records()),
+			report.UnitCell(r.write, results.UnitMBPerS, report.Float), heapCell(r.write), vsFastest(r.write, fastest)})
+	}
+	t.Notes = []string{"records/s = records ÷ median time; MB/s counts the encoded stream before compression; vs fastest = time ÷ the fastest write's time."}
+	return []report.Block{t}, nil
+}
+
+func renderRead(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	rows := sortedByTime(v.rows, func(r *row) *results.Case { return r.read })
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	fastest := median(rows[0].read)
+	t := &report.Table{
+		Caption: fmt.Sprintf("Read and verify %s records (fastest first)", report.Int(v.records)),
+		Header:  []string{"format", "codec", "time", "records/s", "MB/s", "peak heap", "vs fastest", "read-bytes floor", "decompress floor", "× floor"},
+	}
+	for _, r := range rows {
+		floor := r.decompress
+		if floor == nil {
+			floor = r.readBytes
+		}
+		x := "–"
+		if f := median(floor); f > 0 {
+			x = ratio(median(r.read) / f)
+		}
+		dec := "–"
+		if r.decompress != nil {
+			dec = timeCell(r.decompress)
+		}
+		t.Rows = append(t.Rows, []string{r.format, r.codec, timeCell(r.read), recsPerSec(r.read, r.records()),
+			report.UnitCell(r.read, results.UnitMBPerS, report.Float), heapCell(r.read), vsFastest(r.read, fastest),
+			timeCell(r.readBytes), dec, x})
+	}
+	t.Notes = []string{
+		"read-bytes: the file's bytes read into a buffer and discarded; decompress: read and decompress, no decoding (codec none has none). " +
+			"× floor = read time ÷ the decompress-only time (read-bytes for codec none): how much of the read the decoder and verification cost. " +
+			"The files were just written, so reads come from the page cache, as they would for a file read back soon after writing.",
+	}
+	return []report.Block{t}, nil
+}
+
+// geomean returns the geometric mean of xs (NaN when empty).
+func geomean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range xs {
+		s += math.Log(x)
+	}
+	return math.Exp(s / float64(len(xs)))
+}
+
+func renderByCodec(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	t := &report.Table{Header: []string{"codec", "formats", "average % saved", "best format", "its size (MiB)", "its % saved", "write cost", "read cost"}}
+	for _, cd := range v.codecs {
+		if cd == "none" {
+			continue
+		}
+		var saved, wcost, rcost []float64
+		var best *row
+		n := 0
+		for _, r := range v.rows {
+			if r.codec != cd || !r.ok() {
+				continue
+			}
+			n++
+			if s := r.saved(); !math.IsNaN(s) {
+				saved = append(saved, s)
+			}
+			if best == nil || r.fileB() < best.fileB() {
+				best = r
+			}
+			if r.plain != nil && r.plain.ok() {
+				wcost = append(wcost, median(r.write)/median(r.plain.write))
+				rcost = append(rcost, median(r.read)/median(r.plain.read))
+			}
+		}
+		if best == nil {
+			continue
+		}
+		var avg float64
+		for _, s := range saved {
+			avg += s
+		}
+		avg /= float64(len(saved))
+		t.Rows = append(t.Rows, []string{cd, strconv.Itoa(n), pctCell(avg), best.format, mib(best.fileB()), pctCell(best.saved()),
+			ratio(geomean(wcost)), ratio(geomean(rcost))})
+	}
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	sort.SliceStable(t.Rows, func(i, j int) bool { return pctVal(t.Rows[i][2]) > pctVal(t.Rows[j][2]) })
+	t.Notes = []string{"Outer codecs only, over the formats whose write and read both succeeded, most compressing first. " +
+		"average % saved = arithmetic mean over those formats; write cost and read cost = geometric mean over them of the time with the codec ÷ the same format's time with codec none (1× = free, below 1× = faster than uncompressed)."}
+	return []report.Block{t}, nil
+}
+
+func pctVal(s string) float64 {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return math.Inf(-1)
+	}
+	return f
+}
+
+func renderTradeoffs(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	pts, rows := v.points()
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	var rp []report.Point
+	for _, p := range pts {
+		rp = append(rp, report.Point{X: p.FileB, Y: p.TotalNs(), Label: p.Subject()})
+	}
+	var blocks []report.Block
+	chart := report.ScatterChart{
+		Title:  fmt.Sprintf("records: file size against write + read time, %s records", report.Int(v.records)),
+		XLabel: "file size", YLabel: "write + read",
+		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration,
+		Points: rp, Frontier: true,
+	}
+	if svg, err := chart.SVG(); err == nil {
+		blocks = append(blocks, &report.Plot{File: "records-size-vs-time.svg", Caption: chart.Title + " — log-log; the line joins the Pareto frontier", SVG: svg})
+	}
+	t := &report.Table{
+		Caption: "The Pareto frontier: no other pair is both smaller and faster (smallest file first)",
+		Header:  []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"},
+	}
+	for _, i := range report.ParetoFront(rp) {
+		r := rows[i]
+		t.Rows = append(t.Rows, []string{r.format, r.codec, mib(r.fileB()), secs(median(r.write)), secs(median(r.read)), secs(r.totalNs()), pctCell(r.saved())})
+	}
+	sort.SliceStable(t.Rows, func(i, j int) bool { return atof(t.Rows[i][2]) < atof(t.Rows[j][2]) })
+	t.Notes = []string{"Every pair off this list is beaten on both size and round-trip time by one on it."}
+	return append(blocks, t), nil
+}
+
+func atof(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+// tradeoff describes a point's other costs in a few words.
+func tradeoff(p point) string {
+	return fmt.Sprintf("%s MiB, %s s total (write %s, read %s)", mib(p.FileB), secs(p.TotalNs()), secs(p.WriteNs), secs(p.ReadNs))
+}
+
+func renderRecommendations(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	pts, _ := v.points()
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	top := &report.Table{Caption: "Quick reference: top performers", Header: []string{"metric", "pair", "value", "trade-off", "rule"}}
+	for _, r := range topRules() {
+		i := r.Pick(pts)
+		if i < 0 {
+			top.Rows = append(top.Rows, []string{r.Name, "none qualifies", "–", "–", r.Rule})
+			continue
+		}
+		p := pts[i]
+		var val string
+		switch r.Name {
+		case "Fastest write":
+			val = secs(p.WriteNs) + " s"
+		case "Fastest read":
+			val = secs(p.ReadNs) + " s"
+		case "Smallest file":
+			val = mib(p.FileB) + " MiB"
+		default:
+			val = secs(p.TotalNs()) + " s"
+		}
+		top.Rows = append(top.Rows, []string{r.Name, p.Subject(), val, tradeoff(p) + savedNote(p), r.Rule})
+	}
+	uc := &report.Table{Caption: "Recommendations by use case", Header: []string{"use case", "recommendation", "figures", "rule"}}
+	for _, r := range useCaseRules() {
+		i := r.Pick(pts)
+		if i < 0 {
+			uc.Rows = append(uc.Rows, []string{r.Name, "none qualifies", "–", r.Rule})
+			continue
+		}
+		uc.Rows = append(uc.Rows, []string{r.Name, pts[i].Subject(), tradeoff(pts[i]) + savedNote(pts[i]), r.Rule})
+	}
+	uc.Notes = []string{"Chosen by the stated rule from this run's medians among the pairs whose write and read both succeeded; on another machine the picks may differ."}
+	return []report.Block{top, uc}, nil
+}
+
+func savedNote(p point) string {
+	if s := p.Saved(); !math.IsNaN(s) && s > 0 {
+		return ", " + report.Pct(s) + " saved"
+	}
+	return ""
+}
+
+func renderBare(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	if v.bare == nil {
+		return nil, nil
+	}
+	var pipe *row
+	for _, r := range v.rows {
+		if r.format == "jsonl" && r.codec == "zstd" {
+			pipe = r
+		}
+	}
+	if pipe == nil {
+		return nil, nil
+	}
+	t := &report.Table{
+		Caption: "jsonl + zstd through the pipeline (format and codec interfaces, counting, heap sampling) vs the hand-written loop (encoding/json → zstd → bufio → file)",
+		Header:  []string{"op", "pipeline", "bare loop", "pipeline ÷ bare", "difference"},
+	}
+	var over []string
+	for _, op := range []struct {
+		name      string
+		pipe, bar *results.Case
+	}{{OpWrite, pipe.write, v.bare.write}, {OpRead, pipe.read, v.bare.read}} {
+		x := median(op.pipe) / median(op.bar)
+		diff := "–"
+		if op.pipe != nil && op.bar != nil && op.pipe.OK() && op.bar.OK() {
+			diff = report.Faster(op.pipe, op.bar)
+			verdict := "within"
+			if x > 1.10 {
+				verdict = "over"
+			}
+			over = append(over, fmt.Sprintf("%s: the pipeline takes %s against the bare loop's time (%s the 10%% overhead target)", op.name, signedPct(x-1), verdict))
+		}
+		t.Rows = append(t.Rows, []string{op.name, timeCell(op.pipe), timeCell(op.bar), ratio(x), diff})
+	}
+	t.Notes = []string{report.FasterRule}
+	blocks := []report.Block{t}
+	if len(over) > 0 {
+		blocks = append(blocks, &report.Text{Body: "- " + strings.Join(over, "\n- ")})
+	}
+	return blocks, nil
+}
+
+func signedPct(f float64) string {
+	if f >= 0 {
+		return "+" + report.Pct(f)
+	}
+	return report.Pct(f)
+}
+
+func renderUnbuffered(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	u := v.unbuffered
+	if u == nil || u.write == nil {
+		return nil, nil
+	}
+	var buffered *row
+	var fastestComp *row
+	for _, r := range v.rows {
+		if r.format != u.format || r.write == nil || !r.write.OK() {
+			continue
+		}
+		if r.codec == u.codec {
+			buffered = r
+		} else if fastestComp == nil || median(r.write) < median(fastestComp.write) {
+			fastestComp = r
+		}
+	}
+	t := &report.Table{Header: []string{"write", "time", "records/s", "vs buffered"}}
+	base := math.NaN()
+	if buffered != nil {
+		base = median(buffered.write)
+		t.Rows = append(t.Rows, []string{buffered.subject() + ", buffered", timeCell(buffered.write), recsPerSec(buffered.write, buffered.records()), "1×"})
+	}
+	t.Rows = append(t.Rows, []string{u.subject(), timeCell(u.write), recsPerSec(u.write, u.records()), ratio(median(u.write) / base)})
+	if fastestComp != nil {
+		t.Rows = append(t.Rows, []string{fastestComp.subject() + " (fastest compressed write)", timeCell(fastestComp.write), recsPerSec(fastestComp.write, fastestComp.records()), ratio(median(fastestComp.write) / base)})
+	}
+	body := "The seed measured MsgPack Plain at 22 s to write and under a second with every compressor. " +
+		"Its harness handed the encoder's output straight to the file: every small write the encoder makes (a key, a value) became a system call. " +
+		"A compressor buffers internally, so the compressed variants hid the missing buffer. " +
+		"Here the same write is run on purpose without any buffer (filebench's Unbuffered option) next to the standard buffered pipeline."
+	if buffered != nil && u.write.OK() {
+		body += fmt.Sprintf(" In this run the unbuffered write takes %s the buffered one", ratio(median(u.write)/base))
+		if fastestComp != nil {
+			body += fmt.Sprintf(" and %s the fastest compressed write (%s)", ratio(median(u.write)/median(fastestComp.write)), fastestComp.subject())
+		}
+		body += "."
+	}
+	return []report.Block{&report.Text{Body: body}, t}, nil
+}
+
+// Anomaly thresholds.
+const (
+	readOverWrite = 10.0
+	spreadLimit   = 1.5
+)
+
+// anomalies lists the remarkable facts of a run, each computed from the
+// data.
+func anomalies(v *view) []string {
+	var out []string
+	all := append(append([]*row{}, v.rows...), v.unbuffered, v.bare)
+	// An uncompressed write slower than a compressed one of the same format.
+	for _, r := range append(append([]*row{}, v.rows...), v.unbuffered) {
+		if r == nil || r.codec != "none" || r.write == nil || !r.write.OK() {
+			continue
+		}
+		var best *row
+		for _, o := range v.rows {
+			if o.format == r.format && o.codec != "none" && o.write != nil && o.write.OK() &&
+				(best == nil || median(o.write) < median(best.write)) {
+				best = o
+			}
+		}
+		if best != nil && median(r.write) > median(best.write) {
+			out = append(out, fmt.Sprintf("%s writes slower uncompressed (%s) than with %s (%s): %s — more bytes to move than the compressor costs, or a missing buffer.",
+				r.subject(), report.Duration(median(r.write)), best.codec, report.Duration(median(best.write)), ratio(median(r.write)/median(best.write))))
+		}
+	}
+	for _, r := range all {
+		if r == nil || !r.ok() {
+			continue
+		}
+		if x := median(r.read) / median(r.write); x >= readOverWrite {
+			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s vs %s).", r.subject(), ratio(x), report.Duration(median(r.read)), report.Duration(median(r.write))))
+		}
+	}
+	noisy := 0
+	for _, r := range all {
+		if r == nil {
+			continue
+		}
+		for _, c := range []*results.Case{r.write, r.read, r.readBytes, r.decompress} {
+			if c == nil || !c.OK() {
+				continue
+			}
+			if c.Noisy && len(c.Samples) > 1 {
+				noisy++
+			}
+			if lo, hi, ok := spread(c); ok && hi/lo > spreadLimit {
+				out = append(out, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
+					r.subject(), c.Labels.Get(LabelOp), ratio(hi/lo), len(c.Samples), report.Duration(lo), report.Duration(hi)))
+			}
+		}
+	}
+	if noisy > 0 {
+		out = append(out, fmt.Sprintf("%d cases have a confidence interval wider than ±%.0f%% of the median (marked noisy in the tables).", noisy, results.NoiseThreshold*100))
+	}
+	for _, c := range v.failed {
+		out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(c.FullName(), caseName+"/"), c.Error))
+	}
+	return out
+}
+
+// spread returns the fastest and slowest sample of a case with at least two.
+func spread(c *results.Case) (lo, hi float64, ok bool) {
+	if len(c.Samples) < 2 {
+		return 0, 0, false
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range c.Samples {
+		lo, hi = min(lo, s.NsPerOp), max(hi, s.NsPerOp)
+	}
+	return lo, hi, lo > 0
+}
+
+func renderAnomalies(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	if len(v.rows) == 0 && v.bare == nil && v.unbuffered == nil {
+		return nil, nil
+	}
+	list := anomalies(v)
+	if len(list) == 0 {
+		return []report.Block{&report.Text{Body: "None: no uncompressed write slower than a compressed one, no read ≥ 10× its write, no samples more than 1.5× apart, no failed case."}}, nil
+	}
+	return []report.Block{
+		&report.Text{Body: "- " + strings.Join(list, "\n- ")},
+		&report.Text{Body: fmt.Sprintf("Checked: an uncompressed write slower than a compressed write of the same format; a read ≥ %.0f× slower than its write; a case whose slowest sample is more than %.1f× its fastest; failed cases (never timed or ranked).", readOverWrite, spreadLimit)},
+	}, nil
+}
+
+// Summary implements workload.Workload: the fastest pairs by round trip
+// with their size, then the use-case recommendations.
+func (*Workload) Summary(cases []*results.Case) *report.Table {
+	v := newView(cases)
+	pts, _ := v.points()
+	if len(pts) == 0 {
+		return nil
+	}
+	idx := make([]int, len(pts))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return pts[idx[a]].TotalNs() < pts[idx[b]].TotalNs() })
+	t := &report.Table{
+		Caption: fmt.Sprintf("records: %s records, fastest round trips (write + read) and recommendations", report.Int(v.records)),
+		Header:  []string{"", "pair", "total", "write", "read", "size"},
+	}
+	for k, i := range idx[:min(8, len(idx))] {
+		p := pts[i]
+		t.Rows = append(t.Rows, []string{strconv.Itoa(k + 1), p.Subject(), report.Duration(p.TotalNs()), report.Duration(p.WriteNs), report.Duration(p.ReadNs), report.Bytes(p.FileB)})
+	}
+	for _, r := range append(topRules()[3:], useCaseRules()...) {
+		i := r.Pick(pts)
+		if i < 0 {
+			continue
+		}
+		p := pts[i]
+		t.Rows = append(t.Rows, []string{strings.ToLower(r.Name), p.Subject(), report.Duration(p.TotalNs()), report.Duration(p.WriteNs), report.Duration(p.ReadNs), report.Bytes(p.FileB)})
+	}
+	return t
+}
