@@ -745,6 +745,9 @@ func renderUnbuffered(_ *results.Run, cases []*results.Case) ([]report.Block, er
 const (
 	readOverWrite = 10.0
 	spreadLimit   = 1.5
+	// maxSpreadLines caps the cases listed by name for disagreeing samples
+	// (the widest first).
+	maxSpreadLines = 10
 )
 
 // anomalies lists the remarkable facts of a run, each computed from the
@@ -778,6 +781,11 @@ func anomalies(v *view) []string {
 		}
 	}
 	noisy := 0
+	type disagree struct {
+		x    float64
+		text string
+	}
+	var spreads []disagree
 	for _, r := range all {
 		if r == nil {
 			continue
@@ -790,10 +798,18 @@ func anomalies(v *view) []string {
 				noisy++
 			}
 			if lo, hi, ok := spread(c); ok && hi/lo > spreadLimit {
-				out = append(out, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
-					r.subject(), c.Labels.Get(LabelOp), ratio(hi/lo), len(c.Samples), report.Duration(lo), report.Duration(hi)))
+				spreads = append(spreads, disagree{hi / lo, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
+					r.subject(), c.Labels.Get(LabelOp), ratio(hi/lo), len(c.Samples), report.Duration(lo), report.Duration(hi))})
 			}
 		}
+	}
+	sort.SliceStable(spreads, func(i, j int) bool { return spreads[i].x > spreads[j].x })
+	for i, d := range spreads {
+		if i == maxSpreadLines {
+			out = append(out, fmt.Sprintf("%d more cases whose slowest sample is over %.1f× their fastest.", len(spreads)-i, spreadLimit))
+			break
+		}
+		out = append(out, d.text)
 	}
 	if noisy > 0 {
 		out = append(out, fmt.Sprintf("%d cases have a confidence interval wider than ±%.0f%% of the median (marked noisy in the tables).", noisy, results.NoiseThreshold*100))

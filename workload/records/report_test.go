@@ -1,0 +1,122 @@
+package records
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite golden files")
+	record = flag.Bool("record", false, "re-record testdata/small.jsonl (a real run at 2,000 records)")
+)
+
+const smallRun = "small.jsonl"
+
+// TestRecordSmallRun re-records the results file of the golden test when
+// run with -record: 2,000 records, three formats × codecs none and zstd, the
+// bare loop and the unbuffered write, each case with its planned samples.
+func TestRecordSmallRun(t *testing.T) {
+	if !*record {
+		t.Skip("run with -record to re-record testdata/" + smallRun)
+	}
+	p := smallPlan(t, 2000, t.TempDir(), `codec=(none|zstd)/`, "jsonl", "msgpack", "parquet-zstd", BareSubject)
+	w, err := results.Create(filepath.Join("testdata", smallRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	host, _ := os.Hostname()
+	env := results.Env{CPU: "recorded by TestRecordSmallRun", Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Start: time.Now().UTC(),
+		Scale: "2000 records", Count: countDefault, Command: []string{"go", "test", "-run", "TestRecordSmallRun", "-record"}, Host: host}
+	if err := w.WriteEnv(env); err != nil {
+		t.Fatal(err)
+	}
+	err = bench.RunAll(context.Background(), p.Cases, bench.Options{SampleTime: time.Millisecond}, nil, w.WriteCase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReportGolden renders the records sections from the recorded small
+// run and compares the Markdown with a golden file.
+func TestReportGolden(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", smallRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.File = smallRun
+	doc, err := report.Build([]*results.Run{run}, New().Sections())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	doc.WriteMarkdown(&md)
+	golden := filepath.Join("testdata", "small.golden.md")
+	if *update {
+		if err := os.WriteFile(golden, []byte(md.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md.String() != string(want) {
+		t.Errorf("report changed (run go test -update if intended); got:\n%s", md.String())
+	}
+	for _, s := range []string{"Combined size & performance", "Pareto frontier", "Recommendations by use case",
+		"pipeline ÷ bare", "msgpack + none (unbuffered)", "decompress floor"} {
+		if !strings.Contains(md.String(), s) {
+			t.Errorf("report lacks %q", s)
+		}
+	}
+	plots := 0
+	for _, w := range doc.Runs[0].Workloads {
+		for _, s := range w.Sections {
+			for _, b := range s.Blocks {
+				if p, ok := b.(*report.Plot); ok {
+					plots++
+					if !strings.Contains(string(p.SVG), "<svg") {
+						t.Errorf("%s is not an SVG", p.File)
+					}
+				}
+			}
+		}
+	}
+	if plots != 1 {
+		t.Errorf("%d plots, want 1 (size against time)", plots)
+	}
+}
+
+// TestSummary checks the terminal summary of the recorded run: the fastest
+// pairs by round trip, then the recommendations, on one screen.
+func TestSummary(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", smallRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := New().Summary(run.Filter(Name, nil))
+	if tab == nil {
+		t.Fatal("no summary")
+	}
+	if len(tab.Rows) > 20 {
+		t.Errorf("%d rows: does not fit a screen", len(tab.Rows))
+	}
+	if tab.Rows[0][0] != "1" || !strings.Contains(tab.Rows[len(tab.Rows)-1][0], "analytics") {
+		t.Errorf("summary rows: first %v, last %v", tab.Rows[0], tab.Rows[len(tab.Rows)-1])
+	}
+}
