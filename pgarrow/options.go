@@ -69,7 +69,11 @@ type Options struct {
 	// BatchSize is the number of rows per record batch (default
 	// DefaultBatchSize). Memory use is about one batch.
 	BatchSize int
-	// Allocator allocates the Arrow buffers (default memory.DefaultAllocator).
+	// Allocator allocates the Arrow buffers. The default, owned by the
+	// Conn, recycles the buffers of released batches into the next batch,
+	// so a long read allocates about one batch in all: do not keep slices
+	// of a record's buffers after releasing it (Arrow's rule anyway).
+	// Pass memory.DefaultAllocator to leave every buffer to the GC.
 	Allocator memory.Allocator
 	// OutOfRange handles ±infinity and values outside the range of the
 	// Arrow type (default PolicyError).
@@ -90,7 +94,7 @@ func (o Options) normalize() (Options, error) {
 		o.BatchSize = DefaultBatchSize
 	}
 	if o.Allocator == nil {
-		o.Allocator = memory.DefaultAllocator
+		o.Allocator = newRecycler()
 	}
 	if o.OutOfRange < PolicyError || o.OutOfRange > PolicyClamp {
 		return o, fmt.Errorf("pgarrow: invalid OutOfRange policy %v", o.OutOfRange)
