@@ -46,10 +46,12 @@ func adbcAvailable(ctx context.Context) (string, error) {
 // adbcRunner is a long-lived python3 process that runs the query through
 // ADBC on command, so start-up and imports stay out of the timed region.
 type adbcRunner struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	out    *bufio.Scanner
-	script string
+	// backendPID is the server process serving the runner's connection.
+	backendPID int
+	cmd        *exec.Cmd
+	stdin      io.WriteCloser
+	out        *bufio.Scanner
+	script     string
 }
 
 // adbcResult is one reply of the runner.
@@ -65,6 +67,7 @@ type adbcResult struct {
 	Nulls      int64   `json:"nulls"`
 	Error      string  `json:"error"`
 	Ready      bool    `json:"ready"`
+	BackendPID int     `json:"backend_pid"`
 }
 
 func startADBC(ctx context.Context, tmp, dsn, sql string) (*adbcRunner, error) {
@@ -96,6 +99,7 @@ func startADBC(ctx context.Context, tmp, dsn, sql string) (*adbcRunner, error) {
 		r.close()
 		return nil, errors.New("adbc: runner did not start")
 	}
+	r.backendPID = res.BackendPID
 	return r, nil
 }
 

@@ -1,7 +1,7 @@
 """serbench pgscan peer: reads a query through the ADBC PostgreSQL driver.
 
 Protocol (one JSON object per line on stdout, commands on stdin):
-  start:  python3 adbc_runner.py DSN SQL   -> {"ready": true, "versions": {...}}
+  start:  python3 adbc_runner.py DSN SQL   -> {"ready": true, "backend_pid": P, "versions": {...}}
   "run"   -> read every Arrow batch        -> {"rows": N, "cpu_s": S, "maxrss_kb": K}
   "check" -> read and checksum every batch -> {"rows": N, "sum_id": …, "active": …,
              "sum_name_len": …, "sum_days": …, "bad_score": …, "nulls": …}
@@ -25,7 +25,10 @@ def main():
         print(json.dumps({"error": "not installed: %s" % e}), flush=True)
         return 1
     conn = dbapi.connect(dsn)
-    print(json.dumps({"ready": True, "versions": {
+    with conn.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        backend_pid = cur.fetchone()[0]
+    print(json.dumps({"ready": True, "backend_pid": backend_pid, "versions": {
         "adbc-driver-postgresql": adbc_driver_postgresql.__version__,
         "pyarrow": pyarrow.__version__}}), flush=True)
     for line in sys.stdin:

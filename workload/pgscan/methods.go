@@ -16,12 +16,13 @@ import (
 
 // Method names.
 const (
-	MethodSelect  = "pgarrow-select"
-	MethodCopy    = "pgarrow-copy"
-	MethodScan    = "pgx-scan"
-	MethodRaw     = "pgx-raw"
-	MethodCeiling = "copy-discard"
-	MethodADBC    = "adbc"
+	MethodSelect        = "pgarrow-select"
+	MethodCopy          = "pgarrow-copy"
+	MethodScan          = "pgx-scan"
+	MethodRaw           = "pgx-raw"
+	MethodCeiling       = "copy-discard"
+	MethodSelectCeiling = "select-discard"
+	MethodADBC          = "adbc"
 )
 
 // method is one way of reading the table. run reads it whole; with check
@@ -42,6 +43,7 @@ func methods() []method {
 		{name: MethodScan, note: "pgx rows.Scan into Go values (int64, float64, bool, string, time.Time): no Arrow", run: runScan},
 		{name: MethodRaw, note: "pgx rows.RawValues decoded by hand (the seed's fastest non-Arrow path): no Arrow, no allocation per row", run: runRaw},
 		{name: MethodCeiling, limit: true, note: "limit row: the server's own COPY BINARY output drained into io.Discard — one backend cannot produce rows faster", run: runCeiling},
+		{name: MethodSelectCeiling, limit: true, note: "limit row: the same SELECT in binary format, every row received by pgconn and dropped undecoded — the protocol path without any decoding", run: runSelectCeiling},
 		{name: MethodADBC, arrow: true, note: "peer: the ADBC PostgreSQL driver (C++, via Python adbc-driver-postgresql + pyarrow), the seed's comparison, reading Arrow batches in a helper process", run: runADBC},
 	}
 }
@@ -205,6 +207,37 @@ func runCeiling(ctx context.Context, s *session, check bool) (int64, error) {
 		return p.rc.rows, fmt.Errorf("binary COPY stream has no trailer")
 	}
 	return p.rc.rows, p.rc.done(s.rows)
+}
+
+func runSelectCeiling(ctx context.Context, s *session, check bool) (int64, error) {
+	rr := s.conn.PgConn().ExecParams(ctx, s.sql, nil, nil, nil, []int16{1})
+	var (
+		n  int64
+		rc rowCheck
+	)
+	for rr.NextRow() {
+		n++
+		if !check {
+			continue
+		}
+		v := rr.Values()
+		if len(v) != 5 || len(v[0]) != 8 || len(v[1]) != 8 || len(v[2]) != 1 || len(v[4]) != 4 {
+			return n, fmt.Errorf("unexpected binary row shape")
+		}
+		err := rc.check(int64(binary.BigEndian.Uint64(v[0])), math.Float64frombits(binary.BigEndian.Uint64(v[1])),
+			v[2][0] != 0, v[3], int32(binary.BigEndian.Uint32(v[4]))+pgEpochDays)
+		if err != nil {
+			rr.Close()
+			return n, err
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return n, err
+	}
+	if check {
+		return n, rc.done(s.rows)
+	}
+	return n, nil
 }
 
 func runADBC(ctx context.Context, s *session, check bool) (int64, error) {

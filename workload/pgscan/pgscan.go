@@ -284,6 +284,8 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 			if s.adbc, err = startADBC(ctx, db.tmp, db.dsn, s.sql); err != nil {
 				return err
 			}
+			// Server CPU is that of the backend serving the runner.
+			s.backendPID = s.adbc.backendPID
 		}
 		c.Metrics[MetricWireBytes] = float64(table.wireBytes)
 		return nil

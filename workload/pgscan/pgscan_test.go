@@ -274,6 +274,7 @@ func TestPlanQuick(t *testing.T) {
 		"PGScan/method=pgx-scan/rows=100000",
 		"PGScan/method=pgx-raw/rows=100000",
 		"PGScan/method=copy-discard/rows=100000",
+		"PGScan/method=select-discard/rows=100000",
 		"PGScan/method=adbc/rows=100000",
 		"PGScan/method=pgarrow-select/rows=100000/batch=10000/sweep=batch",
 		"PGScan/method=pgarrow-select/rows=100000/batch=50000/sweep=batch",
@@ -285,7 +286,7 @@ func TestPlanQuick(t *testing.T) {
 		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
 	_, adbcErr := adbcAvailable(ctx)
-	if skip := p.Cases[5].Skip; (skip != "") != (adbcErr != nil) || (skip != "" && !strings.Contains(skip, "pip install adbc-driver-postgresql pyarrow")) {
+	if skip := p.Cases[6].Skip; (skip != "") != (adbcErr != nil) || (skip != "" && !strings.Contains(skip, "pip install adbc-driver-postgresql pyarrow")) {
 		t.Errorf("ADBC skip %q with availability error %v", skip, adbcErr)
 	}
 	p2, err := New().Plan(ctx, workload.Config{Scale: workload.Quick, Subjects: []string{"psdb"}})
