@@ -47,9 +47,15 @@ type Case struct {
 	// Skip, when set, records the case as skipped with this reason
 	// without running anything (e.g. "not installed: pip install …").
 	Skip string
-	// NoWarmup skips the separate warm-up run when the calibration run
-	// already took at least a sample's time (slow ops).
+	// NoWarmup declares the op's first run representative (e.g. a
+	// whole-file write whose inputs were prepared in Setup): when the
+	// first calibration run at N=1 already lasts a sample's time, there is
+	// no separate warm-up and that run counts as the first sample.
 	NoWarmup bool
+	// Budget, when positive, caps the time spent sampling: no new sample
+	// starts once the samples so far took Budget (at least one sample is
+	// always taken). Slow ops then get fewer samples, and reports show n.
+	Budget time.Duration
 }
 
 // FullName returns the name with labels.
@@ -129,12 +135,31 @@ func Measure(ctx context.Context, c Case, opts Options) (results.Case, error) {
 		return rc, ErrInterrupted
 	}
 
+	count := opts.Count
+	if c.Count > 0 {
+		count = c.Count
+	}
 	var b B
+	sample := func(n int, d time.Duration) results.Sample {
+		return results.Sample{
+			Iters:       n,
+			NsPerOp:     float64(d.Nanoseconds()) / float64(n),
+			BytesPerOp:  float64(b.netBytes) / float64(n),
+			AllocsPerOp: float64(b.netAllocs) / float64(n),
+			Metrics:     b.metrics,
+		}
+	}
 	// Calibrate: grow N until one run lasts at least SampleTime, as
 	// testing.B does. The calibration runs double as warm-up.
 	n := 1
-	var last time.Duration
+	var (
+		last     time.Duration
+		sampling time.Duration
+	)
 	for {
+		if n == 1 {
+			runtime.GC() // the first run may become a sample
+		}
 		d, err := runOnce(&b, c.Run, n)
 		if err != nil {
 			return fail("run", err)
@@ -148,20 +173,22 @@ func Measure(ctx context.Context, c Case, opts Options) (results.Case, error) {
 		}
 		n = predictN(n, d, opts)
 	}
-	// A fast op's final calibration run is its warm-up. A slow op (one
-	// run ≥ SampleTime at N=1) has had one cold run; run a warm-up unless
-	// the case says its first run is representative.
-	if n == 1 && !c.NoWarmup && last < 10*opts.SampleTime {
+	switch {
+	case n == 1 && c.NoWarmup:
+		// A slow op whose first run is representative: keep it.
+		rc.Samples = append(rc.Samples, sample(1, last))
+		sampling += last
+	case n == 1 && last < 10*opts.SampleTime:
+		// A slow op has had one cold run; warm up once more. A fast op's
+		// final calibration run is its warm-up.
 		if _, err := runOnce(&b, c.Run, 1); err != nil {
 			return fail("run", err)
 		}
 	}
-
-	count := opts.Count
-	if c.Count > 0 {
-		count = c.Count
-	}
-	for i := 0; i < count; i++ {
+	for len(rc.Samples) < count {
+		if c.Budget > 0 && len(rc.Samples) > 0 && sampling >= c.Budget {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return rc, ErrInterrupted
 		}
@@ -170,14 +197,8 @@ func Measure(ctx context.Context, c Case, opts Options) (results.Case, error) {
 		if err != nil {
 			return fail("run", err)
 		}
-		s := results.Sample{
-			Iters:       n,
-			NsPerOp:     float64(d.Nanoseconds()) / float64(n),
-			BytesPerOp:  float64(b.netBytes) / float64(n),
-			AllocsPerOp: float64(b.netAllocs) / float64(n),
-			Metrics:     b.metrics,
-		}
-		rc.Samples = append(rc.Samples, s)
+		rc.Samples = append(rc.Samples, sample(n, d))
+		sampling += d
 	}
 	rc.Status = results.StatusOK
 	rc.BytesPerOp = c.Bytes

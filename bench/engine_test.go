@@ -207,3 +207,46 @@ func TestPredictN(t *testing.T) {
 		}
 	}
 }
+
+func TestSlowCaseFirstRunAndBudget(t *testing.T) {
+	tests := []struct {
+		name      string
+		noWarmup  bool
+		budget    time.Duration
+		count     int
+		wantRuns  int
+		wantSamps int
+	}{
+		// calibration run + warm-up + 3 samples
+		{"warm-up", false, 0, 3, 5, 3},
+		// the calibration run is the first sample
+		{"first run counts", true, 0, 3, 3, 3},
+		// budget reached after the first sample (each run ≈ 20ms)
+		{"budget", true, 30 * time.Millisecond, 5, 2, 2},
+		{"tiny budget still one sample", true, time.Nanosecond, 5, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs := 0
+			c := Case{Workload: "test", Name: "Slow", NoWarmup: tt.noWarmup, Budget: tt.budget, Count: tt.count,
+				Verify: func() error { return nil },
+				Run: func(b *B) error {
+					runs++
+					time.Sleep(20 * time.Millisecond)
+					return nil
+				}}
+			r, err := Measure(context.Background(), c, Options{SampleTime: 5 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if runs != tt.wantRuns || len(r.Samples) != tt.wantSamps {
+				t.Errorf("%d runs, %d samples; want %d runs, %d samples", runs, len(r.Samples), tt.wantRuns, tt.wantSamps)
+			}
+			for _, s := range r.Samples {
+				if s.Iters != 1 || s.NsPerOp < 20e6 {
+					t.Errorf("sample %+v: want 1 iteration of ≥ 20ms", s)
+				}
+			}
+		})
+	}
+}

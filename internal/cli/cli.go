@@ -15,6 +15,8 @@ import (
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/envelope"
 	"github.com/serbench/serbench/workload/features"
+	"github.com/serbench/serbench/workload/pgscan"
+	"github.com/serbench/serbench/workload/records"
 )
 
 // Exit codes.
@@ -48,7 +50,9 @@ func (e exitError) Unwrap() error { return e.err }
 func Workloads() workload.Set {
 	return workload.Set{
 		features.New(),
+		records.New(),
 		envelope.New(),
+		pgscan.New(),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -26,6 +27,20 @@ func (a *app) listCmd() *cobra.Command {
 			for _, w := range a.workloads {
 				fmt.Fprintf(a.stdout, "%s subjects: %s\n", w.Name(), strings.Join(w.Subjects(), ", "))
 			}
+			fmt.Fprintf(a.stdout, "\ncodecs (NAME or NAME:LEVEL): ")
+			var cs []string
+			for _, name := range codec.Default().Names() {
+				c, err := codec.Default().Parse(name)
+				if err != nil {
+					return err
+				}
+				if lib := c.Info().Library; lib != "" && !strings.HasPrefix(lib, "(") {
+					cs = append(cs, c.Info().Name+" ("+lib+")")
+				} else {
+					cs = append(cs, c.Info().Name)
+				}
+			}
+			fmt.Fprintln(a.stdout, strings.Join(cs, ", "))
 			var scales []string
 			for _, s := range workload.Scales() {
 				scales = append(scales, string(s))

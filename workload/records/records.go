@@ -10,10 +10,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
@@ -97,25 +99,51 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 	return newPlan(n, cfg)
 }
 
-// Sample counts. One op at 1M records takes 1–60 s on a small machine;
-// every case also pays one untimed calibration run (N = 1), and NoWarmup
-// avoids a second one. Below slowRecords every case gets countDefault.
-const (
-	countDefault = 3
-	// countLarge is used at slowRecords and above.
-	countLarge = 2
-	// countSlow is used at slowRecords and above for ops that take well
-	// over 3 s there (see slowOp).
-	countSlow = 1
-	// countBare is used for the jsonl × zstd pipeline and the bare loop,
-	// whose comparison needs more samples.
-	countBare = 5
-)
+// source holds the plan's records, generated once (outside every timed
+// region) and shared by every case: the timed write encodes them from
+// memory and the timed read checks each decoded record against them.
+type source struct {
+	once sync.Once
+	n    int
+	recs []ds.Record
+}
+
+func (s *source) records() []ds.Record {
+	s.once.Do(func() { s.recs = ds.New(ds.DefaultSeed).Slice(s.n) })
+	return s.recs
+}
+
+// first returns the first n records as a sequence.
+func (s *source) first(n int) iter.Seq[*ds.Record] {
+	recs := s.records()[:n]
+	return func(yield func(*ds.Record) bool) {
+		for i := range recs {
+			if !yield(&recs[i]) {
+				return
+			}
+		}
+	}
+}
+
+// verify returns a check of decoded record i against the source.
+func (s *source) verify() func(i int, got *ds.Record) error {
+	recs := s.records()
+	return func(i int, got *ds.Record) error {
+		if i < 0 || i >= len(recs) {
+			return fmt.Errorf("records: record index %d outside 0..%d", i, len(recs)-1)
+		}
+		if !ds.Equal(got, &recs[i]) {
+			return fmt.Errorf("records: record %d: %s", i, ds.Diff(got, &recs[i]))
+		}
+		return nil
+	}
+}
 
 // pair is one format × codec (× variant) and its file, shared by the pair's
 // cases. Cases run one at a time, so the mutex only guards against misuse.
 type pair struct {
 	mu      sync.Mutex
+	src     *source
 	files   *fileSet
 	n       int
 	format  format.Format[ds.Record]
@@ -188,38 +216,36 @@ func (p *pair) subject() string {
 
 // write writes the file once with the pair's pipeline.
 func (p *pair) write() (filebench.WriteStats, error) {
-	g := ds.New(ds.DefaultSeed)
 	if p.bare {
-		size, err := filebench.BareJSONLZstdWrite(p.path, g.Records(p.n))
+		size, err := filebench.BareJSONLZstdWrite(p.path, p.src.first(p.n))
 		return filebench.WriteStats{Records: p.n, FileBytes: size}, err
 	}
-	return filebench.Write(context.Background(), p.path, p.format, p.codec, g.Records(p.n), p.opts)
+	return filebench.Write(context.Background(), p.path, p.format, p.codec, p.src.first(p.n), p.opts)
 }
 
 // read reads the file once, verifying every record against the generator.
 func (p *pair) read() (filebench.ReadStats, error) {
-	g := ds.New(ds.DefaultSeed)
 	if p.bare {
-		n, err := filebench.BareJSONLZstdRead(context.Background(), p.path, g.Verify())
+		n, err := filebench.BareJSONLZstdRead(context.Background(), p.path, p.src.verify())
 		if err == nil && n != p.n {
 			err = fmt.Errorf("%w: file holds %d records, want %d", filebench.ErrRecordCount, n, p.n)
 		}
 		return filebench.ReadStats{Records: n}, err
 	}
-	return filebench.Read(context.Background(), p.path, p.format, p.codec, p.n, g.Verify(), p.opts)
+	return filebench.Read(context.Background(), p.path, p.format, p.codec, p.n, p.src.verify(), p.opts)
 }
 
 // verifyRecords caps the records a write case round-trips before it is
 // timed. A full write and read at 1M records costs as much as a sample; every
 // timed read verifies every record of the full file, and a pair whose read
 // fails is left out of every ranking.
-const verifyRecords = 100_000
+const verifyRecords = 20_000
 
 // roundTrip writes the first min(n, verifyRecords) records to a scratch
 // file next to the pair's file and reads them back verifying every one, so
 // that no write is timed on a subject that does not round-trip.
 func (p *pair) roundTrip() error {
-	q := &pair{n: min(p.n, verifyRecords), format: p.format, codec: p.codec, opts: p.opts, path: p.path + ".verify", bare: p.bare}
+	q := &pair{src: p.src, n: min(p.n, verifyRecords), format: p.format, codec: p.codec, opts: p.opts, path: p.path + ".verify", bare: p.bare}
 	defer os.Remove(q.path)
 	ws, err := q.write()
 	if err != nil {
@@ -333,6 +359,7 @@ func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
 		}
 		files.dir, files.ownsDir = d, true
 	}
+	src := &source{n: n}
 	var cases []bench.Case
 	add := func(p *pair) {
 		files.all = append(files.all, p)
@@ -349,15 +376,15 @@ func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
 				if filebench.CheckCombination(f.Descriptor(), c) != nil {
 					continue
 				}
-				add(newPair(files, n, f, c, ""))
+				add(newPair(src, files, n, f, c, ""))
 			}
 			if name == "msgpack" {
 				// The seed's anomaly, reproduced on purpose.
-				add(newPair(files, n, f, codecs.MustParse("none"), VariantUnbuffered))
+				add(newPair(src, files, n, f, codecs.MustParse("none"), VariantUnbuffered))
 			}
 		}
 		if name == "jsonl" && cfg.WantSubject(BareSubject) {
-			p := newPair(files, n, f, codecs.MustParse("zstd"), "")
+			p := newPair(src, files, n, f, codecs.MustParse("zstd"), "")
 			p.bare = true
 			p.path = filepath.Join(files.dir, "records-"+BareSubject+"-zstd.bin")
 			add(p)
@@ -366,8 +393,8 @@ func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
 	return &workload.Plan{Cases: cases, Close: files.close}, nil
 }
 
-func newPair(files *fileSet, n int, f format.Format[ds.Record], c codec.Codec, variant string) *pair {
-	p := &pair{files: files, n: n, format: f, codec: c, variant: variant}
+func newPair(src *source, files *fileSet, n int, f format.Format[ds.Record], c codec.Codec, variant string) *pair {
+	p := &pair{src: src, files: files, n: n, format: f, codec: c, variant: variant}
 	name := []string{"records", f.Descriptor().Name, c.Info().Name}
 	if variant != "" {
 		name = append(name, variant)
@@ -416,23 +443,21 @@ func (p *pair) labels(op string) results.Labels {
 	return ls
 }
 
-// sampleCount is the number of samples of a case: fewer for the slow ops
-// at large record counts, more for the harness comparison.
-func (p *pair) sampleCount(op string) int {
-	large := p.n >= slowRecords
+// sampleBudget is the time a case may spend on samples beyond its first
+// (see bench.Case.Budget): one op at 1M records takes 0.05–40 s on a small
+// machine, so slow ops get one or two samples and fast ones up to --count;
+// reports show n. The pipeline-versus-bare-loop comparison gets no budget:
+// it needs every sample to tell a 10% difference from noise.
+func (p *pair) sampleBudget(op string) time.Duration {
 	cmp := p.bare || (p.subject() == "jsonl" && p.codec.Info().Name == "zstd" && p.variant == "")
-	switch {
-	case cmp && (op == OpWrite || op == OpRead) && large:
-		return countDefault
-	case cmp && (op == OpWrite || op == OpRead):
-		return countBare
-	case large && slowOp(p, op):
-		return countSlow
-	case large:
-		return countLarge
+	if cmp && (op == OpWrite || op == OpRead) {
+		return 0
 	}
-	return countDefault
+	return budget
 }
+
+// budget is the sampling budget of ordinary cases.
+const budget = 1500 * time.Millisecond
 
 func newCase(p *pair, op string, last bool) bench.Case {
 	c := bench.Case{
@@ -440,7 +465,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		Name:     caseName,
 		Labels:   p.labels(op),
 		Metrics:  map[string]float64{},
-		Count:    p.sampleCount(op),
+		Budget:   p.sampleBudget(op),
 		NoWarmup: true,
 	}
 	if op == OpReadBytes || op == OpDecompress {
@@ -483,6 +508,9 @@ func newCase(p *pair, op string, last bool) bench.Case {
 			if !p.bare {
 				b.ReportMetric(float64(peak), MetricPeakHeap)
 			}
+			// The encoded size is known once a write has run (the first
+			// run may be the first sample).
+			b.SetBytes(p.bytesPerOp(op))
 			p.metrics(c.Metrics)
 			return nil
 		}
@@ -530,21 +558,4 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		return nil
 	}
 	return c
-}
-
-// slowRecords is the record count from which slow ops get fewer samples.
-const slowRecords = 1_000_000
-
-// slowOp reports whether op of p takes well over 3 s at 1M records on a
-// 2-core machine, as measured at 100,000 records: writes with xz and brotli
-// (5–7 s and 2–4 s at 100,000), reads with xz, and the unbuffered write.
-func slowOp(p *pair, op string) bool {
-	c := p.codec.Info().Name
-	switch op {
-	case OpWrite:
-		return c == "xz" || c == "brotli" || p.variant == VariantUnbuffered
-	case OpRead:
-		return c == "xz"
-	}
-	return false
 }

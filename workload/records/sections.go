@@ -330,15 +330,15 @@ func renderMethod(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 		cs = append(cs, fmt.Sprintf("%d cases with n=%d", counts[n], n))
 	}
 	text := &report.Text{Body: fmt.Sprintf(
-		"Each write streams %s generated records through the format's encoder, the codec and a %s buffer into a real file in the temp directory; "+
-			"each read streams the file back (read → decompress → decode) and checks every record against the generator. "+
+		"The %s records are generated once, before any timing, and held in memory. Each write streams them through the format's encoder, the codec and a %s buffer into a real file in the temp directory; "+
+			"each read streams the file back (read → decompress → decode) and checks every record against the source records (that check is part of the timed read). "+
 			"Before a write is timed, the pair round-trips its first %s records (all of them when fewer) through a scratch file; every timed read verifies every record of the full file, and a pair whose read fails is left out of every ranking. "+
-			"Times are medians of n samples (one op per sample, a GC before each, one untimed calibration run per case); "+
+			"Times are medians of n samples (one op per sample, a GC before each; a case's first run counts as its first sample, and no new sample starts once a case has spent %s sampling, so slow ops have n=1 or 2); "+
 			"total = write + read. MB/s counts the format's encoded stream (its bytes before compression) for write, read and decompress, and the file's bytes for read-bytes. "+
 			"Peak heap is the largest growth of the heap in use over its level at the start of the op, sampled every %s. "+
 			"read-bytes (the file's bytes into a buffer, nothing else) and decompress (read + decompress, no decoding) are limit rows, the floors under each read. "+
 			"Samples: %s.",
-		report.Int(v.records), report.Bytes(filebench.DefaultBufferSize), report.Int(verifyRecords), report.Duration(float64(filebench.DefaultHeapSampleInterval)),
+		report.Int(v.records), report.Bytes(filebench.DefaultBufferSize), report.Int(verifyRecords), report.Duration(float64(budget)), report.Duration(float64(filebench.DefaultHeapSampleInterval)),
 		strings.Join(cs, ", "))}
 	return []report.Block{text, ft, ct}, nil
 }
