@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/serbench/serbench/results"
@@ -64,4 +65,14 @@ outer:
 		out = append(out, c)
 	}
 	return out
+}
+
+// Number parses a numeric label value (a size, a count); it returns 0 for
+// a value that is not a number.
+func Number(s string) float64 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0
+	}
+	return f
 }

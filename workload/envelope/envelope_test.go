@@ -3,6 +3,7 @@ package envelope
 import (
 	"context"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,10 +85,10 @@ func TestPlan(t *testing.T) {
 				if c.Setup == nil || c.Verify == nil || c.Run == nil || c.Teardown == nil {
 					t.Errorf("%s: missing Setup, Verify, Run or Teardown", c.FullName())
 				}
-				if !contains(sizes, c.Labels.Get("size")) {
+				if !slices.Contains(sizes, c.Labels.Get("size")) {
 					sizes = append(sizes, c.Labels.Get("size"))
 				}
-				if !contains(subjects, c.Labels.Get("subject")) {
+				if !slices.Contains(subjects, c.Labels.Get("subject")) {
 					subjects = append(subjects, c.Labels.Get("subject"))
 				}
 			}

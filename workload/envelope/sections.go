@@ -3,6 +3,7 @@ package envelope
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func newView(cases []*results.Case) view {
 	seen := map[string]bool{}
 	for _, s := range ds.Subjects() {
 		name := SubjectLabel(s.Name())
-		if contains(present, name) {
+		if slices.Contains(present, name) {
 			v.subjects = append(v.subjects, name)
 			seen[name] = true
 		}
@@ -72,7 +73,7 @@ func newView(cases []*results.Case) view {
 	}
 	sizes := report.Distinct(cases, "size")
 	for _, z := range ds.NamedSizes() {
-		if contains(sizes, z.Name) {
+		if slices.Contains(sizes, z.Name) {
 			v.named = append(v.named, z)
 		}
 	}
@@ -85,7 +86,7 @@ func newView(cases []*results.Case) view {
 	return v
 }
 
-func (v view) has(subject string) bool { return contains(v.subjects, subject) }
+func (v view) has(subject string) bool { return slices.Contains(v.subjects, subject) }
 
 // get returns the case of subject at named size z for op.
 func (v view) get(subject string, z ds.Size, op string) *results.Case {
@@ -583,13 +584,4 @@ func orDash(s string) string {
 		return "–"
 	}
 	return s
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

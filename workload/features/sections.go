@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	ds "github.com/serbench/serbench/dataset/features"
@@ -87,7 +88,7 @@ func renderSpeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 			}
 			rows := 0
 			for _, n := range v.sizes {
-				row := []string{report.Int(atof(n))}
+				row := []string{report.Int(report.Number(n))}
 				any := false
 				for _, s := range v.subjects {
 					c := v.ix.Get(s, typ, n, op)
@@ -139,7 +140,7 @@ func speedPlot(v view, typ, op string) *report.Plot {
 				continue
 			}
 			ns, _ := c.Median(results.UnitNsPerOp)
-			ser.X = append(ser.X, atof(n))
+			ser.X = append(ser.X, report.Number(n))
 			ser.Y = append(ser.Y, ns)
 		}
 		if len(ser.X) > 0 {
@@ -162,7 +163,7 @@ func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	var blocks []report.Block
 	for _, op := range ops {
 		t := &report.Table{
-			Caption: fmt.Sprintf("%s at N = %s: time as a multiple of the memcpy row of the same run", op, report.Int(atof(n))),
+			Caption: fmt.Sprintf("%s at N = %s: time as a multiple of the memcpy row of the same run", op, report.Int(report.Number(n))),
 			Header:  append([]string{"subject"}, v.types...),
 		}
 		for _, s := range v.subjects {
@@ -216,7 +217,7 @@ func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 		t.Header = append(t.Header, subs...)
 		for _, n := range v.sizes {
 			var raw float64
-			row := []string{report.Int(atof(n)), ""}
+			row := []string{report.Int(report.Number(n)), ""}
 			for _, s := range subs {
 				c := v.ix.Get(s, typ, n, "encode")
 				if c == nil {
@@ -257,7 +258,7 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 		for _, typ := range v.types {
 			t := &report.Table{Caption: fmt.Sprintf("%s, %s: B/op / allocs/op", op, typ), Header: append([]string{"features"}, v.subjects...)}
 			for _, n := range v.sizes {
-				row := []string{report.Int(atof(n))}
+				row := []string{report.Int(report.Number(n))}
 				for _, s := range v.subjects {
 					c := v.ix.Get(s, typ, n, op)
 					switch {
@@ -282,13 +283,13 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
 	n := "1000"
-	if !contains(v.sizes, n) && len(v.sizes) > 0 {
+	if !slices.Contains(v.sizes, n) && len(v.sizes) > 0 {
 		n = v.sizes[len(v.sizes)-1]
 	}
 	var blocks []report.Block
 	for _, op := range ops {
 		t := &report.Table{
-			Caption: fmt.Sprintf("%s at N = %s: MB/s of raw data (%% of %s)", op, report.Int(atof(n)), baseline),
+			Caption: fmt.Sprintf("%s at N = %s: MB/s of raw data (%% of %s)", op, report.Int(report.Number(n)), baseline),
 			Header:  append([]string{"subject"}, v.types...),
 		}
 		for _, s := range v.subjects {
@@ -321,12 +322,12 @@ func (*Workload) Summary(cases []*results.Case) *report.Table {
 		return nil
 	}
 	typ := string(ds.Int32)
-	if !contains(v.types, typ) {
+	if !slices.Contains(v.types, typ) {
 		typ = v.types[0]
 	}
 	n := v.sizes[len(v.sizes)-1]
 	t := &report.Table{
-		Caption: fmt.Sprintf("features: %s, N = %s", typ, report.Int(atof(n))),
+		Caption: fmt.Sprintf("features: %s, N = %s", typ, report.Int(report.Number(n))),
 		Header:  []string{"subject", "encode", "× memcpy", "decode", "× memcpy", "size"},
 	}
 	for _, s := range v.subjects {
@@ -341,18 +342,4 @@ func (*Workload) Summary(cases []*results.Case) *report.Table {
 			size})
 	}
 	return t
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-func atof(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
 }

@@ -156,6 +156,19 @@ type rawRow struct {
 	days   int32
 }
 
+// decode reads one row of the table in the binary format.
+func (r *rawRow) decode(v [][]byte) error {
+	if len(v) != 5 || len(v[0]) != 8 || len(v[1]) != 8 || len(v[2]) != 1 || len(v[4]) != 4 {
+		return fmt.Errorf("unexpected binary row shape")
+	}
+	r.id = int64(binary.BigEndian.Uint64(v[0]))
+	r.score = math.Float64frombits(binary.BigEndian.Uint64(v[1]))
+	r.active = v[2][0] != 0
+	r.name = v[3]
+	r.days = int32(binary.BigEndian.Uint32(v[4])) + pgEpochDays
+	return nil
+}
+
 func runRaw(ctx context.Context, s *session, check bool) (int64, error) {
 	rows, err := s.conn.Query(ctx, s.sql)
 	if err != nil {
@@ -168,15 +181,9 @@ func runRaw(ctx context.Context, s *session, check bool) (int64, error) {
 		rc rowCheck
 	)
 	for rows.Next() {
-		v := rows.RawValues()
-		if len(v) != 5 || len(v[0]) != 8 || len(v[1]) != 8 || len(v[2]) != 1 || len(v[4]) != 4 {
-			return n, fmt.Errorf("unexpected binary row shape")
+		if err := r.decode(rows.RawValues()); err != nil {
+			return n, err
 		}
-		r.id = int64(binary.BigEndian.Uint64(v[0]))
-		r.score = math.Float64frombits(binary.BigEndian.Uint64(v[1]))
-		r.active = v[2][0] != 0
-		r.name = v[3]
-		r.days = int32(binary.BigEndian.Uint32(v[4])) + pgEpochDays
 		n++
 		if check {
 			if err := rc.check(r.id, r.score, r.active, r.name, r.days); err != nil {
@@ -213,6 +220,7 @@ func runSelectCeiling(ctx context.Context, s *session, check bool) (int64, error
 	rr := s.conn.PgConn().ExecParams(ctx, s.sql, nil, nil, nil, []int16{1})
 	var (
 		n  int64
+		r  rawRow
 		rc rowCheck
 	)
 	for rr.NextRow() {
@@ -220,12 +228,10 @@ func runSelectCeiling(ctx context.Context, s *session, check bool) (int64, error
 		if !check {
 			continue
 		}
-		v := rr.Values()
-		if len(v) != 5 || len(v[0]) != 8 || len(v[1]) != 8 || len(v[2]) != 1 || len(v[4]) != 4 {
-			return n, fmt.Errorf("unexpected binary row shape")
+		err := r.decode(rr.Values())
+		if err == nil {
+			err = rc.check(r.id, r.score, r.active, r.name, r.days)
 		}
-		err := rc.check(int64(binary.BigEndian.Uint64(v[0])), math.Float64frombits(binary.BigEndian.Uint64(v[1])),
-			v[2][0] != 0, v[3], int32(binary.BigEndian.Uint32(v[4]))+pgEpochDays)
 		if err != nil {
 			rr.Close()
 			return n, err

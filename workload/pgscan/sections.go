@@ -2,6 +2,7 @@ package pgscan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/serbench/serbench/report"
@@ -109,7 +110,7 @@ func renderMethods(_ *results.Run, cases []*results.Case) ([]report.Block, error
 	v := newView(cases)
 	t := &report.Table{Header: []string{"method", "what it does"}}
 	for _, m := range methods() {
-		if contains(v.methods, m.name) {
+		if slices.Contains(v.methods, m.name) {
 			t.Rows = append(t.Rows, []string{m.name, m.note})
 		}
 	}
@@ -127,7 +128,7 @@ func renderBySize(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 	series := map[string]*report.Series{}
 	for _, n := range v.sizes {
 		_, best := v.fastest(n, false)
-		row := []string{report.Int(atof(n))}
+		row := []string{report.Int(report.Number(n))}
 		for _, m := range v.methods {
 			s, r, ok := cell(v.ix.Get(m, n))
 			if ok && best > 0 {
@@ -138,7 +139,7 @@ func renderBySize(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 				if series[m] == nil {
 					series[m] = &report.Series{Name: m}
 				}
-				series[m].X = append(series[m].X, atof(n))
+				series[m].X = append(series[m].X, report.Number(n))
 				series[m].Y = append(series[m].Y, r)
 			}
 		}
@@ -168,7 +169,7 @@ func renderComparison(_ *results.Run, cases []*results.Case) ([]report.Block, er
 		ceiling, hasCeiling := v.ceiling(n)
 		adbc, hasADBC := rowsPerSec(v.ix.Get(MethodADBC, n))
 		t := &report.Table{
-			Caption: fmt.Sprintf("%s rows", report.Int(atof(n))),
+			Caption: fmt.Sprintf("%s rows", report.Int(report.Number(n))),
 			Header:  []string{"method", "rows/s", "MB/s (wire)", "share of fastest", "× ADBC", "% of fastest non-Arrow", "% of server ceiling", "client CPU s", "server CPU s", "B/row", "peak RSS"},
 		}
 		for _, m := range v.methods {
@@ -235,19 +236,19 @@ func renderSweep(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	byBatch := report.NewIndex(all, "batch")
 	batches := report.Distinct(all, "batch")
 	sortNumeric(batches)
-	t := &report.Table{Caption: fmt.Sprintf("%s rows", report.Int(atof(n))), Header: []string{"batch rows", "rows/s", "B/row", "allocs/op", "peak RSS"}}
+	t := &report.Table{Caption: fmt.Sprintf("%s rows", report.Int(report.Number(n))), Header: []string{"batch rows", "rows/s", "B/row", "allocs/op", "peak RSS"}}
 	chart := report.LineChart{Title: "pgscan: pgarrow over SELECT, rows/s by batch size", XLabel: "rows per batch", YLabel: "rows per second", LogX: true}
 	var ser report.Series
 	ser.Name = MethodSelect
 	for _, b := range batches {
 		c := byBatch.Get(b)
 		s, r, ok := cell(c)
-		row := []string{report.Int(atof(b)), s, "–", "–", "–"}
+		row := []string{report.Int(report.Number(b)), s, "–", "–", "–"}
 		if ok {
 			row[2] = perRow(c, n)
 			row[3] = report.UnitCell(c, results.UnitAllocsPerOp, report.Int)
 			row[4] = report.UnitCell(c, MetricPeakRSS, report.Bytes)
-			ser.X = append(ser.X, atof(b))
+			ser.X = append(ser.X, report.Number(b))
 			ser.Y = append(ser.Y, r)
 		}
 		t.Rows = append(t.Rows, row)
@@ -266,7 +267,7 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 	v := newView(cases)
 	t := &report.Table{Header: []string{"method"}}
 	for _, n := range v.sizes {
-		t.Header = append(t.Header, report.Int(atof(n))+" rows: B/row", "allocs/op", "peak RSS")
+		t.Header = append(t.Header, report.Int(report.Number(n))+" rows: B/row", "allocs/op", "peak RSS")
 	}
 	for _, m := range v.methods {
 		row := []string{m}
@@ -294,7 +295,7 @@ func (*Workload) Summary(cases []*results.Case) *report.Table {
 	_, best := v.fastest(n, false)
 	adbc, hasADBC := rowsPerSec(v.ix.Get(MethodADBC, n))
 	ceiling, hasCeiling := v.ceiling(n)
-	t := &report.Table{Caption: fmt.Sprintf("pgscan: %s rows", report.Int(atof(n))), Header: []string{"method", "rows/s", "of fastest", "× ADBC", "of ceiling", "B/row", "peak RSS"}}
+	t := &report.Table{Caption: fmt.Sprintf("pgscan: %s rows", report.Int(report.Number(n))), Header: []string{"method", "rows/s", "of fastest", "× ADBC", "of ceiling", "B/row", "peak RSS"}}
 	for _, m := range v.methods {
 		c := v.ix.Get(m, n)
 		s, r, ok := cell(c)
@@ -309,7 +310,7 @@ func (*Workload) Summary(cases []*results.Case) *report.Table {
 
 func perRow(c *results.Case, n string) string {
 	b, ok := c.Median(results.UnitBytesPerOp)
-	rows := atof(n)
+	rows := report.Number(n)
 	if !ok || rows == 0 {
 		return "–"
 	}
@@ -351,23 +352,9 @@ func orDash(s string) string {
 	return s
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-func atof(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
-}
-
 func sortNumeric(xs []string) {
 	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && atof(xs[j]) < atof(xs[j-1]); j-- {
+		for j := i; j > 0 && report.Number(xs[j]) < report.Number(xs[j-1]); j-- {
 			xs[j], xs[j-1] = xs[j-1], xs[j]
 		}
 	}

@@ -75,8 +75,12 @@ func TestQuickPlan(t *testing.T) {
 		if (pair == "jsonl/zstd/" || pair == BareSubject+"/zstd/") && (c.Labels.Get(LabelOp) == OpWrite || c.Labels.Get(LabelOp) == OpRead) {
 			wantBudget = 0 // the harness comparison takes every sample
 		}
-		if c.Budget != wantBudget || c.Count != 0 || !c.NoWarmup {
-			t.Errorf("%s: budget %v (want %v), count %d (want --count), NoWarmup %v", c.FullName(), c.Budget, wantBudget, c.Count, c.NoWarmup)
+		wantCount := 0 // --count
+		if limit {
+			wantCount = limitCount
+		}
+		if c.Budget != wantBudget || c.Count != wantCount || !c.NoWarmup {
+			t.Errorf("%s: budget %v (want %v), count %d (want %d), NoWarmup %v", c.FullName(), c.Budget, wantBudget, c.Count, wantCount, c.NoWarmup)
 		}
 		if c.Setup == nil || c.Verify == nil || c.Run == nil {
 			t.Errorf("%s: missing Setup, Verify or Run", c.FullName())
@@ -91,7 +95,6 @@ func TestQuickPlan(t *testing.T) {
 		t.Error("a self-compressing or random-access format is combined with an outer codec")
 	}
 }
-
 
 // smallPlan is a plan at n records for a few subjects, filtered by re.
 func smallPlan(t *testing.T, n int, dir string, re string, subjects ...string) *workload.Plan {

@@ -587,14 +587,9 @@ func renderTradeoffs(_ *results.Run, cases []*results.Case) ([]report.Block, err
 		r := rows[i]
 		t.Rows = append(t.Rows, []string{r.format, r.codec, mib(r.fileB()), secs(median(r.write)), secs(median(r.read)), secs(r.totalNs()), pctCell(r.saved())})
 	}
-	sort.SliceStable(t.Rows, func(i, j int) bool { return atof(t.Rows[i][2]) < atof(t.Rows[j][2]) })
+	sort.SliceStable(t.Rows, func(i, j int) bool { return report.Number(t.Rows[i][2]) < report.Number(t.Rows[j][2]) })
 	t.Notes = []string{"Every pair off this list is beaten on both size and round-trip time by one on it."}
 	return append(blocks, t), nil
-}
-
-func atof(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
 }
 
 // tradeoff describes a point's other costs in a few words.
