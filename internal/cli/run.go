@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -125,11 +126,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	total := 0
 	closeAll := func() {
 		for _, p := range plans {
-			if p.plan.Close != nil {
-				if err := p.plan.Close(); err != nil {
-					fmt.Fprintf(a.stderr, "serbench: %s: cleanup: %v\n", p.w.Name(), err)
-				}
-			}
+			releasePlan(a, p.w, p.plan)
 		}
 	}
 	defer closeAll()
@@ -172,6 +169,9 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 			return rw.WriteCase(c)
 		})
 		done += len(p.plan.Cases)
+		// Release the workload's data (servers, files, in-memory inputs)
+		// now, so the next workload's GCs and peak RSS do not carry it.
+		releasePlan(a, p.w, p.plan)
 		if runErr != nil {
 			break
 		}
@@ -246,4 +246,17 @@ func writeOutputs(dir string, run *results.Run, sections []report.Section) error
 		return err
 	}
 	return doc.WriteDir(dir)
+}
+
+// releasePlan closes a plan once and drops its cases so that their data
+// can be collected, then returns the memory to the OS.
+func releasePlan(a *app, w workload.Workload, p *workload.Plan) {
+	if p.Close != nil {
+		if err := p.Close(); err != nil {
+			fmt.Fprintf(a.stderr, "serbench: %s: cleanup: %v\n", w.Name(), err)
+		}
+		p.Close = nil
+	}
+	p.Cases = nil
+	debug.FreeOSMemory()
 }
