@@ -13,7 +13,7 @@ const benchRecords = 100_000
 
 // benchCases are the format × codec pairs benchmarked here; the workload
 // measures the full matrix.
-var benchCases = []struct{ format, codec string }{{"jsonl", "zstd"}, {"msgpack", "zstd"}, {"flatbuffers", "none"}}
+var benchCases = []struct{ format, codec string }{{"jsonl", "zstd"}, {"msgpack", "zstd"}, {"flatbuffers", "none"}, {"msgpack-msgp", "none"}}
 
 func BenchmarkWrite(b *testing.B) {
 	fx := setup(b)
@@ -38,6 +38,14 @@ func BenchmarkWrite(b *testing.B) {
 		path := filepath.Join(dir, "bare")
 		for b.Loop() {
 			if _, err := filebench.BareJSONLZstdWrite(path, fx.gen.Records(benchRecords)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bare-msgp-none", func(b *testing.B) {
+		path := filepath.Join(dir, "bare")
+		for b.Loop() {
+			if _, err := filebench.BareMsgpWrite(path, fx.gen.Records(benchRecords)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -70,13 +78,6 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 	path := filepath.Join(dir, "jsonl.zstd")
-	b.Run("bare-jsonl-zstd", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := filebench.BareJSONLZstdRead(context.Background(), path, fx.gen.Verify()); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
 	b.Run("read-file-only", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := filebench.ReadFile(context.Background(), path, filebench.Options{}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -343,28 +344,37 @@ func TestUnbufferedSameBytes(t *testing.T) {
 	}
 }
 
-// TestBareLoopMatchesPipeline checks that the hand-written loop writes the same
-// file as the pipeline and reads the pipeline's file.
-func TestBareLoopMatchesPipeline(t *testing.T) {
+// TestBareLoopsMatchPipeline checks that each hand-written loop writes the
+// same file as the pipeline with the same format and codec, byte for byte.
+func TestBareLoopsMatchPipeline(t *testing.T) {
 	fx := setup(t)
-	dir := t.TempDir()
-	f, _ := fx.formats.Get("jsonl")
-	c := fx.codecs.MustParse("zstd")
-	path, ws := fx.write(t, dir, f, c, filebench.Options{})
-	bare := filepath.Join(dir, "bare")
-	size, err := filebench.BareJSONLZstdWrite(bare, fx.gen.Records(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if size != ws.FileBytes {
-		t.Errorf("bare file %d bytes, pipeline %d", size, ws.FileBytes)
-	}
-	got, err := filebench.BareJSONLZstdRead(context.Background(), path, fx.gen.Verify())
-	if err != nil || got != n {
-		t.Fatalf("bare read of pipeline file: %d records, %v", got, err)
-	}
-	if _, err := filebench.Read(context.Background(), bare, f, c, n, fx.gen.Verify(), filebench.Options{}); err != nil {
-		t.Fatalf("pipeline read of bare file: %v", err)
+	for _, tt := range []struct {
+		format, codec string
+		bare          func(path string, src iter.Seq[*records.Record]) (int64, error)
+	}{
+		{"jsonl", "zstd", filebench.BareJSONLZstdWrite[records.Record]},
+		{"msgpack-msgp", "none", filebench.BareMsgpWrite[records.Record]},
+	} {
+		dir := t.TempDir()
+		f, _ := fx.formats.Get(tt.format)
+		c := fx.codecs.MustParse(tt.codec)
+		path, ws := fx.write(t, dir, f, c, filebench.Options{})
+		bare := filepath.Join(dir, "bare")
+		size, err := tt.bare(bare, fx.gen.Records(n))
+		if err != nil {
+			t.Fatalf("%s/%s: %v", tt.format, tt.codec, err)
+		}
+		if size != ws.FileBytes {
+			t.Errorf("%s/%s: bare file %d bytes, pipeline %d", tt.format, tt.codec, size, ws.FileBytes)
+		}
+		x, _ := os.ReadFile(path)
+		y, _ := os.ReadFile(bare)
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s/%s: bare loop and pipeline wrote different bytes", tt.format, tt.codec)
+		}
+		if _, err := filebench.Read(context.Background(), bare, f, c, n, fx.gen.Verify(), filebench.Options{}); err != nil {
+			t.Fatalf("%s/%s: pipeline read of bare file: %v", tt.format, tt.codec, err)
+		}
 	}
 }
 

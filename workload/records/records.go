@@ -13,6 +13,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/serbench/serbench/dataset/records/recordsfmt"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -50,8 +52,12 @@ const (
 	LabelVariant = "variant"
 	// VariantUnbuffered marks the case written without any buffering.
 	VariantUnbuffered = "unbuffered"
-	// BareSubject is the hand-written minimal JSONL + zstd loop.
+	// BareSubject is the hand-written minimal JSONL + zstd write loop.
 	BareSubject = "jsonl-bare"
+	// BareMsgpSubject is the hand-written minimal generated-MessagePack
+	// write loop (no compression): the fastest kind of write, where a
+	// fixed cost per record would show most.
+	BareMsgpSubject = "msgpack-msgp-bare"
 	// NoteLimit marks the physical-limit rows.
 	NoteLimit = "limit row"
 )
@@ -63,7 +69,19 @@ const (
 	MetricEncoded  = "encoded-B"
 	MetricRecords  = "records"
 	MetricPeakHeap = "peak-heap-B"
+	// MetricPipelineNs is, in a bare-loop case, the pipeline's time for
+	// the same write, measured in the same sample.
+	MetricPipelineNs = "pipeline-ns/op"
+	// MetricPipelineRatio is, in a bare-loop case, the pipeline's time
+	// over the bare loop's within one sample.
+	MetricPipelineRatio = "pipeline/bare"
 )
+
+// unbufferedRecords caps the records of the unbuffered variant: every
+// encoder write is a system call, so its time is linear in the records
+// (about 40 s at 1M on a small machine) and the report compares time per
+// record.
+const unbufferedRecords = 100_000
 
 // Workload is the records workload.
 type Workload struct{}
@@ -84,9 +102,9 @@ func (*Workload) Description() string {
 func (*Workload) Subjects() []string {
 	fs, err := recordsfmt.Formats()
 	if err != nil {
-		return []string{BareSubject}
+		return []string{BareSubject, BareMsgpSubject}
 	}
-	return append(fs.Names(), BareSubject)
+	return append(fs.Names(), BareSubject, BareMsgpSubject)
 }
 
 // Plan implements workload.Workload. Files are written in cfg.TempDir
@@ -151,12 +169,24 @@ type pair struct {
 	variant string
 	opts    filebench.Options
 	path    string
-	// bare selects the hand-written loop instead of the pipeline.
-	bare bool
+	// bare, when set, makes the pair a bare-loop comparison: its write is
+	// the hand-written loop, alternated with the pipeline doing the same
+	// work.
+	bare *bareLoop
 
 	verified bool  // the file at path was written completely
 	fileB    int64 // its size when written
 	encodedB int64 // the format's output size before compression
+}
+
+// bareLoop is a hand-written minimal write loop and the pipeline pair doing
+// the same encode+write; the bare pair's case runs the two alternately.
+type bareLoop struct {
+	subject string
+	note    string
+	write   func(path string, src iter.Seq[*ds.Record]) (int64, error)
+	twin    *pair // the pipeline with the same format and codec
+	count   int   // pairs of runs (samples)
 }
 
 // fileSet tracks the plan's files so that at most one pair's file is on disk
@@ -201,37 +231,41 @@ func (p *pair) remove() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.verified = false
-	if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("records: remove %s: %w", p.path, err)
+	err := removeFile(p.path)
+	if p.bare != nil {
+		err = errors.Join(err, p.bare.twin.remove())
+	}
+	return err
+}
+
+// removeFile deletes path; a missing file is not an error.
+func removeFile(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("records: remove %s: %w", path, err)
 	}
 	return nil
 }
 
 func (p *pair) subject() string {
-	if p.bare {
-		return BareSubject
+	if p.bare != nil {
+		return p.bare.subject
 	}
 	return p.format.Descriptor().Name
 }
 
-// write writes the file once with the pair's pipeline.
+// write writes the file once: with the pair's pipeline, or with the bare
+// loop for a bare pair.
 func (p *pair) write() (filebench.WriteStats, error) {
-	if p.bare {
-		size, err := filebench.BareJSONLZstdWrite(p.path, p.src.first(p.n))
+	if p.bare != nil {
+		size, err := p.bare.write(p.path, p.src.first(p.n))
 		return filebench.WriteStats{Records: p.n, FileBytes: size}, err
 	}
 	return filebench.Write(context.Background(), p.path, p.format, p.codec, p.src.first(p.n), p.opts)
 }
 
-// read reads the file once, verifying every record against the generator.
+// read reads the file once with the pipeline (a bare loop writes the same
+// bytes as its pipeline twin), verifying every record against the source.
 func (p *pair) read() (filebench.ReadStats, error) {
-	if p.bare {
-		n, err := filebench.BareJSONLZstdRead(context.Background(), p.path, p.src.verify())
-		if err == nil && n != p.n {
-			err = fmt.Errorf("%w: file holds %d records, want %d", filebench.ErrRecordCount, n, p.n)
-		}
-		return filebench.ReadStats{Records: n}, err
-	}
 	return filebench.Read(context.Background(), p.path, p.format, p.codec, p.n, p.src.verify(), p.opts)
 }
 
@@ -246,6 +280,12 @@ const verifyRecords = 20_000
 // that no write is timed on a subject that does not round-trip.
 func (p *pair) roundTrip() error {
 	q := &pair{src: p.src, n: min(p.n, verifyRecords), format: p.format, codec: p.codec, opts: p.opts, path: p.path + ".verify", bare: p.bare}
+	if p.bare != nil {
+		// The comparison times the pipeline too: verify it as well.
+		if err := p.bare.twin.roundTrip(); err != nil {
+			return fmt.Errorf("pipeline: %w", err)
+		}
+	}
 	defer os.Remove(q.path)
 	ws, err := q.write()
 	if err != nil {
@@ -331,7 +371,7 @@ func (p *pair) metrics(m map[string]float64) {
 }
 
 // bytesPerOp is what MB/s counts: the format's encoded stream (before
-// compression), or the file for read-bytes and the bare loop.
+// compression), or the file for read-bytes.
 func (p *pair) bytesPerOp(op string) int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -383,14 +423,40 @@ func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
 				add(newPair(src, files, n, f, codecs.MustParse("none"), VariantUnbuffered))
 			}
 		}
-		if name == "jsonl" && cfg.WantSubject(BareSubject) {
-			p := newPair(src, files, n, f, codecs.MustParse("zstd"), "")
-			p.bare = true
-			p.path = filepath.Join(files.dir, "records-"+BareSubject+"-zstd.bin")
+		for _, bl := range bareLoops() {
+			if name != bl.format || !cfg.WantSubject(bl.subject) {
+				continue
+			}
+			c := codecs.MustParse(bl.codec)
+			twin := newPair(src, files, n, f, c, "")
+			twin.path = filepath.Join(files.dir, "records-"+bl.subject+"-pipeline.bin")
+			files.all = append(files.all, twin)
+			p := newPair(src, files, n, f, c, "")
+			p.bare = &bareLoop{subject: bl.subject, note: bl.note, write: bl.write, twin: twin, count: bl.count}
+			p.path = filepath.Join(files.dir, "records-"+bl.subject+"-"+bl.codec+".bin")
 			add(p)
 		}
 	}
 	return &workload.Plan{Cases: cases, Close: files.close}, nil
+}
+
+// bareSpec names a hand-written loop and the format and codec of the
+// pipeline it is compared with.
+type bareSpec struct {
+	subject, format, codec, note string
+	write                        func(path string, src iter.Seq[*ds.Record]) (int64, error)
+	count                        int
+}
+
+// bareLoops lists the hand-written loops: a slow, compressing write and the
+// fastest kind of write.
+func bareLoops() []bareSpec {
+	return []bareSpec{
+		{BareSubject, "jsonl", "zstd", "hand-written minimal loop (encoding/json → zstd → bufio → file), alternated with the pipeline",
+			filebench.BareJSONLZstdWrite[ds.Record], 6},
+		{BareMsgpSubject, "msgpack-msgp", "none", "hand-written minimal loop (generated EncodeMsg → msgp.Writer → file), alternated with the pipeline",
+			filebench.BareMsgpWrite[ds.Record], 10},
+	}
 }
 
 func newPair(src *source, files *fileSet, n int, f format.Format[ds.Record], c codec.Codec, variant string) *pair {
@@ -401,6 +467,7 @@ func newPair(src *source, files *fileSet, n int, f format.Format[ds.Record], c c
 	}
 	if variant == VariantUnbuffered {
 		p.opts.Unbuffered = true
+		p.n = min(n, unbufferedRecords)
 	}
 	p.path = filepath.Join(files.dir, strings.Join(name, "-")+".bin")
 	return p
@@ -412,8 +479,9 @@ func (p *pair) ops() []string {
 	case p.variant == VariantUnbuffered:
 		// Only the write differs from the buffered pair.
 		return []string{OpWrite}
-	case p.bare:
-		return []string{OpWrite, OpRead}
+	case p.bare != nil:
+		// The comparison is of writes; the read path has the same layers.
+		return []string{OpWrite}
 	case p.codec.Info().Name == "none":
 		// Decompress-only would be reading the bytes again.
 		return []string{OpWrite, OpRead, OpReadBytes}
@@ -444,13 +512,12 @@ func (p *pair) labels(op string) results.Labels {
 }
 
 // sampleBudget is the time a case may spend on samples beyond its first
-// (see bench.Case.Budget): one op at 1M records takes 0.05–40 s on a small
+// (see bench.Case.Budget): one op at 1M records takes 0.05–30 s on a small
 // machine, so slow ops get one or two samples and fast ones up to --count;
-// reports show n. The pipeline-versus-bare-loop comparison gets no budget:
-// it needs every sample to tell a 10% difference from noise.
-func (p *pair) sampleBudget(op string) time.Duration {
-	cmp := p.bare || (p.subject() == "jsonl" && p.codec.Info().Name == "zstd" && p.variant == "")
-	if cmp && (op == OpWrite || op == OpRead) {
+// reports show n. A bare-loop comparison gets no budget: it needs every
+// pair of runs to tell a 10% difference from noise.
+func (p *pair) sampleBudget() time.Duration {
+	if p.bare != nil {
 		return 0
 	}
 	return budget
@@ -470,7 +537,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		Name:     caseName,
 		Labels:   p.labels(op),
 		Metrics:  map[string]float64{},
-		Budget:   p.sampleBudget(op),
+		Budget:   p.sampleBudget(),
 		NoWarmup: true,
 	}
 	if op == OpReadBytes || op == OpDecompress {
@@ -478,13 +545,21 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		c.Count = limitCount
 	}
 	if p.variant == VariantUnbuffered {
-		c.Notes = []string{"no buffering: every encoder write is a system call (the seed's 22 s MsgPack Plain)"}
-	}
-	if p.bare {
-		c.Notes = []string{"hand-written minimal loop (encoding/json + zstd + bufio), no pipeline layers"}
+		c.Notes = []string{fmt.Sprintf("no buffering: every encoder write is a system call (the seed's 22 s MsgPack Plain); the first %s records only, compare time per record", report.Int(float64(p.n)))}
 	}
 	if last {
 		c.Teardown = func() { p.remove() }
+	}
+	if p.bare != nil {
+		c.Notes = []string{p.bare.note}
+		c.Count = p.bare.count
+		c.Setup = func() error {
+			p.files.activate(p)
+			return nil
+		}
+		c.Verify = p.roundTrip
+		c.Run = p.runPaired(c.Metrics)
+		return c
 	}
 	if op == OpWrite {
 		c.Setup = func() error {
@@ -511,9 +586,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 				p.setSizes(st, st.Records == p.n)
 				peak = max(peak, st.Heap.PeakDelta())
 			}
-			if !p.bare {
-				b.ReportMetric(float64(peak), MetricPeakHeap)
-			}
+			b.ReportMetric(float64(peak), MetricPeakHeap)
 			// The encoded size is known once a write has run (the first
 			// run may be the first sample).
 			b.SetBytes(p.bytesPerOp(op))
@@ -558,10 +631,64 @@ func newCase(p *pair, op string, last bool) bench.Case {
 			}
 			peak = max(peak, st.Heap.PeakDelta())
 		}
-		if !p.bare {
-			b.ReportMetric(float64(peak), MetricPeakHeap)
-		}
+		b.ReportMetric(float64(peak), MetricPeakHeap)
 		return nil
 	}
 	return c
+}
+
+// runPaired is the Run of a bare-loop case. Each iteration runs the bare
+// loop and the pipeline once each, alternating which goes first, from the
+// same collected heap: the bare loop's run is the case's timed op, and each
+// sample reports the pipeline's time and pipeline ÷ bare for the same
+// iteration. Pairing cancels the slow drift of a shared machine that two
+// cases minutes apart would see.
+func (p *pair) runPaired(fixed map[string]float64) func(b *bench.B) error {
+	pipelineFirst := false
+	twin := p.bare.twin
+	return func(b *bench.B) error {
+		var bareD, pipeD time.Duration
+		for i := 0; i < b.N; i++ {
+			pipelineFirst = !pipelineFirst
+			for _, pipeline := range []bool{pipelineFirst, !pipelineFirst} {
+				b.StopTimer()
+				if err := errors.Join(removeFile(p.path), removeFile(twin.path)); err != nil {
+					return err
+				}
+				runtime.GC()
+				if pipeline {
+					t0 := time.Now()
+					st, err := twin.write()
+					pipeD += time.Since(t0)
+					if err != nil {
+						return fmt.Errorf("pipeline: %w", err)
+					}
+					if st.Records != twin.n {
+						return fmt.Errorf("pipeline: %w: wrote %d records, want %d", filebench.ErrRecordCount, st.Records, twin.n)
+					}
+					twin.setSizes(st, true)
+					continue
+				}
+				b.StartTimer()
+				t0 := time.Now()
+				st, err := p.write()
+				bareD += time.Since(t0)
+				b.StopTimer()
+				if err != nil {
+					return err
+				}
+				// The bare loop writes the twin's bytes: same encoded size.
+				st.EncodedBytes = twin.encodedB
+				p.setSizes(st, true)
+			}
+			b.StartTimer()
+		}
+		if bareD > 0 {
+			b.ReportMetric(float64(pipeD.Nanoseconds())/float64(b.N), MetricPipelineNs)
+			b.ReportMetric(float64(pipeD)/float64(bareD), MetricPipelineRatio)
+		}
+		b.SetBytes(p.bytesPerOp(OpWrite))
+		p.metrics(fixed)
+		return nil
+	}
 }

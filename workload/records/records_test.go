@@ -71,13 +71,16 @@ func TestQuickPlan(t *testing.T) {
 		if isLimit := c.Labels.Get(LabelOp) == OpReadBytes || c.Labels.Get(LabelOp) == OpDecompress; isLimit != limit {
 			t.Errorf("%s: notes %v", c.FullName(), c.Notes)
 		}
-		wantBudget := budget
-		if (pair == "jsonl/zstd/" || pair == BareSubject+"/zstd/") && (c.Labels.Get(LabelOp) == OpWrite || c.Labels.Get(LabelOp) == OpRead) {
-			wantBudget = 0 // the harness comparison takes every sample
-		}
-		wantCount := 0 // --count
-		if limit {
+		wantBudget, wantCount := budget, 0 // 0: --count
+		switch {
+		case limit:
 			wantCount = limitCount
+		case pair == BareSubject+"/zstd/" || pair == BareMsgpSubject+"/none/":
+			// The harness comparison takes every planned pair of runs.
+			wantBudget, wantCount = 0, 6
+			if pair == BareMsgpSubject+"/none/" {
+				wantCount = 10
+			}
 		}
 		if c.Budget != wantBudget || c.Count != wantCount || !c.NoWarmup {
 			t.Errorf("%s: budget %v (want %v), count %d (want %d), NoWarmup %v", c.FullName(), c.Budget, wantBudget, c.Count, wantCount, c.NoWarmup)
@@ -86,7 +89,7 @@ func TestQuickPlan(t *testing.T) {
 			t.Errorf("%s: missing Setup, Verify or Run", c.FullName())
 		}
 	}
-	for _, pair := range []string{"msgpack/none/" + VariantUnbuffered, BareSubject + "/zstd/", "parquet-zstd/none/", "csv/xz/"} {
+	for _, pair := range []string{"msgpack/none/" + VariantUnbuffered, BareSubject + "/zstd/", BareMsgpSubject + "/none/", "parquet-zstd/none/", "csv/xz/"} {
 		if !seenWrite[pair] {
 			t.Errorf("no write case for %s", pair)
 		}
@@ -127,8 +130,8 @@ func measure(t *testing.T, c bench.Case) results.Case {
 // and the unbuffered write.
 func TestCasesMeasure(t *testing.T) {
 	dir := t.TempDir()
-	p := smallPlan(t, 2000, dir, `codec=(none|zstd)/`, "msgpack", "parquet-zstd", BareSubject)
-	if len(p.Cases) != 3+4+1+3+2 {
+	p := smallPlan(t, 2000, dir, `codec=(none|zstd)/`, "msgpack", "parquet-zstd", BareSubject, BareMsgpSubject)
+	if len(p.Cases) != 3+4+1+3+1+1 {
 		t.Fatalf("%d cases", len(p.Cases))
 	}
 	for _, c := range p.Cases {
@@ -145,10 +148,14 @@ func TestCasesMeasure(t *testing.T) {
 		if _, ok := r.Median(results.UnitMBPerS); !ok {
 			t.Errorf("%s: no MB/s", r.FullName())
 		}
-		if _, ok := r.Median(MetricPeakHeap); !ok && r.Labels.Get(LabelFormat) != BareSubject {
+		bare := r.Labels.Get(LabelFormat) == BareSubject || r.Labels.Get(LabelFormat) == BareMsgpSubject
+		if _, ok := r.Median(MetricPeakHeap); !ok && !bare {
 			t.Errorf("%s: no peak heap", r.FullName())
 		}
-		if r.Labels.Get(LabelCodec) == "zstd" && r.Labels.Get(LabelOp) != OpReadBytes && r.Labels.Get(LabelFormat) != BareSubject &&
+		if x, ok := r.Median(MetricPipelineRatio); bare && (!ok || x <= 0) {
+			t.Errorf("%s: pipeline ÷ bare %v, %v", r.FullName(), x, ok)
+		}
+		if r.Labels.Get(LabelCodec) == "zstd" && r.Labels.Get(LabelOp) != OpReadBytes &&
 			r.Metrics[MetricEncoded] <= r.Metrics[MetricFile] {
 			t.Errorf("%s: encoded %v not above file %v", r.FullName(), r.Metrics[MetricEncoded], r.Metrics[MetricFile])
 		}

@@ -29,7 +29,7 @@ func TestRecordSmallRun(t *testing.T) {
 	if !*record {
 		t.Skip("run with -record to re-record testdata/" + smallRun)
 	}
-	p := smallPlan(t, 2000, t.TempDir(), `codec=(none|zstd)/`, "jsonl", "msgpack", "parquet-zstd", BareSubject)
+	p := smallPlan(t, 2000, t.TempDir(), `codec=(none|zstd)/`, "jsonl", "msgpack", "parquet-zstd", "msgpack-msgp", BareSubject, BareMsgpSubject)
 	w, err := results.Create(filepath.Join("testdata", smallRun))
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +79,7 @@ func TestReportGolden(t *testing.T) {
 		t.Errorf("report changed (run go test -update if intended); got:\n%s", md.String())
 	}
 	for _, s := range []string{"Combined size & performance", "Pareto frontier", "Recommendations by use case",
-		"pipeline ÷ bare", "msgpack + none (unbuffered)", "decompress floor"} {
+		"pipeline ÷ bare", "msgpack-msgp-bare vs msgpack-msgp + none", "msgpack + none (unbuffered)", "decompress floor"} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("report lacks %q", s)
 		}
