@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/quick"
+	"unsafe"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -214,5 +215,63 @@ func BenchmarkGenerate(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		g.At(i, &r)
+	}
+}
+
+// TestTableMatchesGenerator: every record of a Table equals the
+// generator's, through At, Records and Verify.
+func TestTableMatchesGenerator(t *testing.T) {
+	g := New(DefaultSeed)
+	const n = 20_000
+	tab, err := NewTable(g, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Len() != n {
+		t.Fatalf("Len %d", tab.Len())
+	}
+	want := g.Slice(n)
+	verify := tab.Verify()
+	i := 0
+	for r := range tab.Records(n + 5) {
+		if !Equal(r, &want[i]) {
+			t.Fatalf("record %d: %s", i, Diff(r, &want[i]))
+		}
+		if err := verify(i, &want[i]); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}
+	if i != n {
+		t.Fatalf("Records yielded %d, want %d", i, n)
+	}
+	bad := want[7]
+	bad.Email += "x"
+	for _, tc := range []struct {
+		i int
+		r *Record
+	}{{7, &bad}, {-1, &want[0]}, {n, &want[0]}, {8, &want[7]}} {
+		if err := verify(tc.i, tc.r); err == nil {
+			t.Errorf("Verify(%d) accepted a wrong record", tc.i)
+		}
+	}
+	if _, err := NewTable(g, -1); err == nil {
+		t.Error("NewTable(-1) succeeded")
+	}
+}
+
+// TestTableAt holds At to its promise: no allocation, and a packed row of 16
+// bytes.
+func TestTableAt(t *testing.T) {
+	tab, err := NewTable(New(DefaultSeed), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Record
+	if a := testing.AllocsPerRun(100, func() { tab.At(999, &r) }); a != 0 {
+		t.Errorf("At allocates %v times", a)
+	}
+	if s := unsafe.Sizeof(packedRecord{}); s != 16 {
+		t.Errorf("packedRecord is %d bytes, want 16", s)
 	}
 }

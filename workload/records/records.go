@@ -118,43 +118,20 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 }
 
 // source holds the plan's records, generated once (outside every timed
-// region) and shared by every case: the timed write encodes them from
-// memory and the timed read checks each decoded record against them.
+// region) into a compact table and shared by every case: the timed write
+// encodes them from memory and the timed read checks each decoded record
+// against them. The table has no pointers, so the collections during and
+// between timed ops do not mark a million records each time.
 type source struct {
 	once sync.Once
 	n    int
-	recs []ds.Record
+	tab  *ds.Table
+	err  error
 }
 
-func (s *source) records() []ds.Record {
-	s.once.Do(func() { s.recs = ds.New(ds.DefaultSeed).Slice(s.n) })
-	return s.recs
-}
-
-// first returns the first n records as a sequence.
-func (s *source) first(n int) iter.Seq[*ds.Record] {
-	recs := s.records()[:n]
-	return func(yield func(*ds.Record) bool) {
-		for i := range recs {
-			if !yield(&recs[i]) {
-				return
-			}
-		}
-	}
-}
-
-// verify returns a check of decoded record i against the source.
-func (s *source) verify() func(i int, got *ds.Record) error {
-	recs := s.records()
-	return func(i int, got *ds.Record) error {
-		if i < 0 || i >= len(recs) {
-			return fmt.Errorf("records: record index %d outside 0..%d", i, len(recs)-1)
-		}
-		if !ds.Equal(got, &recs[i]) {
-			return fmt.Errorf("records: record %d: %s", i, ds.Diff(got, &recs[i]))
-		}
-		return nil
-	}
+func (s *source) table() (*ds.Table, error) {
+	s.once.Do(func() { s.tab, s.err = ds.NewTable(ds.New(ds.DefaultSeed), s.n) })
+	return s.tab, s.err
 }
 
 // pair is one format × codec (× variant) and its file, shared by the pair's
@@ -256,17 +233,25 @@ func (p *pair) subject() string {
 // write writes the file once: with the pair's pipeline, or with the bare
 // loop for a bare pair.
 func (p *pair) write() (filebench.WriteStats, error) {
+	t, err := p.src.table()
+	if err != nil {
+		return filebench.WriteStats{}, err
+	}
 	if p.bare != nil {
-		size, err := p.bare.write(p.path, p.src.first(p.n))
+		size, err := p.bare.write(p.path, t.Records(p.n))
 		return filebench.WriteStats{Records: p.n, FileBytes: size}, err
 	}
-	return filebench.Write(context.Background(), p.path, p.format, p.codec, p.src.first(p.n), p.opts)
+	return filebench.Write(context.Background(), p.path, p.format, p.codec, t.Records(p.n), p.opts)
 }
 
 // read reads the file once with the pipeline (a bare loop writes the same
 // bytes as its pipeline twin), verifying every record against the source.
 func (p *pair) read() (filebench.ReadStats, error) {
-	return filebench.Read(context.Background(), p.path, p.format, p.codec, p.n, p.src.verify(), p.opts)
+	t, err := p.src.table()
+	if err != nil {
+		return filebench.ReadStats{}, err
+	}
+	return filebench.Read(context.Background(), p.path, p.format, p.codec, p.n, t.Verify(), p.opts)
 }
 
 // verifyRecords caps the records a write case round-trips before it is
