@@ -10,7 +10,6 @@ import (
 	"github.com/golang/snappy"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/s2"
-	"github.com/ulikunitz/xz"
 )
 
 // nopWriteCloser adapts an io.Writer to io.WriteCloser without closing it.
@@ -162,72 +161,6 @@ func (c *brotliCodec) Decode(dst, src []byte) ([]byte, error) {
 	out, err := limitedReadAll(dst, brotli.NewReader(bytes.NewReader(src)), c.maxDecoded)
 	if err != nil {
 		return dst, fmt.Errorf("brotli: decode: %w", err)
-	}
-	return out, nil
-}
-
-// xz -----------------------------------------------------------------------
-
-const xzLib = "github.com/ulikunitz/xz"
-
-type xzCodec struct {
-	info       Info
-	maxDecoded int
-}
-
-func xzFactory() Factory {
-	return Factory{
-		Name: "xz", Library: xzLib,
-		New: func(int, bool) (Codec, error) {
-			return &xzCodec{maxDecoded: DefaultMaxDecodedSize,
-				info: Info{Name: "xz", Library: xzLib, Version: moduleVersion(xzLib), DetectsTruncation: true,
-					Detail: "the library has no compression levels; default WriterConfig (8 MiB dictionary)"}}, nil
-		},
-	}
-}
-
-func (c *xzCodec) Info() Info { return c.info }
-
-func (c *xzCodec) NewWriter(w io.Writer) (io.WriteCloser, error) {
-	xw, err := xz.NewWriter(w)
-	if err != nil {
-		return nil, fmt.Errorf("xz: new writer: %w", err)
-	}
-	return xw, nil
-}
-
-func (c *xzCodec) NewReader(r io.Reader) (io.ReadCloser, error) {
-	xr, err := xz.NewReader(r)
-	if err != nil {
-		return nil, fmt.Errorf("xz: read header: %w", err)
-	}
-	return io.NopCloser(xr), nil
-}
-
-func (c *xzCodec) Encode(dst, src []byte) ([]byte, error) {
-	buf := bytes.NewBuffer(dst)
-	xw, err := xz.NewWriter(buf)
-	if err != nil {
-		return dst, fmt.Errorf("xz: encode: %w", err)
-	}
-	if _, err := xw.Write(src); err != nil {
-		return dst, fmt.Errorf("xz: encode: %w", err)
-	}
-	if err := xw.Close(); err != nil {
-		return dst, fmt.Errorf("xz: encode: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-func (c *xzCodec) Decode(dst, src []byte) ([]byte, error) {
-	cfg := xz.ReaderConfig{SingleStream: true}
-	xr, err := cfg.NewReader(bytes.NewReader(src))
-	if err != nil {
-		return dst, fmt.Errorf("xz: decode: %w", err)
-	}
-	out, err := limitedReadAll(dst, xr, c.maxDecoded)
-	if err != nil {
-		return dst, fmt.Errorf("xz: decode: %w", err)
 	}
 	return out, nil
 }
