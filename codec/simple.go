@@ -26,7 +26,7 @@ func noneFactory() Factory {
 		Name:    "none",
 		Library: "(none)",
 		New: func(int, bool) (Codec, error) {
-			return noneCodec{info: Info{Name: "none", Library: "(none)", Version: "-", DetectsTruncation: false}}, nil
+			return noneCodec{info: Info{Name: "none", Library: "(none)", Version: "-", DetectsTruncation: false, Detail: "bytes pass through unchanged"}}, nil
 		},
 	}
 }
