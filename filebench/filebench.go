@@ -20,7 +20,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"time"
 
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/format"
@@ -30,15 +29,13 @@ import (
 // Options.BufferSize says otherwise.
 const DefaultBufferSize = 256 << 10
 
-// DefaultHeapSampleInterval is how often the heap is sampled unless
-// Options.HeapSampleInterval says otherwise.
-const DefaultHeapSampleInterval = 5 * time.Millisecond
-
-// checkEvery is how many records pass between context checks.
-const checkEvery = 1024
+// SampleEvery is how many records pass between context checks and heap
+// samples.
+const SampleEvery = 1024
 
 // Options tune an operation. The zero value is the standard configuration:
-// buffered I/O with DefaultBufferSize, no fsync, heap sampled every 5 ms.
+// buffered I/O with DefaultBufferSize, no fsync, heap sampled every
+// SampleEvery records.
 type Options struct {
 	// BufferSize is the size of each bufio layer (0 = DefaultBufferSize).
 	BufferSize int
@@ -49,8 +46,8 @@ type Options struct {
 	Unbuffered bool
 	// Sync makes Write fsync the file before closing it.
 	Sync bool
-	// HeapSampleInterval is the heap sampling period (0 = default, < 0 = off).
-	HeapSampleInterval time.Duration
+	// NoHeapSampling turns heap sampling off (the stats' Heap is zero).
+	NoHeapSampling bool
 }
 
 func (o Options) bufferSize() int {
@@ -135,8 +132,8 @@ func Write[T any](ctx context.Context, path string, f format.Format[T], c codec.
 	if err := CheckCombination(d, c); err != nil {
 		return st, err
 	}
-	stop := startHeapSampler(o.HeapSampleInterval)
-	defer func() { st.Heap = stop() }()
+	heap := newHeapSampler(o.NoHeapSampling)
+	defer func() { st.Heap = heap.stats() }()
 
 	file, err := os.Create(path)
 	if err != nil {
@@ -183,10 +180,11 @@ func Write[T any](ctx context.Context, path string, f format.Format[T], c codec.
 		return st, err
 	}
 	for v := range src {
-		if st.Records%checkEvery == 0 {
+		if st.Records%SampleEvery == 0 {
 			if err = ctx.Err(); err != nil {
 				break
 			}
+			heap.sample()
 		}
 		if err = enc.Encode(v); err != nil {
 			err = fmt.Errorf("record %d: %w", st.Records, err)
@@ -200,11 +198,13 @@ func Write[T any](ctx context.Context, path string, f format.Format[T], c codec.
 	if err := enc.Close(); err != nil {
 		return st, err
 	}
+	heap.sample()
 	if encBuf != nil {
 		if err := encBuf.Flush(); err != nil {
 			return st, fmt.Errorf("flush: %w", err)
 		}
 	}
+	heap.sample()
 	if err := comp.Close(); err != nil {
 		return st, fmt.Errorf("close compressor: %w", err)
 	}
@@ -253,8 +253,8 @@ func Read[T any](ctx context.Context, path string, f format.Format[T], c codec.C
 	if err := CheckCombination(d, c); err != nil {
 		return st, err
 	}
-	stop := startHeapSampler(o.HeapSampleInterval)
-	defer func() { st.Heap = stop() }()
+	heap := newHeapSampler(o.NoHeapSampling)
+	defer func() { st.Heap = heap.stats() }()
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("filebench: read %s/%s from %s: %w", d.Name, c.Info().Spec(), path, err)
@@ -295,10 +295,11 @@ func Read[T any](ctx context.Context, path string, f format.Format[T], c codec.C
 	}
 	var v T
 	for {
-		if st.Records%checkEvery == 0 {
+		if st.Records%SampleEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return st, err
 			}
+			heap.sample()
 		}
 		err := dec.Decode(&v)
 		if err == io.EOF {
@@ -339,22 +340,34 @@ func Read[T any](ctx context.Context, path string, f format.Format[T], c codec.C
 	return st, nil
 }
 
-// onlyReader and onlyWriter hide ReaderFrom/WriterTo so io.CopyBuffer really
-// copies through the given buffer.
-type onlyReader struct{ io.Reader }
-type onlyWriter struct{ io.Writer }
+// drain reads r to its end through buf, discarding the bytes and sampling
+// the heap after each read.
+func drain(r io.Reader, buf []byte, heap *heapSampler) (int64, error) {
+	var n int64
+	for {
+		k, err := r.Read(buf)
+		n += int64(k)
+		heap.sample()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
 
 // ReadFile is the first limit operation: it reads the file's bytes into a
 // buffer of the pipeline's size and discards them.
 func ReadFile(ctx context.Context, path string, o Options) (st ReadStats, err error) {
-	stop := startHeapSampler(o.HeapSampleInterval)
-	defer func() { st.Heap = stop() }()
+	heap := newHeapSampler(o.NoHeapSampling)
+	defer func() { st.Heap = heap.stats() }()
 	file, err := os.Open(path)
 	if err != nil {
 		return st, fmt.Errorf("filebench: read file: %w", err)
 	}
 	defer file.Close()
-	n, err := io.CopyBuffer(onlyWriter{io.Discard}, onlyReader{ctxReader{ctx, file}}, make([]byte, o.bufferSize()))
+	n, err := drain(ctxReader{ctx, file}, make([]byte, o.bufferSize()), heap)
 	st.FileBytes, st.DecodedBytes = n, n
 	if err != nil {
 		return st, fmt.Errorf("filebench: read file %s: %w", path, err)
@@ -365,8 +378,8 @@ func ReadFile(ctx context.Context, path string, o Options) (st ReadStats, err er
 // Decompress is the second limit operation: it reads and decompresses the
 // file as Read would, and discards the bytes without decoding them.
 func Decompress(ctx context.Context, path string, c codec.Codec, o Options) (st ReadStats, err error) {
-	stop := startHeapSampler(o.HeapSampleInterval)
-	defer func() { st.Heap = stop() }()
+	heap := newHeapSampler(o.NoHeapSampling)
+	defer func() { st.Heap = heap.stats() }()
 	file, err := os.Open(path)
 	if err != nil {
 		return st, fmt.Errorf("filebench: decompress: %w", err)
@@ -379,7 +392,7 @@ func Decompress(ctx context.Context, path string, c codec.Codec, o Options) (st 
 		return st, fmt.Errorf("filebench: decompress %s with %s: %w", path, c.Info().Spec(), err)
 	}
 	defer dc.Close()
-	n, err := io.CopyBuffer(onlyWriter{io.Discard}, onlyReader{dc}, make([]byte, size))
+	n, err := drain(dc, make([]byte, size), heap)
 	st.FileBytes, st.DecodedBytes = counter.n, n
 	if err != nil {
 		return st, fmt.Errorf("filebench: decompress %s with %s: %w", path, c.Info().Spec(), err)

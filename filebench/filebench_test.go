@@ -383,7 +383,7 @@ func TestHeapSamplingOff(t *testing.T) {
 	f, _ := fx.formats.Get("csv")
 	c := fx.codecs.MustParse("none")
 	path := filepath.Join(t.TempDir(), "x")
-	st, err := filebench.Write(context.Background(), path, f, c, fx.gen.Records(10), filebench.Options{HeapSampleInterval: -1})
+	st, err := filebench.Write(context.Background(), path, f, c, fx.gen.Records(10), filebench.Options{NoHeapSampling: true})
 	if err != nil || st.Heap.Samples != 0 {
 		t.Fatalf("%+v, %v", st, err)
 	}

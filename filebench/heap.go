@@ -1,10 +1,6 @@
 package filebench
 
-import (
-	"runtime/metrics"
-	"sync"
-	"time"
-)
+import "runtime/metrics"
 
 // HeapStats is the heap in use (bytes of live and not-yet-swept objects,
 // runtime/metrics "/memory/classes/heap/objects:bytes") sampled during an
@@ -28,56 +24,53 @@ func (h HeapStats) PeakDelta() uint64 {
 
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
-func readHeap(s []metrics.Sample) uint64 {
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
+// heapSampler samples the heap on the operation's own goroutine: the
+// pipeline calls sample every SampleEvery records (every buffer for the
+// limit operations) and after each stage. A sampler goroutine on a timer
+// would have to be scheduled against the operation itself whenever the
+// operation keeps every core busy (an encoder plus a concurrent
+// compressor on two cores), and that cost showed up in the timings. Heap in
+// use only grows between collections, so a sample every few hundred
+// kilobytes of output misses little of a peak. A nil *heapSampler is off.
+type heapSampler struct {
+	s []metrics.Sample
+	h HeapStats
 }
 
-// startHeapSampler samples the heap every interval (0 = default, < 0 = off)
-// on its own goroutine until the returned function is called. runtime/metrics
-// reads do not stop the world, so sampling costs microseconds per sample.
-func startHeapSampler(interval time.Duration) func() HeapStats {
-	if interval < 0 {
-		return func() HeapStats { return HeapStats{} }
+// newHeapSampler returns a started sampler, or nil when off.
+func newHeapSampler(off bool) *heapSampler {
+	if off {
+		return nil
 	}
-	if interval == 0 {
-		interval = DefaultHeapSampleInterval
+	hs := &heapSampler{s: []metrics.Sample{{Name: heapMetric}}}
+	hs.h.Start = hs.read()
+	hs.h.Peak = hs.h.Start
+	hs.h.Samples = 1
+	return hs
+}
+
+func (hs *heapSampler) read() uint64 {
+	metrics.Read(hs.s)
+	if hs.s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
 	}
-	s := []metrics.Sample{{Name: heapMetric}}
-	h := HeapStats{Start: readHeap(s), Samples: 1}
-	h.Peak = h.Start
-	var mu sync.Mutex
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		local := []metrics.Sample{{Name: heapMetric}}
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				v := readHeap(local)
-				mu.Lock()
-				h.Samples++
-				h.Peak = max(h.Peak, v)
-				mu.Unlock()
-			}
-		}
-	}()
-	return func() HeapStats {
-		close(done)
-		<-finished
-		v := readHeap(s)
-		mu.Lock()
-		defer mu.Unlock()
-		h.Samples++
-		h.Peak = max(h.Peak, v)
-		return h
+	return hs.s[0].Value.Uint64()
+}
+
+// sample records the heap in use now.
+func (hs *heapSampler) sample() {
+	if hs == nil {
+		return
 	}
+	hs.h.Peak = max(hs.h.Peak, hs.read())
+	hs.h.Samples++
+}
+
+// stats takes a final sample and returns the statistics.
+func (hs *heapSampler) stats() HeapStats {
+	if hs == nil {
+		return HeapStats{}
+	}
+	hs.sample()
+	return hs.h
 }

@@ -348,10 +348,10 @@ func renderMethod(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 			"Before a write is timed, the pair round-trips its first %s records (all of them when fewer) through a scratch file; every timed read verifies every record of the full file, and a pair whose read fails is left out of every ranking. "+
 			"Times are medians of n samples (one op per sample, a GC before each; a case's first run counts as its first sample, and no new sample starts once a case has spent %s sampling, so slow ops have n=1 or 2); "+
 			"total = write + read. MB/s counts the format's encoded stream (its bytes before compression) for write, read and decompress, and the file's bytes for read-bytes. "+
-			"Peak heap is the largest growth of the heap in use over its level at the start of the op, sampled every %s. "+
+			"Peak heap is the largest growth of the heap in use over its level at the start of the op, sampled on the op's own goroutine every %s records (every buffer for the limit rows) and at the end of each stage. "+
 			"read-bytes (the file's bytes into a buffer, nothing else) and decompress (read + decompress, no decoding) are limit rows, the floors under each read. "+
 			"Samples: %s.",
-		report.Int(v.records), report.Bytes(filebench.DefaultBufferSize), report.Int(verifyRecords), report.Duration(float64(budget)), report.Duration(float64(filebench.DefaultHeapSampleInterval)),
+		report.Int(v.records), report.Bytes(filebench.DefaultBufferSize), report.Int(verifyRecords), report.Duration(float64(budget)), report.Int(filebench.SampleEvery),
 		strings.Join(cs, ", "))}
 	return []report.Block{text, ft, ct}, nil
 }
