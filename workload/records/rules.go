@@ -82,7 +82,7 @@ func isText(p point) bool     { return p.Text }
 
 // Thresholds of the use-case rules.
 const (
-	loggingMinSaved   = 0.90
+	loggingShareBest  = 0.90
 	archivalMaxWrite  = 10.0
 	realtimeMinSaved  = 0.75
 	readableMaxTotal  = 2.0
@@ -113,9 +113,17 @@ func useCaseRules() []rule {
 	return []rule{
 		{
 			"High-throughput logging",
-			fmt.Sprintf("fastest write among pairs saving at least %.0f%% against the same format uncompressed", loggingMinSaved*100),
+			fmt.Sprintf("fastest write among pairs that compress, saving at least %.0f%% of the best saving reached on the same format (relative, so it adapts to how compressible the data is)", loggingShareBest*100),
 			func(pts []point) int {
-				return argmin(pts, func(p point) bool { return p.Saved() >= loggingMinSaved }, writeNs)
+				best := map[string]float64{}
+				for _, p := range pts {
+					if s := p.Saved(); s > best[p.Format] {
+						best[p.Format] = s
+					}
+				}
+				return argmin(pts, func(p point) bool {
+					return p.Saved() > 0 && p.Saved() >= loggingShareBest*best[p.Format]
+				}, writeNs)
 			},
 		},
 		{

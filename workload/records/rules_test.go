@@ -22,7 +22,7 @@ func TestRules(t *testing.T) {
 		{Format: "parquet-zstd", Codec: "none", WriteNs: 2e9, ReadNs: 1e9, FileB: 4e6, PlainB: 30e6, RandomAccess: true},
 		// 7: random access, slower.
 		{Format: "arrow-file", Codec: "none", WriteNs: 2e9, ReadNs: 2e9, FileB: 30e6, PlainB: 30e6, RandomAccess: true},
-		// 8: reads fast and saves 80%, but not 90%.
+		// 8: saves 80% (the best on its format), round trip 1.4 s.
 		{Format: "protobuf", Codec: "lz4", WriteNs: 0.9e9 + 0.2e9, ReadNs: 0.3e9, FileB: 20e6, PlainB: 100e6},
 	}
 	rules := map[string]rule{}
@@ -39,10 +39,14 @@ func TestRules(t *testing.T) {
 		{"Fastest read", pts, 2},
 		{"Smallest file", pts, 0},
 		{"Best balance", pts, 3},
+		// jsonl+zstd saves 98%, ≥ 90% of jsonl+brotli's 99%: the fastest such write.
 		{"High-throughput logging", pts, 1},
+		// Without it, protobuf+lz4 (80%, the best on protobuf) writes fastest;
+		// jsonl+brotli and csv+zstd qualify but write slower.
+		{"High-throughput logging", []point{pts[0], pts[2], pts[4], pts[5], pts[8]}, 4},
 		// xz's write is 40× the fastest: excluded; brotli's 9× qualifies.
 		{"Data archival", pts, 4},
-		// protobuf+lz4 saves 80% (≥ 75%) and reads fastest among those.
+		// protobuf+lz4 saves 80% (≥ 75%) and has the fastest round trip among those.
 		{"Real-time processing", pts, 8},
 		{"Human-readable archives", pts, 5},
 		{"Analytics (random access)", pts, 6},
