@@ -15,9 +15,22 @@ type point struct {
 	// FileB is the file size; PlainB the size of the same format
 	// uncompressed (0 when unknown).
 	FileB, PlainB float64
+	// Base names the uncompressed format the saving is measured against
+	// (Format itself, or e.g. avro-ocf for avro-ocf-snappy); empty when
+	// unknown.
+	Base string
 	// Text marks human-readable formats; RandomAccess formats that can read
 	// a column or row group without decoding the whole file.
 	Text, RandomAccess bool
+}
+
+// family groups the pairs whose savings are measured against the same
+// uncompressed file: Base, or Format when Base is unknown.
+func (p point) family() string {
+	if p.Base != "" {
+		return p.Base
+	}
+	return p.Format
 }
 
 // Subject is "format + codec".
@@ -117,12 +130,12 @@ func useCaseRules() []rule {
 			func(pts []point) int {
 				best := map[string]float64{}
 				for _, p := range pts {
-					if s := p.Saved(); s > best[p.Format] {
-						best[p.Format] = s
+					if s := p.Saved(); s > best[p.family()] {
+						best[p.family()] = s
 					}
 				}
 				return argmin(pts, func(p point) bool {
-					return p.Saved() > 0 && p.Saved() >= loggingShareBest*best[p.Format]
+					return p.Saved() > 0 && p.Saved() >= loggingShareBest*best[p.family()]
 				}, writeNs)
 			},
 		},

@@ -127,7 +127,7 @@ func (r *row) point() point {
 	p := point{Format: r.format, Codec: r.codec, WriteNs: median(r.write), ReadNs: median(r.read), FileB: r.fileB(),
 		Text: r.desc.HasLabel(format.LabelText), RandomAccess: r.desc.RandomAccess}
 	if r.plain != nil {
-		p.PlainB = r.plain.fileB()
+		p.PlainB, p.Base = r.plain.fileB(), r.plain.format
 	}
 	return p
 }
