@@ -438,7 +438,7 @@ type bareSpec struct {
 func bareLoops() []bareSpec {
 	return []bareSpec{
 		{BareSubject, "jsonl", "zstd", "hand-written minimal loop (encoding/json → zstd → bufio → file), alternated with the pipeline",
-			filebench.BareJSONLZstdWrite[ds.Record], 6},
+			filebench.BareJSONLZstdWrite[ds.Record], 10},
 		{BareMsgpSubject, "msgpack-msgp", "none", "hand-written minimal loop (generated EncodeMsg → msgp.Writer → file), alternated with the pipeline",
 			filebench.BareMsgpWrite[ds.Record], 10},
 	}

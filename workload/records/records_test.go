@@ -77,10 +77,7 @@ func TestQuickPlan(t *testing.T) {
 			wantCount = limitCount
 		case pair == BareSubject+"/zstd/" || pair == BareMsgpSubject+"/none/":
 			// The harness comparison takes every planned pair of runs.
-			wantBudget, wantCount = 0, 6
-			if pair == BareMsgpSubject+"/none/" {
-				wantCount = 10
-			}
+			wantBudget, wantCount = 0, 10
 		}
 		if c.Budget != wantBudget || c.Count != wantCount || !c.NoWarmup {
 			t.Errorf("%s: budget %v (want %v), count %d (want %d), NoWarmup %v", c.FullName(), c.Budget, wantBudget, c.Count, wantCount, c.NoWarmup)
