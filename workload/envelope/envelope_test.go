@@ -14,6 +14,7 @@ import (
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/workloadtest"
 )
 
 func TestPlan(t *testing.T) {
@@ -376,13 +377,8 @@ func TestSectionsRender(t *testing.T) {
 	if plots != len(sweepOps) {
 		t.Errorf("%d plots, want %d", plots, len(sweepOps))
 	}
-	doc, err := report.Build([]*results.Run{run}, New().Sections())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md strings.Builder
-	doc.WriteMarkdown(&md)
-	if !strings.Contains(md.String(), "Where flat overtakes wrapped") {
+	_, md := workloadtest.Markdown(t, run, New().Sections())
+	if !strings.Contains(md, "Where flat overtakes wrapped") {
 		t.Error("markdown lacks the crossover section")
 	}
 

@@ -11,6 +11,7 @@ import (
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/workloadtest"
 )
 
 // TestEveryQuickCaseVerifies sets up and verifies every case of the quick
@@ -79,14 +80,9 @@ func TestBrokenSubjectIsFailed(t *testing.T) {
 		t.Fatalf("status %s, error %q; want failed round trip", r.Status, r.Error)
 	}
 	run := &results.Run{Cases: []results.Case{r}}
-	doc, err := report.Build([]*results.Run{run}, New().Sections())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md strings.Builder
-	doc.WriteMarkdown(&md)
-	if !strings.Contains(md.String(), report.Failed) || !strings.Contains(md.String(), "round trip") {
-		t.Errorf("report does not show the failure:\n%s", md.String())
+	_, md := workloadtest.Markdown(t, run, New().Sections())
+	if !strings.Contains(md, report.Failed) || !strings.Contains(md, "round trip") {
+		t.Errorf("report does not show the failure:\n%s", md)
 	}
 }
 

@@ -2,13 +2,13 @@ package features
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload/workloadtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -21,25 +21,8 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = "quick.jsonl"
-	doc, err := report.Build([]*results.Run{run}, New().Sections())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md strings.Builder
-	doc.WriteMarkdown(&md)
-	golden := filepath.Join("testdata", "quick.golden.md")
-	if *update {
-		if err := os.WriteFile(golden, []byte(md.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if md.String() != string(want) {
-		t.Errorf("report changed (run go test -update if intended); got:\n%s", md.String())
-	}
+	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
 	plots := 0
 	for _, w := range doc.Runs[0].Workloads {
 		for _, s := range w.Sections {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/internal/pgserver"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/workloadtest"
 )
 
 // needServer skips when the PostgreSQL binaries are missing, except in CI
@@ -195,14 +195,9 @@ func TestMethodsAgainstServer(t *testing.T) {
 		got = append(got, r)
 	}
 	run := &results.Run{Cases: got}
-	doc, err := report.Build([]*results.Run{run}, New().Sections())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md strings.Builder
-	doc.WriteMarkdown(&md)
+	_, md := workloadtest.Markdown(t, run, New().Sections())
 	for _, want := range []string{"### Method and peer comparison", "pgarrow over SELECT reaches", "% of server ceiling"} {
-		if !strings.Contains(md.String(), want) {
+		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload/workloadtest"
 )
 
 var (
@@ -59,28 +60,11 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = smallRun
-	doc, err := report.Build([]*results.Run{run}, New().Sections())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md strings.Builder
-	doc.WriteMarkdown(&md)
-	golden := filepath.Join("testdata", "small.golden.md")
-	if *update {
-		if err := os.WriteFile(golden, []byte(md.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if md.String() != string(want) {
-		t.Errorf("report changed (run go test -update if intended); got:\n%s", md.String())
-	}
+	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md, *update)
 	for _, s := range []string{"Combined size & performance", "Pareto frontier", "Recommendations by use case",
 		"pipeline ÷ bare", "msgpack-msgp-bare vs msgpack-msgp + none", "msgpack + none (unbuffered)", "decompress floor"} {
-		if !strings.Contains(md.String(), s) {
+		if !strings.Contains(md, s) {
 			t.Errorf("report lacks %q", s)
 		}
 	}

@@ -1,0 +1,44 @@
+// Package workloadtest holds the test helpers the workloads share:
+// rendering a workload's report sections to Markdown and comparing a text
+// with a golden file.
+package workloadtest
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+)
+
+// Markdown builds the report of run with sections and renders it as
+// Markdown, failing the test on error.
+func Markdown(t testing.TB, run *results.Run, sections []report.Section) (*report.Doc, string) {
+	t.Helper()
+	doc, err := report.Build([]*results.Run{run}, sections)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	doc.WriteMarkdown(&md)
+	return doc, md.String()
+}
+
+// Golden compares got with the file at path, first rewriting the file when
+// update is set (the tests' -update flag).
+func Golden(t testing.TB, path, got string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s changed (run go test -update if intended); got:\n%s", path, got)
+	}
+}
