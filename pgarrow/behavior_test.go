@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/serbench/serbench/internal/pgserver"
+	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/pgarrow"
 )
 

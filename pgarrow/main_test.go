@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/serbench/serbench/internal/pgserver"
+	"github.com/serbench/serbench/pgserver"
 )
 
 // server is the throwaway PostgreSQL server shared by the tests, or nil

@@ -17,7 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/internal/pgserver"
+	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/pgarrow"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
@@ -150,7 +150,7 @@ func openDatabase(ctx context.Context, cfg workload.Config) (*database, map[stri
 			return nil, nil, fmt.Errorf("pgscan: %w", err)
 		}
 		db.srv, db.dsn = srv, srv.DSN()
-		env["server"] = "throwaway local PostgreSQL (internal/pgserver)"
+		env["server"] = "throwaway local PostgreSQL (pgserver)"
 	} else {
 		env["server"] = "external (--pg-dsn)"
 	}

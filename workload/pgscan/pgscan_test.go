@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/internal/pgserver"
+	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/workloadtest"
