@@ -19,8 +19,19 @@ type Case struct {
 	Workload string
 	// Name is the benchmark base name (e.g. "Features").
 	Name string
-	// Labels identify the case (subject, type, size, op …).
+	// Labels identify the case (subject, type, size, op …). Every case
+	// carries its subject under the one key "subject".
 	Labels results.Labels
+	// Role is the subject's role: results.RoleSubject (the default when
+	// empty), RoleBaseline or RoleLimit.
+	Role string
+	// Group names the comparison group: the cases a table puts side by
+	// side (same dataset, size and op; different subjects and the limit
+	// row). A group is sampled round-robin, order rotated each round, so
+	// that machine drift lands on every member alike; each sample carries
+	// its ratio to the group's baseline and limit row of the same round.
+	// Empty: the case is measured alone.
+	Group string
 	// Bytes is the payload size one op processes; it yields MB/s. Run
 	// may set it instead with b.SetBytes when it is known only after
 	// Setup.
@@ -92,123 +103,223 @@ var ErrInterrupted = errors.New("bench: interrupted")
 // reason; Measure returns an error only when ctx ends before the case is
 // finished (the partial case is then discarded).
 func Measure(ctx context.Context, c Case, opts Options) (results.Case, error) {
+	rs, err := MeasureGroup(ctx, []Case{c}, opts)
+	if err != nil {
+		return results.Case{}, err
+	}
+	return rs[0], nil
+}
+
+// member is one case of a group while it is measured.
+type member struct {
+	c        *Case
+	rc       results.Case
+	b        B
+	n        int // iterations per sample
+	count    int // samples wanted
+	sampling time.Duration
+	t0       time.Time
+	active   bool
+	teardown func()
+}
+
+func (m *member) fail(stage string, err error) {
+	m.rc.Status = results.StatusFailed
+	m.rc.Error = fmt.Sprintf("%s: %v", stage, err)
+	m.rc.Samples, m.rc.Summary = nil, nil
+	m.rc.Metrics = copyMetrics(m.c.Metrics)
+	m.active = false
+}
+
+func (m *member) sample(n int, d time.Duration) results.Sample {
+	return results.Sample{
+		Iters:       n,
+		NsPerOp:     float64(d.Nanoseconds()) / float64(n),
+		BytesPerOp:  float64(m.b.netBytes) / float64(n),
+		AllocsPerOp: float64(m.b.netAllocs) / float64(n),
+		Metrics:     m.b.metrics,
+	}
+}
+
+// wantsMore reports whether the member takes part in another round.
+func (m *member) wantsMore() bool {
+	if !m.active || len(m.rc.Samples) >= m.count {
+		return false
+	}
+	return m.c.Budget <= 0 || len(m.rc.Samples) == 0 || m.sampling < m.c.Budget
+}
+
+// MeasureGroup sets up, verifies and measures the cases of one comparison
+// group. Every case is set up and verified first, then calibrated (which
+// warms it up) one after another; then the samples are taken in rounds:
+// one sample of each case per round, the order rotated by one each round,
+// a GC before each sample. A sample records its ratio to the ns/op of the
+// group's baseline and limit row taken in the same round. The results come
+// back in the order of cases. Cases that fail are recorded as failed and
+// leave the group; an error is returned only when ctx ends first (the
+// group's partial results are then discarded).
+func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Case, error) {
 	opts = opts.withDefaults()
-	t0 := time.Now()
-	rc := results.Case{
-		Workload: c.Workload,
-		Name:     c.Name,
-		Labels:   c.Labels,
-		Notes:    c.Notes,
+	ms := make([]*member, len(cases))
+	defer func() {
+		for _, m := range ms {
+			if m != nil && m.teardown != nil {
+				m.teardown()
+			}
+		}
+	}()
+	for i := range cases {
+		c := &cases[i]
+		m := &member{c: c, t0: time.Now(), count: opts.Count}
+		if c.Count > 0 {
+			m.count = c.Count
+		}
+		m.rc = results.Case{Workload: c.Workload, Name: c.Name, Labels: c.Labels, Role: c.Role, Group: c.Group, Notes: c.Notes}
+		if m.rc.Role == "" {
+			m.rc.Role = results.RoleSubject
+		}
+		ms[i] = m
+		if err := m.prepare(ctx, opts); err != nil {
+			return nil, err
+		}
 	}
-	fail := func(stage string, err error) (results.Case, error) {
-		rc.Status = results.StatusFailed
-		rc.Error = fmt.Sprintf("%s: %v", stage, err)
-		rc.Samples, rc.Summary = nil, nil
-		rc.Metrics = copyMetrics(c.Metrics)
-		rc.Elapsed = time.Since(t0)
-		return rc, nil
+	baseline, limit := -1, -1
+	for i, m := range ms {
+		switch {
+		case m.rc.Role == results.RoleBaseline && baseline < 0:
+			baseline = i
+		case m.rc.Role == results.RoleLimit && limit < 0:
+			limit = i
+		}
 	}
+	for round := 0; ; round++ {
+		var order []int
+		for k := range ms {
+			i := (k + round) % len(ms)
+			if ms[i].wantsMore() {
+				order = append(order, i)
+			}
+		}
+		if len(order) == 0 {
+			break
+		}
+		inRound := make(map[int]float64, len(order))
+		for _, i := range order {
+			if err := ctx.Err(); err != nil {
+				return nil, ErrInterrupted
+			}
+			m := ms[i]
+			runtime.GC()
+			d, err := runOnce(&m.b, m.c.Run, m.n)
+			if err != nil {
+				m.fail("run", err)
+				continue
+			}
+			s := m.sample(m.n, d)
+			if len(ms) > 1 {
+				s.Round = round + 1
+			}
+			m.rc.Samples = append(m.rc.Samples, s)
+			m.sampling += d
+			inRound[i] = s.NsPerOp
+		}
+		for i, ns := range inRound {
+			s := &ms[i].rc.Samples[len(ms[i].rc.Samples)-1]
+			if b, ok := inRound[baseline]; ok && b > 0 && len(ms) > 1 {
+				s.VsBaseline = ns / b
+			}
+			if l, ok := inRound[limit]; ok && l > 0 && len(ms) > 1 {
+				s.VsLimit = ns / l
+			}
+		}
+	}
+	out := make([]results.Case, len(ms))
+	for i, m := range ms {
+		if m.rc.Status == "" {
+			m.rc.Status = results.StatusOK
+			m.rc.BytesPerOp = m.c.Bytes
+			if m.b.bytes > 0 {
+				m.rc.BytesPerOp = m.b.bytes
+			}
+			m.rc.Metrics = copyMetrics(m.c.Metrics)
+			m.rc.Summarize()
+		}
+		m.rc.Elapsed = time.Since(m.t0)
+		out[i] = m.rc
+	}
+	return out, nil
+}
+
+// prepare sets the member up, verifies it and calibrates its iteration
+// count (the calibration runs are its warm-up). A slow op whose first run
+// is representative keeps that run as its first sample. Failures are
+// recorded in the member; the error is ErrInterrupted only.
+func (m *member) prepare(ctx context.Context, opts Options) error {
+	c := m.c
 	if c.Skip != "" {
-		rc.Status = results.StatusSkipped
-		rc.Error = c.Skip
-		rc.Elapsed = time.Since(t0)
-		return rc, nil
+		m.rc.Status = results.StatusSkipped
+		m.rc.Error = c.Skip
+		return nil
 	}
 	if c.Run == nil {
-		return fail("setup", errors.New("case has no Run function"))
+		m.fail("setup", errors.New("case has no Run function"))
+		return nil
 	}
 	if c.Verify == nil {
-		return fail("verify", errors.New("case has no Verify function"))
+		m.fail("verify", errors.New("case has no Verify function"))
+		return nil
 	}
 	if c.Setup != nil {
 		if err := safeCall(c.Setup); err != nil {
-			return fail("setup", err)
+			m.fail("setup", err)
+			return nil
 		}
 	}
-	if c.Teardown != nil {
-		defer c.Teardown()
-	}
+	m.teardown = c.Teardown
 	if err := safeCall(c.Verify); err != nil {
-		return fail("verify", err)
+		m.fail("verify", err)
+		return nil
 	}
 	if err := ctx.Err(); err != nil {
-		return rc, ErrInterrupted
-	}
-
-	count := opts.Count
-	if c.Count > 0 {
-		count = c.Count
-	}
-	var b B
-	sample := func(n int, d time.Duration) results.Sample {
-		return results.Sample{
-			Iters:       n,
-			NsPerOp:     float64(d.Nanoseconds()) / float64(n),
-			BytesPerOp:  float64(b.netBytes) / float64(n),
-			AllocsPerOp: float64(b.netAllocs) / float64(n),
-			Metrics:     b.metrics,
-		}
+		return ErrInterrupted
 	}
 	// Calibrate: grow N until one run lasts at least SampleTime, as
 	// testing.B does. The calibration runs double as warm-up.
 	n := 1
-	var (
-		last     time.Duration
-		sampling time.Duration
-	)
+	var last time.Duration
 	for {
 		if n == 1 {
 			runtime.GC() // the first run may become a sample
 		}
-		d, err := runOnce(&b, c.Run, n)
+		d, err := runOnce(&m.b, c.Run, n)
 		if err != nil {
-			return fail("run", err)
+			m.fail("run", err)
+			return nil
 		}
 		last = d
 		if d >= opts.SampleTime || n >= opts.MaxIters {
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			return rc, ErrInterrupted
+			return ErrInterrupted
 		}
 		n = predictN(n, d, opts)
 	}
+	m.n = n
+	m.active = true
 	switch {
 	case n == 1 && c.NoWarmup:
 		// A slow op whose first run is representative: keep it.
-		rc.Samples = append(rc.Samples, sample(1, last))
-		sampling += last
+		m.rc.Samples = append(m.rc.Samples, m.sample(1, last))
+		m.sampling += last
 	case n == 1 && last < 10*opts.SampleTime:
 		// A slow op has had one cold run; warm up once more. A fast op's
 		// final calibration run is its warm-up.
-		if _, err := runOnce(&b, c.Run, 1); err != nil {
-			return fail("run", err)
+		if _, err := runOnce(&m.b, c.Run, 1); err != nil {
+			m.fail("run", err)
 		}
 	}
-	for len(rc.Samples) < count {
-		if c.Budget > 0 && len(rc.Samples) > 0 && sampling >= c.Budget {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return rc, ErrInterrupted
-		}
-		runtime.GC()
-		d, err := runOnce(&b, c.Run, n)
-		if err != nil {
-			return fail("run", err)
-		}
-		rc.Samples = append(rc.Samples, sample(n, d))
-		sampling += d
-	}
-	rc.Status = results.StatusOK
-	rc.BytesPerOp = c.Bytes
-	if b.bytes > 0 {
-		rc.BytesPerOp = b.bytes
-	}
-	rc.Metrics = copyMetrics(c.Metrics)
-	rc.Summarize()
-	rc.Elapsed = time.Since(t0)
-	return rc, nil
+	return nil
 }
 
 // runOnce runs fn with N=n and returns the timed duration.

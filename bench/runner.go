@@ -15,32 +15,59 @@ type Progress interface {
 	Done(done, total int, r *results.Case)
 }
 
-// RunAll measures cases in order, handing each finished case to sink as
-// soon as it is done. It stops early, without error from the cases
+// RunAll measures cases, handing each finished case to sink as soon as
+// its group is done. Cases that share a non-empty Group are measured
+// together by MeasureGroup, at the place of the group's first case; the
+// others alone, in order. It stops early, without error from the cases
 // themselves, when ctx ends: the returned error is then ErrInterrupted and
 // every case finished so far has already reached sink. An error from sink
 // stops the run too.
 func RunAll(ctx context.Context, cases []Case, opts Options, p Progress, sink func(results.Case) error) error {
-	for i := range cases {
-		c := &cases[i]
+	done := 0
+	for _, g := range Groups(cases) {
 		if p != nil {
-			p.Start(i, len(cases), c)
+			p.Start(done, len(cases), &g[0])
 		}
-		r, err := Measure(ctx, *c, opts)
+		rs, err := MeasureGroup(ctx, g, opts)
 		if err != nil {
 			return err
 		}
-		if err := sink(r); err != nil {
-			return fmt.Errorf("bench: recording %s: %w", c.FullName(), err)
-		}
-		if p != nil {
-			p.Done(i+1, len(cases), &r)
+		for i := range rs {
+			if err := sink(rs[i]); err != nil {
+				return fmt.Errorf("bench: recording %s: %w", g[i].FullName(), err)
+			}
+			done++
+			if p != nil {
+				p.Done(done, len(cases), &rs[i])
+			}
 		}
 		if ctx.Err() != nil {
 			return ErrInterrupted
 		}
 	}
 	return nil
+}
+
+// Groups splits cases into the units RunAll measures: each comparison
+// group in full (its members in plan order) at the position of its first
+// member, and every case without a group on its own.
+func Groups(cases []Case) [][]Case {
+	var out [][]Case
+	at := map[string]int{}
+	for _, c := range cases {
+		if c.Group == "" {
+			out = append(out, []Case{c})
+			continue
+		}
+		key := c.Workload + "\x00" + c.Group
+		if i, ok := at[key]; ok {
+			out[i] = append(out[i], c)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, []Case{c})
+	}
+	return out
 }
 
 // IsInterrupted reports whether err means the run was stopped by its

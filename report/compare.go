@@ -23,6 +23,14 @@ func sampleValues(c *results.Case, unit string) []float64 {
 			out = append(out, s.BytesPerOp)
 		case results.UnitAllocsPerOp:
 			out = append(out, s.AllocsPerOp)
+		case results.UnitVsBaseline:
+			if s.VsBaseline > 0 {
+				out = append(out, s.VsBaseline)
+			}
+		case results.UnitVsLimit:
+			if s.VsLimit > 0 {
+				out = append(out, s.VsLimit)
+			}
 		case results.UnitMBPerS:
 			if s.NsPerOp > 0 {
 				out = append(out, float64(c.BytesPerOp)*1e3/s.NsPerOp)
@@ -67,9 +75,35 @@ type Delta struct {
 	Note string
 }
 
+// CompareOptions tune Compare.
+type CompareOptions struct {
+	// Normalize compares each case's time as a ratio to its comparison
+	// group's limit row (or, without one, its baseline) measured in the
+	// same round, instead of ns/op: a machine that is uniformly slower in
+	// one run then shows no change. Cases without such a ratio (measured
+	// alone, or limit rows themselves) are compared in ns/op.
+	Normalize bool
+}
+
+// timeUnit is the unit that stands for a case's time in a comparison.
+func timeUnit(o, n *results.Case, opts CompareOptions) string {
+	if !opts.Normalize {
+		return results.UnitNsPerOp
+	}
+	for _, u := range []string{results.UnitVsLimit, results.UnitVsBaseline} {
+		_, a := o.Stat(u)
+		_, b := n.Stat(u)
+		if a && b && o.Role != results.RoleLimit && !(u == results.UnitVsBaseline && o.Role == results.RoleBaseline) {
+			return u
+		}
+	}
+	return results.UnitNsPerOp
+}
+
 // Compare matches the cases of two runs by full name and compares each
-// of the units ns/op, B/op and allocs/op (and MB/s when both have it).
-func Compare(old, new *results.Run) []Delta {
+// of the units ns/op (or its in-round ratio, see CompareOptions), B/op and
+// allocs/op.
+func Compare(old, new *results.Run, opts CompareOptions) []Delta {
 	index := map[string]*results.Case{}
 	for i := range new.Cases {
 		c := &new.Cases[i]
@@ -90,7 +124,7 @@ func Compare(old, new *results.Run) []Delta {
 			out = append(out, Delta{Name: o.FullName(), Unit: results.UnitNsPerOp, Old: o, New: n, Note: "FAILED in " + failedSide(o, n)})
 			continue
 		}
-		for _, unit := range []string{results.UnitNsPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp} {
+		for _, unit := range []string{timeUnit(o, n, opts), results.UnitBytesPerOp, results.UnitAllocsPerOp} {
 			so, ok1 := o.Stat(unit)
 			sn, ok2 := n.Stat(unit)
 			if !ok1 || !ok2 {
@@ -121,12 +155,16 @@ func Compare(old, new *results.Run) []Delta {
 
 func unitOrder(u string) int {
 	switch u {
-	case results.UnitNsPerOp:
+	case results.UnitVsLimit:
 		return 0
-	case results.UnitBytesPerOp:
+	case results.UnitVsBaseline:
 		return 1
-	default:
+	case results.UnitNsPerOp:
 		return 2
+	case results.UnitBytesPerOp:
+		return 3
+	default:
+		return 4
 	}
 }
 
@@ -166,7 +204,7 @@ func WriteCompare(w io.Writer, oldName, newName string, ds []Delta) (regressions
 		delta := "~"
 		if d.Significant {
 			delta = fmt.Sprintf("%+.2f%%", d.Change*100)
-			if d.Unit == results.UnitNsPerOp && d.Change > results.NoiseThreshold {
+			if unitOrder(d.Unit) <= 2 && d.Change > results.NoiseThreshold {
 				regressions++
 			}
 		}

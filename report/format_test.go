@@ -76,11 +76,11 @@ func TestCompare(t *testing.T) {
 		c := caseWith(ns...)
 		return &results.Run{Cases: []results.Case{*c}}
 	}
-	ds := Compare(mk(100, 101, 99, 100, 100), mk(150, 151, 149, 150, 150))
+	ds := Compare(mk(100, 101, 99, 100, 100), mk(150, 151, 149, 150, 150), CompareOptions{})
 	if len(ds) == 0 || ds[0].Unit != results.UnitNsPerOp || !ds[0].Significant || ds[0].Change < 0.49 || ds[0].Change > 0.51 {
 		t.Fatalf("deltas %+v", ds)
 	}
-	ds = Compare(mk(100, 101, 99, 100, 100), mk(100, 102, 98, 101, 99))
+	ds = Compare(mk(100, 101, 99, 100, 100), mk(100, 102, 98, 101, 99), CompareOptions{})
 	if ds[0].Significant {
 		t.Errorf("overlapping samples judged significant: p=%v", ds[0].P)
 	}

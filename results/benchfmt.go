@@ -10,14 +10,28 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// WriteBenchfmt exports runs in the Go benchmark text format: file
-// configuration lines from the environment, then one line per sample with
-// ns/op, B/op, allocs/op, MB/s and custom metrics. Names carry labels as
-// "/key=value" parts so `benchstat -col /subject` and `-row /n` work.
-// Failed cases are not exported (they have no timings).
-func WriteBenchfmt(w io.Writer, run *Run) error {
+// WriteBenchfmt exports runs in the Go benchmark text format, as `go test
+// -bench` writes it: file configuration lines from each run's environment
+// (repeated only where they change, so several runs or hosts stay apart:
+// `benchstat -col .config:host`), then one line per sample with ns/op,
+// B/op, allocs/op, MB/s and custom metrics, named like
+// "BenchmarkFeatures/subject=psdb/n=100-2". Labels are "/key=value" parts
+// so `benchstat -col /subject` and `-row /n` work. Failed and skipped
+// cases are not exported (they have no timings).
+func WriteBenchfmt(w io.Writer, runs ...*Run) error {
 	bw := benchfmt.NewWriter(w)
+	for _, run := range runs {
+		if err := writeBenchfmtRun(bw, run); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeBenchfmtRun(bw *benchfmt.Writer, run *Run) error {
 	conf := []benchfmt.Config{
+		{Key: "host", Value: []byte(run.Env.Host), File: true},
+		{Key: "run", Value: []byte(run.Env.Start.UTC().Format("20060102T150405Z")), File: true},
 		{Key: "goos", Value: []byte(run.Env.GOOS), File: true},
 		{Key: "goarch", Value: []byte(run.Env.GOARCH), File: true},
 		{Key: "cpu", Value: []byte(run.Env.CPU), File: true},
@@ -38,7 +52,7 @@ func WriteBenchfmt(w io.Writer, run *Run) error {
 		if !c.OK() {
 			continue
 		}
-		name := "Benchmark" + c.FullName()
+		name := c.FullName() // the writer adds "Benchmark"
 		if run.Env.GOMAXPROCS > 1 {
 			name += "-" + strconv.Itoa(run.Env.GOMAXPROCS)
 		}

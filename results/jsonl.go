@@ -31,12 +31,38 @@ func Create(path string) (*Writer, error) {
 	return &Writer{w: bufio.NewWriter(f), f: f}, nil
 }
 
+// Append opens an existing results file for appending (to resume a run)
+// and returns a Writer on it.
+func Append(path string) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return &Writer{w: bufio.NewWriter(f), f: f}, nil
+}
+
 // NewWriter returns a Writer on w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriter(w)} }
 
 // WriteEnv writes the environment line.
 func (w *Writer) WriteEnv(e Env) error {
 	e.Kind = KindEnv
+	e.Schema = SchemaVersion
+	return w.writeLine(e)
+}
+
+// WriteDescriptor writes one descriptor line.
+func (w *Writer) WriteDescriptor(d Descriptor) error {
+	d.Kind = KindDescriptor
+	if err := d.validate(); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	return w.writeLine(d)
+}
+
+// WriteEnd writes the end line.
+func (w *Writer) WriteEnd(e End) error {
+	e.Kind = KindEnd
 	return w.writeLine(e)
 }
 
@@ -103,57 +129,109 @@ func ReadFile(path string) (*Run, error) {
 var ErrNotResults = errors.New("not a serbench results file")
 
 // Read parses a results stream; name is used in error messages.
+//
+// A last line cut short (a run killed while writing it) is dropped with a
+// warning in Run.Warnings; every complete line before it is kept. Files of
+// a newer schema than this build knows are refused.
 func Read(r io.Reader, name string) (*Run, error) {
 	run := &Run{File: name}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	br := bufio.NewReaderSize(r, 64<<10)
 	line := 0
 	sawEnv := false
-	for sc.Scan() {
+	for {
+		b, rerr := br.ReadBytes('\n')
+		if rerr != nil && rerr != io.EOF {
+			return nil, fmt.Errorf("%s:%d: %w", name, line+1, rerr)
+		}
+		complete := rerr == nil
+		if len(b) == 0 && !complete {
+			break
+		}
 		line++
-		b := bytes.TrimSpace(sc.Bytes())
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
+			if !complete {
+				break
+			}
 			continue
 		}
-		var head struct {
-			Kind string `json:"kind"`
+		if err := readLine(run, b, &sawEnv); err != nil {
+			if !complete && sawEnv {
+				// The writer ends every line with a newline and syncs it:
+				// an unterminated line that does not parse was cut.
+				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: last line cut short (the run was killed while writing it); dropped", name, line))
+				break
+			}
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		if err := json.Unmarshal(b, &head); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrNotResults, err)
+		if !complete {
+			break
 		}
-		switch head.Kind {
-		case KindEnv:
-			if sawEnv {
-				return nil, fmt.Errorf("%s:%d: second environment line", name, line)
-			}
-			if err := json.Unmarshal(b, &run.Env); err != nil {
-				return nil, fmt.Errorf("%s:%d: bad environment line: %v", name, line, err)
-			}
-			sawEnv = true
-		case KindCase:
-			if !sawEnv {
-				return nil, fmt.Errorf("%s:%d: %w: a case before the environment line", name, line, ErrNotResults)
-			}
-			var c Case
-			if err := json.Unmarshal(b, &c); err != nil {
-				return nil, fmt.Errorf("%s:%d: bad case line: %v", name, line, err)
-			}
-			if err := c.validate(); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-			}
-			if c.Status == StatusOK {
-				c.Summarize()
-			}
-			run.Cases = append(run.Cases, c)
-		default:
-			return nil, fmt.Errorf("%s:%d: %w: unknown kind %q (want %q or %q)", name, line, ErrNotResults, head.Kind, KindEnv, KindCase)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
 	}
 	if !sawEnv {
 		return nil, fmt.Errorf("%s: %w: no environment line", name, ErrNotResults)
 	}
 	return run, nil
+}
+
+// readLine parses one non-empty line into run.
+func readLine(run *Run, b []byte, sawEnv *bool) error {
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotResults, err)
+	}
+	switch head.Kind {
+	case KindEnv, KindDescriptor, KindCase, KindEnd:
+	default:
+		return fmt.Errorf("%w: unknown kind %q (want %s, %s, %s or %s)", ErrNotResults, head.Kind, KindEnv, KindDescriptor, KindCase, KindEnd)
+	}
+	if head.Kind != KindEnv && !*sawEnv {
+		return fmt.Errorf("%w: a %s line before the environment line", ErrNotResults, head.Kind)
+	}
+	switch head.Kind {
+	case KindEnv:
+		if *sawEnv {
+			return errors.New("second environment line")
+		}
+		if err := json.Unmarshal(b, &run.Env); err != nil {
+			return fmt.Errorf("bad environment line: %v", err)
+		}
+		if run.Env.Schema == 0 {
+			run.Env.Schema = 1
+		}
+		if run.Env.Schema > SchemaVersion {
+			return fmt.Errorf("results schema %d is newer than this serbench reads (%d): use a newer serbench", run.Env.Schema, SchemaVersion)
+		}
+		*sawEnv = true
+	case KindDescriptor:
+		var d Descriptor
+		if err := json.Unmarshal(b, &d); err != nil {
+			return fmt.Errorf("bad descriptor line: %v", err)
+		}
+		if err := d.validate(); err != nil {
+			return err
+		}
+		run.Descriptors = append(run.Descriptors, d)
+	case KindCase:
+		var c Case
+		if err := json.Unmarshal(b, &c); err != nil {
+			return fmt.Errorf("bad case line: %v", err)
+		}
+		if err := c.validate(); err != nil {
+			return err
+		}
+		if c.Status == StatusOK {
+			c.Summarize()
+		}
+		run.Cases = append(run.Cases, c)
+	case KindEnd:
+		var e End
+		if err := json.Unmarshal(b, &e); err != nil {
+			return fmt.Errorf("bad end line: %v", err)
+		}
+		run.End = &e
+	}
+	return nil
 }

@@ -13,8 +13,10 @@ import (
 
 // Record kinds, stored in the "kind" field of every JSON line.
 const (
-	KindEnv  = "env"
-	KindCase = "case"
+	KindEnv        = "env"
+	KindCase       = "case"
+	KindDescriptor = "descriptor"
+	KindEnd        = "end"
 )
 
 // Case statuses.
@@ -102,7 +104,10 @@ func (ls Labels) String() string {
 // Env describes the machine and build a run was measured on. It is the
 // first line of every results file.
 type Env struct {
-	Kind       string            `json:"kind"`
+	Kind string `json:"kind"`
+	// Schema is the results format version (0 in files written before
+	// versions were recorded: read as 1).
+	Schema     int               `json:"schema,omitempty"`
 	CPU        string            `json:"cpu"`
 	Cores      int               `json:"cores"`
 	GOMAXPROCS int               `json:"gomaxprocs"`
@@ -118,7 +123,13 @@ type Env struct {
 	Count      int               `json:"count"`
 	Command    []string          `json:"command"`
 	Host       string            `json:"host,omitempty"`
-	Extra      map[string]string `json:"extra,omitempty"`
+	// Benchtime is the target duration of one sample.
+	Benchtime time.Duration `json:"benchtime_ns,omitempty"`
+	// Kernel is the operating system's release (uname -r on Linux).
+	Kernel string `json:"kernel,omitempty"`
+	// MemTotal is the machine's memory in bytes.
+	MemTotal uint64            `json:"mem_total_B,omitempty"`
+	Extra    map[string]string `json:"extra,omitempty"`
 }
 
 // A Sample is one timed batch of iterations of a case.
@@ -130,7 +141,21 @@ type Sample struct {
 	// Metrics are per-op values the case reported during this sample
 	// (unit → value), e.g. "peak-heap-B" or "server-cpu-s".
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// Round is the round of an interleaved comparison group this sample
+	// was taken in (0 outside groups).
+	Round int `json:"round,omitempty"`
+	// VsBaseline and VsLimit are this sample's ns/op divided by the ns/op
+	// of the group's baseline and limit row measured in the same round
+	// (0 when there is none): drift between rounds cancels out of them.
+	VsBaseline float64 `json:"vs_baseline,omitempty"`
+	VsLimit    float64 `json:"vs_limit,omitempty"`
 }
+
+// Units of the in-round ratios in a case's Summary.
+const (
+	UnitVsBaseline = "x-baseline"
+	UnitVsLimit    = "x-limit"
+)
 
 // A Stat summarises one unit over a case's samples: the median and a
 // distribution-free confidence interval around it.
@@ -170,6 +195,11 @@ type Case struct {
 	// without labels, e.g. "Features".
 	Name   string `json:"name"`
 	Labels Labels `json:"labels"`
+	// Role is the subject's role (RoleSubject, RoleBaseline, RoleLimit).
+	Role string `json:"role,omitempty"`
+	// Group names the comparison group whose cases were sampled
+	// round-robin with this one; empty when it was measured alone.
+	Group  string `json:"group,omitempty"`
 	Status string `json:"status"`
 	// Error is the reason a failed case failed.
 	Error string `json:"error,omitempty"`
@@ -249,10 +279,37 @@ func (c *Case) Units() []string {
 // they finished.
 type Run struct {
 	// File is where the run was read from, if anywhere.
-	File  string
-	Env   Env
-	Cases []Case
+	File string
+	Env  Env
+	// Descriptors say what the run's subjects, formats and codecs were.
+	Descriptors []Descriptor
+	Cases       []Case
+	// End is the run's end line; nil when the file has none (the run was
+	// killed, or is still running).
+	End *End
+	// Warnings are problems met reading the file that did not stop it
+	// (a cut last line).
+	Warnings []string
 }
+
+// Descriptor returns the descriptor of label key=name in workload w, or
+// nil when the run recorded none.
+func (r *Run) Descriptor(w, key, name string) *Descriptor {
+	for i := range r.Descriptors {
+		d := &r.Descriptors[i]
+		if d.Workload == w && d.Key == key && d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// Interrupted reports whether the run stopped before it measured every
+// planned case: it was interrupted, or its file has no end line.
+func (r *Run) Interrupted() bool { return r.End == nil || r.End.Interrupted }
+
+// IsLimit reports whether the case is a physical-limit row.
+func (c *Case) IsLimit() bool { return c.Role == RoleLimit }
 
 // Workloads returns the distinct workload names of the run's cases in
 // order of first appearance.
@@ -292,6 +349,8 @@ func (c *Case) validate() error {
 		return fmt.Errorf("case %s: unknown status %q", c.FullName(), c.Status)
 	case c.Status == StatusOK && len(c.Samples) == 0:
 		return fmt.Errorf("case %s: status ok but no samples", c.FullName())
+	case c.Role != "" && !ValidRole(c.Role):
+		return fmt.Errorf("case %s: unknown role %q (valid: subject, baseline, limit)", c.FullName(), c.Role)
 	}
 	for _, l := range c.Labels {
 		if l.Key == "" || strings.ContainsAny(l.Key+l.Value, "/= \t\n") {

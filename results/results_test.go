@@ -79,8 +79,10 @@ func TestReadErrorsNameFileAndLine(t *testing.T) {
 	}{
 		{"not json", "hello\n", "bad.jsonl:1: not a serbench results file"},
 		{"foreign json", `{"Time":"2024","Action":"run"}` + "\n", "bad.jsonl:1: not a serbench results file: unknown kind"},
-		{"truncated line", env + "\n" + `{"kind":"case","workload":"f`, "bad.jsonl:2:"},
-		{"case before env", `{"kind":"case","workload":"f","name":"F","status":"failed"}` + "\n", "bad.jsonl:1: not a serbench results file: a case before"},
+		{"broken line in the middle", env + "\n" + `{"kind":"case","workload":"f` + "\n" + env + "\n", "bad.jsonl:2:"},
+		{"case before env", `{"kind":"case","workload":"f","name":"F","status":"failed"}` + "\n", "bad.jsonl:1: not a serbench results file: a case line before"},
+		{"newer schema", `{"kind":"env","schema":99}` + "\n", "results schema 99 is newer"},
+		{"bad role", env + "\n" + `{"kind":"descriptor","workload":"f","key":"subject","name":"x","role":"star"}` + "\n", `unknown role "star"`},
 		{"bad status", env + "\n" + `{"kind":"case","workload":"f","name":"F","status":"great"}` + "\n", `bad.jsonl:2: case F: unknown status "great"`},
 		{"ok without samples", env + "\n" + `{"kind":"case","workload":"f","name":"F","status":"ok"}` + "\n", "bad.jsonl:2: case F: status ok but no samples"},
 		{"empty", "", "bad.jsonl: not a serbench results file: no environment line"},
@@ -93,6 +95,23 @@ func TestReadErrorsNameFileAndLine(t *testing.T) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestReadCutLastLine: a run killed while writing its last line keeps every
+// complete line and warns about the cut one.
+func TestReadCutLastLine(t *testing.T) {
+	env := `{"kind":"env","cpu":"x","start":"2026-01-02T03:04:05Z"}`
+	ok := `{"kind":"case","workload":"f","name":"F","status":"failed","error":"x"}`
+	run, err := Read(strings.NewReader(env+"\n"+ok+"\n"+`{"kind":"case","workload":"f`), "cut.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cases) != 1 || len(run.Warnings) != 1 || !strings.Contains(run.Warnings[0], "cut.jsonl:3: last line cut short") {
+		t.Fatalf("cases %d, warnings %q", len(run.Cases), run.Warnings)
+	}
+	if !run.Interrupted() || run.Env.Schema != 1 {
+		t.Errorf("a file without end line must read as interrupted (got %v), schema 1 (got %d)", run.Interrupted(), run.Env.Schema)
 	}
 }
 
@@ -109,6 +128,9 @@ func TestBenchfmtExportParsesBack(t *testing.T) {
 	if err := WriteBenchfmt(&buf, run); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(buf.String(), "\nBenchmarkFeatures/subject=psdb/type=int32/n=100/op=encode-2 ") {
+		t.Fatalf("bench.txt lines must read as go test writes them:\n%s", buf.String())
+	}
 	r := benchfmt.NewReader(&buf, "bench.txt")
 	n := 0
 	for r.Scan() {
@@ -121,7 +143,7 @@ func TestBenchfmtExportParsesBack(t *testing.T) {
 		}
 		n++
 		base, parts := rec.Name.Parts()
-		if string(base) != "BenchmarkFeatures" {
+		if string(base) != "Features" {
 			t.Errorf("base name %q", base)
 		}
 		joined := strings.Join(func() []string {
@@ -207,5 +229,32 @@ func TestLabels(t *testing.T) {
 	}
 	if ls.String() != "/a=1/b=2" {
 		t.Error("With modified the receiver")
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"postgres://bob:s3cr%40t@db.example:5432/x?sslmode=disable", "postgres://bob:xxxxx@db.example:5432/x?sslmode=disable"},
+		{"--pg-dsn=postgresql://bob:pw@h/db", "--pg-dsn=postgresql://bob:xxxxx@h/db"},
+		{"host=h user=bob password=hunter2 dbname=x", "host=h user=bob password=xxxxx dbname=x"},
+		{"host=h password='a b\\' c' dbname=x", "host=h password=xxxxx dbname=x"},
+		{"postgres://h/db?user=bob&password=pw&sslmode=disable", "postgres://h/db?user=bob&password=xxxxx&sslmode=disable"},
+		{"postgres://bob@h/db", "postgres://bob@h/db"},
+		{"run features --count 3", "run features --count 3"},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for dsn, want := range map[string]string{
+		"postgres://bob:pw@h/db":        "pw",
+		"host=h password='x y' user=u":  "x y",
+		"postgres://h/db?password=q1&a": "q1",
+		"postgres://bob@h/db":           "",
+	} {
+		if got := DSNPassword(dsn); got != want {
+			t.Errorf("DSNPassword(%q) = %q, want %q", dsn, got, want)
+		}
 	}
 }

@@ -60,6 +60,12 @@ func (c *Case) Summarize() {
 		for u, v := range s.Metrics {
 			cols[u] = append(cols[u], v)
 		}
+		if s.VsBaseline > 0 {
+			cols[UnitVsBaseline] = append(cols[UnitVsBaseline], s.VsBaseline)
+		}
+		if s.VsLimit > 0 {
+			cols[UnitVsLimit] = append(cols[UnitVsLimit], s.VsLimit)
+		}
 	}
 	c.Summary = make(map[string]Stat, len(cols))
 	for u, vs := range cols {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/serbench/serbench/bench"
@@ -74,6 +73,11 @@ type Plan struct {
 	// Env holds facts about the workload's environment worth recording
 	// (e.g. the PostgreSQL server version).
 	Env map[string]string
+	// Descriptors describe every subject the cases name under the label
+	// key "subject" (with its role), and every other labelled component
+	// worth describing (formats, codecs). They are written into the
+	// results so that reports render from what the run used.
+	Descriptors []results.Descriptor
 }
 
 // A Workload is one named experiment.
@@ -121,21 +125,6 @@ func (s Set) Sections() []report.Section {
 	var out []report.Section
 	for _, w := range s {
 		out = append(out, w.Sections()...)
-	}
-	return out
-}
-
-// FilterCases keeps the cases whose full name matches re (all when re is
-// nil).
-func FilterCases(cases []bench.Case, re *regexp.Regexp) []bench.Case {
-	if re == nil {
-		return cases
-	}
-	var out []bench.Case
-	for _, c := range cases {
-		if re.MatchString(c.FullName()) {
-			out = append(out, c)
-		}
 	}
 	return out
 }

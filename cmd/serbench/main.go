@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/serbench/serbench/internal/cli"
+	"github.com/serbench/serbench/cmd/serbench/internal/cli"
 )
 
 func main() { os.Exit(cli.Run()) }

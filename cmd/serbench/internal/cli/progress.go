@@ -9,20 +9,20 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/run"
 )
 
 // progress shows how far a run is: a redrawn bar on a terminal, a line per
 // tenth of the run otherwise. Failed cases are always printed.
 type progress struct {
-	w      io.Writer
-	mode   string
-	total  int
-	offset int
-	start  time.Time
-	last   int
+	w     io.Writer
+	mode  string
+	total int
+	start time.Time
+	last  int
 }
 
-var _ bench.Progress = (*progress)(nil)
+var _ run.Progress = (*progress)(nil)
 
 func newProgress(mode string, w io.Writer) (*progress, error) {
 	switch mode {
@@ -40,7 +40,8 @@ func newProgress(mode string, w io.Writer) (*progress, error) {
 	return &progress{w: w, mode: mode}, nil
 }
 
-func (p *progress) begin(total int) {
+// Begin implements run.Progress.
+func (p *progress) Begin(total int) {
 	p.total = total
 	p.start = time.Now()
 	if p.mode != "none" {
@@ -48,17 +49,23 @@ func (p *progress) begin(total int) {
 	}
 }
 
+// Start implements bench.Progress: it shows the case's full name, the
+// string --filter matches.
 func (p *progress) Start(done, _ int, c *bench.Case) {
 	if p.mode == "bar" {
-		p.draw(p.offset+done, c.Workload+"/"+c.FullName())
+		p.draw(done, c.FullName())
 	}
 }
 
-func (p *progress) Done(done, _ int, r *results.Case) {
-	n := p.offset + done
-	if !r.OK() {
+// Done implements bench.Progress.
+func (p *progress) Done(n, _ int, r *results.Case) {
+	switch {
+	case r.Skipped():
 		p.clear()
-		fmt.Fprintf(p.w, "FAILED %s/%s: %s\n", r.Workload, r.FullName(), r.Error)
+		fmt.Fprintf(p.w, "skipped %s: %s\n", r.FullName(), r.Error)
+	case !r.OK():
+		p.clear()
+		fmt.Fprintf(p.w, "FAILED %s: %s\n", r.FullName(), r.Error)
 	}
 	switch p.mode {
 	case "bar":
@@ -99,7 +106,8 @@ func (p *progress) clear() {
 	}
 }
 
-func (p *progress) end() {
+// End implements run.Progress.
+func (p *progress) End() {
 	if p.mode == "bar" {
 		p.clear()
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/workload"
 )
@@ -57,7 +58,7 @@ func (a *app) versionCmd() *cobra.Command {
 		Short: "Print the serbench version, revision and Go version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			e := collectEnv("", 0, nil)
+			e := bench.CollectEnv("", 0, nil)
 			rev := e.Revision
 			if rev == "" {
 				rev = "unknown revision"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/run"
 )
 
 func (a *app) reportCmd() *cobra.Command {
@@ -20,7 +21,7 @@ func (a *app) reportCmd() *cobra.Command {
 			"appear one after another) into DIR/report.md, DIR/report.html, the SVG plots and DIR/bench.txt.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			runs, err := readRuns(args)
+			runs, err := a.readRuns(args)
 			if err != nil {
 				return err
 			}
@@ -30,25 +31,8 @@ func (a *app) reportCmd() *cobra.Command {
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return usagef("output directory: %v", err)
 			}
-			doc, err := report.Build(runs, a.workloads.Sections())
-			if err != nil {
+			if err := run.WriteOutputs(out, runs, a.workloads.Sections()); err != nil {
 				return err
-			}
-			if err := doc.WriteDir(out); err != nil {
-				return err
-			}
-			if len(runs) == 1 {
-				f, err := os.Create(filepath.Join(out, "bench.txt"))
-				if err != nil {
-					return fmt.Errorf("bench.txt: %w", err)
-				}
-				if err := results.WriteBenchfmt(f, runs[0]); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
-					return fmt.Errorf("bench.txt: %w", err)
-				}
 			}
 			fmt.Fprintf(a.stdout, "report: %s\n", filepath.Join(out, "report.html"))
 			return nil
@@ -58,12 +42,15 @@ func (a *app) reportCmd() *cobra.Command {
 	return cmd
 }
 
-func readRuns(paths []string) ([]*results.Run, error) {
+func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 	var runs []*results.Run
 	for _, p := range paths {
 		r, err := results.ReadFile(p)
 		if err != nil {
 			return nil, usageError{err}
+		}
+		for _, w := range r.Warnings {
+			fmt.Fprintf(a.stderr, "serbench: warning: %s\n", w)
 		}
 		runs = append(runs, r)
 	}
@@ -71,7 +58,7 @@ func readRuns(paths []string) ([]*results.Run, error) {
 }
 
 func (a *app) compareCmd() *cobra.Command {
-	var failOnRegression bool
+	var failOnRegression, normalize bool
 	cmd := &cobra.Command{
 		Use:   "compare OLD NEW",
 		Short: "Compare two results files: deltas with significance, as benchstat prints them",
@@ -80,11 +67,11 @@ func (a *app) compareCmd() *cobra.Command {
 			"With --fail-on-regression it exits 1 when any case got significantly slower by more than 5%.",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			runs, err := readRuns(args)
+			runs, err := a.readRuns(args)
 			if err != nil {
 				return err
 			}
-			ds := report.Compare(runs[0], runs[1])
+			ds := report.Compare(runs[0], runs[1], report.CompareOptions{Normalize: normalize})
 			if len(ds) == 0 {
 				return usagef("%s and %s have no cases", args[0], args[1])
 			}
@@ -101,6 +88,7 @@ func (a *app) compareCmd() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to the limit row (or baseline) of the same sampling round, so a machine slower in one run shows no change")
 	cmd.Flags().BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than 5%")
 	return cmd
 }

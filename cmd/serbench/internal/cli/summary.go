@@ -18,19 +18,7 @@ func (a *app) printSummary(run *results.Run, ws []workload.Workload) {
 		if len(cases) == 0 {
 			continue
 		}
-		ok, failed, noisy := 0, 0, 0
-		for _, c := range cases {
-			switch {
-			case !c.OK():
-				failed++
-			case c.Noisy:
-				noisy++
-				ok++
-			default:
-				ok++
-			}
-		}
-		fmt.Fprintf(a.stdout, "\n%s: %d cases, %d ok, %d failed, %d noisy\n", w.Name(), len(cases), ok, failed, noisy)
+		fmt.Fprintf(a.stdout, "\n%s: %s\n", w.Name(), countLine(cases))
 		if t := w.Summary(cases); t != nil {
 			writeTextTable(a.stdout, t)
 		}
@@ -49,4 +37,41 @@ func writeTextTable(w interface{ Write([]byte) (int, error) }, t *report.Table) 
 		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
 	}
 	tw.Flush()
+}
+
+// countLine says how a workload's cases ended: "12 cases: 11 ok (2 noisy),
+// 1 skipped".
+func countLine(cases []*results.Case) string {
+	ok, failed, skipped, noisy := 0, 0, 0, 0
+	for _, c := range cases {
+		switch {
+		case c.Skipped():
+			skipped++
+		case !c.OK():
+			failed++
+		default:
+			ok++
+			if c.Noisy {
+				noisy++
+			}
+		}
+	}
+	s := plural(len(cases), "case") + ": " + fmt.Sprint(ok) + " ok"
+	if noisy > 0 {
+		s += fmt.Sprintf(" (%d noisy)", noisy)
+	}
+	if failed > 0 {
+		s += fmt.Sprintf(", %d failed", failed)
+	}
+	if skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", skipped)
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -1,0 +1,105 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/results"
+)
+
+// TestMeasureGroupInterleaves checks the round-robin: every round samples
+// each member once, in an order rotated by one per round, and each sample
+// carries its ratio to the baseline and limit of its own round.
+func TestMeasureGroupInterleaves(t *testing.T) {
+	var calls []string
+	mk := func(name, role string, spin time.Duration) Case {
+		return Case{
+			Workload: "test", Name: "G", Group: "g1", Role: role,
+			Labels: results.Labels{{Key: "subject", Value: name}},
+			Verify: func() error { return nil },
+			Run: func(b *B) error {
+				calls = append(calls, name)
+				for i := 0; i < b.N; i++ {
+					for t0 := time.Now(); time.Since(t0) < spin; {
+					}
+				}
+				return nil
+			},
+		}
+	}
+	cases := []Case{mk("a", results.RoleBaseline, 200*time.Microsecond), mk("b", "", 400*time.Microsecond), mk("lim", results.RoleLimit, 100*time.Microsecond)}
+	rs, err := MeasureGroup(context.Background(), cases, Options{Count: 4, SampleTime: time.Millisecond, MaxIters: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a b lim b lim a lim a b a b lim"
+	if got := strings.Join(calls[len(calls)-12:], " "); got != want {
+		t.Errorf("sampling order\n got %s\nwant %s", got, want)
+	}
+	for _, r := range rs {
+		if !r.OK() || len(r.Samples) != 4 {
+			t.Fatalf("%s: %s %d samples", r.FullName(), r.Status, len(r.Samples))
+		}
+		for i, s := range r.Samples {
+			if s.Round != i+1 || s.VsBaseline <= 0 || s.VsLimit <= 0 {
+				t.Errorf("%s sample %d: round %d, vs baseline %v, vs limit %v", r.FullName(), i, s.Round, s.VsBaseline, s.VsLimit)
+			}
+		}
+	}
+	if v := rs[0].Summary[results.UnitVsBaseline].Median; v != 1 {
+		t.Errorf("baseline ÷ itself = %v, want 1", v)
+	}
+	if v := rs[1].Summary[results.UnitVsLimit].Median; v < 2 || v > 8 {
+		t.Errorf("b ÷ limit = %v, want about 4", v)
+	}
+	if rs[0].Role != results.RoleBaseline || rs[1].Role != results.RoleSubject || rs[2].Role != results.RoleLimit {
+		t.Errorf("roles %q %q %q", rs[0].Role, rs[1].Role, rs[2].Role)
+	}
+}
+
+// TestMeasureGroupFailureLeavesOthers: a member that fails verification or
+// its run is recorded failed; the rest of the group is measured.
+func TestMeasureGroupFailureLeavesOthers(t *testing.T) {
+	ok := Case{Workload: "t", Name: "G", Group: "g", Verify: func() error { return nil }, Run: func(b *B) error { return nil }}
+	bad := ok
+	bad.Verify = func() error { return errors.New("values differ") }
+	boom := ok
+	runs := 0
+	boom.Run = func(b *B) error {
+		if runs++; runs > 3 {
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	rs, err := MeasureGroup(context.Background(), []Case{ok, bad, boom}, Options{Count: 5, SampleTime: time.Microsecond, MaxIters: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rs[0].OK() || len(rs[0].Samples) != 5 {
+		t.Errorf("healthy member: %s, %d samples", rs[0].Status, len(rs[0].Samples))
+	}
+	if rs[1].OK() || !strings.Contains(rs[1].Error, "verify: values differ") {
+		t.Errorf("bad member: %s %q", rs[1].Status, rs[1].Error)
+	}
+	if rs[2].OK() || !strings.Contains(rs[2].Error, "run: disk full") || rs[2].Samples != nil {
+		t.Errorf("failing member: %s %q", rs[2].Status, rs[2].Error)
+	}
+}
+
+func TestGroupsKeepsMembersTogether(t *testing.T) {
+	cs := []Case{{Workload: "w", Name: "1", Group: "x"}, {Workload: "w", Name: "2"}, {Workload: "w", Name: "3", Group: "x"}, {Workload: "v", Name: "4", Group: "x"}}
+	var got []string
+	for _, g := range Groups(cs) {
+		var names []string
+		for _, c := range g {
+			names = append(names, c.Name)
+		}
+		got = append(got, strings.Join(names, "+"))
+	}
+	if strings.Join(got, " ") != "1+3 2 4" {
+		t.Errorf("groups %v", got)
+	}
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/serbench/serbench/run"
+	"github.com/serbench/serbench/workload"
+)
+
+type runFlags struct {
+	scale     string
+	filter    string
+	subjects  []string
+	count     int
+	benchtime time.Duration
+	out       string
+	pgDSN     string
+	progress  string
+	force     bool
+	resume    bool
+}
+
+func (a *app) runCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [WORKLOAD...]",
+		Short: "Measure workloads (all of them when none is named) and write results and a report",
+		Long: "run measures the named workloads — every workload when none is named — at the chosen scale,\n" +
+			"verifying each case's round trip before timing it. It writes DIR/results.jsonl (one line per case,\n" +
+			"as each finishes), DIR/bench.txt (for benchstat), DIR/report.md, DIR/report.html and SVG plots.",
+		RunE: func(cmd *cobra.Command, args []string) error { return a.run(cmd.Context(), args, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.scale, "scale", "default", "input sizes: quick, default or full")
+	fl.StringVar(&f.filter, "filter", "", "only run cases whose full name matches this regular expression")
+	fl.StringSliceVar(&f.subjects, "subject", nil, "only run these subjects (comma-separated)")
+	fl.IntVar(&f.count, "count", 5, "samples per case")
+	fl.DurationVar(&f.benchtime, "benchtime", 40*time.Millisecond, "target duration of one sample")
+	fl.StringVar(&f.out, "out", "", "output directory (default ./serbench-results/<UTC time>)")
+	fl.StringVar(&f.pgDSN, "pg-dsn", "", "PostgreSQL to use for pgscan instead of a throwaway local server")
+	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
+	fl.BoolVar(&f.force, "force", false, "replace the run already in --out")
+	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
+	return cmd
+}
+
+func (a *app) run(ctx context.Context, names []string, f runFlags) error {
+	// Validate everything before touching the disk or measuring.
+	scale, err := workload.ParseScale(f.scale)
+	if err != nil {
+		return usageError{err}
+	}
+	if f.count < 1 {
+		return usagef("--count must be at least 1, got %d", f.count)
+	}
+	if f.benchtime <= 0 {
+		return usagef("--benchtime must be positive, got %s", f.benchtime)
+	}
+	var re *regexp.Regexp
+	if f.filter != "" {
+		if re, err = regexp.Compile(f.filter); err != nil {
+			return usagef("--filter: %v", err)
+		}
+	}
+	prog, err := newProgress(f.progress, a.stderr)
+	if err != nil {
+		return usageError{err}
+	}
+	out := f.out
+	if out == "" {
+		out = filepath.Join("serbench-results", time.Now().UTC().Format("20060102T150405Z"))
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := run.Run(ctx, run.Options{
+		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
+		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
+		PGDSN: f.pgDSN, Progress: prog, Args: a.args, Log: a.stderr,
+	})
+	if errors.Is(err, run.ErrUsage) {
+		return usageError{errors.Unwrap(err)}
+	}
+	if res == nil {
+		return err
+	}
+	a.printSummary(res.Run, res.Workloads)
+	fmt.Fprintf(a.stdout, "\nresults: %s\nreport:  %s\n", res.ResultsPath, filepath.Join(res.Dir, "report.html"))
+	if err != nil {
+		return err
+	}
+	if res.Interrupted {
+		return exitError{ExitInterrupted, fmt.Errorf("interrupted: kept %d finished cases in %s (--resume finishes the run)", len(res.Run.Cases), res.ResultsPath)}
+	}
+	return nil
+}

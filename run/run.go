@@ -1,0 +1,449 @@
+// Package run is serbench's run pipeline: plan the chosen workloads, filter
+// their cases, verify and measure them (comparison groups interleaved),
+// release each workload's resources as soon as it is done, and write the
+// outputs — results.jsonl as cases finish, then bench.txt and the reports.
+// The command line calls it in a few lines; so can any other program.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// Options say what to run and where to write it.
+type Options struct {
+	// Workloads are every workload known, in run order.
+	Workloads workload.Set
+	// Names select workloads by name; empty runs every workload, skipping
+	// those unavailable on this machine with a message.
+	Names []string
+	Scale workload.Scale
+	// Filter keeps the cases whose full name matches (nil: all).
+	Filter *regexp.Regexp
+	// Subjects keeps these subjects only (empty: all).
+	Subjects []string
+	// Count is the number of samples per case; Benchtime the target time
+	// of one sample.
+	Count     int
+	Benchtime time.Duration
+	// Out is the output directory (created when missing).
+	Out string
+	// Force replaces a run already in Out; Resume finishes it, keeping its
+	// finished cases. Without either, a run in Out is an error.
+	Force, Resume bool
+	// PGDSN is an external PostgreSQL server for pgscan.
+	PGDSN string
+	// Progress is told about every case (may be nil).
+	Progress Progress
+	// Args is the command line, recorded (with secrets redacted).
+	Args []string
+	// Log receives one-line messages (skipped workloads, cleanup errors).
+	Log io.Writer
+}
+
+// Progress follows a run: Begin with the number of cases, then the bench
+// callbacks for each case (counts over the whole run), then End.
+type Progress interface {
+	bench.Progress
+	Begin(total int)
+	End()
+}
+
+// Outcome is what a run produced.
+type Outcome struct {
+	// Run is everything recorded, resumed cases included.
+	Run *results.Run
+	// Dir is the output directory; ResultsPath its results file.
+	Dir, ResultsPath string
+	// Interrupted is set when the context ended before every case ran.
+	Interrupted bool
+	// Workloads are the workloads that ran, in order.
+	Workloads []workload.Workload
+}
+
+// ErrUsage is wrapped by errors caused by the caller's options (unknown
+// names, an output directory that already holds a run, nothing to run).
+var ErrUsage = errors.New("usage")
+
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrUsage, fmt.Sprintf(format, args...))
+}
+
+// Files a run writes into its directory.
+const (
+	ResultsFile = "results.jsonl"
+	BenchFile   = "bench.txt"
+)
+
+// Select resolves names to workloads, in the order given, each once; no
+// names means all of them.
+func Select(all workload.Set, names []string) ([]workload.Workload, error) {
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []workload.Workload
+	for _, n := range names {
+		w, err := all.Lookup(n)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+		}
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// Run plans, measures and writes. Every case is written to results.jsonl
+// as soon as it is measured; when ctx ends the run stops after the current
+// comparison group, records that it was interrupted and still renders the
+// report from what it finished. The error is non-nil for bad options
+// (wrapping ErrUsage), for a workload that could not be planned, and for
+// output that could not be written.
+func Run(ctx context.Context, o Options) (*Outcome, error) {
+	ws, err := Select(o.Workloads, o.Names)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSubjects(ws, o.Subjects); err != nil {
+		return nil, err
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Force && o.Resume {
+		return nil, usagef("--force and --resume exclude each other")
+	}
+	resPath := filepath.Join(o.Out, ResultsFile)
+	var prev *results.Run
+	switch _, statErr := os.Stat(resPath); {
+	case statErr == nil && o.Resume:
+		if prev, err = results.ReadFile(resPath); err != nil {
+			return nil, usagef("--resume: %v", err)
+		}
+		for _, w := range prev.Warnings {
+			fmt.Fprintf(o.Log, "serbench: %s\n", w)
+		}
+	case statErr == nil && o.Force:
+		if err := clearRun(o.Out); err != nil {
+			return nil, err
+		}
+	case statErr == nil:
+		return nil, usagef("%s already holds a run (%s): pass --resume to finish it or --force to replace it", o.Out, ResultsFile)
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return nil, usagef("output directory: %v", err)
+	}
+	tmp, err := os.MkdirTemp("", "serbench-")
+	if err != nil {
+		return nil, fmt.Errorf("temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+
+	scale := o.Scale
+	if prev != nil {
+		if scale != workload.Scale(prev.Env.Scale) {
+			return nil, usagef("--resume: the run in %s is at scale %s, not %s", o.Out, prev.Env.Scale, scale)
+		}
+	}
+	env := bench.CollectEnv(string(scale), o.Count, results.RedactArgs(o.Args))
+	env.Benchtime = o.Benchtime
+	cfg := workload.Config{Scale: scale, Subjects: o.Subjects, TempDir: tmp, PGDSN: o.PGDSN}
+
+	// Plan every workload before measuring anything, so that a bad filter
+	// or a workload that cannot start fails before the first case.
+	type planned struct {
+		w    workload.Workload
+		plan *workload.Plan
+	}
+	var plans []planned
+	release := func(p planned) {
+		if p.plan.Close != nil {
+			if err := p.plan.Close(); err != nil {
+				fmt.Fprintf(o.Log, "serbench: %s: cleanup: %v\n", p.w.Name(), err)
+			}
+			p.plan.Close = nil
+		}
+		p.plan.Cases = nil
+		debug.FreeOSMemory()
+	}
+	defer func() {
+		for _, p := range plans {
+			release(p)
+		}
+	}()
+	done := map[string]bool{}
+	if prev != nil {
+		for i := range prev.Cases {
+			done[prev.Cases[i].Workload+"\x00"+prev.Cases[i].FullName()] = true
+		}
+	}
+	total := 0
+	var ran []workload.Workload
+	for _, w := range ws {
+		p, err := w.Plan(ctx, cfg)
+		if err != nil {
+			if len(o.Names) == 0 && workload.IsUnavailable(err) {
+				fmt.Fprintf(o.Log, "serbench: skipping %s: %v\n", w.Name(), err)
+				continue
+			}
+			return nil, fmt.Errorf("%s: %w", w.Name(), err)
+		}
+		pl := planned{w, p}
+		plans = append(plans, pl)
+		if err := checkPlan(w.Name(), p); err != nil {
+			return nil, err
+		}
+		p.Cases = filterCases(p.Cases, o.Filter, done)
+		for k, v := range p.Env {
+			if env.Extra == nil {
+				env.Extra = map[string]string{}
+			}
+			env.Extra[w.Name()+"."+k] = results.Redact(v)
+		}
+		total += len(p.Cases)
+		ran = append(ran, w)
+	}
+	if total == 0 {
+		if prev != nil {
+			return nil, usagef("--resume: every case of %s is already finished", resPath)
+		}
+		filter := ""
+		if o.Filter != nil {
+			filter = o.Filter.String()
+		}
+		return nil, usagef("no case matches (workloads %s, --filter %q, --subject %s)", strings.Join(names(ws), ","), filter, strings.Join(o.Subjects, ","))
+	}
+
+	var rw *results.Writer
+	run := &results.Run{File: resPath, Env: env}
+	if prev != nil {
+		run = prev
+		rw, err = results.Append(resPath)
+	} else {
+		rw, err = results.Create(resPath)
+	}
+	if err != nil {
+		return nil, usagef("output directory %s is not writable: %v", o.Out, err)
+	}
+	defer rw.Close()
+	if prev == nil {
+		if err := rw.WriteEnv(env); err != nil {
+			return nil, err
+		}
+		run.Env.Kind, run.Env.Schema = results.KindEnv, results.SchemaVersion
+	}
+	for _, p := range plans {
+		for _, d := range p.plan.Descriptors {
+			d.Workload = p.w.Name()
+			if run.Descriptor(d.Workload, d.Key, d.Name) != nil {
+				continue
+			}
+			if err := rw.WriteDescriptor(d); err != nil {
+				return nil, err
+			}
+			d.Kind = results.KindDescriptor
+			run.Descriptors = append(run.Descriptors, d)
+		}
+	}
+
+	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime}
+	prog := &offsetProgress{p: o.Progress}
+	if o.Progress != nil {
+		o.Progress.Begin(total)
+	}
+	var runErr error
+	finished := 0
+	for _, p := range plans {
+		n := len(p.plan.Cases)
+		runErr = bench.RunAll(ctx, p.plan.Cases, opts, prog, func(c results.Case) error {
+			c.Error = results.Redact(c.Error)
+			run.Cases = append(run.Cases, c)
+			finished++
+			return rw.WriteCase(c)
+		})
+		prog.offset += n
+		// Release the workload's data (servers, files, in-memory inputs)
+		// now, so the next workload's GCs and peak RSS do not carry it.
+		release(p)
+		if runErr != nil {
+			break
+		}
+	}
+	if o.Progress != nil {
+		o.Progress.End()
+	}
+	out := &Outcome{Run: run, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
+	out.Interrupted = runErr != nil && bench.IsInterrupted(runErr)
+	end := results.End{Time: time.Now().UTC(), Interrupted: runErr != nil, Planned: total, Done: finished}
+	if runErr != nil {
+		end.Error = results.Redact(runErr.Error())
+		if out.Interrupted {
+			end.Error = "interrupted"
+		}
+	}
+	if err := rw.WriteEnd(end); err != nil {
+		return out, err
+	}
+	end.Kind = results.KindEnd
+	run.End = &end
+	if err := rw.Close(); err != nil {
+		return out, err
+	}
+	if err := WriteOutputs(o.Out, []*results.Run{run}, o.Workloads.Sections()); err != nil {
+		return out, err
+	}
+	if runErr != nil && !out.Interrupted {
+		return out, runErr
+	}
+	return out, nil
+}
+
+// WriteOutputs writes bench.txt (every sample of every run) and the
+// report (Markdown, HTML, SVG plots) into dir.
+func WriteOutputs(dir string, runs []*results.Run, sections []report.Section) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	bf, err := os.Create(filepath.Join(dir, BenchFile))
+	if err != nil {
+		return fmt.Errorf("%s: %w", BenchFile, err)
+	}
+	if err := results.WriteBenchfmt(bf, runs...); err != nil {
+		bf.Close()
+		return err
+	}
+	if err := bf.Close(); err != nil {
+		return fmt.Errorf("%s: %w", BenchFile, err)
+	}
+	doc, err := report.Build(runs, sections)
+	if err != nil {
+		return err
+	}
+	return doc.WriteDir(dir)
+}
+
+// clearRun removes what an earlier run wrote into dir (and nothing else).
+func clearRun(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("--force: %w", err)
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() {
+			continue
+		}
+		if n == ResultsFile || n == BenchFile || n == "report.md" || n == "report.html" || strings.HasSuffix(n, ".svg") {
+			if err := os.Remove(filepath.Join(dir, n)); err != nil {
+				return fmt.Errorf("--force: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkPlan checks the shape every workload shares: each case names its
+// subject under the label key "subject", with a role, and the plan
+// describes every subject it uses.
+func checkPlan(w string, p *workload.Plan) error {
+	described := map[string]string{}
+	for _, d := range p.Descriptors {
+		if d.Key == "subject" {
+			described[d.Name] = d.Role
+		}
+	}
+	for i := range p.Cases {
+		c := &p.Cases[i]
+		s := c.Labels.Get("subject")
+		role, ok := described[s]
+		switch {
+		case s == "":
+			return fmt.Errorf("%s: case %s has no subject label", w, c.FullName())
+		case !ok:
+			return fmt.Errorf("%s: subject %q of case %s has no descriptor", w, s, c.FullName())
+		case c.Role == "":
+			c.Role = role
+		case c.Role != role && role != "":
+			return fmt.Errorf("%s: case %s has role %s, its subject's descriptor %s", w, c.FullName(), c.Role, role)
+		}
+	}
+	return nil
+}
+
+// filterCases keeps the cases whose full name matches re and that are not
+// done already. A comparison group whose members are filtered out keeps
+// the rest.
+func filterCases(cases []bench.Case, re *regexp.Regexp, done map[string]bool) []bench.Case {
+	var out []bench.Case
+	for _, c := range cases {
+		if re != nil && !re.MatchString(c.FullName()) {
+			continue
+		}
+		if done[c.Workload+"\x00"+c.FullName()] {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func names(ws []workload.Workload) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Name()
+	}
+	return out
+}
+
+func checkSubjects(ws []workload.Workload, subjects []string) error {
+	if len(subjects) == 0 {
+		return nil
+	}
+	var all []string
+	for _, w := range ws {
+		for _, s := range w.Subjects() {
+			if !slices.Contains(all, s) {
+				all = append(all, s)
+			}
+		}
+	}
+	for _, s := range subjects {
+		if !slices.Contains(all, s) {
+			return usagef("unknown subject %q for %s (valid: %s)", s, strings.Join(names(ws), ", "), strings.Join(all, ", "))
+		}
+	}
+	return nil
+}
+
+// offsetProgress turns a workload's case counts into the run's.
+type offsetProgress struct {
+	p      Progress
+	offset int
+}
+
+func (o *offsetProgress) Start(done, _ int, c *bench.Case) {
+	if o.p != nil {
+		o.p.Start(o.offset+done, 0, c)
+	}
+}
+
+func (o *offsetProgress) Done(done, _ int, r *results.Case) {
+	if o.p != nil {
+		o.p.Done(o.offset+done, 0, r)
+	}
+}
