@@ -13,7 +13,7 @@ import (
 
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/dataset/records"
-	"github.com/serbench/serbench/dataset/records/recordsfmt"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 )

@@ -95,7 +95,7 @@ type Workload interface {
 	Sections() []report.Section
 	// Summary condenses a run's cases into a small table for the
 	// terminal (nil when there is nothing to say).
-	Summary(cases []*results.Case) *report.Table
+	Summary(run *results.Run, cases []*results.Case) *report.Table
 }
 
 // Set is an ordered collection of workloads addressed by name.

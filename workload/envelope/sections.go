@@ -508,7 +508,7 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 // at default scale), each subject's marshal, unmarshal and header-only
 // times, the header read's speed-up over the flat protobuf unmarshal and its
 // allocations.
-func (*Workload) Summary(cases []*results.Case) *report.Table {
+func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
 	v := newView(cases)
 	z, ok := v.largest()
 	if !ok {

@@ -69,7 +69,15 @@ var ops = [...]string{"encode", "decode"}
 // Plan implements workload.Workload.
 func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
 	data := newDataCache()
-	var cases []bench.Case
+	var (
+		cases []bench.Case
+		descs []results.Descriptor
+	)
+	for _, s := range subjects() {
+		if cfg.WantSubject(s.name) {
+			descs = append(descs, s.descriptor())
+		}
+	}
 	for _, t := range ds.Types() {
 		for _, n := range Sizes(cfg.Scale) {
 			for _, s := range subjects() {
@@ -82,7 +90,7 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 			}
 		}
 	}
-	return &workload.Plan{Cases: cases}, nil
+	return &workload.Plan{Cases: cases, Descriptors: descs}, nil
 }
 
 // dataCache generates each (type, N) input once per plan.
@@ -123,10 +131,11 @@ func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case
 			{Key: "n", Value: strconv.Itoa(n)},
 			{Key: "op", Value: op},
 		},
+		Role: s.role,
+		// Every subject of one type, size and op is sampled round-robin
+		// with the memcpy row.
+		Group:   fmt.Sprintf("%s/%d/%s", t, n, op),
 		Metrics: map[string]float64{},
-	}
-	if s.name == "memcpy" {
-		c.Notes = []string{"limit row"}
 	}
 	c.Setup = func() error {
 		var err error

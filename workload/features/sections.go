@@ -13,9 +13,6 @@ import (
 // baseline is the subject every other is compared with, as in the seed.
 const baseline = "psdb"
 
-// limit is the physical-limit row.
-const limit = "memcpy"
-
 // Sections implements workload.Workload: the seed's speed, size, memory,
 // throughput tables, plus the share of the memcpy limit and plots.
 func (*Workload) Sections() []report.Section {
@@ -35,6 +32,8 @@ type view struct {
 	subjects []string
 	types    []string
 	sizes    []string
+	// limit is the physical-limit row's subject.
+	limit string
 }
 
 func newView(cases []*results.Case) view {
@@ -44,6 +43,7 @@ func newView(cases []*results.Case) view {
 		subjects: report.Distinct(cases, "subject"),
 		types:    report.Distinct(cases, "type"),
 		sizes:    report.Distinct(cases, "n"),
+		limit:    report.SubjectWithRole(cases, results.RoleLimit, "memcpy"),
 	}
 }
 
@@ -56,13 +56,10 @@ func (v view) has(subject string) bool {
 	return false
 }
 
-func renderSubjects(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
-	t := &report.Table{Header: []string{"subject", "what it does"}}
-	for _, s := range subjects() {
-		if v.has(s.name) {
-			t.Rows = append(t.Rows, []string{s.name, s.note})
-		}
+func renderSubjects(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	t := report.SubjectsTable(run, Name, "subject", cases)
+	if t == nil {
+		return nil, nil
 	}
 	t.Notes = []string{"Every subject encodes the same generated values and must decode them back bit for bit before it is timed. " +
 		"Decoders return owned values (strings copied) into reused slices. int32/int64 values are uniform over the non-negative range, as the seed's protobuf sizes imply. " +
@@ -156,7 +153,7 @@ func speedPlot(v view, typ, op string) *report.Plot {
 
 func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
-	if !v.has(limit) || len(v.sizes) == 0 {
+	if !v.has(v.limit) || len(v.sizes) == 0 {
 		return nil, nil
 	}
 	n := v.sizes[len(v.sizes)-1]
@@ -167,41 +164,27 @@ func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 			Header:  append([]string{"subject"}, v.types...),
 		}
 		for _, s := range v.subjects {
-			if s == limit {
+			if s == v.limit {
 				continue
 			}
 			row := []string{s}
 			for _, typ := range v.types {
-				c, m := v.ix.Get(s, typ, n, op), v.ix.Get(limit, typ, n, op)
-				row = append(row, ratioCell(c, m))
+				c, m := v.ix.Get(s, typ, n, op), v.ix.Get(v.limit, typ, n, op)
+				row = append(row, report.RatioCell(c, results.UnitVsLimit, m))
 			}
 			t.Rows = append(t.Rows, row)
 		}
 		mrow := []string{"memcpy (ns/op)"}
 		for _, typ := range v.types {
-			mrow = append(mrow, report.NsCell(v.ix.Get(limit, typ, n, op)))
+			mrow = append(mrow, report.NsCell(v.ix.Get(v.limit, typ, n, op)))
 		}
 		t.Rows = append(t.Rows, mrow)
-		t.Notes = []string{"1.0× would be as fast as copying the raw bytes; machines drift, ratios measured in one run do not."}
+		t.Notes = []string{"1.0× would be as fast as copying the raw bytes. Each subject was sampled round-robin with the memcpy row; the ratio is taken within each round (median and interval over the rounds), so machine drift cancels out."}
 		blocks = append(blocks, t)
 	}
 	return blocks, nil
 }
 
-func ratioCell(c, m *results.Case) string {
-	if c == nil || m == nil {
-		return "–"
-	}
-	if !c.OK() {
-		return report.Failed
-	}
-	a, _ := c.Median(results.UnitNsPerOp)
-	b, _ := m.Median(results.UnitNsPerOp)
-	if b == 0 {
-		return "–"
-	}
-	return report.Float(a/b) + "×"
-}
 
 func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
@@ -210,7 +193,7 @@ func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 		t := &report.Table{Caption: typ + ": bytes (and % of raw)", Header: []string{"features", "raw"}}
 		var subs []string
 		for _, s := range v.subjects {
-			if s != limit {
+			if s != v.limit {
 				subs = append(subs, s)
 			}
 		}
@@ -316,7 +299,7 @@ func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, er
 // Summary implements workload.Workload: int32 (the seed's type) at the
 // largest N, each subject's encode and decode time and its multiple of
 // memcpy.
-func (*Workload) Summary(cases []*results.Case) *report.Table {
+func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
 	v := newView(cases)
 	if len(v.sizes) == 0 {
 		return nil
@@ -337,8 +320,8 @@ func (*Workload) Summary(cases []*results.Case) *report.Table {
 			size = report.Int(e.Metrics[MetricSerialized])
 		}
 		t.Rows = append(t.Rows, []string{s,
-			report.NsCell(e), ratioCell(e, v.ix.Get(limit, typ, n, "encode")),
-			report.NsCell(d), ratioCell(d, v.ix.Get(limit, typ, n, "decode")),
+			report.NsCell(e), report.RatioCell(e, results.UnitVsLimit, v.ix.Get(v.limit, typ, n, "encode")),
+			report.NsCell(d), report.RatioCell(d, results.UnitVsLimit, v.ix.Get(v.limit, typ, n, "decode")),
 			size})
 	}
 	return t

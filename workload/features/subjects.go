@@ -15,6 +15,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	ds "github.com/serbench/serbench/dataset/features"
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/dataset/features/fb"
 	"github.com/serbench/serbench/dataset/features/pb"
 )
@@ -32,11 +34,28 @@ type codec interface {
 // A subject is one implementation under test.
 type subject struct {
 	name string
+	role string
 	// note explains what the subject does that affects comparisons.
 	note string
+	// module is the library's module path ("" for serbench's own code
+	// and limit rows); settings are the fairness facts.
+	module   string
+	settings map[string]string
 	// types it supports; nil means all.
 	types []ds.Type
 	make  func(d *ds.Data) (codec, error)
+}
+
+// descriptor is what the run records about s.
+func (s subject) descriptor() results.Descriptor {
+	d := results.Descriptor{Workload: Name, Key: "subject", Name: s.name, Role: s.role, What: s.note, Settings: s.settings}
+	if s.module != "" {
+		d.Module, d.Version = s.module, format.ModuleVersion(s.module, "unknown")
+	}
+	if s.name == "psdb" {
+		d.Module, d.Version = "github.com/serbench/serbench/psdb", "this build"
+	}
+	return d
 }
 
 func (s subject) supports(t ds.Type) bool {
@@ -55,13 +74,19 @@ func (s subject) supports(t ds.Type) bool {
 // baseline.
 func subjects() []subject {
 	return []subject{
-		{name: "psdb", note: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice", make: newPSDB},
-		{name: "proto3", note: "google.golang.org/protobuf, packed varint repeated fields (the seed's `repeated int32`); decode merges into a reset message to reuse capacity", make: newProto(false)},
-		{name: "proto3-fixed", note: "the same with fixed-width fields (sfixed32/sfixed64/fixed32)", types: []ds.Type{ds.Int32, ds.Int64, ds.FP16}, make: newProto(true)},
-		{name: "arrow", note: "Arrow IPC stream, schema, builder and writer made fresh on every call (as in the seed)", make: newArrow(false)},
-		{name: "arrow-reuse", note: "Arrow IPC stream with schema, builder and output buffer reused across calls (the stream writer is per call: a stream must carry its schema)", make: newArrow(true)},
-		{name: "flatbuffers", note: "FlatBuffers table with one vector, builder reused (Reset)", make: newFlatbuffers},
-		{name: "memcpy", note: "limit row: copy() of the raw packed bytes, no format at all", make: newMemcpy},
+		{name: "psdb", role: results.RoleBaseline, note: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice",
+			settings: map[string]string{"reuse": "output buffer and slice", "compression": "none", "strings": "copied"}, make: newPSDB},
+		{name: "proto3", role: results.RoleSubject, note: "packed varint repeated fields (the seed's `repeated int32`); decode merges into a reset message to reuse capacity",
+			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go"}, make: newProto(false)},
+		{name: "proto3-fixed", role: results.RoleSubject, note: "the same with fixed-width fields (sfixed32/sfixed64/fixed32)", types: []ds.Type{ds.Int32, ds.Int64, ds.FP16},
+			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "fixed", "codegen": "protoc-gen-go"}, make: newProto(true)},
+		{name: "arrow", role: results.RoleSubject, note: "Arrow IPC stream, schema, builder and writer made fresh on every call (as in the seed)",
+			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "none", "zero-copy read": "no (values copied out)"}, make: newArrow(false)},
+		{name: "arrow-reuse", role: results.RoleSubject, note: "Arrow IPC stream with schema, builder and output buffer reused across calls (the stream writer is per call: a stream must carry its schema)",
+			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "schema, builder, output buffer", "zero-copy read": "no (values copied out)"}, make: newArrow(true)},
+		{name: "flatbuffers", role: results.RoleSubject, note: "FlatBuffers table with one vector, builder reused (Reset)",
+			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc"}, make: newFlatbuffers},
+		{name: "memcpy", role: results.RoleLimit, note: "limit row: copy() of the raw packed bytes, no format at all", make: newMemcpy},
 	}
 }
 

@@ -286,7 +286,7 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 }
 
 // Summary implements workload.Workload: the largest table's comparison.
-func (*Workload) Summary(cases []*results.Case) *report.Table {
+func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
 	v := newView(cases)
 	if len(v.sizes) == 0 {
 		return nil

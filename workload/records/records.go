@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +23,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
 	ds "github.com/serbench/serbench/dataset/records"
-	"github.com/serbench/serbench/dataset/records/recordsfmt"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/report"
@@ -46,7 +48,8 @@ const (
 
 // Label keys and values.
 const (
-	LabelFormat  = "format"
+	// LabelFormat is the subject: a format, a bare loop.
+	LabelFormat  = "subject"
 	LabelCodec   = "codec"
 	LabelOp      = "op"
 	LabelVariant = "variant"
@@ -58,8 +61,11 @@ const (
 	// write loop (no compression): the fastest kind of write, where a
 	// fixed cost per record would show most.
 	BareMsgpSubject = "msgpack-msgp-bare"
-	// NoteLimit marks the physical-limit rows.
-	NoteLimit = "limit row"
+	// TagCompresses and TagRandomAccess mark, in a format's descriptor,
+	// a format that compresses itself or reads a footer first: either
+	// combines with codec none only.
+	TagCompresses   = "compresses"
+	TagRandomAccess = "random-access"
 )
 
 // Metric names: fixed per case (file and stream sizes, record count) and
@@ -422,7 +428,50 @@ func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
 			add(p)
 		}
 	}
-	return &workload.Plan{Cases: cases, Close: files.close}, nil
+	return &workload.Plan{Cases: cases, Close: files.close, Descriptors: descriptors(fs, codecs, cfg)}, nil
+}
+
+// descriptors describes every format, bare loop and codec of the plan.
+func descriptors(fs *format.Registry[ds.Record], codecs *codec.Registry, cfg workload.Config) []results.Descriptor {
+	var out []results.Descriptor
+	for _, f := range fs.All() {
+		d := f.Descriptor()
+		if !cfg.WantSubject(d.Name) {
+			continue
+		}
+		tags := slices.Clone(d.Labels)
+		if d.Compresses {
+			tags = append(tags, TagCompresses)
+		}
+		if d.RandomAccess {
+			tags = append(tags, TagRandomAccess)
+		}
+		out = append(out, results.Descriptor{Workload: Name, Key: LabelFormat, Name: d.Name, Role: results.RoleSubject,
+			What: d.Detail, Module: d.Library, Version: d.Version, Tags: tags,
+			Settings: map[string]string{"buffer": "256 KiB bufio under the encoder", "verified": "every record on read"}})
+	}
+	for _, bl := range bareLoops() {
+		if cfg.WantSubject(bl.subject) {
+			out = append(out, results.Descriptor{Workload: Name, Key: LabelFormat, Name: bl.subject, Role: results.RoleSubject, What: bl.note,
+				Settings: map[string]string{"twin": bl.format + " + " + bl.codec}})
+		}
+	}
+	for _, name := range codecs.Names() {
+		c, err := codecs.Parse(name)
+		if err != nil {
+			continue
+		}
+		in := c.Info()
+		d := results.Descriptor{Workload: Name, Key: LabelCodec, Name: name, What: in.Detail, Module: in.Library}
+		if in.Version != "-" {
+			d.Version = in.Version
+		}
+		if in.HasLevels {
+			d.Settings = map[string]string{"level": strconv.Itoa(in.Level)}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // bareSpec names a hand-written loop and the format and codec of the
@@ -526,8 +575,14 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		NoWarmup: true,
 	}
 	if op == OpReadBytes || op == OpDecompress {
-		c.Notes = []string{NoteLimit}
+		c.Role = results.RoleLimit
 		c.Count = limitCount
+	}
+	if op != OpWrite && p.bare == nil && p.variant == "" {
+		// A read and its floors (read-bytes, decompress) are sampled
+		// round-robin on the same file, so each read sample carries its
+		// ratio to the read-bytes floor of the same round.
+		c.Group = p.subject() + "/" + p.codec.Info().Name + "/read"
 	}
 	if p.variant == VariantUnbuffered {
 		c.Notes = []string{fmt.Sprintf("no buffering: every encoder write is a system call (the seed's 22 s MsgPack Plain); the first %s records only, compare time per record", report.Int(float64(p.n)))}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/dataset/records/recordsfmt"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )

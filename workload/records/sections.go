@@ -3,12 +3,11 @@ package records
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/dataset/records/recordsfmt"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/report"
@@ -35,17 +34,31 @@ func (*Workload) Sections() []report.Section {
 	}
 }
 
-// formatInfo returns the descriptors of the records formats by name; reports
-// of old runs may name formats that no longer exist (absent from the map).
-func formatInfo() map[string]format.Descriptor {
-	out := map[string]format.Descriptor{}
-	fs, err := recordsfmt.Formats()
-	if err != nil {
-		return out
-	}
-	for _, f := range fs.All() {
-		d := f.Descriptor()
-		out[d.Name] = d
+// fmtInfo is what the reports need to know of a format, read from the
+// descriptor the run recorded.
+type fmtInfo struct {
+	results.Descriptor
+	// Compresses: the format compresses its data itself; RandomAccess: it
+	// reads a footer first. Either combines with codec none only.
+	Compresses, RandomAccess, Text bool
+}
+
+// StreamOnly reports whether the format combines with an outer codec.
+func (f fmtInfo) StreamOnly() bool { return !f.Compresses && !f.RandomAccess }
+
+// formatInfo returns what the run recorded of its subjects by name. A
+// results file from before descriptors were recorded yields an empty map:
+// its report then omits what it cannot know.
+func formatInfo(run *results.Run) map[string]fmtInfo {
+	out := map[string]fmtInfo{}
+	for _, d := range run.Descriptors {
+		if d.Workload != Name || d.Key != LabelFormat {
+			continue
+		}
+		out[d.Name] = fmtInfo{Descriptor: d,
+			Compresses:   slices.Contains(d.Tags, TagCompresses),
+			RandomAccess: slices.Contains(d.Tags, TagRandomAccess),
+			Text:         slices.Contains(d.Tags, format.LabelText)}
 	}
 	return out
 }
@@ -56,7 +69,7 @@ type row struct {
 	write, read            *results.Case
 	readBytes, decompress  *results.Case
 	plain                  *row // the same format uncompressed; nil if unknown
-	desc                   format.Descriptor
+	desc                   fmtInfo
 }
 
 func (r *row) subject() string {
@@ -125,7 +138,7 @@ func (r *row) saved() float64 {
 
 func (r *row) point() point {
 	p := point{Format: r.format, Codec: r.codec, WriteNs: median(r.write), ReadNs: median(r.read), FileB: r.fileB(),
-		Text: r.desc.HasLabel(format.LabelText), RandomAccess: r.desc.RandomAccess}
+		Text: r.desc.Text, RandomAccess: r.desc.RandomAccess}
 	if r.plain != nil {
 		p.PlainB, p.Base = r.plain.fileB(), r.plain.format
 	}
@@ -143,8 +156,8 @@ type view struct {
 	records    float64
 }
 
-func newView(cases []*results.Case) *view {
-	info := formatInfo()
+func newView(run *results.Run, cases []*results.Case) *view {
+	info := formatInfo(run)
 	v := &view{}
 	byKey := map[string]*row{}
 	var order []*row
@@ -204,7 +217,7 @@ func newView(cases []*results.Case) *view {
 // format with codec none, or — for a format that compresses itself — its
 // uncompressed sibling (parquet-zstd → parquet-none, avro-ocf-deflate →
 // avro-ocf, arrow-file-lz4 → arrow-file).
-func plainKey(r *row, info map[string]format.Descriptor) string {
+func plainKey(r *row, info map[string]fmtInfo) string {
 	if !r.desc.Compresses {
 		return r.format + "\x00none\x00"
 	}
@@ -290,12 +303,12 @@ func sizeCell(r *row) string {
 	return mib(r.fileB())
 }
 
-func renderMethod(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	if len(v.rows) == 0 {
 		return nil, nil
 	}
-	info := formatInfo()
+	info := formatInfo(run)
 	ft := &report.Table{Caption: "Formats", Header: []string{"format", "library", "kind", "outer codecs", "detail"}}
 	for _, f := range report.Distinct(cases, LabelFormat) {
 		d, ok := info[f]
@@ -306,26 +319,20 @@ func renderMethod(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 		if !d.StreamOnly() {
 			outer = "none only (compresses itself or needs random access)"
 		}
-		ft.Rows = append(ft.Rows, []string{f, d.Library + " " + d.Version, strings.Join(d.Labels, ", "), outer, d.Detail})
+		ft.Rows = append(ft.Rows, []string{f, d.Library(), strings.Join(d.Tags, ", "), outer, d.What})
 	}
-	reg := codec.Default()
 	ct := &report.Table{Caption: "Codecs (default level)", Header: []string{"codec", "library", "level", "detail"}}
 	for _, name := range v.codecs {
-		c, err := reg.Parse(name)
-		if err != nil {
+		d := run.Descriptor(Name, LabelCodec, name)
+		if d == nil {
 			ct.Rows = append(ct.Rows, []string{name, "–", "–", "–"})
 			continue
 		}
-		in := c.Info()
-		level := "–"
-		if in.HasLevels {
-			level = strconv.Itoa(in.Level)
+		level := d.Settings["level"]
+		if level == "" {
+			level = "–"
 		}
-		lib := in.Library
-		if in.Version != "-" {
-			lib = strings.TrimSpace(lib + " " + in.Version)
-		}
-		ct.Rows = append(ct.Rows, []string{name, lib, level, in.Detail})
+		ct.Rows = append(ct.Rows, []string{name, orDash(d.Library()), level, d.What})
 	}
 	counts := map[int]int{}
 	for _, c := range cases {
@@ -356,8 +363,8 @@ func renderMethod(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 	return []report.Block{text, ft, ct}, nil
 }
 
-func renderCombined(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderCombined(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	if len(v.rows) == 0 {
 		return nil, nil
 	}
@@ -383,8 +390,8 @@ func secsCell(c *results.Case) string {
 	return secs(median(c))
 }
 
-func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	if len(v.rows) == 0 {
 		return nil, nil
 	}
@@ -451,8 +458,8 @@ func vsFastest(c *results.Case, fastest float64) string {
 	return ratio(t / fastest)
 }
 
-func renderWrite(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	rows := sortedByTime(v.rows, func(r *row) *results.Case { return r.write })
 	if len(rows) == 0 {
 		return nil, nil
@@ -470,8 +477,8 @@ func renderWrite(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	return []report.Block{t}, nil
 }
 
-func renderRead(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderRead(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	rows := sortedByTime(v.rows, func(r *row) *results.Case { return r.read })
 	if len(rows) == 0 {
 		return nil, nil
@@ -518,8 +525,8 @@ func geomean(xs []float64) float64 {
 	return math.Exp(s / float64(len(xs)))
 }
 
-func renderByCodec(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderByCodec(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	t := &report.Table{Header: []string{"codec", "formats", "average % saved", "best format", "its size (MiB)", "its % saved", "write cost", "read cost"}}
 	for _, cd := range v.codecs {
 		if cd == "none" {
@@ -572,8 +579,8 @@ func pctVal(s string) float64 {
 	return f
 }
 
-func renderTradeoffs(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderTradeoffs(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	pts, rows := v.points()
 	if len(pts) == 0 {
 		return nil, nil
@@ -610,8 +617,8 @@ func tradeoff(p point) string {
 	return fmt.Sprintf("%s MiB, %s s total (write %s, read %s)", mib(p.FileB), secs(p.TotalNs()), secs(p.WriteNs), secs(p.ReadNs))
 }
 
-func renderRecommendations(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	pts, _ := v.points()
 	if len(pts) == 0 {
 		return nil, nil
@@ -657,8 +664,8 @@ func savedNote(p point) string {
 	return ""
 }
 
-func renderBare(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	if len(v.bares) == 0 {
 		return nil, nil
 	}
@@ -712,8 +719,8 @@ func signedPct(f float64) string {
 	return report.Pct(f)
 }
 
-func renderUnbuffered(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	u := v.unbuffered
 	if u == nil || u.write == nil {
 		return nil, nil
@@ -853,8 +860,8 @@ func spread(c *results.Case) (lo, hi float64, ok bool) {
 	return lo, hi, lo > 0
 }
 
-func renderAnomalies(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderAnomalies(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	if len(v.rows) == 0 && len(v.bares) == 0 && v.unbuffered == nil {
 		return nil, nil
 	}
@@ -870,8 +877,8 @@ func renderAnomalies(_ *results.Run, cases []*results.Case) ([]report.Block, err
 
 // Summary implements workload.Workload: the fastest pairs by round trip
 // with their size, then the use-case recommendations.
-func (*Workload) Summary(cases []*results.Case) *report.Table {
-	v := newView(cases)
+func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
+	v := newView(run, cases)
 	pts, _ := v.points()
 	if len(pts) == 0 {
 		return nil
@@ -898,4 +905,11 @@ func (*Workload) Summary(cases []*results.Case) *report.Table {
 		t.Rows = append(t.Rows, []string{strings.ToLower(r.Name), p.Subject(), report.Duration(p.TotalNs()), report.Duration(p.WriteNs), report.Duration(p.ReadNs), report.Bytes(p.FileB)})
 	}
 	return t
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
 }

@@ -19,7 +19,7 @@ func (a *app) printSummary(run *results.Run, ws []workload.Workload) {
 			continue
 		}
 		fmt.Fprintf(a.stdout, "\n%s: %s\n", w.Name(), countLine(cases))
-		if t := w.Summary(cases); t != nil {
+		if t := w.Summary(run, cases); t != nil {
 			writeTextTable(a.stdout, t)
 		}
 	}
