@@ -208,7 +208,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		if err := checkPlan(w.Name(), p); err != nil {
 			return nil, err
 		}
-		p.Cases = filterCases(p.Cases, o.Filter, done)
+		p.Cases = notDone(workload.FilterCases(p.Cases, o.Filter), done)
 		for k, v := range p.Env {
 			if env.Extra == nil {
 				env.Extra = map[string]string{}
@@ -385,19 +385,16 @@ func checkPlan(w string, p *workload.Plan) error {
 	return nil
 }
 
-// filterCases keeps the cases whose full name matches re and that are not
-// done already. A comparison group whose members are filtered out keeps
-// the rest.
-func filterCases(cases []bench.Case, re *regexp.Regexp, done map[string]bool) []bench.Case {
+// notDone drops the cases a resumed run has finished already.
+func notDone(cases []bench.Case, done map[string]bool) []bench.Case {
+	if len(done) == 0 {
+		return cases
+	}
 	var out []bench.Case
 	for _, c := range cases {
-		if re != nil && !re.MatchString(c.FullName()) {
-			continue
+		if !done[c.Workload+"\x00"+c.FullName()] {
+			out = append(out, c)
 		}
-		if done[c.Workload+"\x00"+c.FullName()] {
-			continue
-		}
-		out = append(out, c)
 	}
 	return out
 }

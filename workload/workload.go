@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/serbench/serbench/bench"
@@ -136,3 +137,18 @@ var ErrUnavailable = errors.New("unavailable on this machine")
 
 // IsUnavailable reports whether err wraps ErrUnavailable.
 func IsUnavailable(err error) bool { return errors.Is(err, ErrUnavailable) }
+
+// FilterCases keeps the cases whose full name matches re (all when re is
+// nil).
+func FilterCases(cases []bench.Case, re *regexp.Regexp) []bench.Case {
+	if re == nil {
+		return cases
+	}
+	var out []bench.Case
+	for _, c := range cases {
+		if re.MatchString(c.FullName()) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

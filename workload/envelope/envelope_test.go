@@ -382,7 +382,7 @@ func TestSectionsRender(t *testing.T) {
 		t.Error("markdown lacks the crossover section")
 	}
 
-	sum := New().Summary(cases)
+	sum := New().Summary(&results.Run{}, cases)
 	if sum == nil || len(sum.Rows) != 4 {
 		t.Fatalf("summary %+v, want 4 rows", sum)
 	}
@@ -396,7 +396,7 @@ func TestSectionsRender(t *testing.T) {
 }
 
 func TestSummaryEmpty(t *testing.T) {
-	if s := New().Summary(nil); s != nil {
+	if s := New().Summary(&results.Run{}, nil); s != nil {
 		t.Errorf("summary of no case: %+v", s)
 	}
 }

@@ -67,9 +67,9 @@ func TestQuickPlan(t *testing.T) {
 				t.Errorf("%s runs before its pair's write", c.FullName())
 			}
 		}
-		limit := len(c.Notes) > 0 && c.Notes[0] == NoteLimit
+		limit := c.Role == results.RoleLimit
 		if isLimit := c.Labels.Get(LabelOp) == OpReadBytes || c.Labels.Get(LabelOp) == OpDecompress; isLimit != limit {
-			t.Errorf("%s: notes %v", c.FullName(), c.Notes)
+			t.Errorf("%s: role %q", c.FullName(), c.Role)
 		}
 		wantBudget, wantCount := budget, 0 // 0: --count
 		switch {

@@ -93,7 +93,7 @@ func TestSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := New().Summary(run.Filter(Name, nil))
+	tab := New().Summary(run, run.Filter(Name, nil))
 	if tab == nil {
 		t.Fatal("no summary")
 	}
