@@ -55,7 +55,7 @@ func TestQuickPlan(t *testing.T) {
 		for _, l := range c.Labels {
 			keys = append(keys, l.Key)
 		}
-		if k := strings.Join(keys[:3], ","); k != "format,codec,op" {
+		if k := strings.Join(keys[:3], ","); k != "subject,codec,op" {
 			t.Fatalf("%s: labels %s", c.FullName(), k)
 		}
 		pair := c.Labels.Get(LabelFormat) + "/" + c.Labels.Get(LabelCodec) + "/" + c.Labels.Get(LabelVariant)
