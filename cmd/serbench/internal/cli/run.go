@@ -87,8 +87,8 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
 		PGDSN: f.pgDSN, Progress: prog, Args: a.args, Log: a.stderr,
 	})
-	if errors.Is(err, run.ErrUsage) {
-		return usageError{errors.Unwrap(err)}
+	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
+		return usageError{ue}
 	}
 	if res == nil {
 		return err
