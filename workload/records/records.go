@@ -23,12 +23,12 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
 	ds "github.com/serbench/serbench/dataset/records"
-	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 )
 
 // Name is the workload's CLI name.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 )
 
 // TestQuickPlan checks the matrix: every stream format × every codec (4 ops,
