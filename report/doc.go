@@ -58,6 +58,7 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
 				}
 				if len(blocks) > 0 {
+					onceEach(blocks)
 					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
 				}
 			}
@@ -233,4 +234,30 @@ func (d *Doc) WriteDir(dir string) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// onceEach keeps a footnote that several tables of one section carry only
+// under the last of them, so a reader meets it once per section.
+func onceEach(blocks []Block) {
+	last := map[string]int{}
+	for i, b := range blocks {
+		if t, ok := b.(*Table); ok {
+			for _, n := range t.Notes {
+				last[n] = i
+			}
+		}
+	}
+	for i, b := range blocks {
+		t, ok := b.(*Table)
+		if !ok || len(t.Notes) == 0 {
+			continue
+		}
+		var keep []string
+		for _, n := range t.Notes {
+			if last[n] == i {
+				keep = append(keep, n)
+			}
+		}
+		t.Notes = keep
+	}
 }

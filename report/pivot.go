@@ -142,5 +142,5 @@ func MemCell(c *results.Case) string {
 	}
 	b, _ := c.Median(results.UnitBytesPerOp)
 	a, _ := c.Median(results.UnitAllocsPerOp)
-	return Int(b) + " / " + Float(a)
+	return Int(b) + " / " + Count(a)
 }
