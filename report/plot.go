@@ -5,20 +5,30 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 
+	"github.com/serbench/serbench/results"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Series is one named line of a chart.
 type Series struct {
 	Name string
 	X, Y []float64
+	// Lo and Hi, when set (one per point), are the ends of each point's
+	// confidence interval, drawn as error bars.
+	Lo, Hi []float64
+	// Limit draws the series as a physical-limit row: grey and dashed.
+	Limit bool
 }
 
 // LineChart draws one line per series, optionally on log axes.
@@ -29,6 +39,86 @@ type LineChart struct {
 	// as 10k and 1M). Use Duration for an axis in nanoseconds.
 	XFormat, YFormat func(float64) string
 	Series           []Series
+	// Palette gives each series its colour by name, the same in every
+	// chart of a run (see RunPalette); nil colours by series order.
+	Palette *Palette
+}
+
+// Palette assigns colours to names: the Okabe–Ito colour-blind-safe
+// palette in order, then the same colours dashed.
+type Palette struct {
+	names []string
+}
+
+// okabeIto is the colour-blind-safe palette of Okabe and Ito (2008),
+// without its black, which the limit rows' grey stands apart from.
+var okabeIto = [...]color.RGBA{
+	{0, 114, 178, 255},   // blue
+	{230, 159, 0, 255},   // orange
+	{0, 158, 115, 255},   // bluish green
+	{204, 121, 167, 255}, // reddish purple
+	{86, 180, 233, 255},  // sky blue
+	{213, 94, 0, 255},    // vermillion
+	{240, 228, 66, 255},  // yellow
+}
+
+// limitGrey draws limit rows.
+var limitGrey = color.RGBA{110, 110, 110, 255}
+
+// NewPalette returns a palette that gives names their colours in order.
+func NewPalette(names ...string) *Palette { return &Palette{names: slices.Clone(names)} }
+
+// RunPalette is the palette of a run: its subjects in the order the run
+// recorded them (descriptors first, then the cases), so a subject has one
+// colour in every plot of the run.
+func RunPalette(run *results.Run) *Palette {
+	p := &Palette{}
+	add := func(n string) {
+		if n != "" && !slices.Contains(p.names, n) {
+			p.names = append(p.names, n)
+		}
+	}
+	for _, d := range run.Descriptors {
+		if d.Key == "subject" && d.Role != results.RoleLimit {
+			add(d.Name)
+		}
+	}
+	for i := range run.Cases {
+		if !run.Cases[i].IsLimit() {
+			add(run.Cases[i].Labels.Get("subject"))
+		}
+	}
+	return p
+}
+
+// style returns the colour, dash pattern and glyph of name (or of series
+// number i when the palette does not know the name).
+func (p *Palette) style(name string, i int) (color.Color, []vg.Length, draw.GlyphDrawer) {
+	if p != nil {
+		if k := slices.Index(p.names, name); k >= 0 {
+			i = k
+		} else {
+			i = len(p.names) + i
+		}
+	}
+	n := len(okabeIto)
+	var dashes []vg.Length
+	if i/n%2 == 1 {
+		dashes = []vg.Length{vg.Points(5), vg.Points(2)}
+	}
+	return okabeIto[i%n], dashes, plotutil.Shape(i)
+}
+
+// errPoints are a series' points with their intervals, for error bars.
+type errPoints struct {
+	xys    plotter.XYs
+	lo, hi []float64
+}
+
+func (e errPoints) Len() int                    { return len(e.xys) }
+func (e errPoints) XY(i int) (float64, float64) { return e.xys[i].X, e.xys[i].Y }
+func (e errPoints) YError(i int) (float64, float64) {
+	return e.xys[i].Y - e.lo[i], e.hi[i] - e.xys[i].Y
 }
 
 // SVG renders the chart. Points that a log axis cannot show (≤ 0) are
@@ -37,44 +127,67 @@ func (c LineChart) SVG() ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
 	setTickFormat(&p.X, c.LogX, c.XFormat)
 	setTickFormat(&p.Y, c.LogY, c.YFormat)
-	// Lines of "time against size" charts rise to the right, leaving the
-	// lower right free for the legend.
-	p.Legend.Top, p.Legend.Left = false, false
+	legend := plot.NewLegend()
+	var names []string
 	drawn := 0
 	for i, s := range c.Series {
-		xys := make(plotter.XYs, 0, len(s.X))
+		var ep errPoints
+		withCI := len(s.Lo) == len(s.X) && len(s.Hi) == len(s.X)
 		for j := range s.X {
 			if j >= len(s.Y) || (c.LogX && s.X[j] <= 0) || (c.LogY && s.Y[j] <= 0) || !finite(s.X[j]) || !finite(s.Y[j]) {
 				continue
 			}
-			xys = append(xys, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			ep.xys = append(ep.xys, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			lo, hi := s.Y[j], s.Y[j]
+			if withCI && finite(s.Lo[j]) && finite(s.Hi[j]) && (!c.LogY || s.Lo[j] > 0) {
+				lo, hi = min(s.Lo[j], s.Y[j]), max(s.Hi[j], s.Y[j])
+			}
+			ep.lo, ep.hi = append(ep.lo, lo), append(ep.hi, hi)
 		}
-		if len(xys) == 0 {
+		if len(ep.xys) == 0 {
 			continue
 		}
-		sort.Slice(xys, func(a, b int) bool { return xys[a].X < xys[b].X })
-		l, pts, err := plotter.NewLinePoints(xys)
+		sort.Sort(byX(ep))
+		l, pts, err := plotter.NewLinePoints(ep.xys)
 		if err != nil {
 			return nil, fmt.Errorf("plot %q: %w", c.Title, err)
 		}
-		col := plotutil.Color(i)
+		col, dashes, glyph := c.Palette.style(s.Name, i)
+		if s.Limit {
+			col, dashes, glyph = limitGrey, []vg.Length{vg.Points(2), vg.Points(2)}, draw.BoxGlyph{}
+		}
 		l.Color, pts.Color = col, col
-		l.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
-		pts.Shape = plotutil.Shape(i)
+		l.Dashes = dashes
+		pts.Shape = glyph
 		p.Add(l, pts)
-		p.Legend.Add(s.Name, l, pts)
+		if withCI {
+			eb, err := plotter.NewYErrorBars(ep)
+			if err != nil {
+				return nil, fmt.Errorf("plot %q: %w", c.Title, err)
+			}
+			eb.Color = col
+			eb.CapWidth = vg.Points(4)
+			p.Add(eb)
+		}
+		legend.Add(s.Name, l, pts)
+		names = append(names, s.Name)
 		drawn++
 	}
 	if drawn == 0 {
 		return nil, fmt.Errorf("plot %q: no data to draw", c.Title)
 	}
-	// Leave room at the right for the legend and the last tick label.
-	if c.LogX {
-		p.X.Max *= 6
-	} else {
-		p.X.Max += 0.4 * (p.X.Max - p.X.Min)
-	}
-	return render(p)
+	return renderWithLegend(p, legend, names)
+}
+
+// byX sorts a series' points by X, keeping their intervals with them.
+type byX errPoints
+
+func (b byX) Len() int           { return len(b.xys) }
+func (b byX) Less(i, j int) bool { return b.xys[i].X < b.xys[j].X }
+func (b byX) Swap(i, j int) {
+	b.xys[i], b.xys[j] = b.xys[j], b.xys[i]
+	b.lo[i], b.lo[j] = b.lo[j], b.lo[i]
+	b.hi[i], b.hi[j] = b.hi[j], b.hi[i]
 }
 
 // Point is one labelled point of a scatter chart.
@@ -94,19 +207,21 @@ type ScatterChart struct {
 	Frontier         bool
 }
 
-// SVG renders the scatter chart.
+// SVG renders the scatter chart: every point, the Pareto frontier drawn
+// and labelled first, then as many other labels as fit without
+// overlapping (the report's tables carry every value).
 func (c ScatterChart) SVG() ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
 	setTickFormat(&p.X, c.LogX, c.XFormat)
 	setTickFormat(&p.Y, c.LogY, c.YFormat)
+	var keep []int
 	var xys plotter.XYs
-	var labels []string
-	for _, pt := range c.Points {
+	for i, pt := range c.Points {
 		if (c.LogX && pt.X <= 0) || (c.LogY && pt.Y <= 0) || !finite(pt.X) || !finite(pt.Y) {
 			continue
 		}
+		keep = append(keep, i)
 		xys = append(xys, plotter.XY{X: pt.X, Y: pt.Y})
-		labels = append(labels, pt.Label)
 	}
 	if len(xys) == 0 {
 		return nil, fmt.Errorf("plot %q: no data to draw", c.Title)
@@ -115,35 +230,139 @@ func (c ScatterChart) SVG() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plot %q: %w", c.Title, err)
 	}
-	sc.Color = color.RGBA{R: 70, G: 110, B: 180, A: 255}
+	sc.Color = okabeIto[0]
 	sc.Shape = draw.CircleGlyph{}
 	p.Add(sc)
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-	if err != nil {
-		return nil, fmt.Errorf("plot %q: %w", c.Title, err)
-	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font.Size = vg.Points(6)
-	}
-	p.Add(lb)
+	legend := plot.NewLegend()
+	names := []string{"format + codec"}
+	legend.Add(names[0], sc)
+	onFront := map[int]bool{}
 	if c.Frontier {
 		idx := ParetoFront(c.Points)
 		var fr plotter.XYs
 		for _, i := range idx {
+			onFront[i] = true
 			fr = append(fr, plotter.XY{X: c.Points[i].X, Y: c.Points[i].Y})
 		}
 		if len(fr) > 0 {
-			l, err := plotter.NewLine(fr)
+			l, pts, err := plotter.NewLinePoints(fr)
 			if err != nil {
 				return nil, fmt.Errorf("plot %q: %w", c.Title, err)
 			}
-			l.Color = color.RGBA{R: 200, G: 40, B: 40, A: 255}
+			l.Color, pts.Color = okabeIto[5], okabeIto[5]
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-			p.Add(l)
-			p.Legend.Add("Pareto frontier", l)
+			pts.Shape = draw.CircleGlyph{}
+			pts.Radius = vg.Points(3.5)
+			p.Add(l, pts)
+			legend.Add("Pareto frontier", l, pts)
+			names = append(names, "Pareto frontier")
 		}
 	}
-	return render(p)
+	// Label the frontier first, then the rest where there is room.
+	order := slices.Clone(keep)
+	sort.SliceStable(order, func(a, b int) bool { return onFront[order[a]] && !onFront[order[b]] })
+	placer := newLabelPlacer(p, c.LogX, c.LogY, xys)
+	var lxys plotter.XYs
+	var labels []string
+	for _, i := range order {
+		pt := c.Points[i]
+		if pt.Label == "" || !placer.place(pt.X, pt.Y, pt.Label) {
+			continue
+		}
+		lxys = append(lxys, plotter.XY{X: pt.X, Y: pt.Y})
+		labels = append(labels, pt.Label)
+	}
+	if len(lxys) > 0 {
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: lxys, Labels: labels})
+		if err != nil {
+			return nil, fmt.Errorf("plot %q: %w", c.Title, err)
+		}
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].Font.Size = vg.Points(7)
+			lb.TextStyle[i].Font.Variant = "Sans"
+		}
+		lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(-3)}
+		p.Add(lb)
+	}
+	pad(&p.X, c.LogX, 0.04, 0.12)
+	pad(&p.Y, c.LogY, 0.06, 0.06)
+	return renderWithLegend(p, legend, names)
+}
+
+// pad widens an axis's range by the fractions lo and hi of its span (in
+// log space on a log axis), so points and their labels stay inside.
+func pad(ax *plot.Axis, log bool, lo, hi float64) {
+	if log && ax.Min > 0 && ax.Max > 0 {
+		span := math.Log10(ax.Max) - math.Log10(ax.Min)
+		if span == 0 {
+			span = 1
+		}
+		ax.Min /= math.Pow(10, lo*span)
+		ax.Max *= math.Pow(10, hi*span)
+		return
+	}
+	span := ax.Max - ax.Min
+	if span == 0 {
+		span = 1
+	}
+	ax.Min -= lo * span
+	ax.Max += hi * span
+}
+
+// labelPlacer keeps labels from overlapping: it works in the unit square
+// of the axes (log-scaled where the axis is) with each label's box
+// estimated from its length.
+type labelPlacer struct {
+	logX, logY     bool
+	x0, x1, y0, y1 float64
+	charW, lineH   float64
+	boxes          [][4]float64
+}
+
+func newLabelPlacer(p *plot.Plot, logX, logY bool, xys plotter.XYs) *labelPlacer {
+	lp := &labelPlacer{logX: logX, logY: logY, x0: math.Inf(1), x1: math.Inf(-1), y0: math.Inf(1), y1: math.Inf(-1)}
+	for _, xy := range xys {
+		x, y := lp.tx(xy.X), lp.ty(xy.Y)
+		lp.x0, lp.x1 = min(lp.x0, x), max(lp.x1, x)
+		lp.y0, lp.y1 = min(lp.y0, y), max(lp.y1, y)
+	}
+	// 7 pt text on a plot about 6 in wide and 4 in high.
+	lp.charW, lp.lineH = 3.6/430, 9.0/290
+	return lp
+}
+
+func (lp *labelPlacer) tx(v float64) float64 {
+	if lp.logX {
+		return math.Log10(v)
+	}
+	return v
+}
+
+func (lp *labelPlacer) ty(v float64) float64 {
+	if lp.logY {
+		return math.Log10(v)
+	}
+	return v
+}
+
+// place reserves the box of a label at (x, y) and reports whether it was
+// free.
+func (lp *labelPlacer) place(x, y float64, label string) bool {
+	nx, ny := 0.5, 0.5
+	if lp.x1 > lp.x0 {
+		nx = (lp.tx(x) - lp.x0) / (lp.x1 - lp.x0)
+	}
+	if lp.y1 > lp.y0 {
+		ny = (lp.ty(y) - lp.y0) / (lp.y1 - lp.y0)
+	}
+	b := [4]float64{nx, ny - lp.lineH, nx + float64(len([]rune(label))+1)*lp.charW, ny}
+	for _, o := range lp.boxes {
+		if b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3] {
+			return false
+		}
+	}
+	lp.boxes = append(lp.boxes, b)
+	return true
 }
 
 // ParetoFront returns the indexes of the points not dominated by any other
@@ -175,6 +394,12 @@ func ParetoFront(pts []Point) []int {
 
 func newPlot(title, xl, yl string, logX, logY bool) *plot.Plot {
 	p := plot.New()
+	// The page's font (Liberation Sans, metric-compatible with Arial and
+	// Helvetica), not gonum's default serif.
+	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font,
+		&p.X.Tick.Label.Font, &p.Y.Tick.Label.Font, &p.Legend.TextStyle.Font} {
+		f.Variant = "Sans"
+	}
 	p.Title.Text = title
 	p.X.Label.Text = xl
 	p.Y.Label.Text = yl
@@ -192,8 +417,42 @@ func newPlot(title, xl, yl string, logX, logY bool) *plot.Plot {
 	return p
 }
 
+// Size of every chart.
+const (
+	plotWidth  = 7 * vg.Inch
+	plotHeight = 4.5 * vg.Inch
+)
+
+// renderWithLegend draws the plot and, at its right outside the data, the
+// legend.
+func renderWithLegend(p *plot.Plot, legend plot.Legend, names []string) ([]byte, error) {
+	legend.TextStyle.Font.Size = vg.Points(9)
+	legend.TextStyle.Font.Variant = "Sans"
+	legend.Padding = vg.Points(3)
+	legend.Top, legend.Left = true, true
+	var legW vg.Length
+	for _, n := range names {
+		if w := legend.TextStyle.Width(n); w > legW {
+			legW = w
+		}
+	}
+	legW += legend.ThumbnailWidth + 3*legend.TextStyle.Width(" ")
+	legW = min(legW, plotWidth/2)
+	width := plotWidth + legW
+	c := vgsvg.New(width, plotHeight)
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
+	area := draw.Crop(dc, plotWidth+legend.TextStyle.Width(" "), 0, 0, -vg.Points(30))
+	legend.Draw(area)
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plot %q: %w", p.Title.Text, err)
+	}
+	return buf.Bytes(), nil
+}
+
 func render(p *plot.Plot) ([]byte, error) {
-	wt, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, "svg")
+	wt, err := p.WriterTo(plotWidth, plotHeight, "svg")
 	if err != nil {
 		return nil, fmt.Errorf("plot %q: %w", p.Title.Text, err)
 	}
@@ -206,6 +465,9 @@ func render(p *plot.Plot) ([]byte, error) {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
+// trimZeros drops the zero decimals of a tick label: "50.0 µs" → "50 µs".
+var trimZeros = regexp.MustCompile(`(\d)\.0+\b`)
+
 // labelledTicks relabels the ticks of another Ticker.
 type labelledTicks struct {
 	inner  plot.Ticker
@@ -216,7 +478,7 @@ func (t labelledTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := t.inner.Ticks(lo, hi)
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = t.format(ts[i].Value)
+			ts[i].Label = trimZeros.ReplaceAllString(t.format(ts[i].Value), "$1")
 		}
 	}
 	return ts
@@ -228,9 +490,49 @@ func setTickFormat(ax *plot.Axis, log bool, f func(float64) string) {
 	}
 	var inner plot.Ticker = plot.DefaultTicks{}
 	if log {
-		inner = plot.LogTicks{Prec: -1}
+		inner = logTicks125{}
 	}
 	ax.Tick.Marker = labelledTicks{inner: inner, format: f}
+}
+
+// logTicks125 marks a log axis at 1, 2 and 5 times each power of ten
+// (labelled) and at the other integers (unlabelled), so that an axis
+// spanning less than a decade still has labelled ticks.
+type logTicks125 struct{}
+
+func (logTicks125) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	var ts []plot.Tick
+	labelled := 0
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		base := math.Pow(10, e)
+		for m := 1; m <= 9; m++ {
+			v := float64(m) * base
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = "x"
+				labelled++
+			}
+			ts = append(ts, t)
+		}
+	}
+	if labelled < 2 {
+		ts = append(ts, plot.Tick{Value: lo, Label: "x"}, plot.Tick{Value: hi, Label: "x"})
+	}
+	// Too many decades: label the powers of ten only.
+	if labelled > 12 {
+		for i := range ts {
+			if l := math.Log10(ts[i].Value); math.Abs(l-math.Round(l)) > 1e-9 {
+				ts[i].Label = ""
+			}
+		}
+	}
+	return ts
 }
 
 // Compact formats a number with a k/M/G suffix: 100, 10k, 1.5M.

@@ -67,7 +67,7 @@ func renderSubjects(run *results.Run, cases []*results.Case) ([]report.Block, er
 	return []report.Block{t}, nil
 }
 
-func renderSpeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
+func renderSpeed(run *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
 	var blocks []report.Block
 	for _, op := range ops {
@@ -114,7 +114,7 @@ func renderSpeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 			}
 			t.Notes = []string{report.FasterRule}
 			blocks = append(blocks, t)
-			if p := speedPlot(v, typ, op); p != nil {
+			if p := speedPlot(run, v, typ, op); p != nil {
 				blocks = append(blocks, p)
 			}
 		}
@@ -122,23 +122,24 @@ func renderSpeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	return blocks, nil
 }
 
-func speedPlot(v view, typ, op string) *report.Plot {
+func speedPlot(run *results.Run, v view, typ, op string) *report.Plot {
 	chart := report.LineChart{
 		Title:  fmt.Sprintf("features: %s %s", typ, op),
 		XLabel: "features per block (N)", YLabel: "time per op",
 		LogX: true, LogY: true, YFormat: report.Duration,
+		Palette: report.RunPalette(run),
 	}
 	for _, s := range v.subjects {
-		var ser report.Series
-		ser.Name = s
+		ser := report.Series{Name: s, Limit: s == v.limit}
 		for _, n := range v.sizes {
 			c := v.ix.Get(s, typ, n, op)
 			if c == nil || !c.OK() {
 				continue
 			}
-			ns, _ := c.Median(results.UnitNsPerOp)
+			st, _ := c.Stat(results.UnitNsPerOp)
 			ser.X = append(ser.X, report.Number(n))
-			ser.Y = append(ser.Y, ns)
+			ser.Y = append(ser.Y, st.Median)
+			ser.Lo, ser.Hi = append(ser.Lo, st.Lo), append(ser.Hi, st.Hi)
 		}
 		if len(ser.X) > 0 {
 			chart.Series = append(chart.Series, ser)
@@ -148,7 +149,7 @@ func speedPlot(v view, typ, op string) *report.Plot {
 	if err != nil {
 		return nil
 	}
-	return &report.Plot{File: fmt.Sprintf("features-%s-%s.svg", typ, op), Caption: chart.Title + " — ns/op against N, log-log", SVG: svg}
+	return &report.Plot{File: fmt.Sprintf("features-%s-%s.svg", typ, op), Caption: chart.Title + " — ns/op against N, log-log; bars: the median's confidence interval; grey dashed: the limit row", SVG: svg}
 }
 
 func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
