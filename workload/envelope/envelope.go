@@ -18,6 +18,7 @@ import (
 	ds "github.com/serbench/serbench/dataset/envelope"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/envelope/envelopefmt"
 )
 
 // Name is the workload's CLI name.
@@ -68,7 +69,7 @@ func (*Workload) Description() string {
 // in case labels ("protobuf-flat").
 func (*Workload) Subjects() []string {
 	var out []string
-	for _, s := range ds.Subjects() {
+	for _, s := range envelopefmt.Subjects() {
 		out = append(out, SubjectLabel(s.Name()))
 	}
 	return out
@@ -117,8 +118,8 @@ func SweepSizes(s workload.Scale) []ds.Size {
 // Subjects may be selected by label ("protobuf-flat") or dataset name
 // ("protobuf/flat"); selecting none of this workload's yields no case.
 func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
-	var subjects []ds.Subject
-	for _, s := range ds.Subjects() {
+	var subjects []envelopefmt.Subject
+	for _, s := range envelopefmt.Subjects() {
 		if cfg.WantSubject(SubjectLabel(s.Name())) || cfg.WantSubject(s.Name()) {
 			subjects = append(subjects, s)
 		}
@@ -177,10 +178,10 @@ var outerOnlyHeader = map[string]bool{"protobuf-wrapped": true, "vtprotobuf-wrap
 // noteOuterOnly is attached to the header cases of outerOnlyHeader.
 const noteOuterOnly = "header = outer-only unmarshal (the seed's WrappedUnmarshal)"
 
-func newCase(data *dataCache, s ds.Subject, z ds.Size, op string) bench.Case {
+func newCase(data *dataCache, s envelopefmt.Subject, z ds.Size, op string) bench.Case {
 	var (
 		src *ds.Envelope
-		p   ds.Prepared
+		p   envelopefmt.Prepared
 	)
 	subject := SubjectLabel(s.Name())
 	c := bench.Case{

@@ -14,6 +14,7 @@ import (
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/envelope/envelopefmt"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
 
@@ -135,17 +136,17 @@ func TestQuickCasesVerify(t *testing.T) {
 // brokenSubject wraps a real subject and damages its prepared encoding's
 // header read or its encoding.
 type brokenSubject struct {
-	ds.Subject
+	envelopefmt.Subject
 	header, encoding bool
 }
 
-func (s brokenSubject) Prepare(e *ds.Envelope) (ds.Prepared, error) {
+func (s brokenSubject) Prepare(e *ds.Envelope) (envelopefmt.Prepared, error) {
 	p, err := s.Subject.Prepare(e)
 	return brokenPrepared{Prepared: p, s: s}, err
 }
 
 type brokenPrepared struct {
-	ds.Prepared
+	envelopefmt.Prepared
 	s brokenSubject
 }
 
@@ -165,13 +166,13 @@ func (p brokenPrepared) Encoded() []byte {
 }
 
 func TestVerifyCatchesBrokenHeader(t *testing.T) {
-	real, err := ds.Lookup("protobuf/flat")
+	real, err := envelopefmt.Lookup("protobuf/flat")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name    string
-		subject ds.Subject
+		subject envelopefmt.Subject
 		wantErr string
 	}{
 		{"intact", brokenSubject{Subject: real}, ""},
@@ -199,7 +200,7 @@ func TestVerifyCatchesBrokenHeader(t *testing.T) {
 // TestOuterOnlySubjects checks that the subjects presented as the seed's
 // outer-only unmarshal are those whose header read the dataset describes so.
 func TestOuterOnlySubjects(t *testing.T) {
-	for _, s := range ds.Subjects() {
+	for _, s := range envelopefmt.Subjects() {
 		name := SubjectLabel(s.Name())
 		outer := strings.Contains(s.Labels()["header"], "outer message only")
 		if outer != outerOnlyHeader[name] {
@@ -440,7 +441,7 @@ func TestMeasure(t *testing.T) {
 }
 
 func TestMeasureRecordsFailure(t *testing.T) {
-	real, err := ds.Lookup("protobuf/flat")
+	real, err := envelopefmt.Lookup("protobuf/flat")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	ds "github.com/serbench/serbench/dataset/envelope"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload/envelope/envelopefmt"
 )
 
 // baseline is the subject the header-only reads are compared with: the
@@ -59,7 +60,7 @@ func newView(cases []*results.Case) view {
 	}
 	present := report.Distinct(cases, "subject")
 	seen := map[string]bool{}
-	for _, s := range ds.Subjects() {
+	for _, s := range envelopefmt.Subjects() {
 		name := SubjectLabel(s.Name())
 		if slices.Contains(present, name) {
 			v.subjects = append(v.subjects, name)
@@ -120,7 +121,7 @@ func (v view) pairs() []string {
 func renderSubjects(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
 	t := &report.Table{Header: []string{"subject", "library", "layout", "header-only read", "header strings", "details"}}
-	for _, s := range ds.Subjects() {
+	for _, s := range envelopefmt.Subjects() {
 		name := SubjectLabel(s.Name())
 		if !v.has(name) {
 			continue
