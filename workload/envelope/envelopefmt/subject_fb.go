@@ -30,6 +30,7 @@ func (fbSubject) Labels() map[string]string {
 		"unmarshal_bytes": "alias input (UnPack shares byte vectors with the buffer)",
 		"header":          "direct field access after bounds verification of the header fields",
 		"header_strings":  "alias input (unsafe.String)",
+		"validated":       "every offset bounds-checked (VerifyFlat; header read: VerifyFlatHeader); strings not checked for UTF-8",
 	}
 }
 

@@ -27,6 +27,7 @@ func (s mpSubject) Labels() map[string]string {
 		"marshal_reuse":  "MarshalMsg appending to a reused buffer",
 		"header":         "map scan: header keys read, other values skipped with msgp.Skip",
 		"header_strings": "alias input (unsafe.String)",
+		"validated":      "wire structure only: strings not checked for UTF-8",
 	}
 }
 

@@ -35,7 +35,7 @@ func TestSubjectNamesAndLabels(t *testing.T) {
 			t.Errorf("subject %d = %s, want %s", i, s.Name(), want[i])
 		}
 		l := s.Labels()
-		for _, k := range []string{"library", "layout", "unmarshal", "marshal_reuse", "header", "header_strings"} {
+		for _, k := range []string{"library", "layout", "codegen", "unmarshal", "marshal_reuse", "header", "header_strings", "validated"} {
 			if l[k] == "" {
 				t.Errorf("%s: label %q missing", s.Name(), k)
 			}

@@ -26,6 +26,7 @@ func (s vtSubject) Labels() map[string]string {
 		"codegen":       "protoc-gen-go-vtproto (marshal, unmarshal, size)",
 		"unmarshal":     "fresh message",
 		"marshal_reuse": "SizeVT + MarshalToSizedBufferVT into a reused buffer",
+		"validated":     "wire structure only: UnmarshalVT does not check strings for UTF-8",
 	}
 	setProtoHeaderLabels(l, s.layout)
 	return l
