@@ -1,0 +1,79 @@
+package envelope
+
+import (
+	"flag"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload/workloadtest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestReportGolden renders the envelope sections from a recorded quick run
+// (schema 2: descriptors, roles, groups, in-round ratios; filtered to four
+// subjects and three sizes to stay small) and compares the Markdown with a
+// golden file.
+func TestReportGolden(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.File = "quick.jsonl"
+	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
+	plots := 0
+	for _, w := range doc.Runs[0].Workloads {
+		for _, s := range w.Sections {
+			for _, b := range s.Blocks {
+				if p, ok := b.(*report.Plot); ok {
+					plots++
+					if !strings.Contains(string(p.SVG), "<svg") {
+						t.Errorf("%s is not an SVG", p.File)
+					}
+				}
+			}
+		}
+	}
+	if plots != len(sweepOps) {
+		t.Errorf("%d plots, want %d (one per sweep op)", plots, len(sweepOps))
+	}
+	// Subjects, libraries and versions come from the recorded descriptors.
+	for _, want := range []string{"| protobuf-flat | baseline | google.golang.org/protobuf v1.36.12 |", "github.com/tinylib/msgp v1.6.5"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestRatiosAreInRound checks that a ratio to the baseline is the one
+// taken within each sampling round, not the ratio of the two medians: the
+// two differ when the machine drifts between rounds.
+func TestRatiosAreInRound(t *testing.T) {
+	run := synthRun()
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		if c.Labels.Get("subject") == "protobuf-wrapped" && c.Labels.Get("size") == "Tiny" && c.Labels.Get("op") == OpMarshal {
+			for j := range c.Samples {
+				c.Samples[j].VsBaseline = 0.25
+			}
+			c.Summarize()
+		}
+	}
+	blocks, err := renderSeed(run, run.Filter(Name, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := blocks[0].(*report.Table)
+	if got := m.Rows[0][len(m.Rows[0])-1]; got != "0.25× ±0%" {
+		t.Errorf("Tiny marshal wrapped ÷ flat = %q, want the in-round 0.25× ±0%%", got)
+	}
+	// Without in-round ratios (an older run) the medians' ratio stands in.
+	if want := report.Float((600+ds.XLarge/8.0)/(1000+ds.XLarge/10.0)) + "×"; m.Rows[1][0] != "XLarge" || m.Rows[1][len(m.Rows[1])-1] != want {
+		t.Errorf("row %v: want XLarge marshal wrapped ÷ flat = %s", m.Rows[1], want)
+	}
+}
