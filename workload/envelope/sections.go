@@ -645,10 +645,3 @@ func allocs(v float64) string {
 	}
 	return report.Float(v)
 }
-
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
-}
