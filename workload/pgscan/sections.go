@@ -319,6 +319,7 @@ func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Notes = []string{"The sweep's batch sizes were sampled round-robin with one another; the default batch size's row is the " + subject + " case of the method comparison, measured in that group."}
 	blocks := []report.Block{t}
 	if len(ser.X) > 1 {
 		chart.Series = []report.Series{ser}

@@ -1,0 +1,56 @@
+package pgscan
+
+import (
+	"flag"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload/workloadtest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestReportGolden renders the pgscan sections from a recorded quick run
+// (schema 2: descriptors, roles, groups, in-round ratios; ADBC installed)
+// and compares the Markdown with a golden file. It needs no server.
+func TestReportGolden(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.File = "quick.jsonl"
+	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
+	plots := 0
+	for _, w := range doc.Runs[0].Workloads {
+		for _, s := range w.Sections {
+			for _, b := range s.Blocks {
+				if p, ok := b.(*report.Plot); ok {
+					plots++
+					if !strings.Contains(string(p.SVG), "<svg") {
+						t.Errorf("%s is not an SVG", p.File)
+					}
+				}
+			}
+		}
+	}
+	if plots != 1 {
+		t.Errorf("%d plots, want 1 (the batch sweep; one table size draws no size plot)", plots)
+	}
+	for _, want := range []string{
+		"| pgarrow-select | baseline | github.com/serbench/serbench/pgarrow this build |",
+		"| adbc | subject | adbc-driver-postgresql (Python) 1.13.0 |",
+		"| copy-discard | limit | – |",
+		"time × pgarrow-select", "time × copy-discard",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if s := New().Summary(run, run.Filter(Name, nil)); s == nil || len(s.Rows) != 7 || s.Header[3] != "× adbc" {
+		t.Errorf("summary %+v: want 7 methods and a column against the peer", s)
+	}
+}
