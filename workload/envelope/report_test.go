@@ -77,3 +77,35 @@ func TestRatiosAreInRound(t *testing.T) {
 		t.Errorf("row %v: want XLarge marshal wrapped ÷ flat = %s", m.Rows[1], want)
 	}
 }
+
+// TestReportWithoutDescriptors renders the recorded run stripped of what
+// schema 2 added (descriptors, roles, groups, in-round ratios), as a
+// results file of an older build reads: every section but the subjects
+// table renders, the baseline is found by name and ratios fall back to
+// the medians.
+func TestReportWithoutDescriptors(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Descriptors = nil
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		c.Role, c.Group = "", ""
+		for j := range c.Samples {
+			c.Samples[j].Round, c.Samples[j].VsBaseline, c.Samples[j].VsLimit = 0, 0, 0
+		}
+		c.Summary = nil
+		c.Summarize()
+	}
+	_, md := workloadtest.Markdown(t, run, New().Sections())
+	for _, want := range []string{"### The seed's tables", "**marshal: time × protobuf-flat's**", "### Where flat overtakes wrapped",
+		"protobuf-wrapped (outer only)", "| Tiny | 1,024 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "### Subjects") {
+		t.Error("a subjects table without descriptors")
+	}
+}

@@ -198,7 +198,7 @@ func renderSeed(run *results.Run, cases []*results.Case) ([]report.Block, error)
 }
 
 // ratioRule explains the "÷" and "× baseline" cells.
-const ratioRule = "Ratios are times: below 1× the subject is faster than the one it is divided by. Cases of the same size and op were sampled round-robin; their ratio is taken within each round (median ±interval over the rounds), so drift of the machine cancels out."
+const ratioRule = "Ratios are times: below 1× the subject is faster than the one it is divided by. Cases of the same size and op were sampled round-robin; their ratio is taken within each round (median ±interval over the rounds), so drift of the machine cancels out; results recorded without in-round ratios show the ratio of the medians."
 
 // ratioTable is, per named size, each subject's time for op as a multiple
 // of the baseline's in the same round; nil when the run has no baseline.
@@ -206,7 +206,7 @@ func ratioTable(v view, op string) *report.Table {
 	if !v.has(v.baseline) {
 		return nil
 	}
-	t := &report.Table{Caption: fmt.Sprintf("%s: time × %s's (in-round ratio)", op, v.baseline), Header: []string{"size"}}
+	t := &report.Table{Caption: fmt.Sprintf("%s: time × %s's", op, v.baseline), Header: []string{"size"}}
 	var subs []string
 	for _, s := range v.subjects {
 		if s != v.baseline {

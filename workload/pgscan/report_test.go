@@ -54,3 +54,35 @@ func TestReportGolden(t *testing.T) {
 		t.Errorf("summary %+v: want 7 methods and a column against the peer", s)
 	}
 }
+
+// TestReportWithoutDescriptors renders the recorded run stripped of what
+// schema 2 added (descriptors, roles, groups, in-round ratios): the tables
+// still render from the medians, and no claim about the non-Arrow methods
+// is made, since which methods produce Arrow is not recorded.
+func TestReportWithoutDescriptors(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Descriptors = nil
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		c.Role, c.Group = "", ""
+		for j := range c.Samples {
+			c.Samples[j].Round, c.Samples[j].VsBaseline, c.Samples[j].VsLimit = 0, 0, 0
+		}
+		c.Summary = nil
+		c.Summarize()
+	}
+	_, md := workloadtest.Markdown(t, run, New().Sections())
+	for _, want := range []string{"### Rows per second by table size", "### Method and peer comparison", "### Batch-size sweep"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{"### Methods", "Fastest non-Arrow method here: pgarrow", "of the fastest non-Arrow method"} {
+		if strings.Contains(md, unwanted) {
+			t.Errorf("report has %q", unwanted)
+		}
+	}
+}

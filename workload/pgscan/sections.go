@@ -33,6 +33,10 @@ type view struct {
 	// baseline is pgarrow over SELECT; peer the ADBC driver.
 	baseline, peer string
 	limit, arrow   map[string]bool
+	// described is set when the run recorded descriptors: without them
+	// (results from before schema 2) which methods produce Arrow is
+	// unknown, and the report makes no claim about non-Arrow methods.
+	described bool
 }
 
 func newView(run *results.Run, cases []*results.Case) view {
@@ -56,6 +60,7 @@ func newView(run *results.Run, cases []*results.Case) view {
 			if d.Workload != Name || d.Key != LabelSubject {
 				continue
 			}
+			v.described = true
 			if slices.Contains(d.Tags, TagArrow) {
 				v.arrow[d.Name] = true
 			}
@@ -109,6 +114,9 @@ func (v view) limitRef(n string) string {
 // n, optionally only the non-Arrow ones.
 func (v view) fastest(n string, nonArrowOnly bool) (string, float64) {
 	best, name := 0.0, ""
+	if nonArrowOnly && !v.described {
+		return name, best
+	}
 	for _, m := range v.methods {
 		if v.limit[m] || (nonArrowOnly && v.arrow[m]) {
 			continue
