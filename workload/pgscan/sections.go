@@ -54,7 +54,9 @@ func newView(run *results.Run, cases []*results.Case) view {
 	v.ix = report.NewIndex(v.main, LabelSubject, "rows")
 	v.methods = report.Distinct(v.main, LabelSubject)
 	v.sizes = report.Distinct(v.main, "rows")
-	v.baseline = report.SubjectWithRole(v.main, results.RoleBaseline, "")
+	// Results from before roles were recorded name no baseline: pgarrow
+	// over SELECT is the one this workload has always compared with.
+	v.baseline = report.SubjectWithRole(v.main, results.RoleBaseline, MethodSelect)
 	if run != nil {
 		for _, d := range run.Descriptors {
 			if d.Workload != Name || d.Key != LabelSubject {
@@ -68,6 +70,9 @@ func newView(run *results.Run, cases []*results.Case) view {
 				v.peer = d.Name
 			}
 		}
+	}
+	if v.peer == "" && !v.described && slices.Contains(v.methods, MethodADBC) {
+		v.peer = MethodADBC // results from before descriptors were recorded
 	}
 	return v
 }
