@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,7 @@ func CollectEnv(scale string, count int, args []string) results.Env {
 		Command:    args,
 	}
 	e.Host, _ = os.Hostname()
+	e.Kernel, e.MemTotal = kernelRelease(), memTotal()
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		e.Libraries = libraryVersions(bi)
 		for _, s := range bi.Settings {
@@ -128,4 +130,30 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
+}
+
+// kernelRelease returns the kernel's release on Linux ("" elsewhere).
+func kernelRelease() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return ""
+	}
+	return runtime.GOOS + " " + strings.TrimSpace(string(b))
+}
+
+// memTotal returns the machine's memory in bytes on Linux (0 elsewhere).
+func memTotal() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "MemTotal:"); ok {
+			var kb uint64
+			if _, err := fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }

@@ -19,7 +19,9 @@ type Doc struct {
 
 // RunDoc is the part of a report that covers one results file.
 type RunDoc struct {
-	Run       *results.Run
+	Run *results.Run
+	// Notices are said at the top: an interrupted run, a cut file.
+	Notices   []string
 	Env       *Table
 	Workloads []WorkloadDoc
 }
@@ -43,7 +45,7 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 	d := &Doc{Title: "serbench report"}
 	usedFiles := map[string]int{}
 	for ri, run := range runs {
-		rd := RunDoc{Run: run, Env: envTable(run)}
+		rd := RunDoc{Run: run, Env: envTable(run), Notices: notices(run)}
 		for _, w := range run.Workloads() {
 			cases := run.Filter(w, nil)
 			wd := WorkloadDoc{Name: w}
@@ -56,6 +58,7 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
 				}
 				if len(blocks) > 0 {
+					onceEach(blocks)
 					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
 				}
 			}
@@ -81,6 +84,23 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 	return d, nil
 }
 
+// notices says what a reader must know before reading a run's figures.
+func notices(run *results.Run) []string {
+	var out []string
+	switch {
+	case run.End == nil && run.Env.Schema >= 2:
+		out = append(out, fmt.Sprintf("This run did not finish: its results file has no end line (the process was killed, or is still running). %d cases were recorded; the rest of the plan is missing.", len(run.Cases)))
+	case run.End != nil && run.End.Interrupted:
+		why := run.End.Error
+		if why == "" {
+			why = "interrupted"
+		}
+		out = append(out, fmt.Sprintf("This run was stopped before it finished (%s): %d of %d planned cases were measured. `serbench run --resume --out DIR` finishes it.", why, run.End.Done, run.End.Planned))
+	}
+	out = append(out, run.Warnings...)
+	return out
+}
+
 func envTable(run *results.Run) *Table {
 	e := run.Env
 	t := &Table{Header: []string{"", ""}}
@@ -91,6 +111,12 @@ func envTable(run *results.Run) *Table {
 	}
 	add("results file", run.File)
 	add("started (UTC)", e.Start.UTC().Format("2006-01-02 15:04:05"))
+	if run.End != nil {
+		add("ended (UTC)", run.End.Time.UTC().Format("2006-01-02 15:04:05"))
+	}
+	if e.Schema > 0 {
+		add("results schema", fmt.Sprint(e.Schema))
+	}
 	add("CPU", e.CPU)
 	add("cores / GOMAXPROCS", fmt.Sprintf("%d / %d", e.Cores, e.GOMAXPROCS))
 	add("OS/arch", e.GOOS+"/"+e.GOARCH)
@@ -102,6 +128,13 @@ func envTable(run *results.Run) *Table {
 	add("serbench", strings.TrimSpace(e.Version+" "+rev))
 	add("scale", e.Scale)
 	add("samples per case", fmt.Sprint(e.Count))
+	if e.Benchtime > 0 {
+		add("target time per sample", e.Benchtime.String())
+	}
+	add("kernel", e.Kernel)
+	if e.MemTotal > 0 {
+		add("memory", Bytes(float64(e.MemTotal)))
+	}
 	add("command", strings.Join(e.Command, " "))
 	libs := make([]string, 0, len(e.Libraries))
 	for l, v := range e.Libraries {
@@ -201,4 +234,30 @@ func (d *Doc) WriteDir(dir string) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// onceEach keeps a footnote that several tables of one section carry only
+// under the last of them, so a reader meets it once per section.
+func onceEach(blocks []Block) {
+	last := map[string]int{}
+	for i, b := range blocks {
+		if t, ok := b.(*Table); ok {
+			for _, n := range t.Notes {
+				last[n] = i
+			}
+		}
+	}
+	for i, b := range blocks {
+		t, ok := b.(*Table)
+		if !ok || len(t.Notes) == 0 {
+			continue
+		}
+		var keep []string
+		for _, n := range t.Notes {
+			if last[n] == i {
+				keep = append(keep, n)
+			}
+		}
+		t.Notes = keep
+	}
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -87,31 +86,57 @@ func sig(v float64) string {
 	}
 }
 
-// WithCI formats a statistic as "median ±x%" using f for the median.
-// Noisy values get a trailing "(noisy)" marker when noisy is true.
+// WideInterval is the relative half-width above which an interval is
+// printed as its range ("12 ns (9.1 ns … 40 ns)") instead of "±x%": a
+// "±980%" reads as nonsense, a range does not.
+const WideInterval = 0.5
+
+// WithCI formats a statistic as "median ±x%" using f for the median, or as
+// "median (lo … hi)" when the interval is wider than ±50%.
 func WithCI(s results.Stat, f func(float64) string) string {
 	out := f(s.Median)
-	if s.N > 1 {
+	switch {
+	case s.N <= 1:
+	case s.RelWidth() > WideInterval:
+		out += " (" + f(s.Lo) + " … " + f(s.Hi) + ")"
+	default:
 		out += " ±" + strconv.FormatFloat(s.RelWidth()*100, 'f', 0, 64) + "%"
 	}
 	return out
 }
 
-// Faster describes how the time t compares with the baseline time base:
-// "x% faster" (1 - t/base) or "x% slower" (t/base - 1). When the two
-// sample sets are not significantly different (Mann-Whitney U, α=0.05)
-// it says "~ same" instead.
+// Count formats a count: an integer when it is one ("61 allocs" not
+// "61.0"), three significant digits otherwise (an average of 0.5).
+func Count(v float64) string {
+	if v == math.Trunc(v) {
+		return Int(v)
+	}
+	return sig(v)
+}
+
+// Faster describes how the time t compares with the baseline time base
+// as people say it: "43× faster" (base/t) or "1.3× slower" (t/base). When
+// the two sample sets are not significantly different (Mann-Whitney U,
+// α=0.05) it says "~ same" instead.
 func Faster(c, base *results.Case) string {
 	t, ok1 := c.Stat(results.UnitNsPerOp)
 	b, ok2 := base.Stat(results.UnitNsPerOp)
 	if !ok1 || !ok2 || b.Median == 0 || t.Median == 0 {
 		return "–"
 	}
+	r := t.Median / b.Median // t ÷ base
+	// Within one comparison group, prefer the ratio taken in each round
+	// (drift cancels) over the ratio of the medians.
+	if x, ok := c.Stat(results.UnitVsBaseline); ok && base.Role == results.RoleBaseline && c.Group != "" && c.Group == base.Group && x.Median > 0 {
+		r = x.Median
+	} else if x, ok := base.Stat(results.UnitVsBaseline); ok && c.Role == results.RoleBaseline && c.Group != "" && c.Group == base.Group && x.Median > 0 {
+		r = 1 / x.Median
+	}
 	var out string
-	if t.Median <= b.Median {
-		out = fmt.Sprintf("%.0f%% faster", (1-t.Median/b.Median)*100)
+	if r <= 1 {
+		out = Float(1/r) + "× faster"
 	} else {
-		out = fmt.Sprintf("%.0f%% slower", (t.Median/b.Median-1)*100)
+		out = Float(r) + "× slower"
 	}
 	if !testable(len(c.Samples), len(base.Samples)) {
 		return out + " (too few samples to test)"
@@ -123,7 +148,7 @@ func Faster(c, base *results.Case) string {
 }
 
 // FasterRule is the note that explains Faster's arithmetic in reports.
-const FasterRule = "x% faster = 1 − t/t_base; x% slower = t/t_base − 1 (medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05); with fewer than 4 samples a side no difference can be significant, and the cell says so."
+const FasterRule = "n× faster = t_other ÷ t; n× slower = t ÷ t_other (within a comparison group the median of the ratios taken in each sampling round, otherwise the ratio of the medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05); with fewer than 4 samples a side no difference can be significant, and the cell says so."
 
 // testable reports whether samples of sizes n1 and n2 can ever yield a
 // Mann-Whitney p-value below 0.05: the smallest two-sided p is

@@ -43,10 +43,10 @@ func TestFaster(t *testing.T) {
 		c, base *results.Case
 		want    string
 	}{
-		{"clearly faster", caseWith(50, 51, 49, 50, 50), caseWith(100, 101, 99, 100, 100), "50% faster"},
-		{"clearly slower", caseWith(300, 301, 299, 300, 300), caseWith(100, 101, 99, 100, 100), "200% slower"},
+		{"clearly faster", caseWith(50, 51, 49, 50, 50), caseWith(100, 101, 99, 100, 100), "2.00× faster"},
+		{"clearly slower", caseWith(300, 301, 299, 300, 300), caseWith(100, 101, 99, 100, 100), "3.00× slower"},
 		{"overlapping", caseWith(100, 103, 98, 101, 99), caseWith(101, 99, 100, 102, 98), "~ same"},
-		{"too few samples", caseWith(50, 51, 49), caseWith(100, 101, 99), "50% faster (too few samples to test)"},
+		{"too few samples", caseWith(50, 51, 49), caseWith(100, 101, 99), "2.00× faster (too few samples to test)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,6 +95,27 @@ func TestInline(t *testing.T) {
 	for _, tt := range tests {
 		if got := inline(tt.in); got != tt.want {
 			t.Errorf("inline(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestWithCIAndCount(t *testing.T) {
+	tests := []struct {
+		s    results.Stat
+		want string
+	}{
+		{results.Stat{Median: 100, Lo: 98, Hi: 104, N: 10}, "100 ns ±4%"},
+		{results.Stat{Median: 100, Lo: 40, Hi: 1080, N: 10}, "100 ns (40.0 ns … 1.08 µs)"},
+		{results.Stat{Median: 100, Lo: 100, Hi: 100, N: 1}, "100 ns"},
+	}
+	for _, tt := range tests {
+		if got := WithCI(tt.s, Duration); got != tt.want {
+			t.Errorf("WithCI(%+v) = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+	for v, want := range map[float64]string{61: "61", 0.5: "0.5", 1234: "1,234", 2.25: "2.25"} {
+		if got := Count(v); got != want {
+			t.Errorf("Count(%v) = %q, want %q", v, got, want)
 		}
 	}
 }

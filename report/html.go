@@ -14,7 +14,7 @@ td.failed{color:#b00;font-weight:bold}td.noisy{color:#a60}
 caption{text-align:left;font-weight:bold;padding:.3em 0}
 pre{background:#f7f7f7;padding:.8em;overflow-x:auto;font-size:12px}
 figure{margin:1em 0}figure svg,figure img{max-width:100%;height:auto}
-p.note{color:#555;font-size:13px}nav a{margin-right:1em}`
+p.note{color:#555;font-size:13px}p.notice{background:#fff4e5;border-left:4px solid #e69f00;padding:.6em .8em}nav a{margin-right:1em}`
 
 // WriteHTML renders the document as one self-contained HTML page with the
 // plots inlined.
@@ -30,6 +30,9 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 	for i, rd := range d.Runs {
 		if len(d.Runs) > 1 {
 			fmt.Fprintf(w, "<h2>Run %d: %s</h2>\n", i+1, html.EscapeString(rd.Run.File))
+		}
+		for _, n := range rd.Notices {
+			fmt.Fprintf(w, "<p class=\"notice\"><strong>Note:</strong> %s</p>\n", inline(n))
 		}
 		w.WriteString("<details><summary>Environment</summary>\n")
 		htmlTable(w, rd.Env)

@@ -12,6 +12,9 @@ func (d *Doc) WriteMarkdown(w *strings.Builder) {
 		if len(d.Runs) > 1 {
 			fmt.Fprintf(w, "## Run %d: %s\n\n", i+1, rd.Run.File)
 		}
+		for _, n := range rd.Notices {
+			fmt.Fprintf(w, "> **Note:** %s\n\n", n)
+		}
 		fmt.Fprintf(w, "### Environment\n\n")
 		mdTable(w, rd.Env)
 		for _, wd := range rd.Workloads {

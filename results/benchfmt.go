@@ -65,6 +65,12 @@ func writeBenchfmtRun(bw *benchfmt.Writer, run *Run) error {
 			vals = append(vals,
 				benchfmt.Value{Value: s.BytesPerOp, Unit: "B/op"},
 				benchfmt.Value{Value: s.AllocsPerOp, Unit: "allocs/op"})
+			if s.VsBaseline > 0 {
+				vals = append(vals, benchfmt.Value{Value: s.VsBaseline, Unit: UnitVsBaseline})
+			}
+			if s.VsLimit > 0 {
+				vals = append(vals, benchfmt.Value{Value: s.VsLimit, Unit: UnitVsLimit})
+			}
 			for _, u := range sortedKeys(s.Metrics) {
 				vals = append(vals, benchfmt.Value{Value: s.Metrics[u], Unit: benchUnit(u)})
 			}

@@ -222,6 +222,9 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		if err := c.validate(); err != nil {
 			return err
 		}
+		if run.Env.Schema < 2 {
+			migrateV1(&c)
+		}
 		if c.Status == StatusOK {
 			c.Summarize()
 		}
@@ -234,4 +237,26 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		run.End = &e
 	}
 	return nil
+}
+
+// migrateV1 reads a schema-1 case in today's terms: the subject was
+// labelled "format" (records) or "method" (pgscan), and a limit row was
+// marked by the note "limit row".
+func migrateV1(c *Case) {
+	if !c.Labels.Has("subject") {
+		for i, l := range c.Labels {
+			if l.Key == "format" || l.Key == "method" {
+				c.Labels[i].Key = "subject"
+				break
+			}
+		}
+	}
+	if c.Role == "" {
+		c.Role = RoleSubject
+		for _, n := range c.Notes {
+			if n == "limit row" {
+				c.Role = RoleLimit
+			}
+		}
+	}
 }

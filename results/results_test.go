@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -258,3 +259,31 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchfmtGolden pins the bench.txt export of a recorded run: config
+// lines, names as go test writes them, every sample with its units.
+func TestBenchfmtGolden(t *testing.T) {
+	run, err := ReadFile(filepath.Join("testdata", "run-a.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteBenchfmt(&buf, run, run); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "bench.golden.txt")
+	if *updateGolden {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update)", err)
+	}
+	if buf.String() != string(want) {
+		t.Errorf("%s changed (go test -update if intended); got:\n%s", path, buf.String())
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files")

@@ -7,7 +7,6 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,12 +74,18 @@ type Outcome struct {
 	Workloads []workload.Workload
 }
 
-// ErrUsage is wrapped by errors caused by the caller's options (unknown
-// names, an output directory that already holds a run, nothing to run).
-var ErrUsage = errors.New("usage")
+// A UsageError is caused by the caller's options (unknown names, an
+// output directory that already holds a run, nothing to run): the command
+// line reports it as bad input.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *UsageError) Unwrap() error { return e.Err }
 
 func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUsage, fmt.Sprintf(format, args...))
+	return &UsageError{fmt.Errorf(format, args...)}
 }
 
 // Files a run writes into its directory.
@@ -99,7 +104,7 @@ func Select(all workload.Set, names []string) ([]workload.Workload, error) {
 	for _, n := range names {
 		w, err := all.Lookup(n)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+			return nil, &UsageError{err}
 		}
 		if !slices.Contains(out, w) {
 			out = append(out, w)
@@ -112,7 +117,7 @@ func Select(all workload.Set, names []string) ([]workload.Workload, error) {
 // as soon as it is measured; when ctx ends the run stops after the current
 // comparison group, records that it was interrupted and still renders the
 // report from what it finished. The error is non-nil for bad options
-// (wrapping ErrUsage), for a workload that could not be planned, and for
+// (a *UsageError), for a workload that could not be planned, and for
 // output that could not be written.
 func Run(ctx context.Context, o Options) (*Outcome, error) {
 	ws, err := Select(o.Workloads, o.Names)

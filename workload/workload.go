@@ -152,3 +152,37 @@ func FilterCases(cases []bench.Case, re *regexp.Regexp) []bench.Case {
 	}
 	return out
 }
+
+// A ScaleTable is the one place a workload says what each scale measures
+// (sizes, record counts). Describe renders one entry for `serbench list`.
+type ScaleTable[T any] struct {
+	Quick, Default, Full T
+	Describe             func(T) string
+}
+
+// At returns the entry of scale s (Default for an unknown scale; the CLI
+// has checked the name with ParseScale).
+func (t ScaleTable[T]) At(s Scale) T {
+	switch s {
+	case Quick:
+		return t.Quick
+	case Full:
+		return t.Full
+	default:
+		return t.Default
+	}
+}
+
+// String describes the entry of scale s.
+func (t ScaleTable[T]) String(s Scale) string {
+	if t.Describe == nil {
+		return fmt.Sprint(t.At(s))
+	}
+	return t.Describe(t.At(s))
+}
+
+// Scaler is implemented by workloads that can say what a scale measures.
+type Scaler interface {
+	// ScaleInfo describes scale s in a few words ("N = 100, 10,000").
+	ScaleInfo(s Scale) string
+}

@@ -17,30 +17,6 @@ const DefaultSeed uint64 = 0x5e7b_0001
 // in Unix milliseconds. Record i is stamped BaseTimestamp + i s + [0, 1000) ms.
 const BaseTimestamp int64 = 1_704_067_200_000
 
-// Scale is a named dataset size.
-type Scale struct {
-	Name    string
-	Records int
-}
-
-// Scales returns the workload's scales: quick (100,000 records), default and full
-// (1,000,000, the seed's size).
-func Scales() []Scale {
-	return []Scale{{"quick", 100_000}, {"default", 1_000_000}, {"full", 1_000_000}}
-}
-
-// ScaleRecords returns the number of records of the named scale.
-func ScaleRecords(name string) (int, error) {
-	names := make([]string, 0, 3)
-	for _, s := range Scales() {
-		if s.Name == name {
-			return s.Records, nil
-		}
-		names = append(names, s.Name)
-	}
-	return 0, fmt.Errorf("records: unknown scale %q (valid: %s)", name, strings.Join(names, ", "))
-}
-
 var firstNames = [...]string{
 	"Alexander", "Benjamin", "Catherine", "Dominique", "Elizabeth", "Frederick", "Gabriella", "Henrietta",
 	"Isabella", "Jonathan", "Katherine", "Leonardo", "Margaret", "Nathaniel", "Octavia", "Penelope",

@@ -184,20 +184,6 @@ func TestVerify(t *testing.T) {
 	}
 }
 
-func TestScales(t *testing.T) {
-	tests := []struct {
-		name    string
-		want    int
-		wantErr bool
-	}{{"quick", 100_000, false}, {"default", 1_000_000, false}, {"full", 1_000_000, false}, {"huge", 0, true}}
-	for _, tt := range tests {
-		got, err := ScaleRecords(tt.name)
-		if (err != nil) != tt.wantErr || got != tt.want {
-			t.Errorf("ScaleRecords(%q) = %d, %v", tt.name, got, err)
-		}
-	}
-}
-
 func TestAvroSchemaIsJSON(t *testing.T) {
 	var v map[string]any
 	if err := json.Unmarshal([]byte(AvroSchema()), &v); err != nil {

@@ -84,7 +84,7 @@ func (f *Format[T]) Descriptor() format.Descriptor {
 	return format.Descriptor{
 		Name:         f.name,
 		Library:      lib + "/arrow/ipc",
-		Version:      format.ModuleVersion(lib, "v18.4.1"),
+		Version:      format.ModuleVersion(lib, "v18.8.0"),
 		Labels:       []string{format.LabelHandwritten, format.LabelBinary, format.LabelColumnar, format.LabelSchema},
 		Compresses:   f.compression != "none",
 		RandomAccess: f.layout == File,

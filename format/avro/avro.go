@@ -18,7 +18,7 @@ import (
 
 const lib = "github.com/hamba/avro/v2"
 
-func version() string { return format.ModuleVersion(lib, "v2.29.0") }
+func version() string { return format.ModuleVersion(lib, "v2.31.0") }
 
 // OCFCodecs are the container codecs OCF accepts: null, deflate, snappy, zstandard.
 func OCFCodecs() []string {

@@ -23,7 +23,7 @@ func (*Format[T]) Descriptor() format.Descriptor {
 	return format.Descriptor{
 		Name:    "cbor",
 		Library: "github.com/fxamacker/cbor/v2",
-		Version: format.ModuleVersion("github.com/fxamacker/cbor/v2", "v2.8.0"),
+		Version: format.ModuleVersion("github.com/fxamacker/cbor/v2", "v2.10.0"),
 		Labels:  []string{format.LabelReflection, format.LabelBinary, format.LabelRow},
 		Detail:  "CBOR sequence; structs as maps",
 	}

@@ -37,7 +37,7 @@ func (f *Format[T]) Descriptor() format.Descriptor {
 	return format.Descriptor{
 		Name:    f.name,
 		Library: "github.com/google/flatbuffers/go",
-		Version: format.ModuleVersion("github.com/google/flatbuffers", "v25.2.10+incompatible"),
+		Version: format.ModuleVersion("github.com/google/flatbuffers", "v25.12.19+incompatible"),
 		Labels:  []string{format.LabelCodegen, format.LabelBinary, format.LabelRow, format.LabelSchema},
 		Detail:  "size-prefixed table per record; decode verifies bounds and copies every field into T",
 	}

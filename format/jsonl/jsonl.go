@@ -44,7 +44,7 @@ func (f *Format[T]) Descriptor() format.Descriptor {
 	switch f.lib {
 	case Goccy:
 		d.Name, d.Library = "jsonl-goccy", "github.com/goccy/go-json"
-		d.Version = format.ModuleVersion("github.com/goccy/go-json", "v0.10.5")
+		d.Version = format.ModuleVersion("github.com/goccy/go-json", "v0.12.0")
 	default:
 		d.Name, d.Library, d.Version = "jsonl", "encoding/json", format.GoVersion()
 	}

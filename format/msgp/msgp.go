@@ -30,7 +30,7 @@ func (*Format[T, P]) Descriptor() format.Descriptor {
 	return format.Descriptor{
 		Name:    "msgpack-msgp",
 		Library: "github.com/tinylib/msgp",
-		Version: format.ModuleVersion("github.com/tinylib/msgp", "v1.2.5"),
+		Version: format.ModuleVersion("github.com/tinylib/msgp", "v1.6.5"),
 		Labels:  []string{format.LabelCodegen, format.LabelBinary, format.LabelRow},
 		Detail:  "values back to back; structs as maps; msgp.Writer buffers internally",
 	}

@@ -39,7 +39,7 @@ func (f *Format[T, M]) Descriptor() format.Descriptor {
 	return format.Descriptor{
 		Name:    f.name,
 		Library: "google.golang.org/protobuf",
-		Version: format.ModuleVersion("google.golang.org/protobuf", "v1.36.8"),
+		Version: format.ModuleVersion("google.golang.org/protobuf", "v1.36.12"),
 		Labels:  []string{format.LabelCodegen, format.LabelBinary, format.LabelRow, format.LabelSchema},
 		Detail:  "uvarint-length-delimited messages (protodelim framing); conversion to and from the generated message per record",
 	}

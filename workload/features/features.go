@@ -8,10 +8,12 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/features"
+	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -51,16 +53,28 @@ func (*Workload) Subjects() []string {
 	return out
 }
 
-// Sizes returns the feature counts of a scale.
-func Sizes(s workload.Scale) []int {
-	switch s {
-	case workload.Quick:
-		return []int{100, 10_000}
-	case workload.Full:
-		return []int{100, 1_000, 10_000, 100_000, 1_000_000}
-	default:
-		return []int{100, 1_000, 10_000, 100_000}
+// scales is the workload's scale table: the feature counts N per block.
+func scales() workload.ScaleTable[[]int] {
+	return workload.ScaleTable[[]int]{
+		Quick:    []int{100, 10_000},
+		Default:  []int{100, 1_000, 10_000, 100_000},
+		Full:     []int{100, 1_000, 10_000, 100_000, 1_000_000},
+		Describe: func(ns []int) string { return "N = " + joinInts(ns) },
 	}
+}
+
+// Sizes returns the feature counts of a scale.
+func Sizes(s workload.Scale) []int { return scales().At(s) }
+
+// ScaleInfo implements workload.Scaler.
+func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = report.Int(float64(n))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Ops are the measured operations.

@@ -13,30 +13,49 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// TestReportGolden renders the features sections from a recorded quick
-// run and compares the Markdown with a golden file.
+// TestReportGolden renders the features sections from recorded quick runs
+// and compares the Markdown with golden files: one written by this schema
+// (descriptors, roles, interleaved in-round ratios) and one by schema 1,
+// which must still render what it recorded.
 func TestReportGolden(t *testing.T) {
-	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		file  string
+		plots int // types × ops
+		want  []string
+	}{
+		{"quick.jsonl", 6, []string{"| psdb | baseline | github.com/serbench/serbench/psdb this build |", "× ±"}},
+		{"quick-v1.jsonl", 4, nil},
 	}
-	run.File = "quick.jsonl"
-	doc, md := workloadtest.Markdown(t, run, New().Sections())
-	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
-	plots := 0
-	for _, w := range doc.Runs[0].Workloads {
-		for _, s := range w.Sections {
-			for _, b := range s.Blocks {
-				if p, ok := b.(*report.Plot); ok {
-					plots++
-					if !strings.Contains(string(p.SVG), "<svg") {
-						t.Errorf("%s is not an SVG", p.File)
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			run, err := results.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			run.File = tt.file
+			doc, md := workloadtest.Markdown(t, run, New().Sections())
+			workloadtest.Golden(t, filepath.Join("testdata", strings.TrimSuffix(tt.file, ".jsonl")+".golden.md"), md, *update)
+			for _, w := range tt.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("report lacks %q", w)
+				}
+			}
+			plots := 0
+			for _, w := range doc.Runs[0].Workloads {
+				for _, s := range w.Sections {
+					for _, b := range s.Blocks {
+						if p, ok := b.(*report.Plot); ok {
+							plots++
+							if !strings.Contains(string(p.SVG), "<svg") {
+								t.Errorf("%s is not an SVG", p.File)
+							}
+						}
 					}
 				}
 			}
-		}
-	}
-	if plots != 4 {
-		t.Errorf("%d plots, want 4 (2 types × 2 ops)", plots)
+			if plots != tt.plots {
+				t.Errorf("%d plots, want %d", plots, tt.plots)
+			}
+		})
 	}
 }

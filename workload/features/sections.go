@@ -159,27 +159,29 @@ func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	n := v.sizes[len(v.sizes)-1]
 	var blocks []report.Block
 	for _, op := range ops {
-		t := &report.Table{
-			Caption: fmt.Sprintf("%s at N = %s: time as a multiple of the memcpy row of the same run", op, report.Int(report.Number(n))),
-			Header:  append([]string{"subject"}, v.types...),
-		}
+		var subs []string
 		for _, s := range v.subjects {
-			if s == v.limit {
-				continue
+			if s != v.limit {
+				subs = append(subs, s)
 			}
-			row := []string{s}
-			for _, typ := range v.types {
-				c, m := v.ix.Get(s, typ, n, op), v.ix.Get(v.limit, typ, n, op)
-				row = append(row, report.RatioCell(c, results.UnitVsLimit, m))
-			}
-			t.Rows = append(t.Rows, row)
 		}
-		mrow := []string{"memcpy (ns/op)"}
+		t := report.Pivot{Cases: cases, Where: []string{"n", n, "op", op}, Row: "subject", Col: "type", Rows: subs, Cols: v.types,
+			Cell: func(c *results.Case) string {
+				if c == nil {
+					return "–"
+				}
+				return report.RatioCell(c, results.UnitVsLimit, v.ix.Get(v.limit, c.Labels.Get("type"), n, op))
+			}}.Table()
+		if t == nil {
+			continue
+		}
+		t.Caption = fmt.Sprintf("%s at N = %s: time as a multiple of the %s row", op, nInt(n), v.limit)
+		mrow := []string{v.limit + " (ns/op)"}
 		for _, typ := range v.types {
 			mrow = append(mrow, report.NsCell(v.ix.Get(v.limit, typ, n, op)))
 		}
 		t.Rows = append(t.Rows, mrow)
-		t.Notes = []string{"1.0× would be as fast as copying the raw bytes. Each subject was sampled round-robin with the memcpy row; the ratio is taken within each round (median and interval over the rounds), so machine drift cancels out."}
+		t.Notes = []string{"1.0× would be as fast as copying the raw bytes. " + ratioNote(cases, v.limit)}
 		blocks = append(blocks, t)
 	}
 	return blocks, nil
@@ -239,29 +241,20 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 	var blocks []report.Block
 	for _, op := range ops {
 		for _, typ := range v.types {
-			t := &report.Table{Caption: fmt.Sprintf("%s, %s: B/op / allocs/op", op, typ), Header: append([]string{"features"}, v.subjects...)}
-			for _, n := range v.sizes {
-				row := []string{report.Int(report.Number(n))}
-				for _, s := range v.subjects {
-					c := v.ix.Get(s, typ, n, op)
-					switch {
-					case c == nil:
-						row = append(row, "–")
-					case !c.OK():
-						row = append(row, report.Failed)
-					default:
-						b, _ := c.Median(results.UnitBytesPerOp)
-						a, _ := c.Median(results.UnitAllocsPerOp)
-						row = append(row, report.Int(b)+" / "+report.Float(a))
-					}
-				}
-				t.Rows = append(t.Rows, row)
+			t := report.Pivot{Cases: cases, Where: []string{"type", typ, "op", op}, Row: "n", Col: "subject", Rows: v.sizes, Cols: v.subjects,
+				Corner: "features", RowName: nInt, Cell: report.MemCell, KeepEmpty: true}.Table()
+			if t == nil {
+				continue
 			}
+			t.Caption = fmt.Sprintf("%s, %s: B/op / allocs/op", op, typ)
 			blocks = append(blocks, t)
 		}
 	}
 	return blocks, nil
 }
+
+// nInt formats a size label as an integer with separators.
+func nInt(n string) string { return report.Int(report.Number(n)) }
 
 func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
@@ -325,4 +318,16 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 			size})
 	}
 	return t
+}
+
+// ratioNote says how the ratios to the limit row were taken: within each
+// sampling round (interleaved runs) or, for older results, as the ratio of
+// medians measured one after another.
+func ratioNote(cases []*results.Case, limit string) string {
+	for _, c := range cases {
+		if _, ok := c.Stat(results.UnitVsLimit); ok {
+			return "Each subject was sampled round-robin with the " + limit + " row; the ratio is taken within each round (median and interval over the rounds), so machine drift cancels out."
+		}
+	}
+	return "This run measured the cases one after another: the ratio is of the two medians, and machine drift between them is not removed."
 }

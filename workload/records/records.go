@@ -23,12 +23,12 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
 	ds "github.com/serbench/serbench/dataset/records"
-	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 )
 
 // Name is the workload's CLI name.
@@ -116,12 +116,18 @@ func (*Workload) Subjects() []string {
 // Plan implements workload.Workload. Files are written in cfg.TempDir
 // (the system's temp dir when empty).
 func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
-	n, err := ds.ScaleRecords(string(cfg.Scale))
-	if err != nil {
-		return nil, fmt.Errorf("records: %w", err)
-	}
-	return newPlan(n, cfg)
+	return newPlan(scales().At(cfg.Scale), cfg)
 }
+
+// scales is the workload's scale table: records per file (the seed's
+// 1,000,000 at default and full).
+func scales() workload.ScaleTable[int] {
+	return workload.ScaleTable[int]{Quick: 100_000, Default: 1_000_000, Full: 1_000_000,
+		Describe: func(n int) string { return report.Int(float64(n)) + " records" }}
+}
+
+// ScaleInfo implements workload.Scaler.
+func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
 
 // source holds the plan's records, generated once (outside every timed
 // region) into a compact table and shared by every case: the timed write

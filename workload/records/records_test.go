@@ -11,9 +11,9 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 )
 
 // TestQuickPlan checks the matrix: every stream format × every codec (4 ops,
@@ -55,7 +55,7 @@ func TestQuickPlan(t *testing.T) {
 		for _, l := range c.Labels {
 			keys = append(keys, l.Key)
 		}
-		if k := strings.Join(keys[:3], ","); k != "format,codec,op" {
+		if k := strings.Join(keys[:3], ","); k != "subject,codec,op" {
 			t.Fatalf("%s: labels %s", c.FullName(), k)
 		}
 		pair := c.Labels.Get(LabelFormat) + "/" + c.Labels.Get(LabelCodec) + "/" + c.Labels.Get(LabelVariant)

@@ -43,13 +43,34 @@ func TestRecordSmallRun(t *testing.T) {
 	if err := w.WriteEnv(env); err != nil {
 		t.Fatal(err)
 	}
+	for _, d := range p.Descriptors {
+		if err := w.WriteDescriptor(d); err != nil {
+			t.Fatal(err)
+		}
+	}
 	err = bench.RunAll(context.Background(), p.Cases, bench.Options{SampleTime: time.Millisecond}, nil, w.WriteCase)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteEnd(results.End{Time: time.Now().UTC(), Planned: len(p.Cases), Done: len(p.Cases)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestReportGoldenV1 renders a results file written before results carried
+// descriptors (schema 1): the report shows what that run recorded and
+// leaves out what it cannot know.
+func TestReportGoldenV1(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "small-v1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.File = "small-v1.jsonl"
+	_, md := workloadtest.Markdown(t, run, New().Sections())
+	workloadtest.Golden(t, filepath.Join("testdata", "small-v1.golden.md"), md, *update)
 }
 
 // TestReportGolden renders the records sections from the recorded small

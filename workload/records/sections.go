@@ -250,57 +250,11 @@ func (v *view) points() ([]point, []*row) {
 	return pts, rows
 }
 
-// timeCell formats a case's median time with its interval and sample
-// count: "1.23 s ±4%", "22.1 s (n=1)", FAILED.
-func timeCell(c *results.Case) string {
-	if c == nil {
-		return "–"
-	}
-	if !c.OK() {
-		return report.Failed
-	}
-	s, ok := c.Stat(results.UnitNsPerOp)
-	if !ok {
-		return "–"
-	}
-	if s.N < 2 {
-		return report.Duration(s.Median) + " (n=1)"
-	}
-	out := report.WithCI(s, report.Duration)
-	if c.Noisy {
-		out += " (noisy)"
-	}
-	return out
-}
-
-func secs(ns float64) string {
-	if math.IsNaN(ns) {
-		return report.Failed
-	}
-	return strconv.FormatFloat(ns/1e9, 'f', 3, 64)
-}
-
-func mib(b float64) string { return strconv.FormatFloat(b/(1<<20), 'f', 2, 64) }
-
-func pctCell(f float64) string {
-	if math.IsNaN(f) {
-		return "–"
-	}
-	return report.Pct(f)
-}
-
-func ratio(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "–"
-	}
-	return report.Float(x) + "×"
-}
-
 func sizeCell(r *row) string {
 	if r.fileB() == 0 {
 		return "–"
 	}
-	return mib(r.fileB())
+	return report.MiB(r.fileB())
 }
 
 func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -375,9 +329,9 @@ func renderCombined(run *results.Run, cases []*results.Case) ([]report.Block, er
 	for _, r := range v.rows {
 		total := "–"
 		if r.write != nil && r.read != nil {
-			total = secs(r.totalNs())
+			total = report.Seconds(r.totalNs())
 		}
-		t.Rows = append(t.Rows, []string{r.format, r.codec, sizeCell(r), secsCell(r.write), secsCell(r.read), total, pctCell(r.saved())})
+		t.Rows = append(t.Rows, []string{r.format, r.codec, sizeCell(r), secsCell(r.write), secsCell(r.read), total, report.PctOrDash(r.saved())})
 	}
 	t.Notes = []string{"% saved = 1 − file ÷ the same format uncompressed (codec none; for a format that compresses itself, its uncompressed sibling: parquet-none, avro-ocf, arrow-file)."}
 	return []report.Block{t}, nil
@@ -387,7 +341,7 @@ func secsCell(c *results.Case) string {
 	if c == nil {
 		return "–"
 	}
-	return secs(median(c))
+	return report.Seconds(median(c))
 }
 
 func renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -404,9 +358,9 @@ func renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error)
 		}
 		vs := "–"
 		if r.plain != nil && r.plain != r && r.plain.fileB() > 0 {
-			vs = ratio(r.plain.fileB()/size) + " smaller"
+			vs = report.Times(r.plain.fileB()/size) + " smaller"
 		}
-		t.Rows = append(t.Rows, []string{r.format, r.codec, report.Int(size), mib(size), report.Float(size / r.records()), pctCell(r.saved()), vs})
+		t.Rows = append(t.Rows, []string{r.format, r.codec, report.Int(size), report.MiB(size), report.Float(size / r.records()), report.PctOrDash(r.saved()), vs})
 	}
 	t.Notes = []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}
 	return []report.Block{t}, nil
@@ -455,7 +409,7 @@ func vsFastest(c *results.Case, fastest float64) string {
 	if math.IsNaN(t) || !(fastest > 0) {
 		return "–"
 	}
-	return ratio(t / fastest)
+	return report.Times(t / fastest)
 }
 
 func renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -470,7 +424,7 @@ func renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error
 		Header:  []string{"format", "codec", "time", "records/s", "MB/s", "peak heap", "vs fastest"},
 	}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.format, r.codec, timeCell(r.write), recsPerSec(r.write, r.records()),
+		t.Rows = append(t.Rows, []string{r.format, r.codec, report.TimeCell(r.write), recsPerSec(r.write, r.records()),
 			report.UnitCell(r.write, results.UnitMBPerS, report.Float), heapCell(r.write), vsFastest(r.write, fastest)})
 	}
 	t.Notes = []string{"records/s = records ÷ median time; MB/s counts the encoded stream before compression; vs fastest = time ÷ the fastest write's time."}
@@ -495,15 +449,15 @@ func renderRead(run *results.Run, cases []*results.Case) ([]report.Block, error)
 		}
 		x := "–"
 		if f := median(floor); f > 0 {
-			x = ratio(median(r.read) / f)
+			x = report.Times(median(r.read) / f)
 		}
 		dec := "–"
 		if r.decompress != nil {
-			dec = timeCell(r.decompress)
+			dec = report.TimeCell(r.decompress)
 		}
-		t.Rows = append(t.Rows, []string{r.format, r.codec, timeCell(r.read), recsPerSec(r.read, r.records()),
+		t.Rows = append(t.Rows, []string{r.format, r.codec, report.TimeCell(r.read), recsPerSec(r.read, r.records()),
 			report.UnitCell(r.read, results.UnitMBPerS, report.Float), heapCell(r.read), vsFastest(r.read, fastest),
-			timeCell(r.readBytes), dec, x})
+			report.TimeCell(r.readBytes), dec, x})
 	}
 	t.Notes = []string{
 		"read-bytes: the file's bytes read into a buffer and discarded; decompress: read and decompress, no decoding (codec none has none). " +
@@ -559,8 +513,8 @@ func renderByCodec(run *results.Run, cases []*results.Case) ([]report.Block, err
 			avg += s
 		}
 		avg /= float64(len(saved))
-		t.Rows = append(t.Rows, []string{cd, strconv.Itoa(n), pctCell(avg), best.format, mib(best.fileB()), pctCell(best.saved()),
-			ratio(geomean(wcost)), ratio(geomean(rcost))})
+		t.Rows = append(t.Rows, []string{cd, strconv.Itoa(n), report.PctOrDash(avg), best.format, report.MiB(best.fileB()), report.PctOrDash(best.saved()),
+			report.Times(geomean(wcost)), report.Times(geomean(rcost))})
 	}
 	if len(t.Rows) == 0 {
 		return nil, nil
@@ -605,7 +559,7 @@ func renderTradeoffs(run *results.Run, cases []*results.Case) ([]report.Block, e
 	}
 	for _, i := range report.ParetoFront(rp) {
 		r := rows[i]
-		t.Rows = append(t.Rows, []string{r.format, r.codec, mib(r.fileB()), secs(median(r.write)), secs(median(r.read)), secs(r.totalNs()), pctCell(r.saved())})
+		t.Rows = append(t.Rows, []string{r.format, r.codec, report.MiB(r.fileB()), report.Seconds(median(r.write)), report.Seconds(median(r.read)), report.Seconds(r.totalNs()), report.PctOrDash(r.saved())})
 	}
 	sort.SliceStable(t.Rows, func(i, j int) bool { return report.Number(t.Rows[i][2]) < report.Number(t.Rows[j][2]) })
 	t.Notes = []string{"Every pair off this list is beaten on both size and round-trip time by one on it."}
@@ -614,7 +568,7 @@ func renderTradeoffs(run *results.Run, cases []*results.Case) ([]report.Block, e
 
 // tradeoff describes a point's other costs in a few words.
 func tradeoff(p point) string {
-	return fmt.Sprintf("%s MiB, %s s total (write %s, read %s)", mib(p.FileB), secs(p.TotalNs()), secs(p.WriteNs), secs(p.ReadNs))
+	return fmt.Sprintf("%s MiB, %s s total (write %s, read %s)", report.MiB(p.FileB), report.Seconds(p.TotalNs()), report.Seconds(p.WriteNs), report.Seconds(p.ReadNs))
 }
 
 func renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -634,13 +588,13 @@ func renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Bl
 		var val string
 		switch r.Name {
 		case "Fastest write":
-			val = secs(p.WriteNs) + " s"
+			val = report.Seconds(p.WriteNs) + " s"
 		case "Fastest read":
-			val = secs(p.ReadNs) + " s"
+			val = report.Seconds(p.ReadNs) + " s"
 		case "Smallest file":
-			val = mib(p.FileB) + " MiB"
+			val = report.MiB(p.FileB) + " MiB"
 		default:
-			val = secs(p.TotalNs()) + " s"
+			val = report.Seconds(p.TotalNs()) + " s"
 		}
 		top.Rows = append(top.Rows, []string{r.Name, p.Subject(), val, tradeoff(p) + savedNote(p), r.Rule})
 	}
@@ -696,10 +650,10 @@ func renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error)
 		case x.Hi > 1.10:
 			verdict = "within the 10% target (median); the interval reaches past it"
 		}
-		t.Rows = append(t.Rows, []string{name, timeCell(c), report.Duration(pipe.Median),
-			fmt.Sprintf("%s [%s … %s]", ratio(x.Median), ratio(x.Lo), ratio(x.Hi)), strconv.Itoa(x.N), verdict})
+		t.Rows = append(t.Rows, []string{name, report.TimeCell(c), report.Duration(pipe.Median),
+			fmt.Sprintf("%s [%s … %s]", report.Times(x.Median), report.Times(x.Lo), report.Times(x.Hi)), strconv.Itoa(x.N), verdict})
 		lines = append(lines, fmt.Sprintf("%s: the pipeline takes %s against the bare loop's time (median of %d paired samples; interval %s … %s at %s confidence).",
-			name, signedPct(x.Median-1), x.N, signedPct(x.Lo-1), signedPct(x.Hi-1), report.Pct(x.Confidence)))
+			name, report.SignedPct(x.Median-1), x.N, report.SignedPct(x.Lo-1), report.SignedPct(x.Hi-1), report.Pct(x.Confidence)))
 	}
 	if len(t.Rows) == 0 {
 		return nil, nil
@@ -710,13 +664,6 @@ func renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error)
 		blocks = append(blocks, &report.Text{Body: "- " + strings.Join(lines, "\n- ")})
 	}
 	return blocks, nil
-}
-
-func signedPct(f float64) string {
-	if f >= 0 {
-		return "+" + report.Pct(f)
-	}
-	return report.Pct(f)
 }
 
 func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -740,7 +687,7 @@ func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, 
 	t := &report.Table{Header: []string{"write", "records", "time", "records/s", "time per record vs buffered"}}
 	base := math.NaN()
 	add := func(name string, r *row) {
-		t.Rows = append(t.Rows, []string{name, report.Int(r.records()), timeCell(r.write), recsPerSec(r.write, r.records()), ratio(r.perRecord(r.write) / base)})
+		t.Rows = append(t.Rows, []string{name, report.Int(r.records()), report.TimeCell(r.write), recsPerSec(r.write, r.records()), report.Times(r.perRecord(r.write) / base)})
 	}
 	if buffered != nil {
 		base = buffered.perRecord(buffered.write)
@@ -756,9 +703,9 @@ func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, 
 		"Here the same write is run on purpose without any buffer (filebench's Unbuffered option) next to the standard buffered pipeline. " +
 		"Its cost is one system call per encoder write, linear in the records, so it runs on the first records only and is compared per record."
 	if buffered != nil && u.write.OK() {
-		body += fmt.Sprintf(" In this run the unbuffered write takes %s the buffered one per record", ratio(u.perRecord(u.write)/base))
+		body += fmt.Sprintf(" In this run the unbuffered write takes %s the buffered one per record", report.Times(u.perRecord(u.write)/base))
 		if fastestComp != nil {
-			body += fmt.Sprintf(" and %s the fastest compressed write (%s)", ratio(u.perRecord(u.write)/fastestComp.perRecord(fastestComp.write)), fastestComp.subject())
+			body += fmt.Sprintf(" and %s the fastest compressed write (%s)", report.Times(u.perRecord(u.write)/fastestComp.perRecord(fastestComp.write)), fastestComp.subject())
 		}
 		if u.records() < buffered.records() {
 			body += fmt.Sprintf("; at the full %s records that would be about %s", report.Int(buffered.records()), report.Duration(u.perRecord(u.write)*buffered.records()))
@@ -797,7 +744,7 @@ func anomalies(v *view) []string {
 		}
 		if best != nil && r.perRecord(r.write) > best.perRecord(best.write) {
 			out = append(out, fmt.Sprintf("%s writes slower uncompressed (%s per record) than with %s (%s per record): %s — more bytes to move than the compressor costs, or a missing buffer.",
-				r.subject(), report.Duration(r.perRecord(r.write)), best.codec, report.Duration(best.perRecord(best.write)), ratio(r.perRecord(r.write)/best.perRecord(best.write))))
+				r.subject(), report.Duration(r.perRecord(r.write)), best.codec, report.Duration(best.perRecord(best.write)), report.Times(r.perRecord(r.write)/best.perRecord(best.write))))
 		}
 	}
 	for _, r := range all {
@@ -805,7 +752,7 @@ func anomalies(v *view) []string {
 			continue
 		}
 		if x := median(r.read) / median(r.write); x >= readOverWrite {
-			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s vs %s).", r.subject(), ratio(x), report.Duration(median(r.read)), report.Duration(median(r.write))))
+			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s vs %s).", r.subject(), report.Times(x), report.Duration(median(r.read)), report.Duration(median(r.write))))
 		}
 	}
 	noisy := 0
@@ -827,7 +774,7 @@ func anomalies(v *view) []string {
 			}
 			if lo, hi, ok := spread(c); ok && hi/lo > spreadLimit {
 				spreads = append(spreads, disagree{hi / lo, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
-					r.subject(), c.Labels.Get(LabelOp), ratio(hi/lo), len(c.Samples), report.Duration(lo), report.Duration(hi))})
+					r.subject(), c.Labels.Get(LabelOp), report.Times(hi/lo), len(c.Samples), report.Duration(lo), report.Duration(hi))})
 			}
 		}
 	}

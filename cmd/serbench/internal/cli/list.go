@@ -47,6 +47,20 @@ func (a *app) listCmd() *cobra.Command {
 				scales = append(scales, string(s))
 			}
 			fmt.Fprintf(a.stdout, "\nscales: %s (default: default)\n", strings.Join(scales, ", "))
+			tw = tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "WORKLOAD\t"+strings.ToUpper(strings.Join(scales, "\t")))
+			for _, w := range a.workloads {
+				sc, ok := w.(workload.Scaler)
+				if !ok {
+					continue
+				}
+				row := []string{w.Name()}
+				for _, s := range workload.Scales() {
+					row = append(row, sc.ScaleInfo(s))
+				}
+				fmt.Fprintln(tw, strings.Join(row, "\t"))
+			}
+			tw.Flush()
 			return nil
 		},
 	}

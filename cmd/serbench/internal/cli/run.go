@@ -44,8 +44,8 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.scale, "scale", "default", "input sizes: quick, default or full")
 	fl.StringVar(&f.filter, "filter", "", "only run cases whose full name matches this regular expression")
 	fl.StringSliceVar(&f.subjects, "subject", nil, "only run these subjects (comma-separated)")
-	fl.IntVar(&f.count, "count", 5, "samples per case")
-	fl.DurationVar(&f.benchtime, "benchtime", 40*time.Millisecond, "target duration of one sample")
+	fl.IntVar(&f.count, "count", 10, "samples per case (10 gives a 95% interval that leaves out the lowest and highest sample)")
+	fl.DurationVar(&f.benchtime, "benchtime", 20*time.Millisecond, "target duration of one sample")
 	fl.StringVar(&f.out, "out", "", "output directory (default ./serbench-results/<UTC time>)")
 	fl.StringVar(&f.pgDSN, "pg-dsn", "", "PostgreSQL to use for pgscan instead of a throwaway local server")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
@@ -87,8 +87,8 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
 		PGDSN: f.pgDSN, Progress: prog, Args: a.args, Log: a.stderr,
 	})
-	if errors.Is(err, run.ErrUsage) {
-		return usageError{errors.Unwrap(err)}
+	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
+		return usageError{ue}
 	}
 	if res == nil {
 		return err

@@ -1,0 +1,76 @@
+package report
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/serbench/serbench/results"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s changed (go test -update if intended); got:\n%s", path, got)
+	}
+}
+
+func readRun(t *testing.T, name string) *results.Run {
+	t.Helper()
+	r, err := results.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.File = name
+	return r
+}
+
+// TestHTMLGolden renders two runs with a section built from the run's
+// descriptors into the one self-contained HTML page.
+func TestHTMLGolden(t *testing.T) {
+	runs := []*results.Run{readRun(t, "run-a.jsonl"), readRun(t, "run-b.jsonl")}
+	sections := []Section{{Workload: "features", Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
+		return []Block{SubjectsTable(run, "features", "subject", cases)}, nil
+	}}}
+	doc, err := Build(runs, sections)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var html, md strings.Builder
+	doc.WriteHTML(&html)
+	doc.WriteMarkdown(&md)
+	golden(t, "two-runs.golden.html", html.String())
+	golden(t, "two-runs.golden.md", md.String())
+	if strings.Contains(html.String(), "http://") || strings.Contains(html.String(), "https://") {
+		t.Error("the page must not load anything from the network")
+	}
+}
+
+// TestCompareGolden pins compare's text, plain and normalized.
+func TestCompareGolden(t *testing.T) {
+	a, b := readRun(t, "run-a.jsonl"), readRun(t, "run-b.jsonl")
+	for _, tt := range []struct {
+		name string
+		opts CompareOptions
+	}{{"compare.golden.txt", CompareOptions{}}, {"compare-normalized.golden.txt", CompareOptions{Normalize: true}}} {
+		var out strings.Builder
+		if _, err := WriteCompare(&out, "run-a.jsonl", "run-b.jsonl", Compare(a, b, tt.opts)); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, tt.name, out.String())
+	}
+}
