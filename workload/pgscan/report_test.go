@@ -1,9 +1,11 @@
 package pgscan
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
+	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -56,33 +58,17 @@ func TestReportGolden(t *testing.T) {
 	}
 }
 
-// TestReportWithoutDescriptors renders the recorded run stripped of what
-// schema 2 added (descriptors, roles, groups, in-round ratios): the tables
-// still render from the medians, and no claim about the non-Arrow methods
-// is made, since which methods produce Arrow is not recorded.
-func TestReportWithoutDescriptors(t *testing.T) {
-	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run.Descriptors = nil
-	for i := range run.Cases {
-		c := &run.Cases[i]
-		// As results.Read migrates a schema-1 case: a subject, or a
-		// limit row by its note.
-		c.Role, c.Group = results.RoleSubject, ""
-		if slices.Contains(c.Notes, "limit row") {
-			c.Role = results.RoleLimit
-		}
-		for j := range c.Samples {
-			c.Samples[j].Round, c.Samples[j].VsBaseline, c.Samples[j].VsLimit = 0, 0, 0
-		}
-		c.Summary = nil
-		c.Summarize()
-	}
+// TestReportSchema1 renders the recorded run as a build before schema 2
+// wrote it (the method under the label key "method"), read through
+// results.Read's migration: the tables still render from the medians,
+// comparing with pgarrow-select and adbc by name, and no claim about the
+// non-Arrow methods is made, since which methods produce Arrow is not
+// recorded.
+func TestReportSchema1(t *testing.T) {
+	run := schema1(t, filepath.Join("testdata", "quick.jsonl"), "method")
 	_, md := workloadtest.Markdown(t, run, New().Sections())
 	for _, want := range []string{"### Rows per second by table size", "### Method and peer comparison", "### Batch-size sweep",
-		"time × pgarrow-select", "pgarrow-select reads 3.43× as many rows per second as adbc"} {
+		"| copy-discard | limit |", "time × pgarrow-select", "pgarrow-select reads 3.43× as many rows per second as adbc"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -92,4 +78,58 @@ func TestReportWithoutDescriptors(t *testing.T) {
 			t.Errorf("report has %q", unwanted)
 		}
 	}
+}
+
+// schema1 rewrites the recorded run at path as a build before schema 2
+// wrote it — no schema field, descriptors or end line, no roles, groups or
+// in-round ratios, the subject under the label key subjectKey — and reads
+// it back, so that the test goes through results.Read's migration.
+func schema1(t *testing.T, path, subjectKey string) *results.Run {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatal(err)
+		}
+		switch m["kind"] {
+		case results.KindDescriptor, results.KindEnd:
+			continue
+		case results.KindEnv:
+			delete(m, "schema")
+		case results.KindCase:
+			delete(m, "role")
+			delete(m, "group")
+			delete(m, "summary")
+			for _, l := range m["labels"].([]any) {
+				if l := l.(map[string]any); l["k"] == "subject" {
+					l["k"] = subjectKey
+				}
+			}
+			samples, _ := m["samples"].([]any)
+			for _, s := range samples {
+				s := s.(map[string]any)
+				delete(s, "round")
+				delete(s, "vs_baseline")
+				delete(s, "vs_limit")
+			}
+		}
+		enc, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(append(enc, '\n'))
+	}
+	run, err := results.Read(&out, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Env.Schema != 1 || len(run.Descriptors) != 0 {
+		t.Fatalf("schema %d, %d descriptors: not a schema-1 run", run.Env.Schema, len(run.Descriptors))
+	}
+	return run
 }
