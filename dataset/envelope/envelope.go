@@ -2,11 +2,13 @@
 // "Faster Protocol Buffer Serialization"): an event with a small routing header
 // (id, topic id, geography, publisher) and a payload of a chosen size, encoded
 // either as one flat message or as an outer message wrapping the marshalled
-// rest of the event, plus the subjects that marshal it, unmarshal it and read
-// only its header.
+// rest of the event. It is pure data: the Envelope types, the seeded
+// generator, the seed's payload sizes, ULIDs and Compare.
 //
 // Schemas and generated code live in the subpackages pb (Protocol Buffers),
-// fb (FlatBuffers) and mp (MessagePack).
+// fb (FlatBuffers) and mp (MessagePack); the code that binds those formats
+// to an Envelope (the subjects, conversions and header-only readers) lives
+// with the workload, in workload/envelope/envelopefmt.
 package envelope
 
 import (

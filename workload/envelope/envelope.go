@@ -11,13 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/envelope"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/envelope/envelopefmt"
 )
 
 // Name is the workload's CLI name.
@@ -68,16 +68,11 @@ func (*Workload) Description() string {
 // in case labels ("protobuf-flat").
 func (*Workload) Subjects() []string {
 	var out []string
-	for _, s := range ds.Subjects() {
+	for _, s := range envelopefmt.Subjects() {
 		out = append(out, SubjectLabel(s.Name()))
 	}
 	return out
 }
-
-// SubjectLabel turns a dataset subject name ("protobuf/flat") into the
-// value of the subject label ("protobuf-flat"): label values may not
-// contain '/'.
-func SubjectLabel(name string) string { return strings.ReplaceAll(name, "/", "-") }
 
 // NamedSizes returns the seed's named payload sizes measured at scale s.
 func NamedSizes(s workload.Scale) []ds.Size {
@@ -112,15 +107,21 @@ func SweepSizes(s workload.Scale) []ds.Size {
 	return out
 }
 
-// Plan implements workload.Workload. Cases are ordered by size; each
-// size's envelope is generated once, in the Setup of its first case.
-// Subjects may be selected by label ("protobuf-flat") or dataset name
-// ("protobuf/flat"); selecting none of this workload's yields no case.
+// Plan implements workload.Workload. Cases are ordered by size, then op;
+// the subjects of one size and op form a comparison group, sampled
+// round-robin with the baseline (protobuf-flat). Each size's envelope is
+// generated once, in the Setup of its first case. Subjects may be selected
+// by label ("protobuf-flat") or envelopefmt name ("protobuf/flat");
+// selecting none of this workload's yields no case.
 func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
-	var subjects []ds.Subject
-	for _, s := range ds.Subjects() {
+	var (
+		subjects []envelopefmt.Subject
+		descs    []results.Descriptor
+	)
+	for _, s := range envelopefmt.Subjects() {
 		if cfg.WantSubject(SubjectLabel(s.Name())) || cfg.WantSubject(s.Name()) {
 			subjects = append(subjects, s)
+			descs = append(descs, describe(s))
 		}
 	}
 	data := newDataCache()
@@ -128,8 +129,8 @@ func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, e
 	named := map[int]bool{}
 	for _, z := range NamedSizes(cfg.Scale) {
 		named[z.Bytes] = true
-		for _, s := range subjects {
-			for _, op := range namedOps {
+		for _, op := range namedOps {
+			for _, s := range subjects {
 				cases = append(cases, newCase(data, s, z, op))
 			}
 		}
@@ -138,13 +139,13 @@ func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, e
 		if named[z.Bytes] {
 			continue
 		}
-		for _, s := range subjects {
-			for _, op := range sweepOps {
+		for _, op := range sweepOps {
+			for _, s := range subjects {
 				cases = append(cases, newCase(data, s, z, op))
 			}
 		}
 	}
-	return &workload.Plan{Cases: cases}, nil
+	return &workload.Plan{Cases: cases, Descriptors: descs}, nil
 }
 
 // dataCache generates each payload size's envelope once per plan. Every
@@ -170,32 +171,34 @@ func (c *dataCache) get(size int) (*ds.Envelope, error) {
 	return e, nil
 }
 
-// outerOnlyHeader lists the wrapped subjects whose header-only read
-// unmarshals the outer message only: the seed's "WrappedUnmarshal".
-var outerOnlyHeader = map[string]bool{"protobuf-wrapped": true, "vtprotobuf-wrapped": true}
-
-// noteOuterOnly is attached to the header cases of outerOnlyHeader.
+// noteOuterOnly is attached to the header cases of the subjects whose
+// header-only read unmarshals the outer message only; the report finds
+// them by it.
 const noteOuterOnly = "header = outer-only unmarshal (the seed's WrappedUnmarshal)"
 
-func newCase(data *dataCache, s ds.Subject, z ds.Size, op string) bench.Case {
+func newCase(data *dataCache, s envelopefmt.Subject, z ds.Size, op string) bench.Case {
 	var (
 		src *ds.Envelope
-		p   ds.Prepared
+		p   envelopefmt.Prepared
 	)
 	subject := SubjectLabel(s.Name())
 	c := bench.Case{
 		Workload: Name,
 		Name:     "Envelope",
 		Labels: results.Labels{
-			{Key: "subject", Value: subject},
+			{Key: LabelSubject, Value: subject},
 			{Key: "size", Value: z.Name},
 			{Key: "bytes", Value: strconv.Itoa(z.Bytes)},
 			{Key: "op", Value: op},
 		},
+		Role: roleOf(subject),
+		// The subjects of one payload size and op are the columns of one
+		// table row: they are sampled round-robin with the baseline.
+		Group:   z.Name + "/" + op,
 		Bytes:   int64(z.Bytes),
 		Metrics: map[string]float64{},
 	}
-	if op == OpHeader && outerOnlyHeader[subject] {
+	if op == OpHeader && outerOnly(s) {
 		c.Notes = []string{noteOuterOnly}
 	}
 	c.Setup = func() error {

@@ -14,6 +14,7 @@ import (
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/envelope/envelopefmt"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
 
@@ -135,17 +136,17 @@ func TestQuickCasesVerify(t *testing.T) {
 // brokenSubject wraps a real subject and damages its prepared encoding's
 // header read or its encoding.
 type brokenSubject struct {
-	ds.Subject
+	envelopefmt.Subject
 	header, encoding bool
 }
 
-func (s brokenSubject) Prepare(e *ds.Envelope) (ds.Prepared, error) {
+func (s brokenSubject) Prepare(e *ds.Envelope) (envelopefmt.Prepared, error) {
 	p, err := s.Subject.Prepare(e)
 	return brokenPrepared{Prepared: p, s: s}, err
 }
 
 type brokenPrepared struct {
-	ds.Prepared
+	envelopefmt.Prepared
 	s brokenSubject
 }
 
@@ -165,13 +166,13 @@ func (p brokenPrepared) Encoded() []byte {
 }
 
 func TestVerifyCatchesBrokenHeader(t *testing.T) {
-	real, err := ds.Lookup("protobuf/flat")
+	real, err := envelopefmt.Lookup("protobuf/flat")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name    string
-		subject ds.Subject
+		subject envelopefmt.Subject
 		wantErr string
 	}{
 		{"intact", brokenSubject{Subject: real}, ""},
@@ -196,15 +197,90 @@ func TestVerifyCatchesBrokenHeader(t *testing.T) {
 	}
 }
 
-// TestOuterOnlySubjects checks that the subjects presented as the seed's
-// outer-only unmarshal are those whose header read the dataset describes so.
+// TestOuterOnlySubjects checks that the header cases presented as the
+// seed's outer-only unmarshal are those of the subjects whose header read
+// envelopefmt describes so: the protobuf layouts that wrap.
 func TestOuterOnlySubjects(t *testing.T) {
-	for _, s := range ds.Subjects() {
-		name := SubjectLabel(s.Name())
-		outer := strings.Contains(s.Labels()["header"], "outer message only")
-		if outer != outerOnlyHeader[name] {
-			t.Errorf("%s: header label %q, presented as outer only: %v", name, s.Labels()["header"], outerOnlyHeader[name])
+	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Quick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Cases {
+		noted := slices.Contains(c.Notes, noteOuterOnly)
+		if noted && c.Labels.Get("op") != OpHeader {
+			t.Errorf("%s: outer-only note on a %s case", c.FullName(), c.Labels.Get("op"))
 		}
+		if s := c.Labels.Get("subject"); noted && !slices.Contains(got, s) {
+			got = append(got, s)
+		}
+	}
+	if want := []string{"protobuf-wrapped", "vtprotobuf-wrapped"}; !slices.Equal(got, want) {
+		t.Errorf("outer-only subjects %v, want %v", got, want)
+	}
+	for _, s := range envelopefmt.Subjects() {
+		outer := strings.Contains(s.Labels()["header"], "outer message only")
+		if outer != slices.Contains(got, SubjectLabel(s.Name())) {
+			t.Errorf("%s: header label %q, presented as outer only: %v", s.Name(), s.Labels()["header"], !outer)
+		}
+	}
+}
+
+// TestPlanShape checks the shape every workload shares: each case names
+// its subject under "subject" with its role, a group holds the subjects of
+// one size and op with the baseline, and every subject is described.
+func TestPlanShape(t *testing.T) {
+	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Quick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	descs := map[string]results.Descriptor{}
+	for _, d := range p.Descriptors {
+		if d.Workload != Name || d.Key != "subject" || d.What == "" || d.Module == "" || d.Version == "" {
+			t.Errorf("descriptor %+v: workload, key, what, module or version missing", d)
+		}
+		for _, k := range []string{"layout", "codegen", "marshal_reuse", "unmarshal", "header_strings", "validated"} {
+			if d.Settings[k] == "" {
+				t.Errorf("descriptor %s: setting %q missing", d.Name, k)
+			}
+		}
+		descs[d.Name] = d
+	}
+	if len(descs) != 7 {
+		t.Errorf("%d subject descriptors, want 7", len(descs))
+	}
+	if d := descs[Baseline]; d.Role != results.RoleBaseline || d.Module != "google.golang.org/protobuf" {
+		t.Errorf("baseline descriptor %+v", d)
+	}
+	groups := map[string][]bench.Case{}
+	for _, c := range p.Cases {
+		s := c.Labels.Get("subject")
+		d, ok := descs[s]
+		switch {
+		case !ok:
+			t.Errorf("%s: subject %q not described", c.FullName(), s)
+		case c.Role != d.Role:
+			t.Errorf("%s: role %q, descriptor says %q", c.FullName(), c.Role, d.Role)
+		}
+		if want := c.Labels.Get("size") + "/" + c.Labels.Get("op"); c.Group != want {
+			t.Errorf("%s: group %q, want %q", c.FullName(), c.Group, want)
+		}
+		groups[c.Group] = append(groups[c.Group], c)
+	}
+	for g, cs := range groups {
+		base := 0
+		for _, c := range cs {
+			if c.Role == results.RoleBaseline {
+				base++
+			}
+		}
+		if len(cs) != 7 || base != 1 {
+			t.Errorf("group %s: %d cases, %d baselines; want 7 and 1", g, len(cs), base)
+		}
+	}
+	// The groups come out whole and in plan order.
+	if n := len(bench.Groups(p.Cases)); n != len(groups) {
+		t.Errorf("bench.Groups: %d units, want %d", n, len(groups))
 	}
 }
 
@@ -299,9 +375,14 @@ func synth(subject string, z ds.Size, op string, ns, allocs float64) results.Cas
 			{Key: "subject", Value: subject}, {Key: "size", Value: z.Name},
 			{Key: "bytes", Value: strconv.Itoa(z.Bytes)}, {Key: "op", Value: op},
 		},
+		Role:       roleOf(subject),
+		Group:      z.Name + "/" + op,
 		Status:     results.StatusOK,
 		BytesPerOp: int64(z.Bytes),
 		Metrics:    map[string]float64{MetricSerialized: float64(z.Bytes + 200)},
+	}
+	if op == OpHeader && subject == "protobuf-wrapped" {
+		c.Notes = []string{noteOuterOnly}
 	}
 	for i := 0; i < 5; i++ {
 		c.Samples = append(c.Samples, results.Sample{Iters: 100, NsPerOp: ns * (1 + float64(i)/1000), BytesPerOp: float64(z.Bytes), AllocsPerOp: allocs})
@@ -314,6 +395,11 @@ func synth(subject string, z ds.Size, op string, ns, allocs float64) results.Cas
 // 16 KiB for marshal and unmarshal.
 func synthRun() *results.Run {
 	run := &results.Run{}
+	for _, s := range envelopefmt.Subjects() {
+		if n := SubjectLabel(s.Name()); n == "protobuf-flat" || n == "protobuf-wrapped" || n == "flatbuffers-flat" || n == "msgp-flat" {
+			run.Descriptors = append(run.Descriptors, describe(s))
+		}
+	}
 	sizes := []ds.Size{{Name: "Tiny", Bytes: ds.Tiny}, {Name: "8KiB", Bytes: 8 << 10}, {Name: "16KiB", Bytes: 16 << 10}, {Name: "XLarge", Bytes: ds.XLarge}}
 	for _, z := range sizes {
 		b := float64(z.Bytes)
@@ -440,7 +526,7 @@ func TestMeasure(t *testing.T) {
 }
 
 func TestMeasureRecordsFailure(t *testing.T) {
-	real, err := ds.Lookup("protobuf/flat")
+	real, err := envelopefmt.Lookup("protobuf/flat")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package envelope
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -12,10 +13,6 @@ import (
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 )
-
-// baseline is the subject the header-only reads are compared with: the
-// seed's flat protobuf message, fully unmarshalled.
-const baseline = "protobuf-flat"
 
 // Performance target of the header-only read at the largest named size.
 const (
@@ -40,43 +37,63 @@ func (*Workload) Sections() []report.Section {
 	}
 }
 
-// view pivots one run's cases of this workload.
+// view pivots one run's cases of this workload. Everything it knows comes
+// from the recorded results: subjects and roles from the run's descriptors
+// and the cases, sizes from the cases' labels.
 type view struct {
 	ix *report.Index // subject, size, op
 	bx *report.Index // subject, bytes, op
-	// subjects present, in the dataset's order, then any unknown ones.
+	// subjects present, in the order the run described them, then any
+	// undescribed ones in case order.
 	subjects []string
-	// named are the seed's named sizes present, Tiny first.
+	// baseline is the subject with the baseline role.
+	baseline string
+	// named are the seed's named sizes present ("Tiny" …), smallest first.
 	named []ds.Size
 	// bytes are the distinct payload sizes present, ascending.
 	bytes []float64
+	// outerOnly are the subjects whose header-only read is the outer-only
+	// unmarshal (their header cases carry noteOuterOnly).
+	outerOnly map[string]bool
 }
 
-func newView(cases []*results.Case) view {
+// sweepName matches the size labels of the power-of-two sweep ("8B",
+// "64KiB", "4MiB"); every other size label is one of the seed's names.
+var sweepName = regexp.MustCompile(`^[0-9]+(B|KiB|MiB)$`)
+
+func newView(run *results.Run, cases []*results.Case) view {
 	v := view{
-		ix: report.NewIndex(cases, "subject", "size", "op"),
-		bx: report.NewIndex(cases, "subject", "bytes", "op"),
+		ix:        report.NewIndex(cases, LabelSubject, "size", "op"),
+		bx:        report.NewIndex(cases, LabelSubject, "bytes", "op"),
+		baseline:  report.SubjectWithRole(cases, results.RoleBaseline, Baseline),
+		outerOnly: map[string]bool{},
 	}
-	present := report.Distinct(cases, "subject")
-	seen := map[string]bool{}
-	for _, s := range ds.Subjects() {
-		name := SubjectLabel(s.Name())
-		if slices.Contains(present, name) {
-			v.subjects = append(v.subjects, name)
-			seen[name] = true
+	present := report.Distinct(cases, LabelSubject)
+	if run != nil {
+		for _, d := range run.Descriptors {
+			if d.Workload == Name && d.Key == LabelSubject && slices.Contains(present, d.Name) && !slices.Contains(v.subjects, d.Name) {
+				v.subjects = append(v.subjects, d.Name)
+			}
 		}
 	}
 	for _, s := range present {
-		if !seen[s] {
+		if !slices.Contains(v.subjects, s) {
 			v.subjects = append(v.subjects, s)
 		}
 	}
-	sizes := report.Distinct(cases, "size")
-	for _, z := range ds.NamedSizes() {
-		if slices.Contains(sizes, z.Name) {
-			v.named = append(v.named, z)
+	seen := map[string]bool{}
+	for _, c := range cases {
+		name := c.Labels.Get("size")
+		b, err := strconv.Atoi(c.Labels.Get("bytes"))
+		if err == nil && !seen[name] && !sweepName.MatchString(name) {
+			seen[name] = true
+			v.named = append(v.named, ds.Size{Name: name, Bytes: b})
+		}
+		if c.Labels.Get("op") == OpHeader && slices.Contains(c.Notes, noteOuterOnly) {
+			v.outerOnly[c.Labels.Get(LabelSubject)] = true
 		}
 	}
+	sort.SliceStable(v.named, func(i, j int) bool { return v.named[i].Bytes < v.named[j].Bytes })
 	for _, b := range report.Distinct(cases, "bytes") {
 		if f, err := strconv.ParseFloat(b, 64); err == nil {
 			v.bytes = append(v.bytes, f)
@@ -117,74 +134,104 @@ func (v view) pairs() []string {
 	return out
 }
 
-func renderSubjects(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
-	t := &report.Table{Header: []string{"subject", "library", "layout", "header-only read", "header strings", "details"}}
-	for _, s := range ds.Subjects() {
-		name := SubjectLabel(s.Name())
-		if !v.has(name) {
-			continue
-		}
-		l := s.Labels()
-		row := []string{name, l["library"], l["layout"], orDash(l["header"]), orDash(l["header_strings"])}
-		var keys []string
-		for k := range l {
-			switch k {
-			case "library", "layout", "header", "header_strings":
-			default:
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		var details []string
-		for _, k := range keys {
-			details = append(details, k+": "+l[k])
-		}
-		t.Rows = append(t.Rows, append(row, strings.Join(details, "; ")))
-	}
-	if len(t.Rows) == 0 {
+// vsBaseline formats c's time as a multiple of the baseline's in the same
+// group (same size and op): the in-round ratio when recorded, else the
+// ratio of the medians.
+func (v view) vsBaseline(c *results.Case, z ds.Size, op string) string {
+	return report.RatioCell(c, results.UnitVsBaseline, v.get(v.baseline, z, op))
+}
+
+func renderSubjects(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	t := report.SubjectsTable(run, Name, LabelSubject, cases)
+	if t == nil {
 		return nil, nil
 	}
 	t.Notes = []string{
 		"Every subject encodes the same generated envelope (seeded; ULIDs, random payload) and must decode it back field for field, and read back its header, before it is timed.",
 		"Wrapped layouts: the inner message (mimetype, type, encryption, compression, user_defined_id, data, created) is marshalled once outside the timed loop, as in the seed; marshal times the outer message only, unmarshal decodes the outer and then the inner message.",
-		"The seed's \"WrappedUnmarshal\" decoded the outer message only. Here that is the header-only read of protobuf-wrapped and vtprotobuf-wrapped, shown as \"wrapped (outer only, as in the seed)\"; \"wrapped (outer + inner)\" is the full decode.",
+		"The seed's \"WrappedUnmarshal\" decoded the outer message only. Here that is the header-only read of the wrapped protobuf layouts, shown as \"wrapped (outer only, as in the seed)\"; \"wrapped (outer + inner)\" is the full decode.",
+		"The subjects of one payload size and op are sampled round-robin, one sample each per round, with the baseline; \"× baseline\" columns are the time ratio taken within each round (median and interval over the rounds).",
 		"MB/s counts payload bytes per second.",
 	}
 	return []report.Block{t}, nil
 }
 
-func renderSeed(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderSeed(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	const flat, wrapped = "protobuf-flat", "protobuf-wrapped"
 	if !v.has(flat) || !v.has(wrapped) || len(v.named) == 0 {
 		return nil, nil
 	}
+	// sameOp is wrapped's time as a multiple of flat's for the same size
+	// and op: in-round when flat is the group's baseline.
+	sameOp := func(w *results.Case, z ds.Size, op string) string {
+		if v.baseline == flat {
+			return v.vsBaseline(w, z, op)
+		}
+		return medianRatioCell(w, v.get(flat, z, op))
+	}
 	m := &report.Table{
 		Caption: "marshal: ns/op (median ±interval), B/op / allocs/op",
-		Header:  []string{"size", "payload", "flat", "flat mem", "wrapped", "wrapped mem", "wrapped vs flat"},
+		Header:  []string{"size", "payload", "flat", "flat mem", "wrapped", "wrapped mem", "wrapped ÷ flat"},
 	}
 	u := &report.Table{
 		Caption: "unmarshal: ns/op (median ±interval), B/op / allocs/op",
 		Header: []string{"size", "payload", "flat", "flat mem",
-			"wrapped (outer only, as in the seed)", "mem", "vs flat",
-			"wrapped (outer + inner)", "mem", "vs flat"},
+			"wrapped (outer only, as in the seed)", "mem", "÷ flat",
+			"wrapped (outer + inner)", "mem", "÷ flat"},
 	}
 	for _, z := range v.named {
 		f, w := v.get(flat, z, OpMarshal), v.get(wrapped, z, OpMarshal)
 		m.Rows = append(m.Rows, []string{z.Name, report.Int(float64(z.Bytes)),
-			report.NsCell(f), memCell(f), report.NsCell(w), memCell(w), vsCell(w, f)})
+			report.NsCell(f), memCell(f), report.NsCell(w), memCell(w), sameOp(w, z, OpMarshal)})
 		f = v.get(flat, z, OpUnmarshal)
 		o, w := v.get(wrapped, z, OpHeader), v.get(wrapped, z, OpUnmarshal)
 		u.Rows = append(u.Rows, []string{z.Name, report.Int(float64(z.Bytes)),
 			report.NsCell(f), memCell(f),
-			report.NsCell(o), memCell(o), vsCell(o, f),
-			report.NsCell(w), memCell(w), vsCell(w, f)})
+			report.NsCell(o), memCell(o), medianRatioCell(o, f),
+			report.NsCell(w), memCell(w), sameOp(w, z, OpUnmarshal)})
 	}
-	m.Notes = []string{report.FasterRule}
-	u.Notes = []string{report.FasterRule,
+	m.Notes = []string{ratioRule}
+	u.Notes = []string{ratioRule + " The outer-only read is a header case, measured in another group than flat's unmarshal: its ratio is that of the medians.",
 		"Outer only: the outer message is decoded and the inner one stays bytes (copied), which is what the seed timed as WrappedUnmarshal. Outer + inner: what a consumer pays to read the whole event."}
 	return []report.Block{m, u}, nil
+}
+
+// ratioRule explains the "÷" and "× baseline" cells.
+const ratioRule = "Ratios are times: below 1× the subject is faster than the one it is divided by. Cases of the same size and op were sampled round-robin; their ratio is taken within each round (median ±interval over the rounds), so drift of the machine cancels out; results recorded without in-round ratios show the ratio of the medians."
+
+// ratioTable is, per named size, each subject's time for op as a multiple
+// of the baseline's in the same round; nil when the run has no baseline.
+func ratioTable(v view, op string) *report.Table {
+	if !v.has(v.baseline) {
+		return nil
+	}
+	t := &report.Table{Caption: fmt.Sprintf("%s: time × %s's", op, v.baseline), Header: []string{"size"}}
+	var subs []string
+	for _, s := range v.subjects {
+		if s != v.baseline {
+			subs = append(subs, s)
+		}
+	}
+	if len(subs) == 0 {
+		return nil
+	}
+	t.Header = append(t.Header, subs...)
+	for _, z := range v.named {
+		if v.get(v.baseline, z, op) == nil {
+			continue
+		}
+		row := []string{z.Name}
+		for _, s := range subs {
+			row = append(row, v.vsBaseline(v.get(s, z, op), z, op))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	t.Notes = []string{ratioRule}
+	return t
 }
 
 // opTable is ns/op per named size (rows) and subject (columns) for op;
@@ -222,15 +269,15 @@ type column struct{ title, subject, op string }
 func outerOnlyColumns(v view) []column {
 	var out []column
 	for _, s := range v.subjects {
-		if outerOnlyHeader[s] {
+		if v.outerOnly[s] {
 			out = append(out, column{title: s + " (outer only)", subject: s, op: OpHeader})
 		}
 	}
 	return out
 }
 
-func renderMarshal(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderMarshal(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	var blocks []report.Block
 	for _, op := range []string{OpMarshal, OpMarshalReuse} {
 		t := opTable(v, op, op+" (ns/op, median ±interval)", nil)
@@ -241,33 +288,43 @@ func renderMarshal(_ *results.Run, cases []*results.Case) ([]report.Block, error
 			t.Notes = []string{"Each subject encodes into a buffer (or Builder) it reuses from call to call; the result is valid until the next call."}
 		}
 		blocks = append(blocks, t)
+		if r := ratioTable(v, op); r != nil {
+			blocks = append(blocks, r)
+		}
 	}
 	return blocks, nil
 }
 
-func renderUnmarshal(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderUnmarshal(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	t := opTable(v, OpUnmarshal, "unmarshal, outer + inner for wrapped layouts (ns/op, median ±interval)", outerOnlyColumns(v))
 	if len(t.Rows) == 0 {
 		return nil, nil
 	}
 	t.Notes = []string{"\"(outer only)\" columns are the seed's WrappedUnmarshal: the outer message decoded, the inner left as bytes."}
-	return []report.Block{t}, nil
+	blocks := []report.Block{t}
+	if r := ratioTable(v, OpUnmarshal); r != nil {
+		blocks = append(blocks, r)
+	}
+	return blocks, nil
 }
 
-func renderHeader(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderHeader(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	t := opTable(v, OpHeader, "header-only read: id, topic_id, geography, publisher (ns/op, median ±interval)", nil)
 	if len(t.Rows) == 0 {
 		return nil, nil
 	}
 	blocks := []report.Block{t}
+	if r := ratioTable(v, OpHeader); r != nil {
+		blocks = append(blocks, r)
+	}
 	z, _ := v.largest()
-	base := v.get(baseline, z, OpUnmarshal)
+	base := v.get(v.baseline, z, OpUnmarshal)
 	d := &report.Table{
 		Caption: fmt.Sprintf("header-only read at %s (%s B payload) against full unmarshal", z.Name, report.Int(float64(z.Bytes))),
 		Header: []string{"subject", "header", "B/op / allocs/op", "own full unmarshal", "speed-up vs own unmarshal",
-			"speed-up vs " + baseline + " unmarshal", fmt.Sprintf("target (≥%d×, ≤%d allocs)", targetSpeedup, targetAllocs)},
+			"speed-up vs " + v.baseline + " unmarshal", fmt.Sprintf("target (≥%d×, ≤%d allocs)", targetSpeedup, targetAllocs)},
 	}
 	met, total := 0, 0
 	for _, s := range v.subjects {
@@ -291,7 +348,7 @@ func renderHeader(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 			speedupCell(own, h), speedupCell(base, h), verdict})
 	}
 	d.Notes = []string{
-		fmt.Sprintf("Speed-up = full unmarshal ns/op ÷ header ns/op (medians, same run). Target of the issue: the header-only read at XLarge at least %d× faster than the full unmarshal of the flat protobuf message, with 0–%d allocs/op.", targetSpeedup, targetAllocs),
+		fmt.Sprintf("Speed-up = full unmarshal ns/op ÷ header ns/op (medians, same run). Target of the issue: the header-only read at the largest named size (XLarge at default scale) at least %d× faster than the full unmarshal of the flat protobuf message, with 0–%d allocs/op.", targetSpeedup, targetAllocs),
 		"Readers that scan the wire form (protowire, msgp.Skip) or access fields in place (FlatBuffers) skip the payload without copying it and return strings aliasing the input; the outer-only unmarshal of the wrapped protobuf layouts copies the inner bytes, so its cost grows with the payload.",
 	}
 	blocks = append(blocks, d)
@@ -301,8 +358,8 @@ func renderHeader(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 	return blocks, nil
 }
 
-func renderSweep(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	var blocks []report.Block
 	for _, op := range sweepOps {
 		var extra []column
@@ -314,7 +371,12 @@ func renderSweep(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 		}
 	}
 	if len(blocks) > 0 {
-		blocks = append(blocks, &report.Text{Body: "Points are every payload size measured: the power-of-two sweep (8 B – 4 MiB) and the seed's named sizes (Large = 1,468,000 B, XLarge = 5,243,000 B). Wrapped unmarshal is outer + inner; \"(outer only)\" lines are the seed's WrappedUnmarshal."})
+		var named []string
+		for _, z := range v.named {
+			named = append(named, z.Name+" = "+report.Int(float64(z.Bytes))+" B")
+		}
+		blocks = append(blocks, &report.Text{Body: fmt.Sprintf("Points are every payload size measured (%s – %s): the power-of-two sweep and the seed's named sizes (%s). Wrapped unmarshal is outer + inner; \"(outer only)\" lines are the seed's WrappedUnmarshal.",
+			sizeText(v.bytes[0]), sizeText(v.bytes[len(v.bytes)-1]), strings.Join(named, ", "))})
 	}
 	return blocks, nil
 }
@@ -367,8 +429,8 @@ func crossPoints(v view, flat, fop, wrapped, wop string) []point {
 	return pts
 }
 
-func renderCrossover(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderCrossover(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	libs := v.pairs()
 	if len(libs) == 0 {
 		return nil, nil
@@ -378,7 +440,7 @@ func renderCrossover(_ *results.Run, cases []*results.Case) ([]report.Block, err
 		flat, wrapped := lib+"-flat", lib+"-wrapped"
 		type cmp struct{ what, fop, wop string }
 		cmps := []cmp{{lib + " marshal", OpMarshal, OpMarshal}}
-		if outerOnlyHeader[wrapped] {
+		if v.outerOnly[wrapped] {
 			cmps = append(cmps, cmp{lib + " unmarshal, wrapped (outer only, as in the seed)", OpUnmarshal, OpHeader})
 		}
 		cmps = append(cmps, cmp{lib + " unmarshal, wrapped (outer + inner)", OpUnmarshal, OpUnmarshal})
@@ -413,7 +475,7 @@ func allocTable(v view, libs []string) *report.Table {
 				continue
 			}
 			var o *results.Case
-			if outerOnlyHeader[wrapped] {
+			if v.outerOnly[wrapped] {
 				o = v.get(wrapped, z, OpHeader)
 			}
 			w := v.get(wrapped, z, OpUnmarshal)
@@ -444,8 +506,8 @@ func allocChange(c, base *results.Case) string {
 	return allocs(d)
 }
 
-func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	t := &report.Table{Caption: "encoded envelope: bytes (+ bytes beyond the payload)", Header: append([]string{"size", "payload"}, v.subjects...)}
 	for _, z := range v.named {
 		row := []string{z.Name, report.Int(float64(z.Bytes))}
@@ -480,8 +542,8 @@ func sizeCell(v view, subject string, z ds.Size) string {
 	return "–"
 }
 
-func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderMemory(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	var blocks []report.Block
 	for _, op := range namedOps {
 		t := &report.Table{Caption: op + ": B/op / allocs/op", Header: append([]string{"size"}, v.subjects...)}
@@ -509,15 +571,15 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 // times, the header read's speed-up over the flat protobuf unmarshal and its
 // allocations.
 func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
-	v := newView(cases)
+	v := newView(run, cases)
 	z, ok := v.largest()
 	if !ok {
 		return nil
 	}
-	base := v.get(baseline, z, OpUnmarshal)
+	base := v.get(v.baseline, z, OpUnmarshal)
 	t := &report.Table{
 		Caption: fmt.Sprintf("envelope: %s (%s B payload)", z.Name, report.Int(float64(z.Bytes))),
-		Header:  []string{"subject", "marshal", "unmarshal", "header", "header vs " + baseline + " unmarshal", "header allocs/op"},
+		Header:  []string{"subject", "marshal", "unmarshal", "header", "header vs " + v.baseline + " unmarshal", "header allocs/op"},
 	}
 	for _, s := range v.subjects {
 		h := v.get(s, z, OpHeader)
@@ -550,12 +612,17 @@ func speedupCell(slow, fast *results.Case) string {
 	return report.Float(x) + "×"
 }
 
-// vsCell compares c with base (report.Faster), "–" when either is missing.
-func vsCell(c, base *results.Case) string {
-	if c == nil || base == nil || !c.OK() || !base.OK() {
+// medianRatioCell formats c's median time as a multiple of ref's, for
+// cases of different comparison groups (no in-round ratio between them).
+func medianRatioCell(c, ref *results.Case) string {
+	if c != nil && !c.OK() {
+		return report.NsCell(c)
+	}
+	x, ok := ratio(c, ref)
+	if !ok {
 		return "–"
 	}
-	return report.Faster(c, base)
+	return report.Float(x) + "×"
 }
 
 // memCell formats B/op / allocs/op.
@@ -577,11 +644,4 @@ func allocs(v float64) string {
 		return report.Int(v)
 	}
 	return report.Float(v)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
 }

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/serbench/serbench/results"
 )
 
 //go:embed adbc_runner.py
@@ -52,6 +54,9 @@ type adbcRunner struct {
 	stdin      io.WriteCloser
 	out        *bufio.Scanner
 	script     string
+	// secret is the password of the connection string, scrubbed from
+	// every error the runner reports.
+	secret string
 }
 
 // adbcResult is one reply of the runner.
@@ -70,12 +75,33 @@ type adbcResult struct {
 	BackendPID int     `json:"backend_pid"`
 }
 
+// adbcStart is the runner's first line of input.
+type adbcStart struct {
+	DSN string `json:"dsn"`
+	SQL string `json:"sql"`
+}
+
+// adbcCommand returns the command that starts the runner script, and the
+// start line to write to its stdin. The connection string travels on
+// stdin only: never on the command line or in the environment, which
+// other users of the machine can read (ps, /proc/<pid>/cmdline).
+func adbcCommand(script, dsn, sql string) (*exec.Cmd, []byte, error) {
+	start, err := json.Marshal(adbcStart{DSN: dsn, SQL: sql})
+	if err != nil {
+		return nil, nil, fmt.Errorf("adbc: start line: %w", err)
+	}
+	return exec.Command("python3", script), append(start, '\n'), nil
+}
+
 func startADBC(ctx context.Context, tmp, dsn, sql string) (*adbcRunner, error) {
 	script := filepath.Join(tmp, "adbc_runner.py")
 	if err := os.WriteFile(script, adbcRunnerScript, 0o644); err != nil {
 		return nil, fmt.Errorf("adbc: %w", err)
 	}
-	cmd := exec.Command("python3", script, dsn, sql)
+	cmd, start, err := adbcCommand(script, dsn, sql)
+	if err != nil {
+		return nil, err
+	}
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -88,8 +114,12 @@ func startADBC(ctx context.Context, tmp, dsn, sql string) (*adbcRunner, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("adbc: start python3: %w", err)
 	}
-	r := &adbcRunner{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), script: script}
+	r := &adbcRunner{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), script: script, secret: results.DSNPassword(dsn)}
 	r.out.Buffer(make([]byte, 0, 4096), 1<<20)
+	if _, err := stdin.Write(start); err != nil {
+		r.close()
+		return nil, fmt.Errorf("adbc: hand the connection string to the runner: %w", err)
+	}
 	res, err := r.reply(ctx)
 	if err != nil {
 		r.close()
@@ -101,6 +131,15 @@ func startADBC(ctx context.Context, tmp, dsn, sql string) (*adbcRunner, error) {
 	}
 	r.backendPID = res.BackendPID
 	return r, nil
+}
+
+// redact hides the connection string's password in s, whatever form the
+// driver quoted it in.
+func (r *adbcRunner) redact(s string) string {
+	if r.secret != "" {
+		s = strings.ReplaceAll(s, r.secret, results.Redacted)
+	}
+	return results.Redact(s)
 }
 
 func (r *adbcRunner) reply(ctx context.Context) (adbcResult, error) {
@@ -130,10 +169,10 @@ func (r *adbcRunner) reply(ctx context.Context) (adbcResult, error) {
 		}
 		var res adbcResult
 		if err := json.Unmarshal(l.b, &res); err != nil {
-			return adbcResult{}, fmt.Errorf("adbc: bad reply %q: %w", l.b, err)
+			return adbcResult{}, fmt.Errorf("adbc: bad reply %q: %w", r.redact(string(l.b)), err)
 		}
 		if res.Error != "" {
-			return res, fmt.Errorf("adbc: %s", res.Error)
+			return res, fmt.Errorf("adbc: %s", r.redact(res.Error))
 		}
 		return res, nil
 	}

@@ -1,12 +1,14 @@
 """serbench pgscan peer: reads a query through the ADBC PostgreSQL driver.
 
 Protocol (one JSON object per line on stdout, commands on stdin):
-  start:  python3 adbc_runner.py DSN SQL   -> {"ready": true, "backend_pid": P, "versions": {...}}
+  start:  python3 adbc_runner.py, then the first stdin line
+          {"dsn": DSN, "sql": SQL}         -> {"ready": true, "backend_pid": P, "versions": {...}}
   "run"   -> read every Arrow batch        -> {"rows": N, "cpu_s": S, "maxrss_kb": K}
   "check" -> read and checksum every batch -> {"rows": N, "sum_id": …, "active": …,
              "sum_name_len": …, "sum_days": …, "bad_score": …, "nulls": …}
 The process stays up between commands so that Python start-up and imports
-are not timed.
+are not timed. The connection string comes on stdin, never on the command
+line or in the environment: other users of the machine can read those.
 """
 import json
 import resource
@@ -15,7 +17,12 @@ import time
 
 
 def main():
-    dsn, sql = sys.argv[1], sys.argv[2]
+    try:
+        start = json.loads(sys.stdin.readline())
+        dsn, sql = start["dsn"], start["sql"]
+    except (ValueError, KeyError, TypeError) as e:
+        print(json.dumps({"error": "bad start line (want {\"dsn\": …, \"sql\": …}): %s" % type(e).__name__}), flush=True)
+        return 2
     try:
         import adbc_driver_postgresql
         import adbc_driver_postgresql.dbapi as dbapi
@@ -24,10 +31,15 @@ def main():
     except ImportError as e:
         print(json.dumps({"error": "not installed: %s" % e}), flush=True)
         return 1
-    conn = dbapi.connect(dsn)
-    with conn.cursor() as cur:
-        cur.execute("SELECT pg_backend_pid()")
-        backend_pid = cur.fetchone()[0]
+    try:
+        conn = dbapi.connect(dsn)
+        with conn.cursor() as cur:
+            cur.execute("SELECT pg_backend_pid()")
+            backend_pid = cur.fetchone()[0]
+    except Exception as e:  # the caller redacts the password from errors
+        print(json.dumps({"error": "connect: %s: %s" % (type(e).__name__, e)}), flush=True)
+        return 1
+    del dsn, start
     print(json.dumps({"ready": True, "backend_pid": backend_pid, "versions": {
         "adbc-driver-postgresql": adbc_driver_postgresql.__version__,
         "pyarrow": pyarrow.__version__}}), flush=True)

@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/pgarrow"
+	"github.com/serbench/serbench/results"
 )
 
-// Method names.
+// Method names: the values of the "subject" label.
 const (
 	MethodSelect        = "pgarrow-select"
 	MethodCopy          = "pgarrow-copy"
@@ -25,27 +29,112 @@ const (
 	MethodADBC          = "adbc"
 )
 
+// Descriptor tags of the methods.
+const (
+	// TagArrow marks a method whose result is Arrow record batches.
+	TagArrow = "arrow"
+	// TagPeer marks the seed's peer (ADBC), the goal's yardstick.
+	TagPeer = "peer"
+)
+
+// Modules of the methods' libraries.
+const (
+	modulePgarrow = "github.com/serbench/serbench/pgarrow"
+	modulePgx     = "github.com/jackc/pgx/v5"
+)
+
 // method is one way of reading the table. run reads it whole; with check
 // it also verifies every row (outside the timed region).
 type method struct {
 	name  string
 	note  string
 	arrow bool
-	// limit marks the server-ceiling row.
-	limit bool
-	run   func(ctx context.Context, s *session, check bool) (rows int64, err error)
+	// role is the method's role: pgarrow over SELECT is the baseline, the
+	// server ceilings are limit rows.
+	role string
+	// module is the Go library the method measures ("" for the ADBC peer,
+	// described from the Python runner, and for limit rows); settings
+	// are the fairness facts.
+	module   string
+	settings map[string]string
+	run      func(ctx context.Context, s *session, check bool) (rows int64, err error)
+}
+
+// limit reports whether m is a server-ceiling row.
+func (m method) limit() bool { return m.role == results.RoleLimit }
+
+// pgarrowSettings are the options every pgarrow case uses; the batch-size
+// sweep varies batch_rows (its cases carry the batch label).
+func pgarrowSettings(protocol string) map[string]string {
+	return map[string]string{
+		"protocol":   protocol,
+		"batch_rows": strconv.Itoa(pgarrow.DefaultBatchSize) + " (pgarrow.DefaultBatchSize; the sweep varies it, see the batch label)",
+		"allocator":  "pgarrow's default: buffers of released batches recycled into the next batch",
+		"output":     "Arrow record batches (id int64, score float64, active bool, name utf8, created_date date32)",
+	}
 }
 
 func methods() []method {
 	return []method{
-		{name: MethodSelect, arrow: true, note: "pgarrow.Conn.Query: extended protocol, binary results, decoded straight into reused Arrow builders", run: runSelect},
-		{name: MethodCopy, arrow: true, note: "pgarrow.Conn.Copy: COPY (SELECT …) TO STDOUT (FORMAT binary) parsed into the same builders", run: runCopy},
-		{name: MethodScan, note: "pgx rows.Scan into Go values (int64, float64, bool, string, time.Time): no Arrow", run: runScan},
-		{name: MethodRaw, note: "pgx rows.RawValues decoded by hand (the seed's fastest non-Arrow path): no Arrow, no allocation per row", run: runRaw},
-		{name: MethodCeiling, limit: true, note: "limit row: the server's own COPY BINARY output drained into io.Discard — one backend cannot produce rows faster", run: runCeiling},
-		{name: MethodSelectCeiling, limit: true, note: "limit row: the same SELECT in binary format, every row received by pgconn and dropped undecoded — the protocol path without any decoding", run: runSelectCeiling},
-		{name: MethodADBC, arrow: true, note: "peer: the ADBC PostgreSQL driver (C++, via Python adbc-driver-postgresql + pyarrow), the seed's comparison, reading Arrow batches in a helper process", run: runADBC},
+		{name: MethodSelect, arrow: true, role: results.RoleBaseline, module: modulePgarrow,
+			note:     "pgarrow.Conn.Query: extended protocol, binary results, decoded straight into reused Arrow builders",
+			settings: pgarrowSettings("extended query protocol, binary result format"), run: runSelect},
+		{name: MethodCopy, arrow: true, role: results.RoleSubject, module: modulePgarrow,
+			note:     "pgarrow.Conn.Copy: COPY (SELECT …) TO STDOUT (FORMAT binary) parsed into the same builders",
+			settings: pgarrowSettings("COPY (SELECT …) TO STDOUT (FORMAT binary)"), run: runCopy},
+		{name: MethodScan, role: results.RoleSubject, module: modulePgx,
+			note:     "pgx rows.Scan into Go values (int64, float64, bool, string, time.Time): no Arrow",
+			settings: map[string]string{"protocol": "extended query protocol, binary result format", "output": "Go values via rows.Scan (strings allocated per row)"},
+			run:      runScan},
+		{name: MethodRaw, role: results.RoleSubject, module: modulePgx,
+			note:     "pgx rows.RawValues decoded by hand (the seed's fastest non-Arrow path): no Arrow, no allocation per row",
+			settings: map[string]string{"protocol": "extended query protocol, binary result format", "output": "rows.RawValues decoded by hand into one reused row (name aliases the read buffer)"},
+			run:      runRaw},
+		{name: MethodCeiling, role: results.RoleLimit,
+			note:     "limit row: the server's own COPY BINARY output drained into io.Discard — one backend cannot produce rows faster",
+			settings: map[string]string{"protocol": "COPY (SELECT …) TO STDOUT (FORMAT binary)", "client": "pgx's pgconn CopyTo into io.Discard, nothing decoded"},
+			run:      runCeiling},
+		{name: MethodSelectCeiling, role: results.RoleLimit,
+			note:     "limit row: the same SELECT in binary format, every row received by pgconn and dropped undecoded — the protocol path without any decoding",
+			settings: map[string]string{"protocol": "extended query protocol, binary result format", "client": "pgx's pgconn ExecParams, rows received and dropped undecoded"},
+			run:      runSelectCeiling},
+		{name: MethodADBC, arrow: true, role: results.RoleSubject,
+			note:     "peer: the ADBC PostgreSQL driver (C++, via Python adbc-driver-postgresql + pyarrow), the seed's comparison, reading Arrow batches in a helper process",
+			settings: map[string]string{"protocol": "the driver's own: COPY (SELECT …) TO STDOUT (FORMAT binary)", "process": "a long-lived python3 runner; start-up and imports not timed; the connection string reaches it on stdin", "output": "Arrow record batches (pyarrow)"},
+			run:      runADBC},
 	}
+}
+
+// describe is what the run records about m. adbcVersions is what
+// adbcAvailable found ("adbc-driver-postgresql 1.x, pyarrow 2y"), or why
+// the peer is not installed.
+func (m method) describe(adbcVersions string, adbcErr error) results.Descriptor {
+	d := results.Descriptor{Workload: Name, Key: LabelSubject, Name: m.name, Role: m.role, What: m.note, Settings: map[string]string{}}
+	for k, v := range m.settings {
+		d.Settings[k] = v
+	}
+	switch m.module {
+	case modulePgarrow:
+		d.Module, d.Version = m.module, "this build"
+	case "":
+	default:
+		d.Module, d.Version = m.module, format.ModuleVersion(m.module, "unknown")
+	}
+	if m.arrow {
+		d.Tags = append(d.Tags, TagArrow)
+	}
+	if m.name == MethodADBC {
+		d.Tags = append(d.Tags, TagPeer)
+		d.Module, d.Version = "adbc-driver-postgresql (Python)", "not installed"
+		if adbcErr == nil {
+			d.Version = adbcVersions
+			v, ok := strings.CutPrefix(adbcVersions, "adbc-driver-postgresql ")
+			if driver, pyarrow, found := strings.Cut(v, ", pyarrow "); ok && found {
+				d.Version, d.Settings["pyarrow"] = driver, pyarrow
+			}
+		}
+	}
+	return d
 }
 
 // session is one connection and what the methods reuse on it.

@@ -11,14 +11,15 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/pgarrow"
+	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -57,6 +58,14 @@ func (*Workload) Subjects() []string {
 	}
 	return out
 }
+
+// LabelSubject is the label key that names a case's method.
+const LabelSubject = "subject"
+
+// groupRead and groupSweep name the comparison groups of a table size:
+// every method's full read, and the batch-size sweep.
+func groupRead(rows int64) string  { return "rows=" + strconv.FormatInt(rows, 10) }
+func groupSweep(rows int64) string { return "rows=" + strconv.FormatInt(rows, 10) + "/batch-sweep" }
 
 // Sizes returns the table sizes (rows) of a scale.
 func Sizes(s workload.Scale) []int64 {
@@ -107,6 +116,10 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	if adbcErr == nil {
 		env["adbc"] = adbcVersions
 	}
+	descs := make([]results.Descriptor, 0, len(want))
+	for _, m := range want {
+		descs = append(descs, m.describe(adbcVersions, adbcErr))
+	}
 
 	var cases []bench.Case
 	sizes := Sizes(cfg.Scale)
@@ -133,7 +146,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 			cases = append(cases, newCase(db, m, sweepRows, b))
 		}
 	}
-	return &workload.Plan{Cases: cases, Close: db.close, Env: env}, nil
+	return &workload.Plan{Cases: cases, Close: db.close, Env: env, Descriptors: descs}, nil
 }
 
 // openDatabase starts the throwaway server, or connects to cfg.PGDSN, and
@@ -157,14 +170,14 @@ func openDatabase(ctx context.Context, cfg workload.Config) (*database, map[stri
 	conn, err := db.connect(ctx)
 	if err != nil {
 		db.close()
-		return nil, nil, err
+		return nil, nil, db.redact(err)
 	}
 	var version string
 	err = conn.QueryRow(ctx, "SHOW server_version").Scan(&version)
 	conn.Close(context.Background())
 	if err != nil {
 		db.close()
-		return nil, nil, fmt.Errorf("pgscan: %w", err)
+		return nil, nil, db.redact(fmt.Errorf("pgscan: %w", err))
 	}
 	env["server_version"] = version
 	return db, env, nil
@@ -233,7 +246,7 @@ func (db *database) close() error {
 }
 
 func newCase(db *database, m method, rows int64, batch int) bench.Case {
-	labels := results.Labels{{Key: "method", Value: m.name}, {Key: "rows", Value: strconv.FormatInt(rows, 10)}}
+	labels := results.Labels{{Key: LabelSubject, Value: m.name}, {Key: "rows", Value: strconv.FormatInt(rows, 10)}}
 	if m.name == MethodSelect || m.name == MethodCopy {
 		b := batch
 		if b == 0 {
@@ -248,9 +261,18 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 		Workload: Name,
 		Name:     "PGScan",
 		Labels:   labels,
-		Metrics:  map[string]float64{},
+		Role:     m.role,
+		// Every method reading the table of one size is sampled
+		// round-robin with the baseline and the ceilings.
+		Group:   groupRead(rows),
+		Metrics: map[string]float64{},
 	}
-	if m.limit {
+	if batch != 0 {
+		// The batch-size sweep compares pgarrow with itself: its cases
+		// are subjects of a group of their own, interleaved.
+		c.Role, c.Group = results.RoleSubject, groupSweep(rows)
+	}
+	if m.limit() {
 		c.Notes = []string{"limit row"}
 	}
 	// Reads of ten million rows and more take seconds each: three samples,
@@ -357,7 +379,40 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 		}
 		return nil
 	}
+	// No error a case records may carry the connection string's password.
+	setup, verify, run := c.Setup, c.Verify, c.Run
+	c.Setup = func() error { return db.redact(setup()) }
+	c.Verify = func() error { return db.redact(verify()) }
+	c.Run = func(b *bench.B) error { return db.redact(run(b)) }
 	return c
+}
+
+// redactedError is an error whose text hides a password; errors.Is and
+// errors.As still see the error it wraps.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redact returns err with the password of the database's connection
+// string (--pg-dsn) hidden from its text, or err itself when there is
+// nothing to hide.
+func (db *database) redact(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if pw := results.DSNPassword(db.dsn); pw != "" {
+		msg = strings.ReplaceAll(msg, pw, results.Redacted)
+	}
+	msg = results.Redact(msg)
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
 }
 
 // serverCPU returns the CPU seconds of the session's backend process, when

@@ -1,11 +1,17 @@
 package pgscan
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -195,8 +201,12 @@ func TestMethodsAgainstServer(t *testing.T) {
 		got = append(got, r)
 	}
 	run := &results.Run{Cases: got}
+	for _, m := range methods() {
+		run.Descriptors = append(run.Descriptors, m.describe("", errors.New("not installed")))
+	}
 	_, md := workloadtest.Markdown(t, run, New().Sections())
-	for _, want := range []string{"### Method and peer comparison", "pgarrow over SELECT reaches", "% of server ceiling"} {
+	for _, want := range []string{"### Methods", "| pgarrow-select | baseline | github.com/serbench/serbench/pgarrow this build |",
+		"### Method and peer comparison", "pgarrow-select reaches", "% of server ceiling", "| copy-discard | limit |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -264,18 +274,18 @@ func TestPlanQuick(t *testing.T) {
 		names = append(names, c.FullName())
 	}
 	want := []string{
-		"PGScan/method=pgarrow-select/rows=100000/batch=65536",
-		"PGScan/method=pgarrow-copy/rows=100000/batch=65536",
-		"PGScan/method=pgx-scan/rows=100000",
-		"PGScan/method=pgx-raw/rows=100000",
-		"PGScan/method=copy-discard/rows=100000",
-		"PGScan/method=select-discard/rows=100000",
-		"PGScan/method=adbc/rows=100000",
-		"PGScan/method=pgarrow-select/rows=100000/batch=10000/sweep=batch",
-		"PGScan/method=pgarrow-select/rows=100000/batch=50000/sweep=batch",
-		"PGScan/method=pgarrow-select/rows=100000/batch=100000/sweep=batch",
-		"PGScan/method=pgarrow-select/rows=100000/batch=200000/sweep=batch",
-		"PGScan/method=pgarrow-select/rows=100000/batch=500000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/batch=65536",
+		"PGScan/subject=pgarrow-copy/rows=100000/batch=65536",
+		"PGScan/subject=pgx-scan/rows=100000",
+		"PGScan/subject=pgx-raw/rows=100000",
+		"PGScan/subject=copy-discard/rows=100000",
+		"PGScan/subject=select-discard/rows=100000",
+		"PGScan/subject=adbc/rows=100000",
+		"PGScan/subject=pgarrow-select/rows=100000/batch=10000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/batch=50000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/batch=100000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/batch=200000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/batch=500000/sweep=batch",
 	}
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
@@ -287,5 +297,169 @@ func TestPlanQuick(t *testing.T) {
 	p2, err := New().Plan(ctx, workload.Config{Scale: workload.Quick, Subjects: []string{"psdb"}})
 	if err != nil || len(p2.Cases) != 0 {
 		t.Errorf("another workload's subject: %d cases, err %v", len(p2.Cases), err)
+	}
+}
+
+// secretPassword is a password that must never show in argv, the
+// environment, errors or results.
+const secretPassword = "s3cret-Pw_42"
+
+// TestADBCCommandKeepsPasswordOffArgv checks that the ADBC runner gets the
+// connection string on stdin: neither its argv nor an environment the
+// command sets carries the password (both are readable by other users of
+// the machine through ps and /proc).
+func TestADBCCommandKeepsPasswordOffArgv(t *testing.T) {
+	dsn := "postgres://alice:" + secretPassword + "@db.example:5432/bench?sslmode=disable"
+	cmd, start, err := adbcCommand("/tmp/adbc_runner.py", dsn, "SELECT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv := strings.Join(cmd.Args, " "); strings.Contains(argv, secretPassword) || strings.Contains(argv, "db.example") {
+		t.Errorf("argv %q carries the connection string", argv)
+	}
+	for _, e := range cmd.Env {
+		if strings.Contains(e, secretPassword) {
+			t.Errorf("environment entry %q carries the password", e)
+		}
+	}
+	var got adbcStart
+	if err := json.Unmarshal(start, &got); err != nil || got.DSN != dsn || got.SQL != "SELECT 1" || start[len(start)-1] != '\n' {
+		t.Errorf("start line %q (%v): want the DSN and SQL as one JSON line", start, err)
+	}
+}
+
+// TestADBCRunnerReadsDSNFromStdin starts the real runner script with a
+// connection string carrying a password and checks, while it runs, that
+// its command line and environment in /proc do not contain it, and that
+// no error it reports does. Without the ADBC driver installed the runner
+// reports that (after reading the start line); with it, it connects.
+func TestADBCRunnerReadsDSNFromStdin(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip(err)
+	}
+	dsn := "postgres://alice:" + secretPassword + "@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"
+	script := filepath.Join(t.TempDir(), "adbc_runner.py")
+	if err := os.WriteFile(script, adbcRunnerScript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, start, err := adbcCommand(script, dsn, "SELECT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := &adbcRunner{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), secret: results.DSNPassword(dsn)}
+	defer r.close()
+	for _, f := range []string{"cmdline", "environ"} {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), f))
+		if err != nil {
+			t.Logf("/proc/<pid>/%s: %v", f, err)
+			continue
+		}
+		if strings.Contains(string(b), secretPassword) {
+			t.Errorf("/proc/<pid>/%s of the runner carries the password", f)
+		}
+	}
+	if _, err := stdin.Write(start); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, err = r.reply(ctx)
+	if err == nil {
+		t.Fatal("the runner connected to a closed port")
+	}
+	if !strings.Contains(err.Error(), "not installed") && !strings.Contains(err.Error(), "connect:") {
+		t.Errorf("error %q: want a missing driver or a failed connection (the start line was read)", err)
+	}
+	if strings.Contains(err.Error(), secretPassword) {
+		t.Errorf("error %q carries the password", err)
+	}
+}
+
+func TestRedactHidesPassword(t *testing.T) {
+	db := &database{dsn: "postgres://alice:" + secretPassword + "@db.example/bench"}
+	inner := errors.New("dial failed")
+	err := db.redact(fmt.Errorf("connect to %s (password=%s): %w", db.dsn, secretPassword, inner))
+	if strings.Contains(err.Error(), secretPassword) || !strings.Contains(err.Error(), "alice:"+results.Redacted+"@db.example") {
+		t.Errorf("redacted error %q", err)
+	}
+	if !errors.Is(err, inner) {
+		t.Error("redaction hides the wrapped error from errors.Is")
+	}
+	if db.redact(nil) != nil || db.redact(inner) != inner {
+		t.Error("redact changes errors without a secret")
+	}
+}
+
+// TestPlanShape checks the shape every workload shares, against an
+// "external" server (--pg-dsn) whose connection string carries a password
+// (the throwaway server trusts every local connection and ignores it):
+// every case names its method under "subject" with its role and group,
+// every method is described, and neither the plan's environment nor its
+// descriptors carry the password.
+func TestPlanShape(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	srv, err := pgserver.Start(ctx, pgserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	dsn := strings.Replace(srv.DSN(), "@", ":"+secretPassword+"@", 1)
+	p, err := New().Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for k, v := range p.Env {
+		if strings.Contains(v, secretPassword) {
+			t.Errorf("Env[%s] = %q carries the password", k, v)
+		}
+	}
+	descs := map[string]results.Descriptor{}
+	for _, d := range p.Descriptors {
+		if d.Workload != Name || d.Key != "subject" || d.What == "" || d.Version == "" && d.Role != results.RoleLimit {
+			t.Errorf("descriptor %+v: workload, key, what or version missing", d)
+		}
+		if b, _ := json.Marshal(d); strings.Contains(string(b), secretPassword) {
+			t.Errorf("descriptor %s carries the password", d.Name)
+		}
+		descs[d.Name] = d
+	}
+	wantRoles := map[string]string{MethodSelect: results.RoleBaseline, MethodCopy: results.RoleSubject, MethodScan: results.RoleSubject,
+		MethodRaw: results.RoleSubject, MethodCeiling: results.RoleLimit, MethodSelectCeiling: results.RoleLimit, MethodADBC: results.RoleSubject}
+	for m, role := range wantRoles {
+		if descs[m].Role != role {
+			t.Errorf("%s: descriptor role %q, want %q", m, descs[m].Role, role)
+		}
+	}
+	if s := descs[MethodSelect].Settings; !strings.Contains(s["batch_rows"], "65536") || !strings.Contains(s["allocator"], "recycled") {
+		t.Errorf("pgarrow-select settings %v: want the batch size and the recycling allocator", s)
+	}
+	if d := descs[MethodScan]; d.Module != "github.com/jackc/pgx/v5" {
+		t.Errorf("pgx-scan module %q", d.Module)
+	}
+	for _, c := range p.Cases {
+		s := c.Labels.Get("subject")
+		if c.Labels.Has("method") || s == "" {
+			t.Errorf("%s: want the method under the label key subject", c.FullName())
+		}
+		sweep := c.Labels.Get("sweep") != ""
+		switch {
+		case !sweep && (c.Role != wantRoles[s] || c.Group != "rows=100000"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		case sweep && (c.Role != results.RoleSubject || c.Group != "rows=100000/batch-sweep"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -20,27 +21,59 @@ func (*Workload) Sections() []report.Section {
 	}
 }
 
-// view holds the main (non-sweep) cases indexed by method and rows.
+// view holds the main (non-sweep) cases indexed by subject and rows, and
+// what the run recorded about each subject. It knows nothing but the
+// recorded results: roles from the cases, the rest from the descriptors.
 type view struct {
 	main    []*results.Case
 	sweep   []*results.Case
 	ix      *report.Index
 	methods []string
 	sizes   []string
+	// baseline is pgarrow over SELECT; peer the ADBC driver.
+	baseline, peer string
+	limit, arrow   map[string]bool
+	// described is set when the run recorded descriptors: without them
+	// (results from before schema 2) which methods produce Arrow is
+	// unknown, and the report makes no claim about non-Arrow methods.
+	described bool
 }
 
-func newView(cases []*results.Case) view {
-	var v view
+func newView(run *results.Run, cases []*results.Case) view {
+	v := view{limit: map[string]bool{}, arrow: map[string]bool{}}
 	for _, c := range cases {
 		if c.Labels.Get("sweep") != "" {
 			v.sweep = append(v.sweep, c)
 		} else {
 			v.main = append(v.main, c)
 		}
+		if c.Role == results.RoleLimit {
+			v.limit[c.Labels.Get(LabelSubject)] = true
+		}
 	}
-	v.ix = report.NewIndex(v.main, "method", "rows")
-	v.methods = report.Distinct(v.main, "method")
+	v.ix = report.NewIndex(v.main, LabelSubject, "rows")
+	v.methods = report.Distinct(v.main, LabelSubject)
 	v.sizes = report.Distinct(v.main, "rows")
+	// Results from before roles were recorded name no baseline: pgarrow
+	// over SELECT is the one this workload has always compared with.
+	v.baseline = report.SubjectWithRole(v.main, results.RoleBaseline, MethodSelect)
+	if run != nil {
+		for _, d := range run.Descriptors {
+			if d.Workload != Name || d.Key != LabelSubject {
+				continue
+			}
+			v.described = true
+			if slices.Contains(d.Tags, TagArrow) {
+				v.arrow[d.Name] = true
+			}
+			if slices.Contains(d.Tags, TagPeer) && v.peer == "" {
+				v.peer = d.Name
+			}
+		}
+	}
+	if v.peer == "" && !v.described && slices.Contains(v.methods, MethodADBC) {
+		v.peer = MethodADBC // results from before descriptors were recorded
+	}
 	return v
 }
 
@@ -56,27 +89,41 @@ func rowsPerSec(c *results.Case) (float64, bool) {
 	return rows * 1e9 / ns, true
 }
 
-func isLimit(m string) bool { return m == MethodCeiling || m == MethodSelectCeiling }
-
 // ceiling is the fastest limit row at size n: what one backend delivers
 // with no client-side decoding at all.
 func (v view) ceiling(n string) (float64, bool) {
 	best := 0.0
-	for _, m := range []string{MethodCeiling, MethodSelectCeiling} {
+	for _, m := range v.methods {
+		if !v.limit[m] {
+			continue
+		}
 		if r, ok := rowsPerSec(v.ix.Get(m, n)); ok && r > best {
 			best = r
 		}
 	}
 	return best, best > 0
 }
-func isArrow(m string) bool { return m == MethodSelect || m == MethodCopy || m == MethodADBC }
+
+// limitRef is the limit row the in-round ratios of size n were taken
+// against: the group's first limit row, in the order the run recorded.
+func (v view) limitRef(n string) string {
+	for _, c := range v.main {
+		if c.Labels.Get("rows") == n && c.Role == results.RoleLimit {
+			return c.Labels.Get(LabelSubject)
+		}
+	}
+	return ""
+}
 
 // fastest returns the highest rows/s among the non-limit methods at size
 // n, optionally only the non-Arrow ones.
 func (v view) fastest(n string, nonArrowOnly bool) (string, float64) {
 	best, name := 0.0, ""
+	if nonArrowOnly && !v.described {
+		return name, best
+	}
 	for _, m := range v.methods {
-		if isLimit(m) || (nonArrowOnly && isArrow(m)) {
+		if v.limit[m] || (nonArrowOnly && v.arrow[m]) {
 			continue
 		}
 		if r, ok := rowsPerSec(v.ix.Get(m, n)); ok && r > best {
@@ -106,20 +153,19 @@ func cell(c *results.Case) (string, float64, bool) {
 	return s, r, true
 }
 
-func renderMethods(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
-	t := &report.Table{Header: []string{"method", "what it does"}}
-	for _, m := range methods() {
-		if slices.Contains(v.methods, m.name) {
-			t.Rows = append(t.Rows, []string{m.name, m.note})
-		}
+func renderMethods(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
+	t := report.SubjectsTable(run, Name, LabelSubject, v.main)
+	if t == nil {
+		return nil, nil
 	}
-	t.Notes = []string{"Every method reads the whole table `performance_test_<rows>` (id bigint, score float8, active bool, name text 'user_'||i, created_date date) and, before it is timed, verifies every row against the generator's formulas (ADBC: checksums computed with pyarrow.compute). The table is built server-side with generate_series and vacuumed before the first read."}
+	t.Notes = []string{"Every method reads the whole table `performance_test_<rows>` (id bigint, score float8, active bool, name text 'user_'||i, created_date date) and, before it is timed, verifies every row against the generator's formulas (ADBC: checksums computed with pyarrow.compute). The table is built server-side with generate_series and vacuumed before the first read.",
+		"The methods reading one table are sampled round-robin, one sample each per round, with the baseline and the limit rows; the batch-size sweep is a group of its own."}
 	return []report.Block{t}, nil
 }
 
-func renderBySize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderBySize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	if len(v.sizes) == 0 {
 		return nil, nil
 	}
@@ -145,7 +191,13 @@ func renderBySize(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = []string{"Million rows per second (median), and in brackets the share of the fastest method of the same run at that size; the two limit rows (copy-discard, select-discard) can exceed 100%."}
+	var limits []string
+	for _, m := range v.methods {
+		if v.limit[m] {
+			limits = append(limits, m)
+		}
+	}
+	t.Notes = []string{"Million rows per second (median), and in brackets the share of the fastest method of the same run at that size; the limit rows (" + orDash(strings.Join(limits, ", ")) + ") can exceed 100%."}
 	blocks := []report.Block{t}
 	for _, m := range v.methods {
 		if s := series[m]; s != nil {
@@ -160,22 +212,27 @@ func renderBySize(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 	return blocks, nil
 }
 
-func renderComparison(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderComparison(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	var blocks []report.Block
 	for _, n := range v.sizes {
-		_, bestAll := v.fastest(n, false)
 		nonArrowName, bestNonArrow := v.fastest(n, true)
 		ceiling, hasCeiling := v.ceiling(n)
-		adbc, hasADBC := rowsPerSec(v.ix.Get(MethodADBC, n))
+		peer, hasPeer := rowsPerSec(v.ix.Get(v.peer, n))
+		base, lim := v.ix.Get(v.baseline, n), v.limitRef(n)
 		t := &report.Table{
 			Caption: fmt.Sprintf("%s rows", report.Int(report.Number(n))),
-			Header:  []string{"method", "rows/s", "MB/s (wire)", "share of fastest", "× ADBC", "% of fastest non-Arrow", "% of server ceiling", "client CPU s", "server CPU s", "B/row", "peak RSS"},
+			Header: []string{"method", "role", "rows/s", "MB/s (wire)", "time × " + orDash(v.baseline), "time × " + orDash(lim),
+				"rows/s × " + orDash(v.peer), "% of fastest non-Arrow", "% of server ceiling", "client CPU s", "server CPU s", "B/row", "peak RSS"},
 		}
 		for _, m := range v.methods {
 			c := v.ix.Get(m, n)
 			s, r, ok := cell(c)
-			row := []string{m, s}
+			role := "–"
+			if c != nil {
+				role = c.Role
+			}
+			row := []string{m, role, s}
 			if !ok {
 				for len(row) < len(t.Header) {
 					row = append(row, "–")
@@ -185,8 +242,9 @@ func renderComparison(_ *results.Run, cases []*results.Case) ([]report.Block, er
 			}
 			row = append(row,
 				report.UnitCell(c, results.UnitMBPerS, report.Float),
-				pct(r, bestAll),
-				ratio(r, adbc, hasADBC),
+				report.RatioCell(c, results.UnitVsBaseline, base),
+				report.RatioCell(c, results.UnitVsLimit, v.ix.Get(lim, n)),
+				ratio(r, peer, hasPeer),
 				pct(r, bestNonArrow),
 				pctIf(r, ceiling, hasCeiling),
 				report.UnitCell(c, MetricClientCPU, report.Float),
@@ -195,7 +253,9 @@ func renderComparison(_ *results.Run, cases []*results.Case) ([]report.Block, er
 				report.UnitCell(c, MetricPeakRSS, report.Bytes))
 			t.Rows = append(t.Rows, row)
 		}
-		t.Notes = []string{fmt.Sprintf("Fastest non-Arrow method here: %s. Server ceiling = the faster of the two limit rows (COPY BINARY or SELECT drained undecoded). CPU seconds are per full read (client: this process, plus the Python runner for ADBC; server: the backend process). B/row = bytes allocated per row by the Go process; peak RSS is the resident-set high-water mark during one sample.", orDash(nonArrowName))}
+		t.Notes = []string{
+			"\"time ×\" columns: the method's time per full read as a multiple of the baseline's and of the limit row's, taken within each sampling round (median ±interval over the rounds), so drift of the machine or the server cancels out; below 1× is faster.",
+			fmt.Sprintf("Fastest non-Arrow method here: %s. Server ceiling = the faster of the limit rows (COPY BINARY or SELECT drained undecoded), from the medians. CPU seconds are per full read (client: this process, plus the Python runner for ADBC; server: the backend process). B/row = bytes allocated per row by the Go process; peak RSS is the resident-set high-water mark during one sample.", orDash(nonArrowName))}
 		blocks = append(blocks, t)
 		if txt := targets(v, n); txt != "" {
 			blocks = append(blocks, &report.Text{Body: txt})
@@ -204,42 +264,61 @@ func renderComparison(_ *results.Run, cases []*results.Case) ([]report.Block, er
 	return blocks, nil
 }
 
+// speedOver returns how many times as many rows per second the baseline
+// reads as the method of case c: c's in-round ratio to the baseline when
+// recorded, else the ratio of the medians.
+func (v view) speedOver(c *results.Case, n string) (float64, bool) {
+	if c == nil || !c.OK() {
+		return 0, false
+	}
+	if s, ok := c.Stat(results.UnitVsBaseline); ok && s.Median > 0 {
+		return s.Median, true
+	}
+	sel, ok1 := rowsPerSec(v.ix.Get(v.baseline, n))
+	r, ok2 := rowsPerSec(c)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return sel / r, true
+}
+
 // targets states pgarrow's goals against the measured peers of the run.
 func targets(v view, n string) string {
-	sel, ok := rowsPerSec(v.ix.Get(MethodSelect, n))
-	if !ok {
+	base := v.ix.Get(v.baseline, n)
+	if base == nil || !base.OK() {
 		return ""
 	}
 	out := ""
-	if adbc, ok := rowsPerSec(v.ix.Get(MethodADBC, n)); ok {
-		out += fmt.Sprintf("- pgarrow over SELECT reads %.2f× as many rows per second as ADBC (goal ≥ 1.2×: %s).\n", sel/adbc, metOr(sel/adbc >= 1.2))
+	if x, ok := v.speedOver(v.ix.Get(v.peer, n), n); ok {
+		out += fmt.Sprintf("- %s reads %.2f× as many rows per second as %s (goal ≥ 1.2×: %s).\n", v.baseline, x, v.peer, metOr(x >= 1.2))
 	}
 	if name, best := v.fastest(n, true); best > 0 {
-		out += fmt.Sprintf("- pgarrow over SELECT reaches %.0f%% of the fastest non-Arrow method, %s (goal ≥ 90%%: %s).\n", 100*sel/best, name, metOr(sel/best >= 0.9))
+		if x, ok := v.speedOver(v.ix.Get(name, n), n); ok {
+			out += fmt.Sprintf("- %s reaches %.0f%% of the fastest non-Arrow method, %s (goal ≥ 90%%: %s).\n", v.baseline, 100*x, name, metOr(x >= 0.9))
+		}
 	}
-	if c := v.ix.Get(MethodSelect, n); c != nil && c.OK() {
-		out += fmt.Sprintf("- It allocates %s bytes per row (goal ≤ 100 at 10M rows).\n", perRow(c, n))
-	}
-	return out
+	out += fmt.Sprintf("- It allocates %s bytes per row (goal ≤ 100 at 10M rows).\n", perRow(base, n))
+	return out + "\nRatios here are taken within each sampling round when the run recorded them (median over the rounds)."
 }
 
-func renderSweep(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	if len(v.sweep) == 0 {
 		return nil, nil
 	}
 	n := v.sweep[0].Labels.Get("rows")
+	subject := v.sweep[0].Labels.Get(LabelSubject)
 	all := append([]*results.Case{}, v.sweep...)
-	if c := v.ix.Get(MethodSelect, n); c != nil {
+	if c := v.ix.Get(subject, n); c != nil {
 		all = append(all, c)
 	}
 	byBatch := report.NewIndex(all, "batch")
 	batches := report.Distinct(all, "batch")
 	sortNumeric(batches)
 	t := &report.Table{Caption: fmt.Sprintf("%s rows", report.Int(report.Number(n))), Header: []string{"batch rows", "rows/s", "B/row", "allocs/op", "peak RSS"}}
-	chart := report.LineChart{Title: "pgscan: pgarrow over SELECT, rows/s by batch size", XLabel: "rows per batch", YLabel: "rows per second", LogX: true}
+	chart := report.LineChart{Title: "pgscan: " + subject + ", rows/s by batch size", XLabel: "rows per batch", YLabel: "rows per second", LogX: true}
 	var ser report.Series
-	ser.Name = MethodSelect
+	ser.Name = subject
 	for _, b := range batches {
 		c := byBatch.Get(b)
 		s, r, ok := cell(c)
@@ -253,6 +332,7 @@ func renderSweep(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Notes = []string{"The sweep's batch sizes were sampled round-robin with one another; the default batch size's row is the " + subject + " case of the method comparison, measured in that group."}
 	blocks := []report.Block{t}
 	if len(ser.X) > 1 {
 		chart.Series = []report.Series{ser}
@@ -263,8 +343,8 @@ func renderSweep(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	return blocks, nil
 }
 
-func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+func renderMemory(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(run, cases)
 	t := &report.Table{Header: []string{"method"}}
 	for _, n := range v.sizes {
 		t.Header = append(t.Header, report.Int(report.Number(n))+" rows: B/row", "allocs/op", "peak RSS")
@@ -287,15 +367,15 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 
 // Summary implements workload.Workload: the largest table's comparison.
 func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
-	v := newView(cases)
+	v := newView(run, cases)
 	if len(v.sizes) == 0 {
 		return nil
 	}
 	n := v.sizes[len(v.sizes)-1]
 	_, best := v.fastest(n, false)
-	adbc, hasADBC := rowsPerSec(v.ix.Get(MethodADBC, n))
+	peer, hasPeer := rowsPerSec(v.ix.Get(v.peer, n))
 	ceiling, hasCeiling := v.ceiling(n)
-	t := &report.Table{Caption: fmt.Sprintf("pgscan: %s rows", report.Int(report.Number(n))), Header: []string{"method", "rows/s", "of fastest", "× ADBC", "of ceiling", "B/row", "peak RSS"}}
+	t := &report.Table{Caption: fmt.Sprintf("pgscan: %s rows", report.Int(report.Number(n))), Header: []string{"method", "rows/s", "of fastest", "× " + orDash(v.peer), "of ceiling", "B/row", "peak RSS"}}
 	for _, m := range v.methods {
 		c := v.ix.Get(m, n)
 		s, r, ok := cell(c)
@@ -303,7 +383,7 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 			t.Rows = append(t.Rows, []string{m, s, "", "", "", "", ""})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{m, s, pct(r, best), ratio(r, adbc, hasADBC), pctIf(r, ceiling, hasCeiling), perRow(c, n), report.UnitCell(c, MetricPeakRSS, report.Bytes)})
+		t.Rows = append(t.Rows, []string{m, s, pct(r, best), ratio(r, peer, hasPeer), pctIf(r, ceiling, hasCeiling), perRow(c, n), report.UnitCell(c, MetricPeakRSS, report.Bytes)})
 	}
 	return t
 }

@@ -1,4 +1,4 @@
-package envelope
+package envelopefmt
 
 import (
 	"bytes"
@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
 )
 
-func prepareAll(t testing.TB, e *Envelope) map[string]Prepared {
+func prepareAll(t testing.TB, e *ds.Envelope) map[string]Prepared {
 	t.Helper()
 	out := map[string]Prepared{}
 	for _, s := range Subjects() {
@@ -33,7 +35,7 @@ func TestSubjectNamesAndLabels(t *testing.T) {
 			t.Errorf("subject %d = %s, want %s", i, s.Name(), want[i])
 		}
 		l := s.Labels()
-		for _, k := range []string{"library", "layout", "unmarshal", "marshal_reuse", "header", "header_strings"} {
+		for _, k := range []string{"library", "layout", "codegen", "unmarshal", "marshal_reuse", "header", "header_strings", "validated"} {
 			if l[k] == "" {
 				t.Errorf("%s: label %q missing", s.Name(), k)
 			}
@@ -64,10 +66,10 @@ func TestSubjectNamesAndLabels(t *testing.T) {
 // and sizes, every subject's marshal output decodes to the source and its
 // header read returns the source header.
 func TestSubjectsVerify(t *testing.T) {
-	sizes := []int{0, 1, 8, 127, 128, Tiny, Small + 5, Medium, Large}
+	sizes := []int{0, 1, 8, 127, 128, ds.Tiny, ds.Small + 5, ds.Medium, ds.Large}
 	for i, size := range sizes {
 		for seed := uint64(0); seed < 3; seed++ {
-			e, err := New(seed*101+uint64(i), size)
+			e, err := ds.New(seed*101+uint64(i), size)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +85,7 @@ func TestSubjectsVerify(t *testing.T) {
 // TestSubjectsEmptyEnvelope covers an envelope whose every field is empty:
 // absent fields must decode as empty ones.
 func TestSubjectsEmptyEnvelope(t *testing.T) {
-	e := &Envelope{Created: CreatedTime(), Committed: CommittedTime()}
+	e := &ds.Envelope{Created: ds.CreatedTime(), Committed: ds.CommittedTime()}
 	for name, p := range prepareAll(t, e) {
 		if err := p.Verify(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -94,7 +96,7 @@ func TestSubjectsEmptyEnvelope(t *testing.T) {
 // TestVerifyDetectsCorruption checks that Verify can fail: a Prepared whose
 // source no longer matches what it marshals is reported.
 func TestVerifyDetectsCorruption(t *testing.T) {
-	e, err := New(9, 64)
+	e, err := ds.New(9, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestVerifyDetectsCorruption(t *testing.T) {
 }
 
 func TestReadHeaderMatchesSource(t *testing.T) {
-	e, err := New(3, Small)
+	e, err := ds.New(3, ds.Small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func TestReadHeaderMatchesSource(t *testing.T) {
 // TestMarshalReuseDoesNotAllocate checks that the reuse variant writes into
 // its buffer once it has grown (FlatBuffers' builder included).
 func TestMarshalReuseDoesNotAllocate(t *testing.T) {
-	e, err := New(4, Small)
+	e, err := ds.New(4, ds.Small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestMarshalReuseDoesNotAllocate(t *testing.T) {
 // TestHeaderAllocs checks the allocation budget of the header-only readers
 // that do not decode the outer message: 0-2 allocs/op.
 func TestHeaderAllocs(t *testing.T) {
-	e, err := New(4, Medium)
+	e, err := ds.New(4, ds.Medium)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +176,7 @@ func TestHeaderAllocs(t *testing.T) {
 // and ReadHeader: none may panic, and cuts through the payload or the header
 // strings must be errors.
 func TestBadInput(t *testing.T) {
-	e, err := New(11, 300)
+	e, err := ds.New(11, 300)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +236,7 @@ func TestBadInput(t *testing.T) {
 
 // TestBadInputTargeted corrupts the structures each format relies on.
 func TestBadInputTargeted(t *testing.T) {
-	e, err := New(12, 64)
+	e, err := ds.New(12, 64)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package envelope
+package envelopefmt
 
 import (
 	"flag"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
 
 	"google.golang.org/protobuf/proto"
 
@@ -19,7 +21,7 @@ var updateCorpus = flag.Bool("update-corpus", false, "rewrite the committed fuzz
 // corpusSeeds returns the seed inputs of each fuzz target: small valid
 // encodings of the subject's format and cut or corrupted variants of them.
 func corpusSeeds(t testing.TB) map[string][][]byte {
-	e, err := New(21, 40)
+	e, err := ds.New(21, 40)
 	if err != nil {
 		t.Fatal(err)
 	}

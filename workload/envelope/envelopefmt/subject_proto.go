@@ -1,8 +1,10 @@
-package envelope
+package envelopefmt
 
 import (
 	"errors"
 	"fmt"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
 
 	"google.golang.org/protobuf/proto"
 
@@ -24,6 +26,7 @@ func (s protoSubject) Labels() map[string]string {
 		"codegen":       "protoc-gen-go (reflective runtime)",
 		"unmarshal":     "fresh message",
 		"marshal_reuse": "proto.MarshalOptions.MarshalAppend",
+		"validated":     "wire structure and UTF-8 of every string (proto.Unmarshal)",
 	}
 	setProtoHeaderLabels(l, s.layout)
 	return l
@@ -35,13 +38,13 @@ func setProtoHeaderLabels(l map[string]string, lay layout) {
 		l["header"] = "unmarshal outer message only (inner stays bytes, copied)"
 		l["header_strings"] = "copied"
 	} else {
-		l["header"] = "protowire scan of fields 1, 2, 9, 10 (payload skipped)"
+		l["header"] = "protowire scan of fields 1, 2, 9, 10 (payload skipped, header strings checked for UTF-8)"
 		l["header_strings"] = "alias input (unsafe.String)"
 	}
 }
 
 // Prepare implements Subject.
-func (s protoSubject) Prepare(e *Envelope) (Prepared, error) {
+func (s protoSubject) Prepare(e *ds.Envelope) (Prepared, error) {
 	if e == nil {
 		return nil, errors.New("envelope: protobuf: nil envelope")
 	}
@@ -68,7 +71,7 @@ func (s protoSubject) Prepare(e *Envelope) (Prepared, error) {
 // protoFlat is protobuf/flat bound to one envelope.
 type protoFlat struct {
 	name string
-	src  *Envelope
+	src  *ds.Envelope
 	msg  *pb.Flat
 	enc  []byte
 	buf  []byte
@@ -92,12 +95,12 @@ func (p *protoFlat) Unmarshal(data []byte) error {
 	return nil
 }
 
-func (p *protoFlat) ReadHeader(data []byte) (Header, error) { return ReadFlatHeaderPB(data) }
+func (p *protoFlat) ReadHeader(data []byte) (ds.Header, error) { return ReadFlatHeaderPB(data) }
 
 func (p *protoFlat) Encoded() []byte { return p.enc }
 
 func (p *protoFlat) Verify() error {
-	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*Envelope, error) {
+	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*ds.Envelope, error) {
 		if err := p.Unmarshal(data); err != nil {
 			return nil, err
 		}
@@ -111,7 +114,7 @@ func (p *protoFlat) Verify() error {
 // protoWrapped is protobuf/wrapped bound to one envelope.
 type protoWrapped struct {
 	name      string
-	src       *Envelope
+	src       *ds.Envelope
 	msg       *pb.Wrapped
 	inner     *pb.Inner
 	enc       []byte
@@ -141,23 +144,23 @@ func (p *protoWrapped) Unmarshal(data []byte) error {
 	return nil
 }
 
-func (p *protoWrapped) ReadHeader(data []byte) (Header, error) {
+func (p *protoWrapped) ReadHeader(data []byte) (ds.Header, error) {
 	w := &pb.Wrapped{}
 	if err := proto.Unmarshal(data, w); err != nil {
-		return Header{}, fmt.Errorf("%s: read header: %w", p.name, err)
+		return ds.Header{}, fmt.Errorf("%s: read header: %w", p.name, err)
 	}
 	return wrappedHeaderPB(w), nil
 }
 
 // wrappedHeaderPB returns the header fields of a decoded outer message.
-func wrappedHeaderPB(w *pb.Wrapped) Header {
-	return Header{ID: w.Id, TopicID: w.TopicId, Geography: regionFromPB(w.Geography), Publisher: publisherFromPB(w.Publisher)}
+func wrappedHeaderPB(w *pb.Wrapped) ds.Header {
+	return ds.Header{ID: w.Id, TopicID: w.TopicId, Geography: regionFromPB(w.Geography), Publisher: publisherFromPB(w.Publisher)}
 }
 
 func (p *protoWrapped) Encoded() []byte { return p.enc }
 
 func (p *protoWrapped) Verify() error {
-	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*Envelope, error) {
+	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*ds.Envelope, error) {
 		if err := p.Unmarshal(data); err != nil {
 			return nil, err
 		}

@@ -1,10 +1,12 @@
-package envelope
+package envelopefmt
 
 import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
 	"unsafe"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
 
 	"github.com/tinylib/msgp/msgp"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -35,25 +37,25 @@ const (
 // copying it. Semantics follow proto.Unmarshal: the last occurrence of a string
 // wins, repeated sub-messages merge, fields with an unexpected wire type are
 // skipped as unknown, and strings must be valid UTF-8.
-func ReadFlatHeaderPB(data []byte) (Header, error) {
-	var h Header
+func ReadFlatHeaderPB(data []byte) (ds.Header, error) {
+	var h ds.Header
 	for len(data) > 0 {
 		num, typ, n := protowire.ConsumeTag(data)
 		if n < 0 {
-			return Header{}, fmt.Errorf("envelope: protobuf header: tag: %w", protowire.ParseError(n))
+			return ds.Header{}, fmt.Errorf("envelope: protobuf header: tag: %w", protowire.ParseError(n))
 		}
 		data = data[n:]
 		if typ != protowire.BytesType || (num != pbFlatID && num != pbFlatTopicID && num != pbFlatGeography && num != pbFlatPublisher) {
 			n = protowire.ConsumeFieldValue(num, typ, data)
 			if n < 0 {
-				return Header{}, fmt.Errorf("envelope: protobuf header: skip field %d: %w", num, protowire.ParseError(n))
+				return ds.Header{}, fmt.Errorf("envelope: protobuf header: skip field %d: %w", num, protowire.ParseError(n))
 			}
 			data = data[n:]
 			continue
 		}
 		v, n := protowire.ConsumeBytes(data)
 		if n < 0 {
-			return Header{}, fmt.Errorf("envelope: protobuf header: field %d: %w", num, protowire.ParseError(n))
+			return ds.Header{}, fmt.Errorf("envelope: protobuf header: field %d: %w", num, protowire.ParseError(n))
 		}
 		data = data[n:]
 		var err error
@@ -68,7 +70,7 @@ func ReadFlatHeaderPB(data []byte) (Header, error) {
 			err = pbStrings(v, &h.Publisher.PublisherID, &h.Publisher.IPAddr, &h.Publisher.ClientID, &h.Publisher.UserAgent)
 		}
 		if err != nil {
-			return Header{}, fmt.Errorf("envelope: protobuf header: field %d: %w", num, err)
+			return ds.Header{}, fmt.Errorf("envelope: protobuf header: field %d: %w", num, err)
 		}
 	}
 	return h, nil
@@ -122,17 +124,17 @@ func pbStrings(data []byte, dst ...*string) error {
 // other value with msgp.Skip, which steps over the payload without copying it.
 // Unknown keys are skipped, as msgp's generated decoder does; bytes after the
 // map are an error.
-func ReadHeaderMP(data []byte) (Header, error) {
-	var h Header
+func ReadHeaderMP(data []byte) (ds.Header, error) {
+	var h ds.Header
 	n, rest, err := msgp.ReadMapHeaderBytes(data)
 	if err != nil {
-		return Header{}, fmt.Errorf("envelope: msgpack header: %w", err)
+		return ds.Header{}, fmt.Errorf("envelope: msgpack header: %w", err)
 	}
 	for i := uint32(0); i < n; i++ {
 		var key []byte
 		key, rest, err = msgp.ReadMapKeyZC(rest)
 		if err != nil {
-			return Header{}, fmt.Errorf("envelope: msgpack header: key %d: %w", i, err)
+			return ds.Header{}, fmt.Errorf("envelope: msgpack header: key %d: %w", i, err)
 		}
 		switch string(key) {
 		case "id":
@@ -149,11 +151,11 @@ func ReadHeaderMP(data []byte) (Header, error) {
 			rest, err = msgp.Skip(rest)
 		}
 		if err != nil {
-			return Header{}, fmt.Errorf("envelope: msgpack header: %q: %w", key, err)
+			return ds.Header{}, fmt.Errorf("envelope: msgpack header: %q: %w", key, err)
 		}
 	}
 	if len(rest) != 0 {
-		return Header{}, fmt.Errorf("envelope: msgpack header: %d trailing bytes", len(rest))
+		return ds.Header{}, fmt.Errorf("envelope: msgpack header: %d trailing bytes", len(rest))
 	}
 	return h, nil
 }
@@ -198,22 +200,22 @@ func mpStrings(b []byte, keys []string, dst ...*string) ([]byte, error) {
 // ReadFlatHeaderFB reads the header of a FlatBuffers Flat by direct field
 // access, after checking with fb.VerifyFlatHeader that the fields it reads are
 // in bounds.
-func ReadFlatHeaderFB(data []byte) (Header, error) {
+func ReadFlatHeaderFB(data []byte) (ds.Header, error) {
 	if err := fb.VerifyFlatHeader(data); err != nil {
-		return Header{}, fmt.Errorf("envelope: flatbuffers header: %w", err)
+		return ds.Header{}, fmt.Errorf("envelope: flatbuffers header: %w", err)
 	}
 	var f fb.Flat
 	f.Init(data, uoffset(data))
-	var h Header
+	var h ds.Header
 	h.ID = aliasString(f.Id())
 	h.TopicID = aliasString(f.TopicId())
 	var r fb.Region
 	if f.Geography(&r) != nil {
-		h.Geography = Region{Region: aliasString(r.Region()), Zone: aliasString(r.Zone()), Country: aliasString(r.Country())}
+		h.Geography = ds.Region{Region: aliasString(r.Region()), Zone: aliasString(r.Zone()), Country: aliasString(r.Country())}
 	}
 	var p fb.Publisher
 	if f.Publisher(&p) != nil {
-		h.Publisher = Publisher{PublisherID: aliasString(p.PublisherId()), IPAddr: aliasString(p.Ipaddr()),
+		h.Publisher = ds.Publisher{PublisherID: aliasString(p.PublisherId()), IPAddr: aliasString(p.Ipaddr()),
 			ClientID: aliasString(p.ClientId()), UserAgent: aliasString(p.UserAgent())}
 	}
 	return h, nil

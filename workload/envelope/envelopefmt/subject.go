@@ -1,8 +1,20 @@
-package envelope
+// Package envelopefmt binds the formats of the envelope workload (seed 002)
+// to its dataset: the subjects that marshal an envelope.Envelope with
+// protobuf, vtprotobuf, FlatBuffers and msgp, as one flat message or as an
+// outer message wrapping the marshalled rest, unmarshal it, and read only
+// its routing header; the conversions between the dataset's plain Go types
+// and each format's generated types; and the header-only readers.
+//
+// The dataset package (dataset/envelope) is pure data: the Envelope types,
+// the generator, the sizes and the generated schema code. Everything that
+// encodes or decodes lives here, next to the workload.
+package envelopefmt
 
 import (
 	"fmt"
 	"strings"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
 )
 
 // Subject is one implementation being measured: a format library and a
@@ -16,7 +28,7 @@ type Subject interface {
 	// Prepare builds the subject's input for e outside any timed region:
 	// the format's message, and for wrapped layouts the inner message
 	// marshalled once, as in the seed; and the encoded envelope.
-	Prepare(e *Envelope) (Prepared, error)
+	Prepare(e *ds.Envelope) (Prepared, error)
 }
 
 // Prepared is a subject bound to one envelope. Its operations are meant for
@@ -39,7 +51,7 @@ type Prepared interface {
 	// encoded event in data without fully decoding it. How (wire scan, outer
 	// message only, direct access) is in the subject's "header" label;
 	// whether the strings alias data is in its "header_strings" label.
-	ReadHeader(data []byte) (Header, error)
+	ReadHeader(data []byte) (ds.Header, error)
 	// Encoded is the envelope encoded once during Prepare: the input of the
 	// Unmarshal and ReadHeader loops. Callers must not modify it.
 	Encoded() []byte
@@ -91,7 +103,7 @@ func (l layout) String() string {
 // verifyRoundTrip runs the checks shared by every Prepared's Verify: each
 // marshal variant's output decodes (via unmarshal, which returns the decoded
 // Envelope) to src, and the header read from it equals src's header.
-func verifyRoundTrip(name string, src *Envelope, p Prepared, decode func([]byte) (*Envelope, error)) error {
+func verifyRoundTrip(name string, src *ds.Envelope, p Prepared, decode func([]byte) (*ds.Envelope, error)) error {
 	check := func(op string, data []byte) error {
 		got, err := decode(data)
 		if err != nil {

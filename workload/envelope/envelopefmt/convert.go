@@ -1,19 +1,22 @@
-package envelope
+package envelopefmt
 
 import (
 	"time"
 
+	ds "github.com/serbench/serbench/dataset/envelope"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
+
 	"github.com/serbench/serbench/dataset/envelope/fb"
 	"github.com/serbench/serbench/dataset/envelope/mp"
 	"github.com/serbench/serbench/dataset/envelope/pb"
-	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // Conversions between Envelope and the generated types of each format. They
 // share the Envelope's byte slices instead of copying them.
 
 // ToFlatPB returns e as a flat Protocol Buffers message.
-func ToFlatPB(e *Envelope) *pb.Flat {
+func ToFlatPB(e *ds.Envelope) *pb.Flat {
 	return &pb.Flat{
 		Id:            e.ID,
 		TopicId:       e.TopicID,
@@ -32,7 +35,7 @@ func ToFlatPB(e *Envelope) *pb.Flat {
 }
 
 // ToInnerPB returns the Inner message of e's wrapped form.
-func ToInnerPB(e *Envelope) *pb.Inner {
+func ToInnerPB(e *ds.Envelope) *pb.Inner {
 	return &pb.Inner{
 		Mimetype:      e.Mimetype,
 		Type:          typeToPB(e.Type),
@@ -46,7 +49,7 @@ func ToInnerPB(e *Envelope) *pb.Inner {
 
 // ToWrappedPB returns the outer message of e's wrapped form, carrying inner,
 // the already marshalled Inner message.
-func ToWrappedPB(e *Envelope, inner []byte) *pb.Wrapped {
+func ToWrappedPB(e *ds.Envelope, inner []byte) *pb.Wrapped {
 	return &pb.Wrapped{
 		Id:        e.ID,
 		TopicId:   e.TopicID,
@@ -59,8 +62,8 @@ func ToWrappedPB(e *Envelope, inner []byte) *pb.Wrapped {
 }
 
 // FromFlatPB converts a flat Protocol Buffers message to an Envelope.
-func FromFlatPB(m *pb.Flat) *Envelope {
-	return &Envelope{
+func FromFlatPB(m *pb.Flat) *ds.Envelope {
+	return &ds.Envelope{
 		ID:            m.GetId(),
 		TopicID:       m.GetTopicId(),
 		Mimetype:      m.GetMimetype(),
@@ -68,7 +71,7 @@ func FromFlatPB(m *pb.Flat) *Envelope {
 		Key:           m.GetKey(),
 		Data:          m.GetData(),
 		Encryption:    encryptionFromPB(m.GetEncryption()),
-		Compression:   Compression{Algorithm: m.GetCompression().GetAlgorithm()},
+		Compression:   ds.Compression{Algorithm: m.GetCompression().GetAlgorithm()},
 		Geography:     regionFromPB(m.GetGeography()),
 		Publisher:     publisherFromPB(m.GetPublisher()),
 		UserDefinedID: m.GetUserDefinedId(),
@@ -79,8 +82,8 @@ func FromFlatPB(m *pb.Flat) *Envelope {
 
 // FromWrappedPB converts the outer and inner messages of a wrapped event to
 // an Envelope.
-func FromWrappedPB(w *pb.Wrapped, in *pb.Inner) *Envelope {
-	return &Envelope{
+func FromWrappedPB(w *pb.Wrapped, in *pb.Inner) *ds.Envelope {
+	return &ds.Envelope{
 		ID:            w.GetId(),
 		TopicID:       w.GetTopicId(),
 		Mimetype:      in.GetMimetype(),
@@ -88,7 +91,7 @@ func FromWrappedPB(w *pb.Wrapped, in *pb.Inner) *Envelope {
 		Key:           w.GetKey(),
 		Data:          in.GetData(),
 		Encryption:    encryptionFromPB(in.GetEncryption()),
-		Compression:   Compression{Algorithm: in.GetCompression().GetAlgorithm()},
+		Compression:   ds.Compression{Algorithm: in.GetCompression().GetAlgorithm()},
 		Geography:     regionFromPB(w.GetGeography()),
 		Publisher:     publisherFromPB(w.GetPublisher()),
 		UserDefinedID: in.GetUserDefinedId(),
@@ -97,36 +100,36 @@ func FromWrappedPB(w *pb.Wrapped, in *pb.Inner) *Envelope {
 	}
 }
 
-func typeToPB(t Type) *pb.Type {
+func typeToPB(t ds.Type) *pb.Type {
 	return &pb.Type{Name: t.Name, MajorVersion: t.MajorVersion, MinorVersion: t.MinorVersion, PatchVersion: t.PatchVersion}
 }
 
-func typeFromPB(t *pb.Type) Type {
-	return Type{Name: t.GetName(), MajorVersion: t.GetMajorVersion(), MinorVersion: t.GetMinorVersion(), PatchVersion: t.GetPatchVersion()}
+func typeFromPB(t *pb.Type) ds.Type {
+	return ds.Type{Name: t.GetName(), MajorVersion: t.GetMajorVersion(), MinorVersion: t.GetMinorVersion(), PatchVersion: t.GetPatchVersion()}
 }
 
-func encryptionToPB(x Encryption) *pb.Encryption {
+func encryptionToPB(x ds.Encryption) *pb.Encryption {
 	return &pb.Encryption{Algorithm: x.Algorithm, KeyId: x.KeyID, EncryptionKey: x.EncryptionKey, HmacSecret: x.HMACSecret, Signature: x.Signature}
 }
 
-func encryptionFromPB(x *pb.Encryption) Encryption {
-	return Encryption{Algorithm: x.GetAlgorithm(), KeyID: x.GetKeyId(), EncryptionKey: x.GetEncryptionKey(), HMACSecret: x.GetHmacSecret(), Signature: x.GetSignature()}
+func encryptionFromPB(x *pb.Encryption) ds.Encryption {
+	return ds.Encryption{Algorithm: x.GetAlgorithm(), KeyID: x.GetKeyId(), EncryptionKey: x.GetEncryptionKey(), HMACSecret: x.GetHmacSecret(), Signature: x.GetSignature()}
 }
 
-func regionToPB(r Region) *pb.Region {
+func regionToPB(r ds.Region) *pb.Region {
 	return &pb.Region{Region: r.Region, Zone: r.Zone, Country: r.Country}
 }
 
-func regionFromPB(r *pb.Region) Region {
-	return Region{Region: r.GetRegion(), Zone: r.GetZone(), Country: r.GetCountry()}
+func regionFromPB(r *pb.Region) ds.Region {
+	return ds.Region{Region: r.GetRegion(), Zone: r.GetZone(), Country: r.GetCountry()}
 }
 
-func publisherToPB(p Publisher) *pb.Publisher {
+func publisherToPB(p ds.Publisher) *pb.Publisher {
 	return &pb.Publisher{PublisherId: p.PublisherID, Ipaddr: p.IPAddr, ClientId: p.ClientID, UserAgent: p.UserAgent}
 }
 
-func publisherFromPB(p *pb.Publisher) Publisher {
-	return Publisher{PublisherID: p.GetPublisherId(), IPAddr: p.GetIpaddr(), ClientID: p.GetClientId(), UserAgent: p.GetUserAgent()}
+func publisherFromPB(p *pb.Publisher) ds.Publisher {
+	return ds.Publisher{PublisherID: p.GetPublisherId(), IPAddr: p.GetIpaddr(), ClientID: p.GetClientId(), UserAgent: p.GetUserAgent()}
 }
 
 // timeFromPB converts a Timestamp to a UTC time; a missing one is the zero time.
@@ -138,7 +141,7 @@ func timeFromPB(t *timestamppb.Timestamp) time.Time {
 }
 
 // ToFlatFB returns e in the FlatBuffers object API form.
-func ToFlatFB(e *Envelope) *fb.FlatT {
+func ToFlatFB(e *ds.Envelope) *fb.FlatT {
 	return &fb.FlatT{
 		Id:       e.ID,
 		TopicId:  e.TopicID,
@@ -161,22 +164,22 @@ func ToFlatFB(e *Envelope) *fb.FlatT {
 
 // FromFlatFB converts a FlatBuffers object API value to an Envelope. Absent
 // tables become zero values.
-func FromFlatFB(t *fb.FlatT) *Envelope {
-	e := &Envelope{ID: t.Id, TopicID: t.TopicId, Mimetype: t.Mimetype, Key: t.Key, Data: t.Data, UserDefinedID: t.UserDefinedId}
+func FromFlatFB(t *fb.FlatT) *ds.Envelope {
+	e := &ds.Envelope{ID: t.Id, TopicID: t.TopicId, Mimetype: t.Mimetype, Key: t.Key, Data: t.Data, UserDefinedID: t.UserDefinedId}
 	if x := t.Type; x != nil {
-		e.Type = Type{Name: x.Name, MajorVersion: x.MajorVersion, MinorVersion: x.MinorVersion, PatchVersion: x.PatchVersion}
+		e.Type = ds.Type{Name: x.Name, MajorVersion: x.MajorVersion, MinorVersion: x.MinorVersion, PatchVersion: x.PatchVersion}
 	}
 	if x := t.Encryption; x != nil {
-		e.Encryption = Encryption{Algorithm: x.Algorithm, KeyID: x.KeyId, EncryptionKey: x.EncryptionKey, HMACSecret: x.HmacSecret, Signature: x.Signature}
+		e.Encryption = ds.Encryption{Algorithm: x.Algorithm, KeyID: x.KeyId, EncryptionKey: x.EncryptionKey, HMACSecret: x.HmacSecret, Signature: x.Signature}
 	}
 	if x := t.Compression; x != nil {
-		e.Compression = Compression{Algorithm: x.Algorithm}
+		e.Compression = ds.Compression{Algorithm: x.Algorithm}
 	}
 	if x := t.Geography; x != nil {
-		e.Geography = Region{Region: x.Region, Zone: x.Zone, Country: x.Country}
+		e.Geography = ds.Region{Region: x.Region, Zone: x.Zone, Country: x.Country}
 	}
 	if x := t.Publisher; x != nil {
-		e.Publisher = Publisher{PublisherID: x.PublisherId, IPAddr: x.Ipaddr, ClientID: x.ClientId, UserAgent: x.UserAgent}
+		e.Publisher = ds.Publisher{PublisherID: x.PublisherId, IPAddr: x.Ipaddr, ClientID: x.ClientId, UserAgent: x.UserAgent}
 	}
 	if x := t.Created; x != nil {
 		e.Created = time.Unix(x.Seconds, int64(x.Nanos)).UTC()
@@ -188,7 +191,7 @@ func FromFlatFB(t *fb.FlatT) *Envelope {
 }
 
 // ToFlatMP returns e as a flat MessagePack struct.
-func ToFlatMP(e *Envelope) *mp.Flat {
+func ToFlatMP(e *ds.Envelope) *mp.Flat {
 	return &mp.Flat{
 		ID:            e.ID,
 		TopicID:       e.TopicID,
@@ -207,7 +210,7 @@ func ToFlatMP(e *Envelope) *mp.Flat {
 }
 
 // ToInnerMP returns the Inner struct of e's wrapped MessagePack form.
-func ToInnerMP(e *Envelope) *mp.Inner {
+func ToInnerMP(e *ds.Envelope) *mp.Inner {
 	return &mp.Inner{
 		Mimetype:      e.Mimetype,
 		Type:          mp.Type(e.Type),
@@ -221,7 +224,7 @@ func ToInnerMP(e *Envelope) *mp.Inner {
 
 // ToWrappedMP returns the outer struct of e's wrapped MessagePack form,
 // carrying inner, the already encoded Inner.
-func ToWrappedMP(e *Envelope, inner []byte) *mp.Wrapped {
+func ToWrappedMP(e *ds.Envelope, inner []byte) *mp.Wrapped {
 	return &mp.Wrapped{
 		ID:        e.ID,
 		TopicID:   e.TopicID,
@@ -234,18 +237,18 @@ func ToWrappedMP(e *Envelope, inner []byte) *mp.Wrapped {
 }
 
 // FromFlatMP converts a flat MessagePack struct to an Envelope.
-func FromFlatMP(m *mp.Flat) *Envelope {
-	return &Envelope{
+func FromFlatMP(m *mp.Flat) *ds.Envelope {
+	return &ds.Envelope{
 		ID:            m.ID,
 		TopicID:       m.TopicID,
 		Mimetype:      m.Mimetype,
-		Type:          Type(m.Type),
+		Type:          ds.Type(m.Type),
 		Key:           m.Key,
 		Data:          m.Data,
-		Encryption:    Encryption(m.Encryption),
-		Compression:   Compression(m.Compression),
-		Geography:     Region(m.Geography),
-		Publisher:     Publisher(m.Publisher),
+		Encryption:    ds.Encryption(m.Encryption),
+		Compression:   ds.Compression(m.Compression),
+		Geography:     ds.Region(m.Geography),
+		Publisher:     ds.Publisher(m.Publisher),
 		UserDefinedID: m.UserDefinedID,
 		Created:       m.Created,
 		Committed:     m.Committed,
@@ -254,18 +257,18 @@ func FromFlatMP(m *mp.Flat) *Envelope {
 
 // FromWrappedMP converts the outer and inner structs of a wrapped MessagePack
 // event to an Envelope.
-func FromWrappedMP(w *mp.Wrapped, in *mp.Inner) *Envelope {
-	return &Envelope{
+func FromWrappedMP(w *mp.Wrapped, in *mp.Inner) *ds.Envelope {
+	return &ds.Envelope{
 		ID:            w.ID,
 		TopicID:       w.TopicID,
 		Mimetype:      in.Mimetype,
-		Type:          Type(in.Type),
+		Type:          ds.Type(in.Type),
 		Key:           w.Key,
 		Data:          in.Data,
-		Encryption:    Encryption(in.Encryption),
-		Compression:   Compression(in.Compression),
-		Geography:     Region(w.Geography),
-		Publisher:     Publisher(w.Publisher),
+		Encryption:    ds.Encryption(in.Encryption),
+		Compression:   ds.Compression(in.Compression),
+		Geography:     ds.Region(w.Geography),
+		Publisher:     ds.Publisher(w.Publisher),
 		UserDefinedID: in.UserDefinedID,
 		Created:       in.Created,
 		Committed:     w.Committed,

@@ -1,8 +1,10 @@
-package envelope
+package envelopefmt
 
 import (
 	"errors"
 	"fmt"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
 
 	"github.com/serbench/serbench/dataset/envelope/mp"
 )
@@ -25,11 +27,12 @@ func (s mpSubject) Labels() map[string]string {
 		"marshal_reuse":  "MarshalMsg appending to a reused buffer",
 		"header":         "map scan: header keys read, other values skipped with msgp.Skip",
 		"header_strings": "alias input (unsafe.String)",
+		"validated":      "wire structure only: strings not checked for UTF-8",
 	}
 }
 
 // Prepare implements Subject.
-func (s mpSubject) Prepare(e *Envelope) (Prepared, error) {
+func (s mpSubject) Prepare(e *ds.Envelope) (Prepared, error) {
 	if e == nil {
 		return nil, errors.New("envelope: msgp: nil envelope")
 	}
@@ -56,7 +59,7 @@ func (s mpSubject) Prepare(e *Envelope) (Prepared, error) {
 // mpFlat is msgp/flat bound to one envelope.
 type mpFlat struct {
 	name string
-	src  *Envelope
+	src  *ds.Envelope
 	msg  *mp.Flat
 	enc  []byte
 	buf  []byte
@@ -84,12 +87,12 @@ func (p *mpFlat) Unmarshal(data []byte) error {
 	return nil
 }
 
-func (p *mpFlat) ReadHeader(data []byte) (Header, error) { return ReadHeaderMP(data) }
+func (p *mpFlat) ReadHeader(data []byte) (ds.Header, error) { return ReadHeaderMP(data) }
 
 func (p *mpFlat) Encoded() []byte { return p.enc }
 
 func (p *mpFlat) Verify() error {
-	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*Envelope, error) {
+	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*ds.Envelope, error) {
 		if err := p.Unmarshal(data); err != nil {
 			return nil, err
 		}
@@ -100,7 +103,7 @@ func (p *mpFlat) Verify() error {
 // mpWrapped is msgp/wrapped bound to one envelope.
 type mpWrapped struct {
 	name      string
-	src       *Envelope
+	src       *ds.Envelope
 	msg       *mp.Wrapped
 	enc       []byte
 	buf       []byte
@@ -137,12 +140,12 @@ func (p *mpWrapped) Unmarshal(data []byte) error {
 	return nil
 }
 
-func (p *mpWrapped) ReadHeader(data []byte) (Header, error) { return ReadHeaderMP(data) }
+func (p *mpWrapped) ReadHeader(data []byte) (ds.Header, error) { return ReadHeaderMP(data) }
 
 func (p *mpWrapped) Encoded() []byte { return p.enc }
 
 func (p *mpWrapped) Verify() error {
-	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*Envelope, error) {
+	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*ds.Envelope, error) {
 		if err := p.Unmarshal(data); err != nil {
 			return nil, err
 		}

@@ -1,8 +1,10 @@
-package envelope
+package envelopefmt
 
 import (
 	"errors"
 	"fmt"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
 
 	"google.golang.org/protobuf/proto"
 
@@ -24,13 +26,14 @@ func (s vtSubject) Labels() map[string]string {
 		"codegen":       "protoc-gen-go-vtproto (marshal, unmarshal, size)",
 		"unmarshal":     "fresh message",
 		"marshal_reuse": "SizeVT + MarshalToSizedBufferVT into a reused buffer",
+		"validated":     "wire structure only: UnmarshalVT does not check strings for UTF-8",
 	}
 	setProtoHeaderLabels(l, s.layout)
 	return l
 }
 
 // Prepare implements Subject.
-func (s vtSubject) Prepare(e *Envelope) (Prepared, error) {
+func (s vtSubject) Prepare(e *ds.Envelope) (Prepared, error) {
 	if e == nil {
 		return nil, errors.New("envelope: vtprotobuf: nil envelope")
 	}
@@ -80,7 +83,7 @@ func marshalVTReuse(m sizedMarshaler, buf *[]byte) ([]byte, error) {
 // vtFlat is vtprotobuf/flat bound to one envelope.
 type vtFlat struct {
 	name string
-	src  *Envelope
+	src  *ds.Envelope
 	msg  *pb.Flat
 	enc  []byte
 	buf  []byte
@@ -100,12 +103,12 @@ func (p *vtFlat) Unmarshal(data []byte) error {
 	return nil
 }
 
-func (p *vtFlat) ReadHeader(data []byte) (Header, error) { return ReadFlatHeaderPB(data) }
+func (p *vtFlat) ReadHeader(data []byte) (ds.Header, error) { return ReadFlatHeaderPB(data) }
 
 func (p *vtFlat) Encoded() []byte { return p.enc }
 
 func (p *vtFlat) Verify() error {
-	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*Envelope, error) {
+	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*ds.Envelope, error) {
 		if err := p.Unmarshal(data); err != nil {
 			return nil, err
 		}
@@ -119,7 +122,7 @@ func (p *vtFlat) Verify() error {
 // vtWrapped is vtprotobuf/wrapped bound to one envelope.
 type vtWrapped struct {
 	name      string
-	src       *Envelope
+	src       *ds.Envelope
 	msg       *pb.Wrapped
 	inner     *pb.Inner
 	enc       []byte
@@ -145,10 +148,10 @@ func (p *vtWrapped) Unmarshal(data []byte) error {
 	return nil
 }
 
-func (p *vtWrapped) ReadHeader(data []byte) (Header, error) {
+func (p *vtWrapped) ReadHeader(data []byte) (ds.Header, error) {
 	w := &pb.Wrapped{}
 	if err := w.UnmarshalVT(data); err != nil {
-		return Header{}, fmt.Errorf("%s: read header: %w", p.name, err)
+		return ds.Header{}, fmt.Errorf("%s: read header: %w", p.name, err)
 	}
 	return wrappedHeaderPB(w), nil
 }
@@ -156,7 +159,7 @@ func (p *vtWrapped) ReadHeader(data []byte) (Header, error) {
 func (p *vtWrapped) Encoded() []byte { return p.enc }
 
 func (p *vtWrapped) Verify() error {
-	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*Envelope, error) {
+	return verifyRoundTrip(p.name, p.src, p, func(data []byte) (*ds.Envelope, error) {
 		if err := p.Unmarshal(data); err != nil {
 			return nil, err
 		}

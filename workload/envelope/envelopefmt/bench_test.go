@@ -1,13 +1,17 @@
-package envelope
+package envelopefmt
 
-import "testing"
+import (
+	"testing"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
+)
 
 // BenchmarkSubjects measures every subject's operations at the Tiny and
 // XLarge payload sizes. Unmarshal decodes into a fresh message per call;
 // ReadHeader reads only id, topic_id, geography and publisher.
 func BenchmarkSubjects(b *testing.B) {
-	for _, size := range []Size{{"Tiny", Tiny}, {"XLarge", XLarge}} {
-		e, err := New(1, size.Bytes)
+	for _, size := range []ds.Size{{Name: "Tiny", Bytes: ds.Tiny}, {Name: "XLarge", Bytes: ds.XLarge}} {
+		e, err := ds.New(1, size.Bytes)
 		if err != nil {
 			b.Fatal(err)
 		}

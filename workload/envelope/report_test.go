@@ -1,0 +1,154 @@
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	ds "github.com/serbench/serbench/dataset/envelope"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload/workloadtest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestReportGolden renders the envelope sections from a recorded quick run
+// (schema 2: descriptors, roles, groups, in-round ratios; filtered to four
+// subjects and three sizes to stay small) and compares the Markdown with a
+// golden file.
+func TestReportGolden(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.File = "quick.jsonl"
+	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
+	plots := 0
+	for _, w := range doc.Runs[0].Workloads {
+		for _, s := range w.Sections {
+			for _, b := range s.Blocks {
+				if p, ok := b.(*report.Plot); ok {
+					plots++
+					if !strings.Contains(string(p.SVG), "<svg") {
+						t.Errorf("%s is not an SVG", p.File)
+					}
+				}
+			}
+		}
+	}
+	if plots != len(sweepOps) {
+		t.Errorf("%d plots, want %d (one per sweep op)", plots, len(sweepOps))
+	}
+	// Subjects, libraries and versions come from the recorded descriptors.
+	for _, want := range []string{"| protobuf-flat | baseline | google.golang.org/protobuf v1.36.12 |", "github.com/tinylib/msgp v1.6.5"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestRatiosAreInRound checks that a ratio to the baseline is the one
+// taken within each sampling round, not the ratio of the two medians: the
+// two differ when the machine drifts between rounds.
+func TestRatiosAreInRound(t *testing.T) {
+	run := synthRun()
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		if c.Labels.Get("subject") == "protobuf-wrapped" && c.Labels.Get("size") == "Tiny" && c.Labels.Get("op") == OpMarshal {
+			for j := range c.Samples {
+				c.Samples[j].VsBaseline = 0.25
+			}
+			c.Summarize()
+		}
+	}
+	blocks, err := renderSeed(run, run.Filter(Name, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := blocks[0].(*report.Table)
+	if got := m.Rows[0][len(m.Rows[0])-1]; got != "0.25× ±0%" {
+		t.Errorf("Tiny marshal wrapped ÷ flat = %q, want the in-round 0.25× ±0%%", got)
+	}
+	// Without in-round ratios (an older run) the medians' ratio stands in.
+	if want := report.Float((600+ds.XLarge/8.0)/(1000+ds.XLarge/10.0)) + "×"; m.Rows[1][0] != "XLarge" || m.Rows[1][len(m.Rows[1])-1] != want {
+		t.Errorf("row %v: want XLarge marshal wrapped ÷ flat = %s", m.Rows[1], want)
+	}
+}
+
+// TestReportSchema1 renders the recorded run as a build before schema 2
+// wrote it, read through results.Read's migration: every section but the
+// subjects table renders, the baseline is found by name and ratios fall
+// back to the medians.
+func TestReportSchema1(t *testing.T) {
+	run := schema1(t, filepath.Join("testdata", "quick.jsonl"), "subject")
+	_, md := workloadtest.Markdown(t, run, New().Sections())
+	for _, want := range []string{"### The seed's tables", "**marshal: time × protobuf-flat's**", "### Where flat overtakes wrapped",
+		"protobuf-wrapped (outer only)", "| Tiny | 1,024 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "### Subjects") {
+		t.Error("a subjects table without descriptors")
+	}
+}
+
+// schema1 rewrites the recorded run at path as a build before schema 2
+// wrote it — no schema field, descriptors or end line, no roles, groups or
+// in-round ratios, the subject under the label key subjectKey — and reads
+// it back, so that the test goes through results.Read's migration.
+func schema1(t *testing.T, path, subjectKey string) *results.Run {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatal(err)
+		}
+		switch m["kind"] {
+		case results.KindDescriptor, results.KindEnd:
+			continue
+		case results.KindEnv:
+			delete(m, "schema")
+		case results.KindCase:
+			delete(m, "role")
+			delete(m, "group")
+			delete(m, "summary")
+			for _, l := range m["labels"].([]any) {
+				if l := l.(map[string]any); l["k"] == "subject" {
+					l["k"] = subjectKey
+				}
+			}
+			samples, _ := m["samples"].([]any)
+			for _, s := range samples {
+				s := s.(map[string]any)
+				delete(s, "round")
+				delete(s, "vs_baseline")
+				delete(s, "vs_limit")
+			}
+		}
+		enc, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(append(enc, '\n'))
+	}
+	run, err := results.Read(&out, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Env.Schema != 1 || len(run.Descriptors) != 0 {
+		t.Fatalf("schema %d, %d descriptors: not a schema-1 run", run.Env.Schema, len(run.Descriptors))
+	}
+	return run
+}
