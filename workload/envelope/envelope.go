@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/serbench/serbench/bench"
@@ -74,38 +75,49 @@ func (*Workload) Subjects() []string {
 	return out
 }
 
-// NamedSizes returns the seed's named payload sizes measured at scale s.
-func NamedSizes(s workload.Scale) []ds.Size {
-	all := ds.NamedSizes()
-	if s != workload.Quick {
-		return all
-	}
-	var out []ds.Size
-	for _, z := range all {
-		if z.Name == "Tiny" || z.Name == "Large" {
-			out = append(out, z)
+// sizes are the payloads of one scale: the seed's named sizes and the
+// power-of-two sweep.
+type sizes struct{ named, sweep []ds.Size }
+
+// scales is the workload's scale table: quick measures Tiny and Large and
+// four sweep sizes; default and full every named size and the whole sweep.
+func scales() workload.ScaleTable[sizes] {
+	pick := func(all []ds.Size, keep func(ds.Size) bool) []ds.Size {
+		var out []ds.Size
+		for _, z := range all {
+			if keep(z) {
+				out = append(out, z)
+			}
 		}
+		return out
 	}
-	return out
+	quick := sizes{
+		named: pick(ds.NamedSizes(), func(z ds.Size) bool { return z.Name == "Tiny" || z.Name == "Large" }),
+		sweep: pick(ds.SweepSizes(), func(z ds.Size) bool {
+			return z.Bytes == 8 || z.Bytes == 1<<10 || z.Bytes == 64<<10 || z.Bytes == 1<<20
+		}),
+	}
+	all := sizes{named: ds.NamedSizes(), sweep: ds.SweepSizes()}
+	return workload.ScaleTable[sizes]{Quick: quick, Default: all, Full: all,
+		Describe: func(z sizes) string {
+			var names []string
+			for _, n := range z.named {
+				names = append(names, n.Name)
+			}
+			return fmt.Sprintf("%s + %d sweep sizes", strings.Join(names, ", "), len(z.sweep))
+		}}
 }
+
+// ScaleInfo implements workload.Scaler.
+func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
+
+// NamedSizes returns the seed's named payload sizes measured at scale s.
+func NamedSizes(s workload.Scale) []ds.Size { return scales().At(s).named }
 
 // SweepSizes returns the power-of-two payload sizes measured at scale s.
 // Plan skips a sweep size equal to a named size of the same scale (1 KiB is
 // Tiny, 4 KiB XSmall …): the named case stands for it.
-func SweepSizes(s workload.Scale) []ds.Size {
-	all := ds.SweepSizes()
-	if s != workload.Quick {
-		return all
-	}
-	var out []ds.Size
-	for _, z := range all {
-		switch z.Bytes {
-		case 8, 1 << 10, 64 << 10, 1 << 20:
-			out = append(out, z)
-		}
-	}
-	return out
-}
+func SweepSizes(s workload.Scale) []ds.Size { return scales().At(s).sweep }
 
 // Plan implements workload.Workload. Cases are ordered by size, then op;
 // the subjects of one size and op form a comparison group, sampled

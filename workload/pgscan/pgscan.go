@@ -20,6 +20,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/pgarrow"
 	"github.com/serbench/serbench/pgserver"
+	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -67,17 +68,28 @@ const LabelSubject = "subject"
 func groupRead(rows int64) string  { return "rows=" + strconv.FormatInt(rows, 10) }
 func groupSweep(rows int64) string { return "rows=" + strconv.FormatInt(rows, 10) + "/batch-sweep" }
 
-// Sizes returns the table sizes (rows) of a scale.
-func Sizes(s workload.Scale) []int64 {
-	switch s {
-	case workload.Quick:
-		return []int64{100_000}
-	case workload.Full:
-		return []int64{1_000_000, 10_000_000, 46_000_000}
-	default:
-		return []int64{1_000_000, 10_000_000}
+// scales is the workload's scale table: the table sizes in rows (the
+// seed's 1M, 10M and 46M at full).
+func scales() workload.ScaleTable[[]int64] {
+	return workload.ScaleTable[[]int64]{
+		Quick:   []int64{100_000},
+		Default: []int64{1_000_000, 10_000_000},
+		Full:    []int64{1_000_000, 10_000_000, 46_000_000},
+		Describe: func(rows []int64) string {
+			parts := make([]string, len(rows))
+			for i, r := range rows {
+				parts[i] = report.Compact(float64(r))
+			}
+			return strings.Join(parts, ", ") + " rows"
+		},
 	}
 }
+
+// Sizes returns the table sizes (rows) of a scale.
+func Sizes(s workload.Scale) []int64 { return scales().At(s) }
+
+// ScaleInfo implements workload.Scaler.
+func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
 
 // SweepBatches are the batch sizes of the batch-size sweep.
 func SweepBatches() []int { return []int{10_000, 50_000, 100_000, 200_000, 500_000} }
