@@ -6,54 +6,127 @@ import (
 	"strings"
 )
 
-const css = `body{font:14px/1.45 system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1em;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}
-td:first-child,th:first-child{text-align:left}
+const css = `*{box-sizing:border-box}
+body{font:14px/1.45 "Liberation Sans",Arial,Helvetica,sans-serif;margin:0;color:#222;background:#fafafa}
+#side{position:fixed;top:0;left:0;bottom:0;width:220px;overflow-y:auto;background:#fff;border-right:1px solid #ddd;padding:1em .8em;font-size:13px}
+#side a{display:block;color:#0057a3;text-decoration:none;padding:1px 0}#side a:hover{text-decoration:underline}
+#side .w{font-weight:bold;margin-top:.6em}#side .s{padding-left:.8em;color:#444}#side .r{color:#777;margin-top:.8em;font-size:12px}
+main{margin-left:220px;padding:1em 2em 4em;max-width:1400px}
+h1{margin-top:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
+.scroll{overflow-x:auto;max-width:100%;margin:.5em 0 1em}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;background:#fff}
+th,td{border:1px solid #d6d6d6;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f0f0f0;cursor:pointer;user-select:none;white-space:nowrap}th[aria-sort=ascending]::after{content:" \25B2"}th[aria-sort=descending]::after{content:" \25BC"}
+td.num{text-align:right;white-space:nowrap}
 td.failed{color:#b00;font-weight:bold}td.noisy{color:#a60}
 caption{text-align:left;font-weight:bold;padding:.3em 0}
-pre{background:#f7f7f7;padding:.8em;overflow-x:auto;font-size:12px}
-figure{margin:1em 0}figure svg,figure img{max-width:100%;height:auto}
-p.note{color:#555;font-size:13px}p.notice{background:#fff4e5;border-left:4px solid #e69f00;padding:.6em .8em}nav a{margin-right:1em}`
+input.filter{margin:.2em 0;padding:2px 6px;font:inherit;width:16em}
+pre{background:#f3f3f3;padding:.8em;overflow-x:auto;font-size:12px}
+figure{margin:1em 0}figure svg{max-width:100%;height:auto;background:#fff}figcaption{color:#555;font-size:13px}
+p.note{color:#555;font-size:13px}p.notice{background:#fff4e5;border-left:4px solid #e69f00;padding:.6em .8em}
+.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}
+.card dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 1.2em;margin:0;font-size:13px}.card dt{color:#666}.card dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:900px){#side{position:static;width:auto;border-right:0;border-bottom:1px solid #ddd}main{margin-left:0;padding:1em}}`
 
-// WriteHTML renders the document as one self-contained HTML page with the
-// plots inlined.
+// script sorts a table by the column whose header is clicked (numbers by
+// the data-v value each numeric cell carries) and filters the rows of a
+// table by the text typed above it. Nothing is loaded from the network.
+const script = `document.querySelectorAll("table.data").forEach(function(t){
+var hs=t.querySelectorAll("thead th");
+hs.forEach(function(h,i){h.addEventListener("click",function(){
+var asc=h.getAttribute("aria-sort")!=="ascending";
+hs.forEach(function(o){o.removeAttribute("aria-sort")});
+h.setAttribute("aria-sort",asc?"ascending":"descending");
+var b=t.tBodies[0],rows=Array.prototype.slice.call(b.rows);
+rows.sort(function(x,y){var a=x.cells[i],c=y.cells[i];if(!a||!c)return 0;
+var av=a.getAttribute("data-v"),cv=c.getAttribute("data-v"),r;
+if(av!==null&&cv!==null){r=parseFloat(av)-parseFloat(cv)}else if(av!==null){r=-1}else if(cv!==null){r=1}else{r=a.textContent.localeCompare(c.textContent)}
+return asc?r:-r});
+rows.forEach(function(r){b.appendChild(r)})})})});
+document.querySelectorAll("input.filter").forEach(function(f){
+var t=document.getElementById(f.getAttribute("data-table"));
+f.addEventListener("input",function(){var q=f.value.toLowerCase();
+Array.prototype.forEach.call(t.tBodies[0].rows,function(r){r.style.display=r.textContent.toLowerCase().indexOf(q)>=0?"":"none"})})});`
+
+// WriteHTML renders the document as one self-contained HTML page: a
+// navigation sidebar across runs, workloads and sections, the environment
+// as a card, sortable and filterable tables and the plots inlined.
 func (d *Doc) WriteHTML(w *strings.Builder) {
-	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n", html.EscapeString(d.Title), css)
-	fmt.Fprintf(w, "<h1>%s</h1>\n<nav>", html.EscapeString(d.Title))
-	for i, rd := range d.Runs {
-		for _, wd := range rd.Workloads {
-			fmt.Fprintf(w, "<a href=\"#r%d-%s\">%s</a>", i, html.EscapeString(wd.Name), html.EscapeString(wd.Name))
-		}
-	}
-	w.WriteString("</nav>\n")
+	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>%s</title><style>%s</style></head><body>\n", html.EscapeString(d.Title), css)
+	w.WriteString("<nav id=\"side\">")
+	fmt.Fprintf(w, "<a href=\"#top\"><b>%s</b></a>", html.EscapeString(d.Title))
 	for i, rd := range d.Runs {
 		if len(d.Runs) > 1 {
-			fmt.Fprintf(w, "<h2>Run %d: %s</h2>\n", i+1, html.EscapeString(rd.Run.File))
+			fmt.Fprintf(w, "<div class=\"r\">run %d: %s</div>", i+1, html.EscapeString(runLabel(rd)))
+		}
+		for _, wd := range rd.Workloads {
+			fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">%s</a>", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
+			for _, sd := range wd.Sections {
+				fmt.Fprintf(w, "<a class=\"s\" href=\"#%s\">%s</a>", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
+			}
+		}
+	}
+	w.WriteString("</nav>\n<main>\n")
+	fmt.Fprintf(w, "<h1 id=\"top\">%s</h1>\n", html.EscapeString(d.Title))
+	tables := 0
+	for i, rd := range d.Runs {
+		if len(d.Runs) > 1 {
+			fmt.Fprintf(w, "<h2>Run %d: %s</h2>\n", i+1, html.EscapeString(runLabel(rd)))
 		}
 		for _, n := range rd.Notices {
 			fmt.Fprintf(w, "<p class=\"notice\"><strong>Note:</strong> %s</p>\n", inline(n))
 		}
-		w.WriteString("<details><summary>Environment</summary>\n")
-		htmlTable(w, rd.Env)
-		w.WriteString("</details>\n")
+		w.WriteString("<div class=\"card\"><dl>")
+		for _, r := range rd.Env.Rows {
+			if len(r) == 2 {
+				fmt.Fprintf(w, "<dt>%s</dt><dd>%s</dd>", html.EscapeString(r[0]), html.EscapeString(r[1]))
+			}
+		}
+		w.WriteString("</dl></div>\n")
 		for _, wd := range rd.Workloads {
-			fmt.Fprintf(w, "<h2 id=\"r%d-%s\">Workload <code>%s</code></h2>\n", i, html.EscapeString(wd.Name), html.EscapeString(wd.Name))
+			fmt.Fprintf(w, "<h2 id=\"%s\">Workload <code>%s</code></h2>\n", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
 			for _, sd := range wd.Sections {
-				fmt.Fprintf(w, "<h3>%s</h3>\n", html.EscapeString(sd.Title))
+				fmt.Fprintf(w, "<h3 id=\"%s\">%s</h3>\n", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
 				for _, b := range sd.Blocks {
-					htmlBlock(w, b)
+					htmlBlock(w, b, &tables)
 				}
 			}
 		}
 	}
-	w.WriteString("</body></html>\n")
+	fmt.Fprintf(w, "</main>\n<script>%s</script>\n</body></html>\n", script)
 }
 
-func htmlBlock(w *strings.Builder, b Block) {
+// runLabel names a run in a page of several: its host and file.
+func runLabel(rd RunDoc) string {
+	if h := rd.Run.Env.Host; h != "" {
+		return h + " — " + rd.Run.File
+	}
+	return rd.Run.File
+}
+
+// anchor makes an id from run index, workload and section title.
+func anchor(run int, workload, section string) string {
+	id := fmt.Sprintf("r%d-%s", run, workload)
+	if section != "" {
+		id += "-" + section
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(id) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+			b.WriteRune(r)
+		case r == ' ' || r == '_' || r == '/':
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+func htmlBlock(w *strings.Builder, b Block, tables *int) {
 	switch b := b.(type) {
 	case *Table:
-		htmlTable(w, b)
+		*tables++
+		htmlTable(w, b, fmt.Sprintf("t%d", *tables))
 	case *Text:
 		var list bool
 		for _, line := range strings.Split(b.Body, "\n") {
@@ -111,33 +184,50 @@ func inline(s string) string {
 	return s
 }
 
-func htmlTable(w *strings.Builder, t *Table) {
-	w.WriteString("<table>")
+// filterRows is the row count from which a table gets a filter box.
+const filterRows = 8
+
+func htmlTable(w *strings.Builder, t *Table, id string) {
+	if len(t.Rows) >= filterRows {
+		fmt.Fprintf(w, "<input class=\"filter\" type=\"search\" placeholder=\"filter rows…\" aria-label=\"filter rows\" data-table=\"%s\">", id)
+	}
+	fmt.Fprintf(w, "<div class=\"scroll\"><table class=\"data\" id=\"%s\">", id)
 	if t.Caption != "" {
 		fmt.Fprintf(w, "<caption>%s</caption>", html.EscapeString(t.Caption))
 	}
 	if len(t.Header) > 0 {
-		w.WriteString("<tr>")
+		w.WriteString("<thead><tr>")
 		for _, h := range t.Header {
 			fmt.Fprintf(w, "<th>%s</th>", html.EscapeString(h))
 		}
-		w.WriteString("</tr>")
+		w.WriteString("</tr></thead>")
 	}
+	w.WriteString("<tbody>")
 	for _, r := range t.Rows {
 		w.WriteString("<tr>")
-		for _, c := range r {
-			class := ""
+		for i, c := range r {
+			var class []string
+			attr := ""
+			if v, ok := SortKey(c); ok {
+				if i > 0 {
+					class = append(class, "num")
+				}
+				attr = fmt.Sprintf(" data-v=\"%g\"", v)
+			}
 			switch {
 			case c == Failed:
-				class = ` class="failed"`
+				class = append(class, "failed")
 			case strings.HasSuffix(c, "(noisy)"):
-				class = ` class="noisy"`
+				class = append(class, "noisy")
 			}
-			fmt.Fprintf(w, "<td%s>%s</td>", class, html.EscapeString(c))
+			if len(class) > 0 {
+				attr = fmt.Sprintf(" class=\"%s\"", strings.Join(class, " ")) + attr
+			}
+			fmt.Fprintf(w, "<td%s>%s</td>", attr, inline(c))
 		}
 		w.WriteString("</tr>")
 	}
-	w.WriteString("</table>\n")
+	w.WriteString("</tbody></table></div>\n")
 	for _, n := range t.Notes {
 		fmt.Fprintf(w, "<p class=\"note\">%s</p>\n", inline(n))
 	}
