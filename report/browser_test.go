@@ -1,0 +1,193 @@
+package report
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/serbench/serbench/results"
+)
+
+// browser finds a headless-capable Chromium; CI installs Debian's.
+func browser(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no Chromium on PATH: .ci/run installs Debian's chromium for this test")
+	}
+	t.Skip("no Chromium on PATH (apt-get install chromium)")
+	return ""
+}
+
+// TestReportInBrowser opens a generated report in headless Chromium and
+// checks it as a reader would: no console errors, every plot present and
+// drawn, clicking a column header sorts the table, the filter box hides
+// rows. It saves screenshots (desktop and 800 px wide) under
+// $SERBENCH_ARTIFACTS (default: the test's temp dir) for a person to look
+// at.
+func TestReportInBrowser(t *testing.T) {
+	exe := browser(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	runs := []*results.Run{readRun(t, "run-a.jsonl"), readRun(t, "run-b.jsonl")}
+	sections := []Section{
+		{Workload: "features", Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
+			return []Block{SubjectsTable(run, "features", "subject", cases)}, nil
+		}},
+		{Workload: "features", Title: "Speed", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
+			chart := LineChart{Title: "encode and decode", XLabel: "op", YLabel: "time", LogY: true, YFormat: Duration, Palette: RunPalette(run)}
+			t := &Table{Header: []string{"subject", "op", "time"}}
+			for _, op := range []string{"encode", "decode"} {
+				for _, c := range Where(cases, "op", op) {
+					st, _ := c.Stat(results.UnitNsPerOp)
+					t.Rows = append(t.Rows, []string{c.Labels.Get("subject"), op, NsCell(c)})
+					x := 1.0
+					if op == "decode" {
+						x = 2
+					}
+					found := false
+					for i := range chart.Series {
+						if chart.Series[i].Name == c.Labels.Get("subject") {
+							s := &chart.Series[i]
+							s.X, s.Y, s.Lo, s.Hi = append(s.X, x), append(s.Y, st.Median), append(s.Lo, st.Lo), append(s.Hi, st.Hi)
+							found = true
+						}
+					}
+					if !found {
+						chart.Series = append(chart.Series, Series{Name: c.Labels.Get("subject"), X: []float64{x}, Y: []float64{st.Median}, Lo: []float64{st.Lo}, Hi: []float64{st.Hi}, Limit: c.IsLimit()})
+					}
+				}
+			}
+			svg, err := chart.SVG()
+			if err != nil {
+				return nil, err
+			}
+			return []Block{t, &Plot{File: "speed.svg", Caption: "speed", SVG: svg}}, nil
+		}},
+	}
+	doc, err := Build(runs, sections)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := doc.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	art := os.Getenv("SERBENCH_ARTIFACTS")
+	if art == "" {
+		art = dir
+	}
+	if err := os.MkdirAll(art, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	// Subscribe to the console before the page loads, read it in the
+	// background, stop reading once the checks are done.
+	cctx, stopConsole := context.WithCancel(ctx)
+	messages := chromedp.Console(cctx)
+	var (
+		mu            sync.Mutex
+		consoleErrors []string
+		consoleDone   = make(chan struct{})
+	)
+	go func() {
+		defer close(consoleDone)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				mu.Lock()
+				consoleErrors = append(consoleErrors, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(chromedp.Do(ctx, chromedp.EmulateViewport(1400, 1000), chromedp.Navigate("file://"+filepath.Join(dir, "report.html")), chromedp.WaitReady("main")))
+	eval := func(js string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		must(err)
+		return v
+	}
+	plots := eval(`String(document.querySelectorAll("figure svg").length)`)
+	emptyPlots := eval(`String(Array.from(document.querySelectorAll("figure svg")).filter(s => s.getBoundingClientRect().width < 100 || s.querySelectorAll("path,line,polyline").length < 5).length)`)
+	desktop, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	must(err)
+	const table = `document.querySelectorAll("table.data")[2]`
+	column := func() []string {
+		return strings.Split(eval(`Array.from(`+table+`.tBodies[0].rows).map(r => r.cells[2].textContent).join("|")`), "|")
+	}
+	before := column()
+	eval(table + `.tHead.rows[0].cells[2].click(); ""`)
+	after := column()
+	eval(table + `.tHead.rows[0].cells[2].click(); ""`)
+	afterDesc := column()
+	visible := eval(`(() => { const f = document.querySelector("input.filter"); f.value = "proto3-fixed"; f.dispatchEvent(new Event("input")); return String(Array.from(document.getElementById(f.dataset.table).tBodies[0].rows).filter(r => r.style.display !== "none").length) })()`)
+	must(chromedp.Do(ctx, chromedp.EmulateViewport(800, 1000)))
+	narrow, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	must(err)
+	stopConsole()
+	<-consoleDone
+
+	for name, b := range map[string][]byte{"report-desktop.png": desktop, "report-800px.png": narrow} {
+		if err := os.WriteFile(filepath.Join(art, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("screenshots in %s", art)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(consoleErrors) > 0 {
+		t.Errorf("console errors: %q", consoleErrors)
+	}
+	if plots != "2" || emptyPlots != "0" {
+		t.Errorf("%s plots (want 2, one per run), %s of them empty", plots, emptyPlots)
+	}
+	keys := func(cells []string) []float64 {
+		var out []float64
+		for _, c := range cells {
+			v, _ := SortKey(c)
+			out = append(out, v)
+		}
+		return out
+	}
+	asc, desc := keys(after), keys(afterDesc)
+	for i := 1; i < len(asc); i++ {
+		if asc[i] < asc[i-1] || desc[i] > desc[i-1] {
+			t.Fatalf("clicking the header did not sort the column by value:\nbefore %q\nafter  %q\nagain  %q", before, after, afterDesc)
+		}
+	}
+	if len(asc) < 4 || strings.Join(before, "|") == strings.Join(after, "|") && strings.Join(before, "|") == strings.Join(afterDesc, "|") {
+		t.Errorf("sorting changed nothing: %q", before)
+	}
+	if visible != "2" {
+		t.Errorf("filtering on proto3-fixed left %s rows visible, want 2 (encode and decode)", visible)
+	}
+}
