@@ -1,8 +1,10 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -77,6 +79,9 @@ type Delta struct {
 
 // CompareOptions tune Compare.
 type CompareOptions struct {
+	// Threshold is the change in a time unit above which a significant
+	// slowdown counts as a regression (default NoiseThreshold, 5%).
+	Threshold float64
 	// Normalize compares each case's time as a ratio to its comparison
 	// group's limit row (or, without one, its baseline) measured in the
 	// same round, instead of ns/op: a machine that is uniformly slower in
@@ -179,41 +184,197 @@ func failedSide(o, n *results.Case) string {
 	}
 }
 
-// WriteCompare prints deltas as benchstat does: one block per unit, old and
-// new medians with their intervals, the change or "~" when not
-// significant, and the p-value with sample counts. Units whose values did
-// not change at all (e.g. identical allocs/op) are still listed so nothing
-// hides. It returns the number of significant regressions in ns/op
-// (slower by more than the noise threshold).
-func WriteCompare(w io.Writer, oldName, newName string, ds []Delta) (regressions int, err error) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	unit := ""
-	for _, d := range ds {
-		if d.Unit != unit {
-			if unit != "" {
-				fmt.Fprintln(tw)
-			}
-			unit = d.Unit
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", "", oldName, newName, "vs base", "")
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", "", unit, unit, "", "")
+// Comparison is the result of comparing two runs, ready to print.
+type Comparison struct {
+	// OldName and NewName name the two runs (their files) in headers.
+	OldName, NewName string
+	Deltas           []Delta
+	// Threshold is the regression threshold (a fraction).
+	Threshold float64
+}
+
+// NewComparison compares old with new.
+func NewComparison(oldName, newName string, old, new *results.Run, opts CompareOptions) *Comparison {
+	th := opts.Threshold
+	if th <= 0 {
+		th = results.NoiseThreshold
+	}
+	return &Comparison{OldName: oldName, NewName: newName, Deltas: Compare(old, new, opts), Threshold: th}
+}
+
+// Shared returns the number of cases measured in both runs.
+func (c *Comparison) Shared() int {
+	seen := map[string]bool{}
+	for _, d := range c.Deltas {
+		if d.Note == "" {
+			seen[d.Name] = true
 		}
-		if d.Note != "" {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, cell(d.Old, d.Unit), cell(d.New, d.Unit), "", d.Note)
+	}
+	return len(seen)
+}
+
+// isTime reports whether unit stands for a case's time (ns/op or an
+// in-round ratio of it).
+func isTime(unit string) bool { return unitOrder(unit) <= 2 }
+
+// Regression reports whether d is a significant slowdown past the
+// threshold.
+func (c *Comparison) Regression(d Delta) bool {
+	return d.Note == "" && d.Significant && isTime(d.Unit) && d.Change > c.Threshold
+}
+
+// Regressions counts the significant slowdowns past the threshold.
+func (c *Comparison) Regressions() int {
+	n := 0
+	for _, d := range c.Deltas {
+		if c.Regression(d) {
+			n++
+		}
+	}
+	return n
+}
+
+// Geomean returns, per unit, the geometric mean of new ÷ old over the rows
+// compared in that unit (zeros left out), as benchstat's geomean row.
+func (c *Comparison) Geomean() map[string]float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, d := range c.Deltas {
+		if d.Note != "" || d.Change <= -1 {
 			continue
 		}
-		delta := "~"
-		if d.Significant {
-			delta = fmt.Sprintf("%+.2f%%", d.Change*100)
-			if unitOrder(d.Unit) <= 2 && d.Change > results.NoiseThreshold {
-				regressions++
+		sum[d.Unit] += math.Log1p(d.Change)
+		n[d.Unit]++
+	}
+	out := map[string]float64{}
+	for u, s := range sum {
+		out[u] = math.Exp(s / float64(n[u]))
+	}
+	return out
+}
+
+// delta formats a row's change: "+12.3%", or "~" when not significant.
+func (c *Comparison) delta(d Delta) string {
+	if !d.Significant {
+		return "~"
+	}
+	return fmt.Sprintf("%+.2f%%", d.Change*100)
+}
+
+// WriteText prints the comparison as benchstat does: one block per unit,
+// old and new medians with their intervals, the change or "~" and the
+// p-value with sample counts, and a geomean row per block.
+func (c *Comparison) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	geo := c.Geomean()
+	unit := ""
+	endBlock := func() {
+		if unit != "" {
+			if g, ok := geo[unit]; ok {
+				fmt.Fprintf(tw, "geomean\t\t\t%+.2f%%\t\n", (g-1)*100)
 			}
+			fmt.Fprintln(tw)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, cell(d.Old, d.Unit), cell(d.New, d.Unit), delta, pString(d))
 	}
+	for _, d := range c.Deltas {
+		if d.Unit != unit {
+			endBlock()
+			unit = d.Unit
+			fmt.Fprintf(tw, "\t%s\t%s\t\t\n", c.OldName, c.NewName)
+			fmt.Fprintf(tw, "\t%s\t%s\tvs old\t\n", unit, unit)
+		}
+		if d.Note != "" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t\t%s\n", d.Name, cell(d.Old, d.Unit), cell(d.New, d.Unit), d.Note)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, cell(d.Old, d.Unit), cell(d.New, d.Unit), c.delta(d), pString(d))
+	}
+	endBlock()
 	if err := tw.Flush(); err != nil {
-		return regressions, fmt.Errorf("compare: %w", err)
+		return fmt.Errorf("compare: %w", err)
 	}
-	return regressions, nil
+	return nil
+}
+
+// WriteMarkdown prints the comparison as Markdown tables, one per unit.
+func (c *Comparison) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Comparing `%s` (old) with `%s` (new).\n", c.OldName, c.NewName)
+	geo := c.Geomean()
+	unit := ""
+	end := func() {
+		if g, ok := geo[unit]; ok && unit != "" {
+			fmt.Fprintf(&b, "| **geomean** | | | %+.2f%% | |\n", (g-1)*100)
+		}
+	}
+	for _, d := range c.Deltas {
+		if d.Unit != unit {
+			end()
+			unit = d.Unit
+			fmt.Fprintf(&b, "\n| case | old %s | new %s | vs old | p |\n|---|---:|---:|---:|---|\n", unit, unit)
+		}
+		ch, p := c.delta(d), pString(d)
+		if d.Note != "" {
+			ch, p = "", d.Note
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdEscape(d.Name), cell(d.Old, d.Unit), cell(d.New, d.Unit), ch, p)
+	}
+	end()
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// compareJSON is the JSON form of one row.
+type compareJSON struct {
+	Case        string   `json:"case"`
+	Unit        string   `json:"unit"`
+	Old         *float64 `json:"old,omitempty"`
+	New         *float64 `json:"new,omitempty"`
+	Change      float64  `json:"change"`
+	P           float64  `json:"p"`
+	Significant bool     `json:"significant"`
+	Regression  bool     `json:"regression"`
+	Note        string   `json:"note,omitempty"`
+}
+
+// WriteJSON prints the comparison as one JSON document: both files, the
+// threshold, every row (medians, change as a fraction, p-value, whether it
+// is a regression) and the geomean per unit.
+func (c *Comparison) WriteJSON(w io.Writer) error {
+	median := func(cs *results.Case, unit string) *float64 {
+		if cs == nil || !cs.OK() {
+			return nil
+		}
+		if st, ok := cs.Stat(unit); ok {
+			return &st.Median
+		}
+		return nil
+	}
+	rows := make([]compareJSON, 0, len(c.Deltas))
+	for _, d := range c.Deltas {
+		rows = append(rows, compareJSON{Case: d.Name, Unit: d.Unit, Old: median(d.Old, d.Unit), New: median(d.New, d.Unit),
+			Change: d.Change, P: d.P, Significant: d.Significant, Regression: c.Regression(d), Note: d.Note})
+	}
+	geo := map[string]float64{}
+	for u, g := range c.Geomean() {
+		geo[u] = g - 1
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Old         string             `json:"old"`
+		New         string             `json:"new"`
+		Threshold   float64            `json:"threshold"`
+		Regressions int                `json:"regressions"`
+		Geomean     map[string]float64 `json:"geomean_change"`
+		Rows        []compareJSON      `json:"rows"`
+	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, rows})
+}
+
+// WriteCompare prints deltas as text (see Comparison.WriteText) and
+// returns the number of significant regressions past the noise threshold.
+func WriteCompare(w io.Writer, oldName, newName string, ds []Delta) (regressions int, err error) {
+	c := &Comparison{OldName: oldName, NewName: newName, Deltas: ds, Threshold: results.NoiseThreshold}
+	return c.Regressions(), c.WriteText(w)
 }
 
 func pString(d Delta) string {

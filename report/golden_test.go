@@ -64,13 +64,22 @@ func TestHTMLGolden(t *testing.T) {
 func TestCompareGolden(t *testing.T) {
 	a, b := readRun(t, "run-a.jsonl"), readRun(t, "run-b.jsonl")
 	for _, tt := range []struct {
-		name string
-		opts CompareOptions
-	}{{"compare.golden.txt", CompareOptions{}}, {"compare-normalized.golden.txt", CompareOptions{Normalize: true}}} {
+		name  string
+		opts  CompareOptions
+		write func(*Comparison, *strings.Builder) error
+	}{
+		{"compare.golden.txt", CompareOptions{}, func(c *Comparison, w *strings.Builder) error { return c.WriteText(w) }},
+		{"compare-normalized.golden.txt", CompareOptions{Normalize: true}, func(c *Comparison, w *strings.Builder) error { return c.WriteText(w) }},
+		{"compare.golden.md", CompareOptions{Threshold: 0.1}, func(c *Comparison, w *strings.Builder) error { return c.WriteMarkdown(w) }},
+		{"compare.golden.json", CompareOptions{Normalize: true}, func(c *Comparison, w *strings.Builder) error { return c.WriteJSON(w) }},
+	} {
 		var out strings.Builder
-		if _, err := WriteCompare(&out, "run-a.jsonl", "run-b.jsonl", Compare(a, b, tt.opts)); err != nil {
+		if err := tt.write(NewComparison("run-a.jsonl", "run-b.jsonl", a, b, tt.opts), &out); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, tt.name, out.String())
+	}
+	if c := NewComparison("a", "b", a, &results.Run{}, CompareOptions{}); c.Shared() != 0 {
+		t.Errorf("a run against an empty one shares %d cases", c.Shared())
 	}
 }

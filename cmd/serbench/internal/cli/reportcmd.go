@@ -58,37 +58,60 @@ func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 }
 
 func (a *app) compareCmd() *cobra.Command {
-	var failOnRegression, normalize bool
+	var (
+		failOnRegression, normalize bool
+		format                      string
+		threshold                   float64
+	)
 	cmd := &cobra.Command{
 		Use:   "compare OLD NEW",
 		Short: "Compare two results files: deltas with significance, as benchstat prints them",
 		Long: "compare matches cases by name and prints, per unit, the old and new medians with their intervals,\n" +
-			"the change (or ~ when the samples do not differ significantly: Mann-Whitney U, α = 0.05) and the p-value.\n" +
-			"With --fail-on-regression it exits 1 when any case got significantly slower by more than 5%.",
+			"the change (or ~ when the samples do not differ significantly: Mann-Whitney U, α = 0.05), the p-value\n" +
+			"and a geomean row. With --fail-on-regression it exits 1 when any case got significantly slower by more\n" +
+			"than --threshold.",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "markdown" && format != "json" {
+				return usagef("unknown --format %q (valid: text, markdown, json)", format)
+			}
+			if threshold <= 0 || threshold >= 100 {
+				return usagef("--threshold must be a percentage between 0 and 100, got %g", threshold)
+			}
 			runs, err := a.readRuns(args)
 			if err != nil {
 				return err
 			}
-			ds := report.Compare(runs[0], runs[1], report.CompareOptions{Normalize: normalize})
-			if len(ds) == 0 {
-				return usagef("%s and %s have no cases", args[0], args[1])
+			cmp := report.NewComparison(args[0], args[1], runs[0], runs[1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100})
+			if cmp.Shared() == 0 {
+				return usagef("%s and %s share no measured case: nothing to compare (are they runs of the same workloads and scale?)", args[0], args[1])
 			}
-			reg, err := report.WriteCompare(a.stdout, "old", "new", ds)
+			switch format {
+			case "markdown":
+				err = cmp.WriteMarkdown(a.stdout)
+			case "json":
+				err = cmp.WriteJSON(a.stdout)
+			default:
+				err = cmp.WriteText(a.stdout)
+			}
 			if err != nil {
 				return err
 			}
-			if reg > 0 {
-				fmt.Fprintf(a.stdout, "\n%d case(s) significantly slower by more than %.0f%%\n", reg, results.NoiseThreshold*100)
+			if reg := cmp.Regressions(); reg > 0 {
+				if format == "text" {
+					fmt.Fprintf(a.stdout, "\n%d case(s) significantly slower by more than %g%%\n", reg, threshold)
+				}
 				if failOnRegression {
-					return exitError{ExitFailure, fmt.Errorf("%d regression(s)", reg)}
+					return exitError{ExitFailure, fmt.Errorf("%d regression(s) past %g%%", reg, threshold)}
 				}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to the limit row (or baseline) of the same sampling round, so a machine slower in one run shows no change")
-	cmd.Flags().BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than 5%")
+	fl := cmd.Flags()
+	fl.BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to the limit row (or baseline) of the same sampling round, so a machine slower in one run shows no change")
+	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold")
+	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
+	fl.Float64Var(&threshold, "threshold", results.NoiseThreshold*100, "regression threshold in percent")
 	return cmd
 }
