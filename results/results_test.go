@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"math"
@@ -287,3 +288,35 @@ func TestBenchfmtGolden(t *testing.T) {
 }
 
 var updateGolden = flag.Bool("update", false, "rewrite golden files")
+
+func TestGitHubBenchmarkExport(t *testing.T) {
+	run, err := ReadFile(filepath.Join("testdata", "run-a.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteGitHubBenchmark(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	var entries []struct {
+		Name, Unit, Range string
+		Value             float64
+	}
+	if err := json.Unmarshal(buf.Bytes(), &entries); err != nil {
+		t.Fatal(err)
+	}
+	byUnit := map[string]int{}
+	for _, e := range entries {
+		byUnit[e.Unit]++
+		if e.Name == "" || e.Value <= 0 {
+			t.Errorf("entry %+v", e)
+		}
+	}
+	// 14 cases: 14 ns/op entries, and an x-limit entry for the 12 that are not the limit row.
+	if byUnit[UnitNsPerOp] != 14 || byUnit[UnitVsLimit] != 12 {
+		t.Errorf("entries per unit %v", byUnit)
+	}
+	if !strings.HasPrefix(entries[0].Name, "features/Features/subject=") || !strings.HasPrefix(entries[0].Range, "± ") {
+		t.Errorf("first entry %+v", entries[0])
+	}
+}

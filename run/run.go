@@ -318,8 +318,10 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	return out, nil
 }
 
-// WriteOutputs writes bench.txt (every sample of every run) and the
-// report (Markdown, HTML, SVG plots) into dir.
+// WriteOutputs writes bench.txt (every sample of every run, for
+// benchstat), github-benchmark.json (for github-action-benchmark's
+// customSmallerIsBetter) and the report (Markdown, HTML, SVG plots) into
+// dir.
 func WriteOutputs(dir string, runs []*results.Run, sections []report.Section) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("output directory: %w", err)
@@ -334,6 +336,17 @@ func WriteOutputs(dir string, runs []*results.Run, sections []report.Section) er
 	}
 	if err := bf.Close(); err != nil {
 		return fmt.Errorf("%s: %w", BenchFile, err)
+	}
+	gf, err := os.Create(filepath.Join(dir, results.GitHubBenchmarkFile))
+	if err != nil {
+		return fmt.Errorf("%s: %w", results.GitHubBenchmarkFile, err)
+	}
+	if err := results.WriteGitHubBenchmark(gf, runs...); err != nil {
+		gf.Close()
+		return err
+	}
+	if err := gf.Close(); err != nil {
+		return fmt.Errorf("%s: %w", results.GitHubBenchmarkFile, err)
 	}
 	doc, err := report.Build(runs, sections)
 	if err != nil {
@@ -353,7 +366,7 @@ func clearRun(dir string) error {
 		if e.IsDir() {
 			continue
 		}
-		if n == ResultsFile || n == BenchFile || n == "report.md" || n == "report.html" || strings.HasSuffix(n, ".svg") {
+		if n == ResultsFile || n == BenchFile || n == results.GitHubBenchmarkFile || n == "report.md" || n == "report.html" || strings.HasSuffix(n, ".svg") {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil {
 				return fmt.Errorf("--force: %w", err)
 			}
