@@ -32,6 +32,10 @@ type Case struct {
 	// its ratio to the group's baseline and limit row of the same round.
 	// Empty: the case is measured alone.
 	Group string
+	// Affinity keeps cases together when a run is split into shards:
+	// cases with the same Affinity (or, when it is empty, the same Group)
+	// run on the same shard, e.g. a file's write and its reads.
+	Affinity string
 	// Bytes is the payload size one op processes; it yields MB/s. Run
 	// may set it instead with b.SetBytes when it is known only after
 	// Setup.

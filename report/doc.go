@@ -127,6 +127,8 @@ func envTable(run *results.Run) *Table {
 	}
 	add("serbench", strings.TrimSpace(e.Version+" "+rev))
 	add("scale", e.Scale)
+	add("shard", e.Shard)
+	add("run id", e.RunID)
 	add("samples per case", fmt.Sprint(e.Count))
 	if e.Benchtime > 0 {
 		add("target time per sample", e.Benchtime.String())

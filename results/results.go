@@ -123,6 +123,12 @@ type Env struct {
 	Count      int               `json:"count"`
 	Command    []string          `json:"command"`
 	Host       string            `json:"host,omitempty"`
+	// RunID names the run a shard belongs to: every shard of one run
+	// (`serbench run --shard K/N`) records the same RunID, and reports
+	// merge them. Empty for an unsharded run.
+	RunID string `json:"run_id,omitempty"`
+	// Shard is "K/N" when the run measured only shard K of N.
+	Shard string `json:"shard,omitempty"`
 	// Benchtime is the target duration of one sample.
 	Benchtime time.Duration `json:"benchtime_ns,omitempty"`
 	// Kernel is the operating system's release (uname -r on Linux).

@@ -44,6 +44,11 @@ type Options struct {
 	// Force replaces a run already in Out; Resume finishes it, keeping its
 	// finished cases. Without either, a run in Out is an error.
 	Force, Resume bool
+	// Shard, when set, runs only that part of the plan.
+	Shard Shard
+	// RunID names the run its shards share; default: derived from the
+	// command line (without --shard) and the build's revision.
+	RunID string
 	// PGDSN is an external PostgreSQL server for pgscan.
 	PGDSN string
 	// Progress is told about every case (may be nil).
@@ -167,6 +172,13 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	env := bench.CollectEnv(string(scale), o.Count, results.RedactArgs(o.Args))
 	env.Benchtime = o.Benchtime
+	if o.Shard.N > 1 {
+		env.Shard = o.Shard.String()
+		env.RunID = o.RunID
+		if env.RunID == "" {
+			env.RunID = runID(o.Args, env.Revision)
+		}
+	}
 	cfg := workload.Config{Scale: scale, Subjects: o.Subjects, TempDir: tmp, PGDSN: o.PGDSN}
 
 	// Plan every workload before measuring anything, so that a bad filter
@@ -213,7 +225,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		if err := checkPlan(w.Name(), p); err != nil {
 			return nil, err
 		}
-		p.Cases = notDone(workload.FilterCases(p.Cases, o.Filter), done)
+		p.Cases = notDone(o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter)), done)
 		for k, v := range p.Env {
 			if env.Extra == nil {
 				env.Extra = map[string]string{}
@@ -223,7 +235,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		total += len(p.Cases)
 		ran = append(ran, w)
 	}
-	if total == 0 {
+	if total == 0 && o.Shard.N > 1 && prev == nil {
+		fmt.Fprintf(o.Log, "serbench: shard %s has no case (the plan has fewer units than shards); writing an empty run\n", o.Shard)
+	} else if total == 0 {
 		if prev != nil {
 			return nil, usagef("--resume: every case of %s is already finished", resPath)
 		}

@@ -575,6 +575,8 @@ func newCase(p *pair, op string, last bool) bench.Case {
 	c := bench.Case{
 		Workload: Name,
 		Name:     caseName,
+		// A pair's write and reads share its file: one shard runs them all.
+		Affinity: p.path,
 		Labels:   p.labels(op),
 		Metrics:  map[string]float64{},
 		Budget:   p.sampleBudget(),

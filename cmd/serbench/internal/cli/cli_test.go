@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,5 +216,85 @@ func TestInterruptKeepsFinishedCases(t *testing.T) {
 	}
 	if run2.Interrupted() || len(run2.Cases) <= len(run.Cases) {
 		t.Errorf("resumed run: %d cases (had %d), interrupted %v", len(run2.Cases), len(run.Cases), run2.Interrupted())
+	}
+}
+
+// TestShardsMergeToTheUnshardedRun runs three shards of a run locally, as
+// an Indexed Job's pods would (the third through --shard auto/3 and
+// $JOB_COMPLETION_INDEX), merges them with `serbench report`, and checks
+// that the merged run has exactly the cases of the unsharded run, each
+// comparison group whole on one shard.
+func TestShardsMergeToTheUnshardedRun(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "features", "--scale", "quick", "--count", "1", "--benchtime", "1ms", "--progress", "none", "--filter", "n=100/"}
+	names := func(path string) map[string]string {
+		t.Helper()
+		r, err := results.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, c := range r.Cases {
+			out[c.FullName()] = r.Env.Shard
+		}
+		return out
+	}
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), append(args, "--out", filepath.Join(dir, "all")), &out, &errb); code != 0 {
+		t.Fatalf("unsharded: exit %d: %s", code, errb.String())
+	}
+	all := names(filepath.Join(dir, "all", "results.jsonl"))
+	var files []string
+	for k := 1; k <= 3; k++ {
+		shard := fmt.Sprintf("%d/3", k)
+		if k == 3 {
+			t.Setenv("JOB_COMPLETION_INDEX", "2")
+			shard = "auto/3"
+		}
+		sd := filepath.Join(dir, fmt.Sprintf("shard%d", k))
+		if code := Main(context.Background(), append(args, "--out", sd, "--shard", shard), &out, &errb); code != 0 {
+			t.Fatalf("shard %s: exit %d: %s", shard, code, errb.String())
+		}
+		files = append(files, filepath.Join(sd, "results.jsonl"))
+		if n := len(names(files[k-1])); n == 0 || n == len(all) {
+			t.Errorf("shard %d has %d of %d cases", k, n, len(all))
+		}
+	}
+	merged := filepath.Join(dir, "merged")
+	if code := Main(context.Background(), append([]string{"report", "--out", merged}, files...), &out, &errb); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errb.String())
+	}
+	md, err := os.ReadFile(filepath.Join(merged, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(md), "## Workload `features`") != 1 || !strings.Contains(string(md), "3 shards merged") {
+		t.Errorf("the three shards must merge into one run in the report")
+	}
+	seen := map[string]bool{}
+	groupShard := map[string]string{}
+	for _, f := range files {
+		r, err := results.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r.Cases {
+			if seen[c.FullName()] {
+				t.Errorf("%s measured on two shards", c.FullName())
+			}
+			seen[c.FullName()] = true
+			if s, ok := groupShard[c.Group]; ok && s != r.Env.Shard {
+				t.Errorf("group %s split over shards %s and %s", c.Group, s, r.Env.Shard)
+			}
+			groupShard[c.Group] = r.Env.Shard
+		}
+	}
+	if len(seen) != len(all) {
+		t.Errorf("shards hold %d cases, the unsharded run %d", len(seen), len(all))
+	}
+	for n := range all {
+		if !seen[n] {
+			t.Errorf("%s is on no shard", n)
+		}
 	}
 }

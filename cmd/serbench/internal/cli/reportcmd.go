@@ -31,6 +31,7 @@ func (a *app) reportCmd() *cobra.Command {
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return usagef("output directory: %v", err)
 			}
+			runs = results.MergeShards(runs)
 			if err := run.WriteOutputs(out, runs, a.workloads.Sections()); err != nil {
 				return err
 			}

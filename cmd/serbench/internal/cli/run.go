@@ -28,6 +28,8 @@ type runFlags struct {
 	progress  string
 	force     bool
 	resume    bool
+	shard     string
+	runID     string
 }
 
 func (a *app) runCmd() *cobra.Command {
@@ -51,6 +53,8 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
 	fl.BoolVar(&f.force, "force", false, "replace the run already in --out")
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
+	fl.StringVar(&f.shard, "shard", "", "run only shard K of N (K/N, 1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; `serbench report` merges the shards")
+	fl.StringVar(&f.runID, "run-id", "", "the id the shards of one run share (default: derived from the command line and the build)")
 	return cmd
 }
 
@@ -72,6 +76,10 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 			return usagef("--filter: %v", err)
 		}
 	}
+	shard, err := run.ParseShard(f.shard, os.Getenv)
+	if err != nil {
+		return usageError{err}
+	}
 	prog, err := newProgress(f.progress, a.stderr)
 	if err != nil {
 		return usageError{err}
@@ -85,7 +93,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	res, err := run.Run(ctx, run.Options{
 		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
-		PGDSN: f.pgDSN, Progress: prog, Args: a.args, Log: a.stderr,
+		PGDSN: f.pgDSN, Progress: prog, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 	})
 	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
 		return usageError{ue}
