@@ -67,6 +67,10 @@ type Case struct {
 	// first calibration run at N=1 already lasts a sample's time, there is
 	// no separate warm-up and that run counts as the first sample.
 	NoWarmup bool
+	// OpTime is the expected duration of one op, when the workload can
+	// tell (a file of a million records, a scan of ten million rows); zero
+	// means "shorter than a sample". It only feeds Estimate.
+	OpTime time.Duration
 	// Budget, when positive, caps the time spent sampling: no new sample
 	// starts once the samples so far took Budget (at least one sample is
 	// always taken). Slow ops then get fewer samples, and reports show n.
@@ -324,6 +328,36 @@ func (m *member) prepare(ctx context.Context, opts Options) error {
 		}
 	}
 	return nil
+}
+
+// Estimate is how long measuring c will take with opts: calibration and
+// warm-up, then its samples (capped by its budget), from OpTime when the
+// workload set it and from the target sample time otherwise. Setup and
+// verification are counted as one more op.
+func Estimate(c *Case, opts Options) time.Duration {
+	opts = opts.withDefaults()
+	if c.Skip != "" {
+		return 0
+	}
+	count := opts.Count
+	if c.Count > 0 {
+		count = c.Count
+	}
+	op := c.OpTime
+	if op < opts.SampleTime {
+		// Calibration grows N geometrically to one sample's time (about
+		// two samples' worth in all), then the samples.
+		return time.Duration(count+2)*opts.SampleTime + op
+	}
+	n := count
+	if c.Budget > 0 {
+		n = min(count, 1+int(c.Budget/op))
+	}
+	extra := 2 // a cold run and a warm-up
+	if c.NoWarmup {
+		extra = 0
+	}
+	return time.Duration(n+extra+1) * op
 }
 
 // runOnce runs fn with N=n and returns the timed duration.

@@ -50,6 +50,9 @@ type Config struct {
 	TempDir string
 	// PGDSN is an external PostgreSQL to use instead of a throwaway one.
 	PGDSN string
+	// DryRun asks for the cases only, to list and estimate them: a plan
+	// must then acquire nothing (no server started, no data generated).
+	DryRun bool
 }
 
 // WantSubject reports whether subject s is selected by the config.

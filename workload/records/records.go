@@ -582,6 +582,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		Budget:   p.sampleBudget(),
 		NoWarmup: true,
 	}
+	c.OpTime = p.opTime(op)
 	if op == OpReadBytes || op == OpDecompress {
 		c.Role = results.RoleLimit
 		c.Count = limitCount
@@ -739,4 +740,31 @@ func (p *pair) runPaired(fixed map[string]float64) func(b *bench.B) error {
 		p.metrics(fixed)
 		return nil
 	}
+}
+
+// opTime is a rough expectation of one op on a small machine, for
+// estimates only (`run --dry-run`, `list`): a microsecond or two a record
+// for most pairs, far more for xz and brotli writes, a tenth for the
+// floors.
+func (p *pair) opTime(op string) time.Duration {
+	perRecord := 1500 * time.Nanosecond
+	switch op {
+	case OpReadBytes:
+		perRecord = 30 * time.Nanosecond
+	case OpDecompress:
+		perRecord = 300 * time.Nanosecond
+	case OpWrite:
+		switch p.codec.Info().Name {
+		case "xz":
+			perRecord = 12 * time.Microsecond
+		case "brotli":
+			perRecord = 6 * time.Microsecond
+		case "gzip":
+			perRecord = 3 * time.Microsecond
+		}
+		if p.variant == VariantUnbuffered {
+			perRecord = 60 * time.Microsecond
+		}
+	}
+	return time.Duration(p.n) * perRecord
 }

@@ -111,7 +111,8 @@ func (a *app) rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	// `serbench completion bash|zsh|fish|powershell` and `serbench --version`.
+	root.Version = versionLine()
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(a.runCmd(), a.listCmd(), a.reportCmd(), a.compareCmd(), a.versionCmd())
 	return root

@@ -54,6 +54,11 @@ func TestBadInput(t *testing.T) {
 		{"report foreign", []string{"report", foreign}, 2, foreign + ":1: not a serbench results file"},
 		{"report missing", []string{"report", "/nonexistent/results.jsonl"}, 2, "no such file"},
 		{"compare one arg", []string{"compare", corrupt}, 2, "accepts 2 arg(s)"},
+		{"bad shard", []string{"run", "features", "--shard", "4/3"}, 2, `--shard "4/3": want K/N with 1 ≤ K ≤ N, or auto/N`},
+		{"auto shard without index", []string{"run", "features", "--shard", "auto/3"}, 2, "JOB_COMPLETION_INDEX"},
+		{"compare format", []string{"compare", "--format", "yaml", "../../../../report/testdata/run-a.jsonl", "../../../../report/testdata/run-b.jsonl"}, 2, `unknown --format "yaml" (valid: text, markdown, json)`},
+		{"compare nothing shared", []string{"compare", "../../../../report/testdata/run-a.jsonl", "../../../../workload/records/testdata/small.jsonl"}, 2, "share no measured case"},
+		{"force and resume", []string{"run", "features", "--scale", "quick", "--force", "--resume", "--out", t.TempDir()}, 2, "--force and --resume exclude each other"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,6 +138,22 @@ func TestRunReportCompare(t *testing.T) {
 	html, err := os.ReadFile(filepath.Join(rep, "report.html"))
 	if err != nil || !strings.Contains(string(html), "<svg") || !strings.Contains(string(html), "Run 2") {
 		t.Errorf("merged HTML report lacks plots or the second run (err %v)", err)
+	}
+}
+
+// TestDryRunAndCompareFormats: --dry-run lists cases with an estimate and
+// measures nothing; compare speaks text, Markdown and JSON.
+func TestDryRunAndCompareFormats(t *testing.T) {
+	code, out, stderr := runCLI(t, "run", "features", "--scale", "quick", "--dry-run", "--filter", "type=int32/")
+	if code != 0 || !strings.Contains(out, "features: 28 cases, about ") || !strings.Contains(out, "  Features/subject=psdb/type=int32/n=100/op=encode") {
+		t.Fatalf("dry run: exit %d\n%s%s", code, out, stderr)
+	}
+	a, b := "../../../../report/testdata/run-a.jsonl", "../../../../report/testdata/run-b.jsonl"
+	for format, want := range map[string]string{"text": "geomean", "markdown": "| case | old ns/op |", "json": `"regressions":`} {
+		code, out, stderr := runCLI(t, "compare", "--format", format, "--threshold", "50", a, b)
+		if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "run-a.jsonl") {
+			t.Errorf("compare --format %s: exit %d, %q missing\n%s%s", format, code, want, out, stderr)
+		}
 	}
 }
 

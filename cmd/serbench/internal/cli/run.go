@@ -30,7 +30,16 @@ type runFlags struct {
 	resume    bool
 	shard     string
 	runID     string
+	dryRun    bool
 }
+
+// Defaults of --count and --benchtime: ten samples give a 95% interval
+// that leaves out the lowest and the highest sample; 20 ms each keeps a
+// fast case at about 0.2 s of sampling.
+const (
+	defaultCount     = 10
+	defaultBenchtime = 20 * time.Millisecond
+)
 
 func (a *app) runCmd() *cobra.Command {
 	var f runFlags
@@ -46,14 +55,15 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.scale, "scale", "default", "input sizes: quick, default or full")
 	fl.StringVar(&f.filter, "filter", "", "only run cases whose full name matches this regular expression")
 	fl.StringSliceVar(&f.subjects, "subject", nil, "only run these subjects (comma-separated)")
-	fl.IntVar(&f.count, "count", 10, "samples per case (10 gives a 95% interval that leaves out the lowest and highest sample)")
-	fl.DurationVar(&f.benchtime, "benchtime", 20*time.Millisecond, "target duration of one sample")
+	fl.IntVar(&f.count, "count", defaultCount, "samples per case (10 gives a 95% interval that leaves out the lowest and highest sample)")
+	fl.DurationVar(&f.benchtime, "benchtime", defaultBenchtime, "target duration of one sample")
 	fl.StringVar(&f.out, "out", "", "output directory (default ./serbench-results/<UTC time>)")
 	fl.StringVar(&f.pgDSN, "pg-dsn", "", "PostgreSQL to use for pgscan instead of a throwaway local server")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
 	fl.BoolVar(&f.force, "force", false, "replace the run already in --out")
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
 	fl.StringVar(&f.shard, "shard", "", "run only shard K of N (K/N, 1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; `serbench report` merges the shards")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
 	fl.StringVar(&f.runID, "run-id", "", "the id the shards of one run share (default: derived from the command line and the build)")
 	return cmd
 }
@@ -84,6 +94,10 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if f.dryRun {
+		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
+			Count: f.count, Benchtime: f.benchtime, PGDSN: f.pgDSN, Shard: shard})
+	}
 	out := f.out
 	if out == "" {
 		out = filepath.Join("serbench-results", time.Now().UTC().Format("20060102T150405Z"))
@@ -110,4 +124,43 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: kept %d finished cases in %s (--resume finishes the run)", len(res.Run.Cases), res.ResultsPath)}
 	}
 	return nil
+}
+
+// dryRun prints what a run with the same options would measure.
+func (a *app) dryRun(ctx context.Context, o run.Options) error {
+	planned, err := run.DryRun(ctx, o)
+	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
+		return usageError{ue}
+	}
+	if err != nil {
+		return err
+	}
+	var total time.Duration
+	n := 0
+	for _, p := range planned {
+		if p.Err != nil {
+			fmt.Fprintf(a.stdout, "%s: cannot be planned here: %v\n", p.Workload, p.Err)
+			continue
+		}
+		fmt.Fprintf(a.stdout, "%s: %s, about %s\n", p.Workload, plural(len(p.Cases), "case"), roundEstimate(p.Estimate))
+		for _, c := range p.Cases {
+			fmt.Fprintf(a.stdout, "  %s\n", c)
+		}
+		total += p.Estimate
+		n += len(p.Cases)
+	}
+	fmt.Fprintf(a.stdout, "total: %s, about %s (estimates from the target sample time and each workload's expected op times; machines differ)\n", plural(n, "case"), roundEstimate(total))
+	return nil
+}
+
+// roundEstimate rounds a duration to what an estimate can claim.
+func roundEstimate(d time.Duration) time.Duration {
+	switch {
+	case d > 10*time.Minute:
+		return d.Round(time.Minute)
+	case d > time.Minute:
+		return d.Round(10 * time.Second)
+	default:
+		return d.Round(time.Second)
+	}
 }
