@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,7 +15,11 @@ import (
 // sections of each workload it contains.
 type Doc struct {
 	Title string
-	Runs  []RunDoc
+	// SideBySide, with two runs or more, puts the runs' cases next to each
+	// other: one table per workload, a column per run, the ratio to the
+	// first.
+	SideBySide []*Table
+	Runs       []RunDoc
 }
 
 // RunDoc is the part of a report that covers one results file.
@@ -81,7 +86,80 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 		}
 		d.Runs = append(d.Runs, rd)
 	}
+	if len(runs) > 1 {
+		d.SideBySide = sideBySide(runs)
+	}
 	return d, nil
+}
+
+// sideBySide builds, per workload, a table of the cases measured in more
+// than one run: the median time in each run (named by host and file) and
+// each run's time as a multiple of the first run's.
+func sideBySide(runs []*results.Run) []*Table {
+	var workloads []string
+	for _, r := range runs {
+		for _, w := range r.Workloads() {
+			if !slices.Contains(workloads, w) {
+				workloads = append(workloads, w)
+			}
+		}
+	}
+	var out []*Table
+	for _, w := range workloads {
+		t := &Table{Caption: w + ": median time per op in each run", Header: []string{"case"}}
+		for i, r := range runs {
+			t.Header = append(t.Header, fmt.Sprintf("run %d (%s)", i+1, orDash(r.Env.Host)))
+			if i > 0 {
+				t.Header = append(t.Header, fmt.Sprintf("run %d ÷ run 1", i+1))
+			}
+		}
+		index := make([]map[string]*results.Case, len(runs))
+		var names []string
+		for i, r := range runs {
+			index[i] = map[string]*results.Case{}
+			for _, c := range r.Filter(w, nil) {
+				index[i][c.FullName()] = c
+				if i == 0 || !slices.Contains(names, c.FullName()) {
+					names = append(names, c.FullName())
+				}
+			}
+		}
+		for _, n := range names {
+			row := []string{n}
+			shared := 0
+			for i := range runs {
+				c := index[i][n]
+				if c != nil {
+					shared++
+				}
+				row = append(row, NsCell(c))
+				if i > 0 {
+					row = append(row, ratioOfMedians(c, index[0][n]))
+				}
+			}
+			if shared > 1 {
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		if len(t.Rows) > 0 {
+			t.Notes = []string{"Machines and times of day differ between runs: compare ratios to each run's own limit rows (`serbench compare --normalize`) before you compare machines."}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ratioOfMedians is c's median ns/op ÷ ref's, "–" when either is missing.
+func ratioOfMedians(c, ref *results.Case) string {
+	if c == nil || ref == nil || !c.OK() || !ref.OK() {
+		return "–"
+	}
+	a, _ := c.Median(results.UnitNsPerOp)
+	b, _ := ref.Median(results.UnitNsPerOp)
+	if b == 0 {
+		return "–"
+	}
+	return Times(a / b)
 }
 
 // notices says what a reader must know before reading a run's figures.

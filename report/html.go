@@ -55,6 +55,9 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>%s</title><style>%s</style></head><body>\n", html.EscapeString(d.Title), css)
 	w.WriteString("<nav id=\"side\">")
 	fmt.Fprintf(w, "<a href=\"#top\"><b>%s</b></a>", html.EscapeString(d.Title))
+	if len(d.SideBySide) > 0 {
+		w.WriteString("<a class=\"w\" href=\"#side-by-side\">runs side by side</a>")
+	}
 	for i, rd := range d.Runs {
 		if len(d.Runs) > 1 {
 			fmt.Fprintf(w, "<div class=\"r\">run %d: %s</div>", i+1, html.EscapeString(runLabel(rd)))
@@ -69,6 +72,12 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 	w.WriteString("</nav>\n<main>\n")
 	fmt.Fprintf(w, "<h1 id=\"top\">%s</h1>\n", html.EscapeString(d.Title))
 	tables := 0
+	if len(d.SideBySide) > 0 {
+		w.WriteString("<h2 id=\"side-by-side\">Runs side by side</h2>\n")
+		for _, t := range d.SideBySide {
+			htmlBlock(w, t, &tables)
+		}
+	}
 	for i, rd := range d.Runs {
 		if len(d.Runs) > 1 {
 			fmt.Fprintf(w, "<h2>Run %d: %s</h2>\n", i+1, html.EscapeString(runLabel(rd)))

@@ -8,6 +8,12 @@ import (
 // WriteMarkdown renders the document as GitHub-flavoured Markdown.
 func (d *Doc) WriteMarkdown(w *strings.Builder) {
 	fmt.Fprintf(w, "# %s\n\n", d.Title)
+	if len(d.SideBySide) > 0 {
+		fmt.Fprintf(w, "## Runs side by side\n\n")
+		for _, t := range d.SideBySide {
+			mdTable(w, t)
+		}
+	}
 	for i, rd := range d.Runs {
 		if len(d.Runs) > 1 {
 			fmt.Fprintf(w, "## Run %d: %s\n\n", i+1, rd.Run.File)
