@@ -5,6 +5,8 @@
 package report
 
 import (
+	"strings"
+
 	"github.com/serbench/serbench/results"
 )
 
@@ -49,4 +51,10 @@ type Section struct {
 	// Render builds the section from the workload's cases of one run.
 	// Returning no blocks omits the section.
 	Render func(run *results.Run, cases []*results.Case) ([]Block, error)
+}
+
+// Findings renders the few computed sentences a workload opens with, as a
+// list.
+func Findings(lines []string) *Text {
+	return &Text{Body: "- " + strings.Join(lines, "\n- ")}
 }

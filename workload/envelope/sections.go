@@ -25,6 +25,7 @@ const (
 // plots, where flat overtakes wrapped, sizes and memory.
 func (*Workload) Sections() []report.Section {
 	return []report.Section{
+		{Workload: Name, Title: "Findings", Render: renderFindings},
 		{Workload: Name, Title: "Subjects", Render: renderSubjects},
 		{Workload: Name, Title: "The seed's tables: protobuf flat vs wrapped", Render: renderSeed},
 		{Workload: Name, Title: "Marshal, every subject (lower is better)", Render: renderMarshal},

@@ -17,6 +17,7 @@ const baseline = "psdb"
 // throughput tables, plus the share of the memcpy limit and plots.
 func (*Workload) Sections() []report.Section {
 	return []report.Section{
+		{Workload: Name, Title: "Findings", Render: renderFindings},
 		{Workload: Name, Title: "Subjects", Render: renderSubjects},
 		{Workload: Name, Title: "Speed (lower is better)", Render: renderSpeed},
 		{Workload: Name, Title: "Against the physical limit", Render: renderLimit},

@@ -13,6 +13,7 @@ import (
 // Sections implements workload.Workload.
 func (*Workload) Sections() []report.Section {
 	return []report.Section{
+		{Workload: Name, Title: "Findings", Render: renderFindings},
 		{Workload: Name, Title: "Methods", Render: renderMethods},
 		{Workload: Name, Title: "Rows per second by table size (higher is better)", Render: renderBySize},
 		{Workload: Name, Title: "Method and peer comparison", Render: renderComparison},

@@ -20,6 +20,7 @@ import (
 // limit rows, the harness-overhead check and the anomalies found in the data.
 func (*Workload) Sections() []report.Section {
 	return []report.Section{
+		{Workload: Name, Title: "Findings", Render: renderFindings},
 		{Workload: Name, Title: "Method", Render: renderMethod},
 		{Workload: Name, Title: "Combined size & performance", Render: renderCombined},
 		{Workload: Name, Title: "File size", Render: renderSize},
