@@ -1,0 +1,281 @@
+package tpch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/serbench/serbench/dataset/nested"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestMain lets the dbgen tests re-execute the test binary as the child.
+func TestMain(m *testing.M) {
+	RunChildIfRequested()
+	os.Exit(m.Run())
+}
+
+// goldenLines is how many line items the golden test generates through dbgen.
+const goldenLines = 2000
+
+// golden returns the golden text of line items: the canonical hash and the
+// first record in readable form.
+func golden(t *testing.T, recs []LineItem) string {
+	t.Helper()
+	first, err := json.MarshalIndent(recs[0], "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nested.Hash(recs) + "\n" + string(first) + "\n"
+}
+
+// checkGolden compares got with testdata/golden.txt (rewritten by -update).
+func checkGolden(t *testing.T, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden.txt")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("dataset changed:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestGoldenDbgen pins the first 2,000 line items, generated through the real
+// path: a dbgen child process (this test binary, re-executed) writing a
+// tables file. It takes about 10 s, mostly dbgen's start-up.
+func TestGoldenDbgen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dbgen child takes ~10 s")
+	}
+	path := filepath.Join(t.TempDir(), "tables.bin")
+	var out strings.Builder
+	if err := generateFile(context.Background(), Options{Output: &out}, path, goldenLines); err != nil {
+		t.Fatalf("%v\nchild output:\n%s", err, out.String())
+	}
+	tb, err := checkFile(path, goldenLines, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, golden(t, tb.Slice(goldenLines)))
+}
+
+// TestFull generates (or loads from the user's cache) the full dataset and
+// checks its hash and that its prefix is the golden one. It runs only when
+// SERBENCH_TPCH_FULL is set and -short is off.
+func TestFull(t *testing.T) {
+	if testing.Short() || os.Getenv("SERBENCH_TPCH_FULL") == "" {
+		t.Skip("set SERBENCH_TPCH_FULL=1 (without -short) to generate the full dataset")
+	}
+	var out strings.Builder
+	tb, err := Load(context.Background(), Options{Output: &out})
+	if err != nil {
+		t.Fatalf("%v\nchild output:\n%s", err, out.String())
+	}
+	if tb.Len() != FullRecords {
+		t.Fatalf("Len = %d, want %d", tb.Len(), FullRecords)
+	}
+	checkGolden(t, golden(t, tb.Prefix(goldenLines).Slice(FullRecords)))
+}
+
+func TestLeaves(t *testing.T) {
+	ls := Leaves()
+	if len(ls) != 47 {
+		t.Fatalf("%d leaves, want 47: %q", len(ls), ls)
+	}
+	for _, l := range []string{"order.customer.nation.region.name", "order.customer.market_segment",
+		"order.clerk", "part.retail_price", "supplier.nation.region.comment", "ship_mode", "comment"} {
+		if !slices.Contains(ls, l) {
+			t.Errorf("no leaf %q", l)
+		}
+	}
+	t.Logf("tpch: %d leaves", len(ls))
+}
+
+// sampleTables is a tiny hand-made Tables of two line items.
+func sampleTables() *Tables {
+	return &Tables{
+		regions: []Region{{"EUROPE", "r0"}, {"ASIA", "r1"}},
+		nations: []nationRow{{"FRANCE", "n0", 0}, {"JAPAN", "n1", 1}},
+		suppliers: []partyRow{{name: "Supplier#1", address: "a", phone: "p", comment: "c", nation: 1,
+			balance: -37971}},
+		customers: []partyRow{{name: "Customer#1", address: "a", phone: "p", segment: "MACHINERY",
+			comment: "c", nation: 0, balance: 796722}},
+		parts: []Part{{Name: "powder", Manufacturer: "Manufacturer#4", Brand: "Brand#44",
+			Type: "SMALL ANODIZED STEEL", Size: 42, Container: "JUMBO CASE", RetailPrice: 1434.51, Comment: "e"}},
+		orders: []orderRow{{customer: 0, status: "O", date: "1996-01-02", priority: "5-LOW",
+			clerk: "Clerk#000000951", comment: "n", totalPrice: 19402955}},
+		lines: []lineRow{
+			{order: 0, part: 0, supplier: 0, lineNumber: 1, quantity: 17, extendedPrice: 2438667, discount: 4,
+				tax: 2, returnFlag: "N", lineStatus: "O", shipDate: "1996-03-13", commitDate: "1996-02-12",
+				receiptDate: "1996-03-22", shipInstruct: "DELIVER IN PERSON", shipMode: "TRUCK", comment: "egular courts above the"},
+			{order: 0, part: 0, supplier: 0, lineNumber: 2, quantity: 36, extendedPrice: 5164236, discount: 9,
+				tax: 6, returnFlag: "N", lineStatus: "O", shipDate: "1996-04-12", commitDate: "1996-02-28",
+				receiptDate: "1996-04-20", shipInstruct: "TAKE BACK RETURN", shipMode: "MAIL", comment: "ly final dependencies"},
+		},
+	}
+}
+
+func TestTablesJoinAndEncoding(t *testing.T) {
+	tb := sampleTables()
+	recs := tb.Slice(10)
+	if len(recs) != 2 {
+		t.Fatalf("Slice(10) = %d records, want 2", len(recs))
+	}
+	r := recs[0]
+	if r.Order.Customer.Nation.Region.Name != "EUROPE" || r.Supplier.Nation.Name != "JAPAN" ||
+		r.Supplier.AccountBalance != -379.71 || r.Discount != 0.04 || r.ExtendedPrice != 24386.67 ||
+		r.Order.TotalPrice != 194029.55 || r.Part.Size != 42 {
+		t.Fatalf("bad join: %+v", r)
+	}
+	data := tb.Marshal()
+	back, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Slice(2); nested.Hash(got) != nested.Hash(recs) {
+		t.Fatal("tables changed through Marshal/Unmarshal")
+	}
+	for i, r := range back.All(1) {
+		if i != 0 || !Equal(r, &recs[0]) {
+			t.Fatalf("All: record %d differs", i)
+		}
+	}
+	if p := back.Prefix(1); p.Len() != 1 || back.Len() != 2 {
+		t.Fatal("Prefix")
+	}
+
+	// Every single-byte corruption and every truncation is caught.
+	for i := range data {
+		bad := slices.Clone(data)
+		bad[i] ^= 0x40
+		if _, err := Unmarshal(bad); err == nil {
+			t.Fatalf("corrupt byte %d: no error", i)
+		}
+	}
+	for n := range len(data) {
+		if _, err := Unmarshal(data[:n]); err == nil {
+			t.Fatalf("truncated to %d bytes: no error", n)
+		}
+	}
+}
+
+func TestLoadOrGenerate(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "tables.bin")
+	good := sampleTables().Marshal()
+	want := strings.ToLower(hexTail(good))
+	calls := 0
+	gen := func(_ context.Context, p string) error {
+		calls++
+		return os.WriteFile(p, good, 0o644)
+	}
+
+	// Missing: generated, renamed into place, no temp files left.
+	if _, err := loadOrGenerate(ctx, path, 2, want, gen); err != nil || calls != 1 {
+		t.Fatalf("missing file: err %v, %d generations", err, calls)
+	}
+	// Present and good: reused.
+	if _, err := loadOrGenerate(ctx, path, 2, want, gen); err != nil || calls != 1 {
+		t.Fatalf("cached file: err %v, %d generations", err, calls)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("cache dir holds %d entries, want 1", len(entries))
+	}
+	// Corrupt: regenerated.
+	bad := slices.Clone(good)
+	bad[len(bad)/2] ^= 1
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadOrGenerate(ctx, path, 2, want, gen); err != nil || calls != 2 {
+		t.Fatalf("corrupt file: err %v, %d generations", err, calls)
+	}
+	// Wrong length or hash: an error once regenerated data does not match.
+	if _, err := loadOrGenerate(ctx, path, 3, want, gen); err == nil {
+		t.Fatal("wrong line count: no error")
+	}
+	if _, err := loadOrGenerate(ctx, path, 2, strings.Repeat("0", 64), gen); err == nil {
+		t.Fatal("wrong hash: no error")
+	}
+	// Generation failing.
+	failing := func(context.Context, string) error { return errors.New("boom") }
+	if _, err := loadOrGenerate(ctx, filepath.Join(dir, "other.bin"), 2, want, failing); err == nil ||
+		!strings.Contains(err.Error(), "boom") {
+		t.Fatalf("failing generator: err %v", err)
+	}
+}
+
+// hexTail returns the hex checksum that ends a tables file.
+func hexTail(data []byte) string {
+	const hexdigits = "0123456789abcdef"
+	var b strings.Builder
+	for _, c := range data[len(data)-32:] {
+		b.WriteByte(hexdigits[c>>4])
+		b.WriteByte(hexdigits[c&15])
+	}
+	return b.String()
+}
+
+func TestChildNotWired(t *testing.T) {
+	// A binary that ignores the child variables writes nothing: the error says why.
+	err := generateFile(context.Background(), Options{Executable: "/bin/true"}, filepath.Join(t.TempDir(), "x"), 1)
+	if err == nil || !strings.Contains(err.Error(), "RunChildIfRequested") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDefaultCacheDir(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "/tmp/xdg")
+	if d, err := DefaultCacheDir(); err != nil || d != "/tmp/xdg/serbench" {
+		t.Fatalf("DefaultCacheDir = %q, %v", d, err)
+	}
+	if !strings.Contains(FileName(), FullSHA256[:16]) {
+		t.Fatalf("FileName %q lacks the dataset hash", FileName())
+	}
+}
+
+func TestProject(t *testing.T) {
+	r := sampleTables().Slice(1)[0]
+	tests := []struct {
+		leaves []string
+		want   LineItem
+	}{
+		{[]string{"order.customer.nation.region.name"},
+			LineItem{Order: Order{Customer: Customer{Nation: Nation{Region: Region{Name: "EUROPE"}}}}}},
+		{[]string{"tax", "supplier.account_balance", "part.size"},
+			LineItem{Tax: 0.02, Supplier: Supplier{AccountBalance: -379.71}, Part: Part{Size: 42}}},
+		{nil, LineItem{}},
+		{Leaves(), r},
+	}
+	for _, tt := range tests {
+		got, err := Project(&r, tt.leaves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Diff(&got, &tt.want); err != nil {
+			t.Errorf("Project(%q): %v", tt.leaves, err)
+		}
+	}
+	if _, err := NewProjector([]string{"order.customer"}); err == nil {
+		t.Error("group accepted as a leaf")
+	}
+}
