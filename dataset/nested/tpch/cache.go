@@ -113,7 +113,7 @@ func Load(ctx context.Context, opts Options) (*Tables, error) {
 		}
 	}
 	return loadOrGenerate(ctx, filepath.Join(dir, FileName()), FullRecords, FullSHA256,
-		func(ctx context.Context, path string) error { return generateFile(ctx, opts, path, FullRecords) })
+		func(ctx context.Context, path string) error { return GenerateFile(ctx, opts, path, FullRecords) })
 }
 
 // Generate returns the first n line items (n is capped at FullRecords), loading
@@ -124,6 +124,20 @@ func Generate(ctx context.Context, opts Options, n int) ([]LineItem, error) {
 		return nil, err
 	}
 	return t.Slice(n), nil
+}
+
+// LoadFile reads a tables file written by GenerateFile, verifying it as Load
+// does (magic, checksum, indexes, length) but accepting any line count.
+func LoadFile(path string) (*Tables, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("tpch: %w", err)
+	}
+	t, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (file %s)", err, path)
+	}
+	return t, nil
 }
 
 // checkFile decodes the tables file at path, checking that it holds lines
@@ -187,9 +201,12 @@ func loadOrGenerate(ctx context.Context, path string, lines int, want string,
 	return t, nil
 }
 
-// generateFile runs the dbgen child (see RunChildIfRequested) to write the
-// tables of the first lines line items to path.
-func generateFile(ctx context.Context, opts Options, path string, lines int) error {
+// GenerateFile runs the dbgen child (see RunChildIfRequested) to write the
+// tables of the first lines line items to path, bypassing the cache: for
+// tests and small experiments. The child takes about 10 s whatever lines is
+// (dbgen's start-up and the part and customer tables dominate). Read the file
+// with LoadFile.
+func GenerateFile(ctx context.Context, opts Options, path string, lines int) error {
 	exe := opts.Executable
 	if exe == "" {
 		var err error

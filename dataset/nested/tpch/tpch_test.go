@@ -2,9 +2,7 @@ package tpch
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,86 +11,6 @@ import (
 
 	"github.com/serbench/serbench/dataset/nested"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// TestMain lets the dbgen tests re-execute the test binary as the child.
-func TestMain(m *testing.M) {
-	RunChildIfRequested()
-	os.Exit(m.Run())
-}
-
-// goldenLines is how many line items the golden test generates through dbgen.
-const goldenLines = 2000
-
-// golden returns the golden text of line items: the canonical hash and the
-// first record in readable form.
-func golden(t *testing.T, recs []LineItem) string {
-	t.Helper()
-	first, err := json.MarshalIndent(recs[0], "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return nested.Hash(recs) + "\n" + string(first) + "\n"
-}
-
-// checkGolden compares got with testdata/golden.txt (rewritten by -update).
-func checkGolden(t *testing.T, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden.txt")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("dataset changed:\n got %s\nwant %s", got, want)
-	}
-}
-
-// TestGoldenDbgen pins the first 2,000 line items, generated through the real
-// path: a dbgen child process (this test binary, re-executed) writing a
-// tables file. It takes about 10 s, mostly dbgen's start-up.
-func TestGoldenDbgen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("dbgen child takes ~10 s")
-	}
-	path := filepath.Join(t.TempDir(), "tables.bin")
-	var out strings.Builder
-	if err := generateFile(context.Background(), Options{Output: &out}, path, goldenLines); err != nil {
-		t.Fatalf("%v\nchild output:\n%s", err, out.String())
-	}
-	tb, err := checkFile(path, goldenLines, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGolden(t, golden(t, tb.Slice(goldenLines)))
-}
-
-// TestFull generates (or loads from the user's cache) the full dataset and
-// checks its hash and that its prefix is the golden one. It runs only when
-// SERBENCH_TPCH_FULL is set and -short is off.
-func TestFull(t *testing.T) {
-	if testing.Short() || os.Getenv("SERBENCH_TPCH_FULL") == "" {
-		t.Skip("set SERBENCH_TPCH_FULL=1 (without -short) to generate the full dataset")
-	}
-	var out strings.Builder
-	tb, err := Load(context.Background(), Options{Output: &out})
-	if err != nil {
-		t.Fatalf("%v\nchild output:\n%s", err, out.String())
-	}
-	if tb.Len() != FullRecords {
-		t.Fatalf("Len = %d, want %d", tb.Len(), FullRecords)
-	}
-	checkGolden(t, golden(t, tb.Prefix(goldenLines).Slice(FullRecords)))
-}
 
 func TestLeaves(t *testing.T) {
 	ls := Leaves()
@@ -237,7 +155,7 @@ func hexTail(data []byte) string {
 
 func TestChildNotWired(t *testing.T) {
 	// A binary that ignores the child variables writes nothing: the error says why.
-	err := generateFile(context.Background(), Options{Executable: "/bin/true"}, filepath.Join(t.TempDir(), "x"), 1)
+	err := GenerateFile(context.Background(), Options{Executable: "/bin/true"}, filepath.Join(t.TempDir(), "x"), 1)
 	if err == nil || !strings.Contains(err.Error(), "RunChildIfRequested") {
 		t.Fatalf("err = %v", err)
 	}
