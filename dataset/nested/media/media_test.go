@@ -107,3 +107,7 @@ func TestRoundTrip(t *testing.T) {
 	fs = append(fs, protobuf.New("protobuf", pb.Mapping()))
 	nestedtest.RoundTrip(t, recs, fs...)
 }
+
+func TestParquetColumns(t *testing.T) {
+	nestedtest.CheckParquetColumns[media.Record](t)
+}

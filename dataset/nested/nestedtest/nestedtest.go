@@ -9,7 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/format"
@@ -122,5 +126,20 @@ func CheckGolden(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Fatalf("dataset changed:\n got %s\nwant %s", got, want)
+	}
+}
+
+// CheckParquetColumns fails the test unless the leaf columns parquet-go
+// derives from T's struct tags are, joined with ".", exactly
+// nested.Leaves[T]() in order — so a leaf path split at "." is the Parquet
+// column path of that leaf.
+func CheckParquetColumns[T any](t *testing.T) {
+	t.Helper()
+	var cols []string
+	for _, c := range pq.SchemaOf(new(T)).Columns() {
+		cols = append(cols, strings.Join(c, "."))
+	}
+	if want := nested.Leaves[T](); !slices.Equal(cols, want) {
+		t.Fatalf("parquet columns %q, want the leaves %q", cols, want)
 	}
 }

@@ -108,3 +108,7 @@ func TestRoundTrip(t *testing.T) {
 	fs = append(fs, protobuf.New("protobuf", pb.Mapping()))
 	nestedtest.RoundTrip(t, dbgenRecs[:300], fs...)
 }
+
+func TestParquetColumns(t *testing.T) {
+	nestedtest.CheckParquetColumns[tpch.LineItem](t)
+}
