@@ -16,7 +16,9 @@ import (
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/serbench/serbench/dataset/nested"
+	"github.com/serbench/serbench/dataset/nested/nestedarrow"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/format/arrowipc"
 	"github.com/serbench/serbench/format/avro"
 	"github.com/serbench/serbench/format/cbor"
 	"github.com/serbench/serbench/format/jsonl"
@@ -29,7 +31,8 @@ var Update = flag.Bool("update", false, "rewrite golden files")
 
 // GenericFormats returns the reflection-based formats of T: JSON lines (both
 // libraries), MessagePack, CBOR, Avro datums and OCF (deflate) with
-// avroSchema, and Parquet (uncompressed and zstd, small row groups).
+// avroSchema, Parquet (uncompressed and zstd, small row groups) and Arrow IPC
+// (file with zstd, stream; small batches) through nestedarrow.
 func GenericFormats[T any](t testing.TB, avroSchema string) []format.Format[T] {
 	t.Helper()
 	datums, err := avro.NewDatums[T](avroSchema)
@@ -48,8 +51,20 @@ func GenericFormats[T any](t testing.TB, avroSchema string) []format.Format[T] {
 	if err != nil {
 		t.Fatal(err)
 	}
+	am, err := nestedarrow.NewMapping[T]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	af, err := arrowipc.New("arrow-file-zstd", am, arrowipc.File, "zstd", 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := arrowipc.New("arrow-stream", am, arrowipc.Stream, "none", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []format.Format[T]{jsonl.New[T](jsonl.Std), jsonl.New[T](jsonl.Goccy), msgpack.New[T](), cbor.New[T](),
-		datums, ocf, pq, pqz}
+		datums, ocf, pq, pqz, af, as}
 }
 
 // RoundTrip encodes recs with each format, decodes them back and fails the
