@@ -34,7 +34,7 @@ func ptr[T any](v T) *T { return &v }
 func TestRoundTrip(t *testing.T) {
 	recs := []rec{
 		{},
-		{ID: 1, N: -2, OK: true, About: ptr(""), Devices: []device{{}, {Mac: "m", Names: []string{"a", ""}}}},
+		{ID: 1, N: -2, OK: true, About: ptr(""), hidden: 5, Devices: []device{{}, {Mac: "m", Names: []string{"a", ""}}}},
 		{ID: 2, Devices: []device{{Events: []event{{At: "t", Amount: ptr(1.5)}, {}}}, {Events: []event{}}}},
 	}
 	m, err := nestedarrow.NewMapping[rec]()
