@@ -9,6 +9,7 @@ import (
 	"github.com/serbench/serbench/dataset/nested/media"
 	"github.com/serbench/serbench/dataset/nested/media/pb"
 	"github.com/serbench/serbench/dataset/nested/nestedtest"
+	"github.com/serbench/serbench/format/msgp"
 	"github.com/serbench/serbench/format/protobuf"
 )
 
@@ -104,7 +105,7 @@ func TestProject(t *testing.T) {
 func TestRoundTrip(t *testing.T) {
 	recs := media.Generate(300)
 	fs := nestedtest.GenericFormats[media.Record](t, media.AvroSchema())
-	fs = append(fs, protobuf.New("protobuf", pb.Mapping()))
+	fs = append(fs, protobuf.New("protobuf", pb.Mapping()), msgp.New[media.Record]())
 	nestedtest.RoundTrip(t, recs, fs...)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/serbench/serbench/dataset/nested/nestedtest"
 	"github.com/serbench/serbench/dataset/nested/tpch"
 	"github.com/serbench/serbench/dataset/nested/tpch/pb"
+	"github.com/serbench/serbench/format/msgp"
 	"github.com/serbench/serbench/format/protobuf"
 )
 
@@ -105,7 +106,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Skip("-short: no dbgen child")
 	}
 	fs := nestedtest.GenericFormats[tpch.LineItem](t, tpch.AvroSchema())
-	fs = append(fs, protobuf.New("protobuf", pb.Mapping()))
+	fs = append(fs, protobuf.New("protobuf", pb.Mapping()), msgp.New[tpch.LineItem]())
 	nestedtest.RoundTrip(t, dbgenRecs[:300], fs...)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/serbench/serbench/dataset/nested/nestedtest"
 	"github.com/serbench/serbench/dataset/nested/userevents"
 	"github.com/serbench/serbench/dataset/nested/userevents/pb"
+	"github.com/serbench/serbench/format/msgp"
 	"github.com/serbench/serbench/format/protobuf"
 )
 
@@ -167,7 +168,7 @@ func TestRoundTrip(t *testing.T) {
 	recs = append(recs, userevents.Record{ID: -1, Devices: []userevents.Device{{Family: "windows",
 		Connections: []userevents.Connection{{Events: []userevents.Event{{Type: "Profile update"}}}}}}})
 	fs := nestedtest.GenericFormats[userevents.Record](t, userevents.AvroSchema())
-	fs = append(fs, protobuf.New("protobuf", pb.Mapping()))
+	fs = append(fs, protobuf.New("protobuf", pb.Mapping()), msgp.New[userevents.Record]())
 	nestedtest.RoundTrip(t, recs, fs...)
 }
 
