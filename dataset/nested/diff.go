@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
+	"strings"
 )
 
 // Diff returns nil when got and want are equal, else an error naming the first
@@ -15,21 +17,45 @@ import (
 // (an absent optional field differs from a present zero); floats are compared
 // bit for bit (so NaN equals the same NaN and -0 differs from +0).
 func Diff[T any](got, want *T) error {
-	return diff(reflect.ValueOf(got).Elem(), reflect.ValueOf(want).Elem(), "")
+	d := diff(reflect.ValueOf(got).Elem(), reflect.ValueOf(want).Elem())
+	if d == nil {
+		return nil
+	}
+	return d
 }
 
 // Equal reports whether Diff(a, b) is nil.
 func Equal[T any](a, b *T) bool { return Diff(a, b) == nil }
 
-// join appends field name to path.
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
+// difference is the first difference found: a message and the path to it,
+// built innermost segment first while the comparison unwinds, so equal
+// records cost no formatting.
+type difference struct {
+	rev []string // path segments, innermost first: "ip", "[0]", "connections", …
+	msg string
 }
 
-func diff(got, want reflect.Value, path string) error {
+func (d *difference) Error() string {
+	var b strings.Builder
+	for i := len(d.rev) - 1; i >= 0; i-- {
+		seg := d.rev[i]
+		if b.Len() > 0 && !strings.HasPrefix(seg, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg)
+	}
+	return b.String() + ": " + d.msg
+}
+
+// at prepends a path segment to d (a nil d stays nil).
+func (d *difference) at(seg string) *difference {
+	if d != nil {
+		d.rev = append(d.rev, seg)
+	}
+	return d
+}
+
+func diff(got, want reflect.Value) *difference {
 	switch got.Kind() {
 	case reflect.Struct:
 		t := got.Type()
@@ -38,18 +64,18 @@ func diff(got, want reflect.Value, path string) error {
 			if !ok {
 				continue
 			}
-			if err := diff(got.Field(i), want.Field(i), join(path, name)); err != nil {
-				return err
+			if d := diff(got.Field(i), want.Field(i)); d != nil {
+				return d.at(name)
 			}
 		}
 		return nil
 	case reflect.Slice:
 		if got.Len() != want.Len() {
-			return fmt.Errorf("%s: got %d elements, want %d", path, got.Len(), want.Len())
+			return &difference{msg: fmt.Sprintf("got %d elements, want %d", got.Len(), want.Len())}
 		}
 		for i := range got.Len() {
-			if err := diff(got.Index(i), want.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
+			if d := diff(got.Index(i), want.Index(i)); d != nil {
+				return d.at("[" + strconv.Itoa(i) + "]")
 			}
 		}
 		return nil
@@ -58,20 +84,25 @@ func diff(got, want reflect.Value, path string) error {
 		case got.IsNil() && want.IsNil():
 			return nil
 		case got.IsNil():
-			return fmt.Errorf("%s: got absent, want %s", path, show(want.Elem()))
+			return &difference{msg: "got absent, want " + show(want.Elem())}
 		case want.IsNil():
-			return fmt.Errorf("%s: got %s, want absent", path, show(got.Elem()))
+			return &difference{msg: "got " + show(got.Elem()) + ", want absent"}
 		}
-		return diff(got.Elem(), want.Elem(), path)
+		return diff(got.Elem(), want.Elem())
 	case reflect.Float32, reflect.Float64:
 		if math.Float64bits(got.Float()) != math.Float64bits(want.Float()) {
-			return fmt.Errorf("%s: got %v (bits %#x), want %v (bits %#x)", path,
-				got.Float(), math.Float64bits(got.Float()), want.Float(), math.Float64bits(want.Float()))
+			return &difference{msg: fmt.Sprintf("got %v (bits %#x), want %v (bits %#x)",
+				got.Float(), math.Float64bits(got.Float()), want.Float(), math.Float64bits(want.Float()))}
+		}
+		return nil
+	case reflect.String:
+		if got.String() != want.String() {
+			return &difference{msg: "got " + show(got) + ", want " + show(want)}
 		}
 		return nil
 	}
 	if !got.Equal(want) {
-		return fmt.Errorf("%s: got %s, want %s", path, show(got), show(want))
+		return &difference{msg: "got " + show(got) + ", want " + show(want)}
 	}
 	return nil
 }
