@@ -35,6 +35,7 @@ type difference struct {
 	msg string
 }
 
+// Error formats the difference as "path: message".
 func (d *difference) Error() string {
 	var b strings.Builder
 	for i := len(d.rev) - 1; i >= 0; i-- {

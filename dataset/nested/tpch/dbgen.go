@@ -13,8 +13,11 @@ const ScaleFactor = 1
 // loader collects one dbgen table through a callback.
 type loader func(item any) error
 
+// Load implements dbgen.Loader: it passes one generated row to l.
 func (l loader) Load(item any) error { return l(item) }
-func (l loader) Flush() error        { return nil }
+
+// Flush implements dbgen.Loader; rows are collected in memory, so it does nothing.
+func (l loader) Flush() error { return nil }
 
 // errEnough stops dbgen once enough line items are collected.
 var errEnough = errors.New("enough line items")
