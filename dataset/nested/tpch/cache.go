@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // FullSHA256 is the hex SHA-256 that ends the cache file of the full dataset
@@ -216,12 +217,36 @@ func GenerateFile(ctx context.Context, opts Options, path string, lines int) err
 	}
 	cmd := exec.CommandContext(ctx, exe)
 	cmd.Env = append(os.Environ(), childOutEnv+"="+path, childLinesEnv+"="+strconv.Itoa(lines))
-	cmd.Stdout, cmd.Stderr = opts.Output, opts.Output
+	tail := &tailWriter{max: 2048}
+	var stderr io.Writer = tail
+	if opts.Output != nil {
+		stderr = io.MultiWriter(opts.Output, tail)
+	}
+	cmd.Stdout, cmd.Stderr = opts.Output, stderr
 	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(string(tail.b)); msg != "" {
+			return fmt.Errorf("tpch: dbgen child %s: %w: %s", exe, err, msg)
+		}
 		return fmt.Errorf("tpch: dbgen child %s: %w", exe, err)
 	}
 	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
 		return fmt.Errorf("tpch: dbgen child %s exited without writing %s: does its main call tpch.RunChildIfRequested first?", exe, path)
 	}
 	return nil
+}
+
+// tailWriter keeps the last max bytes written to it: the end of the child's
+// standard error, for the error message when the child fails.
+type tailWriter struct {
+	b   []byte
+	max int
+}
+
+// Write implements io.Writer.
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	if len(w.b) > w.max {
+		w.b = append(w.b[:0], w.b[len(w.b)-w.max:]...)
+	}
+	return len(p), nil
 }

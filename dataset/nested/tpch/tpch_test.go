@@ -197,3 +197,19 @@ func TestProject(t *testing.T) {
 		t.Error("group accepted as a leaf")
 	}
 }
+
+func TestChildFailureMessage(t *testing.T) {
+	// The test binary is the child (TestMain): asked for a negative count it
+	// fails at once, and its message ends up in the error.
+	err := GenerateFile(context.Background(), Options{}, filepath.Join(t.TempDir(), "x"), -1)
+	if err == nil || !strings.Contains(err.Error(), "negative line count") {
+		t.Fatalf("err = %v", err)
+	}
+	var w tailWriter
+	w.max = 4
+	w.Write([]byte("abcdef"))
+	w.Write([]byte("gh"))
+	if string(w.b) != "efgh" {
+		t.Fatalf("tail %q", w.b)
+	}
+}
