@@ -2,6 +2,7 @@ package tpch
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"os"
 	"path/filepath"
@@ -212,4 +213,20 @@ func TestChildFailureMessage(t *testing.T) {
 	if string(w.b) != "efgh" {
 		t.Fatalf("tail %q", w.b)
 	}
+}
+
+// FuzzUnmarshal feeds the decoder arbitrary bodies with a valid checksum: it
+// must return an error or tables, never panic.
+func FuzzUnmarshal(f *testing.F) {
+	good := sampleTables().Marshal()
+	f.Add(good[len(fileMagic) : len(good)-sha256.Size])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		data := append([]byte(fileMagic), body...)
+		sum := sha256.Sum256(data)
+		tb, err := Unmarshal(append(data, sum[:]...))
+		if err == nil {
+			tb.Slice(tb.Len())
+		}
+	})
 }
