@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // FullSHA256 is the hex SHA-256 that ends the cache file of the full dataset
@@ -177,6 +178,7 @@ func loadOrGenerate(ctx context.Context, path string, lines int, want string,
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("tpch: cache directory: %w", err)
 	}
+	removeStale(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return nil, fmt.Errorf("tpch: cache file: %w", err)
@@ -233,6 +235,21 @@ func GenerateFile(ctx context.Context, opts Options, path string, lines int) err
 		return fmt.Errorf("tpch: dbgen child %s exited without writing %s: does its main call tpch.RunChildIfRequested first?", exe, path)
 	}
 	return nil
+}
+
+// staleAge is the age beyond which a temporary tables file is taken as left
+// behind by a process that died while generating (generation takes seconds).
+const staleAge = time.Hour
+
+// removeStale deletes the temporary files of path older than staleAge, best
+// effort: a leftover is 118 MB.
+func removeStale(path string) {
+	old, _ := filepath.Glob(path + ".tmp*")
+	for _, p := range old {
+		if info, err := os.Stat(p); err == nil && time.Since(info.ModTime()) > staleAge {
+			os.Remove(p)
+		}
+	}
 }
 
 // tailWriter keeps the last max bytes written to it: the end of the child's

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/serbench/serbench/dataset/nested"
 )
@@ -134,6 +135,28 @@ func TestLoadOrGenerate(t *testing.T) {
 	}
 	if _, err := loadOrGenerate(ctx, path, 2, strings.Repeat("0", 64), gen); err == nil {
 		t.Fatal("wrong hash: no error")
+	}
+	// Stale temporary files are removed, fresh ones (another process
+	// generating) kept.
+	stale, fresh := path+".tmp1", path+".tmp2"
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-2 * staleAge)
+	if err := os.Chtimes(stale, long, long); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path) // the wrong-hash case above removed it already
+	if _, err := loadOrGenerate(ctx, path, 2, want, gen); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("stale temporary file kept")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("fresh temporary file removed")
 	}
 	// Generation failing.
 	failing := func(context.Context, string) error { return errors.New("boom") }
