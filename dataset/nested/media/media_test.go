@@ -112,3 +112,7 @@ func TestRoundTrip(t *testing.T) {
 func TestParquetColumns(t *testing.T) {
 	nestedtest.CheckParquetColumns[media.Record](t)
 }
+
+func TestParquetSubsets(t *testing.T) {
+	nestedtest.CheckParquetSubsets(t, media.Generate(200), 60)
+}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"flag"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/dataset/nested/nestedarrow"
+	"github.com/serbench/serbench/dataset/nested/nestedparquet"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/arrowipc"
 	"github.com/serbench/serbench/format/avro"
@@ -156,5 +158,47 @@ func CheckParquetColumns[T any](t *testing.T) {
 	}
 	if want := nested.Leaves[T](); !slices.Equal(cols, want) {
 		t.Fatalf("parquet columns %q, want the leaves %q", cols, want)
+	}
+}
+
+// CheckParquetSubsets writes recs to Parquet (row groups of 64 rows), reads
+// them back through nestedparquet.Schema for queries random leaf subsets
+// (sizes cycling from 1 to all leaves, deterministic) and fails the test
+// unless every record read equals nested.Project of the record written.
+func CheckParquetSubsets[T any](t *testing.T, recs []T, queries int) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := pq.NewGenericWriter[T](&buf, pq.MaxRowsPerRowGroup(64))
+	if _, err := w.Write(recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	leaves := nested.Leaves[T]()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for q := range queries {
+		var sub []string
+		for _, i := range rng.Perm(len(leaves))[:1+q%len(leaves)] {
+			sub = append(sub, leaves[i])
+		}
+		schema, err := nestedparquet.Schema[T](sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := nested.NewProjector[T](sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]T, len(recs))
+		if n, err := pq.NewGenericReader[T](bytes.NewReader(buf.Bytes()), schema).Read(got); n != len(recs) {
+			t.Fatalf("%q: read %d rows, want %d (%v)", sub, n, len(recs), err)
+		}
+		for i := range recs {
+			want := p.Project(&recs[i])
+			if err := nested.Diff(&got[i], &want); err != nil {
+				t.Fatalf("%q: record %d: %v", sub, i, err)
+			}
+		}
 	}
 }

@@ -113,3 +113,10 @@ func TestRoundTrip(t *testing.T) {
 func TestParquetColumns(t *testing.T) {
 	nestedtest.CheckParquetColumns[tpch.LineItem](t)
 }
+
+func TestParquetSubsets(t *testing.T) {
+	if dbgenRecs == nil {
+		t.Skip("-short: no dbgen child")
+	}
+	nestedtest.CheckParquetSubsets(t, dbgenRecs[:300], 60)
+}

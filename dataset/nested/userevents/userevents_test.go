@@ -175,3 +175,7 @@ func TestRoundTrip(t *testing.T) {
 func TestParquetColumns(t *testing.T) {
 	nestedtest.CheckParquetColumns[userevents.Record](t)
 }
+
+func TestParquetSubsets(t *testing.T) {
+	nestedtest.CheckParquetSubsets(t, userevents.Generate(40), 60)
+}
