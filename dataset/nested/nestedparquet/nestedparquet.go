@@ -21,6 +21,13 @@ type sel map[string]sel
 // parquet.NewGenericReader[T] as an option to read just those columns; the
 // records read equal nested.Project of the full records (tested for the
 // datasets). It fails when a path is not a leaf of T or leaves is empty.
+//
+// parquet-go reads through a schema other than the file's by converting row
+// groups, which reads only the selected columns but costs time per value:
+// reading all 34 leaves of userevents through a pruned schema took twice as
+// long as through the file's own. So when leaves select every leaf, Schema
+// returns parquet.SchemaOf(T) itself, which the reader recognises as the
+// file's schema.
 func Schema[T any](leaves []string) (*parquet.Schema, error) {
 	if _, err := nested.NewProjector[T](leaves); err != nil {
 		return nil, err
@@ -39,11 +46,27 @@ func Schema[T any](leaves []string) (*parquet.Schema, error) {
 		}
 	}
 	full := parquet.SchemaOf(new(T))
+	if len(root) > 0 && covers(root, nested.Leaves[T]()) {
+		return full, nil
+	}
 	g, err := prune(full, root, "")
 	if err != nil {
 		return nil, err
 	}
 	return parquet.NewSchema(full.Name(), g), nil
+}
+
+// covers reports whether selection s holds every one of leaves.
+func covers(s sel, leaves []string) bool {
+	for _, l := range leaves {
+		c := s
+		for _, name := range strings.Split(l, ".") {
+			if c = c[name]; c == nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // prune returns node keeping only the fields selected by s (all of a leaf).

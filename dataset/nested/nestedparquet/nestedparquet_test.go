@@ -1,6 +1,7 @@
 package nestedparquet_test
 
 import (
+	"github.com/parquet-go/parquet-go"
 	"testing"
 
 	"github.com/serbench/serbench/dataset/nested/nestedparquet"
@@ -40,5 +41,23 @@ func TestErrors(t *testing.T) {
 		if _, err := nestedparquet.Schema[rec](leaves); err == nil {
 			t.Errorf("Schema(%q): no error", leaves)
 		}
+	}
+}
+
+func TestAllLeavesIsTheFullSchema(t *testing.T) {
+	s, err := nestedparquet.Schema[rec]([]string{"devices.names", "id", "about", "devices.mac",
+		"devices.events.at", "devices.events.amount"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !parquet.EqualNodes(s, parquet.SchemaOf(new(rec))) {
+		t.Fatalf("all leaves: schema %v, want the full one", s)
+	}
+	s, err = nestedparquet.Schema[rec]([]string{"devices.names", "id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parquet.EqualNodes(s, parquet.SchemaOf(new(rec))) || len(s.Columns()) != 2 {
+		t.Fatalf("two leaves: schema %v", s)
 	}
 }
