@@ -1,9 +1,9 @@
 package nestedparquet_test
 
 import (
-	"github.com/parquet-go/parquet-go"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/serbench/serbench/dataset/nested/nestedparquet"
 	"github.com/serbench/serbench/dataset/nested/nestedtest"
 )
