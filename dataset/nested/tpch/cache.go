@@ -20,7 +20,7 @@ import (
 // (the checksum Tables.Marshal appends): the dataset's identity. Loading
 // checks it, so a dbgen that drew different rows is an error, not a silently
 // different benchmark.
-const FullSHA256 = "a929f702cd9917abcb35dece46781aeaab9bbcc7e72c9c323cf044914cc5bbb8"
+const FullSHA256 = "6a5bfafd1360760f8b1ae5af8741a5cad78b9f93d4e4516c5f8fe908455d8288"
 
 // Environment variables that turn a process into the generating child.
 const (
@@ -96,13 +96,13 @@ type Options struct {
 // FileName returns the name of the full dataset's cache file, which carries
 // the dataset hash.
 func FileName() string {
-	return fmt.Sprintf("tpch-sf%d-%d-%.16s.bin", ScaleFactor, FullRecords, FullSHA256)
+	return fmt.Sprintf("tpch-sf0.1-%d-%.16s.bin", FullRecords, FullSHA256)
 }
 
 // Load returns the tables of the full dataset (FullRecords line items) from
 // the cache file FileName() in opts.CacheDir. When the file is missing or
 // fails verification (magic, checksum, indexes, length, FullSHA256), Load
-// deletes it, generates the tables in a child process (10–25 s and 1.7 GB
+// deletes it, generates the tables in a child process (10–25 s and 1.2 GB
 // resident in the child; nothing stays in the calling process), verifies them and
 // renames them into place, so that later runs and concurrent processes reuse
 // them. Take a prefix of the result for smaller scales.

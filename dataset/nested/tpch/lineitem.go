@@ -9,17 +9,22 @@
 // child process (see RunChildIfRequested and Load), which writes the tables to
 // a cache file that later runs read back in about a second.
 //
-// dbgen accepts integer scale factors only, so the dataset is the first
-// 600,572 line items of scale factor 1: those of its first 150,000 orders,
-// which is exactly the order count and line-item count of scale factor 0.1,
-// the seed's. Orders and line items are drawn from the same random streams at
-// any scale, but the keys they reference range over the scale factor 1
-// tables: 150,000 customers, 200,000 parts and 10,000 suppliers instead of
-// SF 0.1's 15,000, 20,000 and 1,000. So customers, parts and suppliers repeat
-// ten times less than in the seed (their columns have ten times the distinct
-// values), and extended_price and total_price, which dbgen derives from the
-// part's price, differ from SF 0.1's; every other line-item and order field
-// is SF 0.1's. Nations and regions are the fixed 25 and 5.
+// dbgen accepts integer scale factors only; the dataset is scale factor 0.1,
+// the seed's, cut out of scale factor 1: its first 150,000 orders and their
+// 600,572 line items (the seed's count), the first 15,000 customers, 20,000
+// parts and 1,000 suppliers (dbgen draws row i of a table the same at every
+// scale), with the keys that orders and line items draw mapped from scale
+// factor 1's ranges to scale factor 0.1's (a key drawn as 1 + floor(u·10n)
+// becomes 1 + floor(u·n)), the supplier of each line recomputed with dbgen's
+// part-supplier formula for 1,000 suppliers, and extended and total prices
+// recomputed from the mapped parts' prices with dbgen's formulas (which the
+// generator checks against dbgen's own prices at scale factor 1). The first
+// record equals the seed's sample record on every leaf but the customer's
+// nation and region names, where the seed's sample pairs FRANCE and EUROPE
+// with the comments (and phone prefix) of TPC-H's IRAN and MIDDLE EAST; here
+// they are IRAN and MIDDLE EAST. Customer keys are exact except where the
+// draw is ambiguous (see sf01CustKey): about one order in 30 may have a
+// neighbouring customer of the one dbgen at scale factor 0.1 would draw.
 //
 // Field names are snake_case (the seed's are kebab-case, which Avro and
 // Protocol Buffers do not accept), e.g. "order.customer.market_segment".

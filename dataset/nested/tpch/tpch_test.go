@@ -253,3 +253,37 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+func TestScaleFactorMapping(t *testing.T) {
+	// The seed's first order: customer 36901 at SF 1 is 3691 at SF 0.1.
+	if got := sf01CustKey(36901); got != 3691 {
+		t.Errorf("sf01CustKey(36901) = %d, want 3691", got)
+	}
+	for k := int64(1); k <= 150_000; k++ {
+		c := sf01CustKey(k)
+		if c < 1 || c > sf01Customers || c%3 == 0 {
+			t.Fatalf("sf01CustKey(%d) = %d", k, c)
+		}
+	}
+	if sf01Key(1) != 1 || sf01Key(10) != 1 || sf01Key(11) != 2 || sf01Key(200_000) != sf01Parts {
+		t.Error("sf01Key")
+	}
+	// TPC-H part 1 costs 901.00.
+	if retailPrice(1) != 90100 {
+		t.Errorf("retailPrice(1) = %d", retailPrice(1))
+	}
+	for p := int64(1); p <= 200_000; p += 997 {
+		for s := range int64(suppPerPart) {
+			if n, ok := suppNumber(p, suppBridge(p, s, sf1Suppliers)); !ok || n != s {
+				t.Fatalf("suppNumber(%d, bridge %d) = %d, %t", p, s, n, ok)
+			}
+			if k := suppBridge(sf01Key(p), s, sf01Suppliers); k < 1 || k > sf01Suppliers {
+				t.Fatalf("SF 0.1 supplier %d out of range", k)
+			}
+		}
+	}
+	// The seed's first line: 17 × 1434.51 less 4%, plus 2% tax.
+	if got := lineTotal(17*143451, 4, 2); got != 2438667*96/100*102/100 {
+		t.Errorf("lineTotal = %d", got)
+	}
+}
