@@ -1,0 +1,6 @@
+// Package pb holds the Protocol Buffers schema of the media-content dataset,
+// the code protoc-gen-go generates from it, and the conversions between
+// media.Record and Record.
+package pb
+
+//go:generate protoc --go_out=. --go_opt=paths=source_relative media.proto
