@@ -145,6 +145,14 @@ func writeE4M3(b []byte, v []float32) error {
 	return nil
 }
 
+func writeE4M3Sat(b []byte, v []float32) error {
+	b = b[:len(v)]
+	for i, x := range v {
+		b[i] = FP8E4M3FromFloat32Saturating(x)
+	}
+	return nil
+}
+
 func writeE5M2(b []byte, v []float32) error {
 	b = b[:len(v)]
 	for i, x := range v {
@@ -161,10 +169,18 @@ func AppendFP8E5M2s(dst []byte, h Header, vals []float32) ([]byte, error) {
 	return appendScalars(dst, h, TypeFP8E5M2, vals, writeE5M2)
 }
 
-// AppendFP8E4M3s appends an FP8E4M3 block; vals are rounded (and saturated)
-// as by [FP8E4M3FromFloat32].
+// AppendFP8E4M3s appends an FP8E4M3 block; vals are rounded as by
+// [FP8E4M3FromFloat32], so values beyond ±464 and ±Inf are stored as NaN,
+// as the reference implementation stores them.
 func AppendFP8E4M3s(dst []byte, h Header, vals []float32) ([]byte, error) {
 	return appendScalars(dst, h, TypeFP8E4M3, vals, writeE4M3)
+}
+
+// AppendFP8E4M3sSaturating is AppendFP8E4M3s with saturation (see
+// [FP8E4M3FromFloat32Saturating]): values beyond the E4M3 range and ±Inf
+// are stored as ±448 instead of NaN.
+func AppendFP8E4M3sSaturating(dst []byte, h Header, vals []float32) ([]byte, error) {
+	return appendScalars(dst, h, TypeFP8E4M3, vals, writeE4M3Sat)
 }
 
 // AppendFP16s appends an FP16 block; vals are rounded as by
@@ -388,9 +404,16 @@ func AppendFP8E5M2Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]
 	return appendVectors(dst, h, s, TypeFP8E5M2Vector, vecs, writeE5M2)
 }
 
-// AppendFP8E4M3Vectors appends an FP8E4M3Vector block.
+// AppendFP8E4M3Vectors appends an FP8E4M3Vector block, rounding as
+// AppendFP8E4M3s does.
 func AppendFP8E4M3Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
 	return appendVectors(dst, h, s, TypeFP8E4M3Vector, vecs, writeE4M3)
+}
+
+// AppendFP8E4M3VectorsSaturating appends an FP8E4M3Vector block, rounding
+// and saturating as AppendFP8E4M3sSaturating does.
+func AppendFP8E4M3VectorsSaturating(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeFP8E4M3Vector, vecs, writeE4M3Sat)
 }
 
 // AppendFP16Vectors appends an FP16Vector block.

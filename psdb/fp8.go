@@ -24,13 +24,32 @@ func roundMagnitude(a, bias, mbits uint32) uint32 {
 }
 
 // FP8E4M3FromFloat32 converts f to FP8 E4M3 ("E4M3FN": bias 7, no
-// infinities, NaN = S.1111.111) with round-to-nearest-even.
+// infinities, NaN = S.1111.111) with round-to-nearest-even, as the
+// reference implementation does.
 //
-// E4M3 has no infinity, so conversion saturates: finite values whose
-// rounded magnitude exceeds 448 and ±Inf become ±448 (0x7E/0xFE). NaN
-// becomes 0x7F with f's sign bit. Values below half the smallest subnormal
-// (2^-10) become ±0.
+// E4M3 has no infinity: finite values whose rounded magnitude exceeds 448
+// (that is, |f| > 464), ±Inf and NaN all become NaN (0x7F, or 0xFF with a
+// negative sign). Values below half the smallest subnormal (2^-10) become
+// ±0. [FP8E4M3FromFloat32Saturating] clamps to ±448 instead.
 func FP8E4M3FromFloat32(f float32) uint8 {
+	b := math.Float32bits(f)
+	sign := uint8(b>>24) & 0x80
+	a := b & 0x7fffffff
+	if a >= 0x7f800000 { // Inf, NaN
+		return sign | 0x7f
+	}
+	r := roundMagnitude(a, 7, 3)
+	if r > 0x7e {
+		r = 0x7f
+	}
+	return sign | uint8(r)
+}
+
+// FP8E4M3FromFloat32Saturating is FP8E4M3FromFloat32 with saturation:
+// finite values whose rounded magnitude exceeds 448, and ±Inf, become
+// ±448 (0x7E/0xFE); NaN still becomes NaN (0x7F/0xFF). This is not what
+// the reference implementation writes.
+func FP8E4M3FromFloat32Saturating(f float32) uint8 {
 	b := math.Float32bits(f)
 	sign := uint8(b>>24) & 0x80
 	a := b & 0x7fffffff
@@ -64,15 +83,15 @@ func FP8E4M3ToFloat32(v uint8) float32 {
 
 // FP8E5M2FromFloat32 converts f to FP8 E5M2 (IEEE-style: bias 15,
 // infinities and NaN as in binary16) with round-to-nearest-even. Values
-// whose rounded magnitude exceeds 57,344 become ±Inf, NaN becomes the
-// quiet NaN 0x7E with f's sign bit, and values below half the smallest
-// subnormal (2^-17) become ±0.
+// whose rounded magnitude exceeds 57,344 become ±Inf, NaN becomes 0x7F
+// with f's sign bit (as in the reference implementation), and values below
+// half the smallest subnormal (2^-17) become ±0.
 func FP8E5M2FromFloat32(f float32) uint8 {
 	b := math.Float32bits(f)
 	sign := uint8(b>>24) & 0x80
 	a := b & 0x7fffffff
 	if a > 0x7f800000 {
-		return sign | 0x7e
+		return sign | 0x7f
 	}
 	if a == 0x7f800000 {
 		return sign | 0x7c

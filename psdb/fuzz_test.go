@@ -92,11 +92,14 @@ func FuzzParse(f *testing.F) {
 		blk, err := Parse(b, nil)
 		if err == nil {
 			exercise(t, blk)
-			// Re-encoding an Int32 block must reproduce the input.
+			// Re-encoding an Int32 block must reproduce the input, except
+			// for a stale padding nibble, which is read as 0 and written as 0.
 			if blk.DataType() == TypeInt32 {
 				v, _ := blk.AppendInt32s(nil)
 				again, err := AppendInt32s(nil, blk.Header(), v)
-				if err != nil || !bytes.Equal(again, b) {
+				want := bytes.Clone(b)
+				want[8] &^= boolPaddingMask
+				if err != nil || !bytes.Equal(again, want) {
 					t.Fatalf("int32 re-encode mismatch: %v", err)
 				}
 			}
