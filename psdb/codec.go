@@ -118,7 +118,8 @@ func (c *Codec) AppendDecompressed(dst, block []byte) ([]byte, error) {
 }
 
 // Parse is like the package-level Parse but also reads zstd-compressed
-// blocks. The data of a compressed block is decompressed into a buffer
+// blocks. As with [Parse], pass the schema: without one a truncated block
+// is not detected. The data of a compressed block is decompressed into a buffer
 // owned by c: the returned Block is valid only until the next call of
 // Parse or AppendDecompressed on c. Uncompressed blocks are read in place.
 func (c *Codec) Parse(b []byte, s *Schema) (Block, error) {

@@ -23,10 +23,24 @@ type Block struct {
 }
 
 // Parse validates an uncompressed PSDB layout-1 block and returns a Block
-// that reads it in place. s may be nil, except to read strings or
-// individual vectors; when given, it must match the header's data type and
-// schema version and the data size must match it exactly. A compressed
-// block yields an error wrapping ErrCompressed (use [Codec.Parse]).
+// that reads it in place. When s is given, it must match the header's data
+// type and schema version and the data size must match it exactly. A
+// compressed block yields an error wrapping ErrCompressed (use
+// [Codec.Parse]).
+//
+// Pass the schema whenever you have it. s may be nil, but a PSDB block
+// stores no value count, so without a schema Parse can check only the
+// header and that the data is a whole number of elements:
+//
+//   - A block truncated at an element boundary (a fixed-width block missing
+//     its last values, a bool block missing whole bytes) is NOT detected:
+//     it parses, and Len and the Append methods report fewer values.
+//   - Trailing garbage of a whole number of elements is read as values.
+//   - A string block cannot be checked or read at all (its Len and readers
+//     return an error wrapping ErrSchema), nor can individual vectors.
+//
+// Use the schema-less form only for inspecting headers or when the value
+// count is validated elsewhere.
 func Parse(b []byte, s *Schema) (Block, error) {
 	h, err := ParseHeader(b)
 	if err != nil {

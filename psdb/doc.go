@@ -28,6 +28,10 @@
 // Narrow types are widened: an Int8 or Int16 block reads as int32, FP8 and
 // FP16 blocks read as float32.
 //
+// A block stores no value count, so pass the feature group's [Schema] to
+// Parse: without it a block truncated at an element boundary parses as a
+// shorter block (see [Parse]).
+//
 // # Byte order
 //
 // Every multi-byte field (header, data, string lengths, cache lengths) is
