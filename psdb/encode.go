@@ -1,6 +1,7 @@
 package psdb
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 )
@@ -16,12 +17,32 @@ import (
 // begin validates h and grows dst by a header and dataLen data bytes,
 // writing the header. It returns the extended slice and its data section.
 func begin(dst []byte, h Header, dt DataType, dataLen int, pad uint8) ([]byte, []byte, error) {
-	if err := checkWriteHeader(h, dt); err != nil {
-		return dst, nil, err
+	if (h.DataType != TypeUnknown && h.DataType != dt) || uint64(h.Expiry) > expiryMask {
+		return dst, nil, checkWriteHeader(h, dt)
 	}
 	out, tail := grow(dst, headerLen+dataLen)
 	putHeader(tail, h, dt, CompressionNone, pad)
 	return out, tail[headerLen:], nil
+}
+
+// appendWords32 writes a block of 4-byte words (Int32, Uint32, FP32).
+func appendWords32[T word32](dst []byte, h Header, dt DataType, vals []T) ([]byte, error) {
+	out, data, err := begin(dst, h, dt, 4*len(vals), 0)
+	if err != nil {
+		return dst, err
+	}
+	putUint32s(data, u32s(vals))
+	return out, nil
+}
+
+// appendWords64 writes a block of 8-byte words (Int64, Uint64, FP64).
+func appendWords64[T word64](dst []byte, h Header, dt DataType, vals []T) ([]byte, error) {
+	out, data, err := begin(dst, h, dt, 8*len(vals), 0)
+	if err != nil {
+		return dst, err
+	}
+	putUint64s(data, u64s(vals))
+	return out, nil
 }
 
 // elemWriter writes len(v) elements into b[:len(v)*width].
@@ -127,12 +148,22 @@ func writeUint16(b []byte, v []uint32) error {
 	return nil
 }
 
+// The float writers inline the normal-range path of the scalar converters
+// (FP16FromFloat32, FP8E4M3FromFloat32, …) and call their special-case
+// functions for everything else.
+
 func writeFP16(b []byte, v []float32) error {
 	b = b[:2*len(v)]
 	for i, x := range v {
-		h := FP16FromFloat32(x)
-		b[2*i] = byte(h)
-		b[2*i+1] = byte(h >> 8)
+		u := math.Float32bits(x)
+		a := u & 0x7fffffff
+		var h uint16
+		if a-0x38800000 < 0x477ff000-0x38800000 {
+			h = uint16((a+0xc8000fff+(a>>13)&1)>>13) | uint16(u>>16)&0x8000
+		} else {
+			h = fp16Special(u)
+		}
+		binary.LittleEndian.PutUint16(b[2*i:], h)
 	}
 	return nil
 }
@@ -140,7 +171,12 @@ func writeFP16(b []byte, v []float32) error {
 func writeE4M3(b []byte, v []float32) error {
 	b = b[:len(v)]
 	for i, x := range v {
-		b[i] = FP8E4M3FromFloat32(x)
+		u := math.Float32bits(x)
+		if a := u & 0x7fffffff; a-0x3c800000 < 0x43e80000-0x3c800000 {
+			b[i] = uint8((a+0xc407ffff+(a>>20)&1)>>20) | uint8(u>>24)&0x80
+		} else {
+			b[i] = fp8E4M3Special(u)
+		}
 	}
 	return nil
 }
@@ -156,7 +192,12 @@ func writeE4M3Sat(b []byte, v []float32) error {
 func writeE5M2(b []byte, v []float32) error {
 	b = b[:len(v)]
 	for i, x := range v {
-		b[i] = FP8E5M2FromFloat32(x)
+		u := math.Float32bits(x)
+		if a := u & 0x7fffffff; a-0x38800000 < 0x47700000-0x38800000 {
+			b[i] = uint8((a+0xc80fffff+(a>>21)&1)>>21) | uint8(u>>24)&0x80
+		} else {
+			b[i] = fp8E5M2Special(u)
+		}
 	}
 	return nil
 }
@@ -191,12 +232,12 @@ func AppendFP16s(dst []byte, h Header, vals []float32) ([]byte, error) {
 
 // AppendFloat32s appends an FP32 block.
 func AppendFloat32s(dst []byte, h Header, vals []float32) ([]byte, error) {
-	return appendScalars(dst, h, TypeFP32, vals, write32[float32])
+	return appendWords32(dst, h, TypeFP32, vals)
 }
 
 // AppendFloat64s appends an FP64 block.
 func AppendFloat64s(dst []byte, h Header, vals []float64) ([]byte, error) {
-	return appendScalars(dst, h, TypeFP64, vals, write64[float64])
+	return appendWords64(dst, h, TypeFP64, vals)
 }
 
 // AppendInt8s appends an Int8 block, narrowing vals; a value outside
@@ -214,12 +255,12 @@ func AppendInt16s(dst []byte, h Header, vals []int32) ([]byte, error) {
 // AppendInt32s appends an Int32 block. On little-endian hosts the data is
 // written with a single copy.
 func AppendInt32s(dst []byte, h Header, vals []int32) ([]byte, error) {
-	return appendScalars(dst, h, TypeInt32, vals, write32[int32])
+	return appendWords32(dst, h, TypeInt32, vals)
 }
 
 // AppendInt64s appends an Int64 block.
 func AppendInt64s(dst []byte, h Header, vals []int64) ([]byte, error) {
-	return appendScalars(dst, h, TypeInt64, vals, write64[int64])
+	return appendWords64(dst, h, TypeInt64, vals)
 }
 
 // AppendUint8s appends a Uint8 block, narrowing vals; a value above 255 is
@@ -236,12 +277,12 @@ func AppendUint16s(dst []byte, h Header, vals []uint32) ([]byte, error) {
 
 // AppendUint32s appends a Uint32 block.
 func AppendUint32s(dst []byte, h Header, vals []uint32) ([]byte, error) {
-	return appendScalars(dst, h, TypeUint32, vals, write32[uint32])
+	return appendWords32(dst, h, TypeUint32, vals)
 }
 
 // AppendUint64s appends a Uint64 block.
 func AppendUint64s(dst []byte, h Header, vals []uint64) ([]byte, error) {
-	return appendScalars(dst, h, TypeUint64, vals, write64[uint64])
+	return appendWords64(dst, h, TypeUint64, vals)
 }
 
 // Bools.

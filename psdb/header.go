@@ -151,10 +151,9 @@ func checkWriteHeader(h Header, dt DataType) error {
 // putHeader writes a layout-1 header into b[:9].
 func putHeader(b []byte, h Header, dt DataType, c Compression, pad uint8) {
 	_ = b[8]
-	binary.LittleEndian.PutUint16(b[0:2], h.SchemaVersion)
 	e := uint64(h.Expiry) & expiryMask
-	binary.LittleEndian.PutUint32(b[2:6], uint32(e>>8))
-	b[6] = byte(e)
-	b[7] = layout1<<layoutShift | byte(c&compressionMask)<<compressionShift | byte(dt&dataTypeHighBit)>>4
+	b7 := layout1<<layoutShift | byte(c&compressionMask)<<compressionShift | byte(dt&dataTypeHighBit)>>4
+	// Bytes 0–7 in one little-endian store: version, P>>8 (4 bytes), P&0xff, byte 7.
+	binary.LittleEndian.PutUint64(b, uint64(h.SchemaVersion)|(e>>8)<<16|(e&0xff)<<48|uint64(b7)<<56)
 	b[8] = byte(dt&dataTypeLowMask)<<4 | pad&boolPaddingMask
 }

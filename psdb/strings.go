@@ -1,0 +1,113 @@
+package psdb
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+)
+
+// Strings holds the strings of a String or StringVector block as one byte
+// buffer and n+1 offsets: string i is Bytes(i). [Block.ReadStrings] fills
+// it in one pass over the length list, without copying the string bytes,
+// which remain views of the block: the block's bytes must not be modified
+// while the Strings is in use. Reuse one Strings across reads: its offset
+// storage is kept, so reads allocate nothing once it is large enough.
+//
+// The zero Strings is empty and ready to use. Accessors panic on an index
+// out of range, as slice indexing does.
+type Strings struct {
+	data []byte   // the block's string bytes
+	offs []uint32 // len n+1 (or 0 when empty)
+}
+
+// Len returns the number of strings.
+func (s *Strings) Len() int {
+	if len(s.offs) == 0 {
+		return 0
+	}
+	return len(s.offs) - 1
+}
+
+// Bytes returns string i as a view of the block's bytes (no copy; its
+// capacity is clipped, so appending to it cannot overwrite the block).
+func (s *Strings) Bytes(i int) []byte {
+	lo, hi := s.offs[i], s.offs[i+1]
+	return s.data[lo:hi:hi]
+}
+
+// String returns a copy of string i.
+func (s *Strings) String(i int) string { return string(s.Bytes(i)) }
+
+// Data returns all string bytes, concatenated, as a view of the block.
+func (s *Strings) Data() []byte { return s.data }
+
+// Offsets returns the n+1 offsets into Data: string i is
+// Data()[Offsets()[i]:Offsets()[i+1]]. The slice is owned by s and reused
+// by the next ReadStrings.
+func (s *Strings) Offsets() []uint32 { return s.offs }
+
+// AppendStrings appends copies of all strings to dst; they share one newly
+// allocated backing string, so the call allocates once.
+func (s *Strings) AppendStrings(dst []string) []string {
+	n := s.Len()
+	if n == 0 {
+		return dst
+	}
+	all := strings.Clone(string(s.data[s.offs[0]:s.offs[n]]))
+	base := s.offs[0]
+	for i := range n {
+		dst = append(dst, all[s.offs[i]-base:s.offs[i+1]-base])
+	}
+	return dst
+}
+
+// Reset empties s, keeping its offset storage and dropping its reference
+// to the block.
+func (s *Strings) Reset() {
+	s.data = nil
+	s.offs = s.offs[:0]
+}
+
+// ReadStrings sets dst to every string of a String or StringVector block
+// (parsed with a schema), in flattened order, without copying the string
+// bytes (see [Strings]). It allocates only when dst's offset storage must
+// grow. On error dst is reset.
+func (b Block) ReadStrings(dst *Strings) error {
+	if !b.DataType().IsString() {
+		dst.Reset()
+		return b.mismatch("string")
+	}
+	if b.count < 0 {
+		dst.Reset()
+		return fmt.Errorf("%w: string block parsed without schema", ErrSchema)
+	}
+	n := b.count
+	offs, _ := grow(dst.offs[:0], n+1)
+	prefixLengths(offs, b.data[:2*n])
+	dst.offs = offs
+	dst.data = b.data[2*n:]
+	return nil
+}
+
+// prefixLengths sets offs[0] = 0 and offs[i+1] = offs[i] + length i, for
+// the little-endian uint16 lengths in lens (len(offs) = len(lens)/2 + 1).
+func prefixLengths(offs []uint32, lens []byte) {
+	offs[0] = 0
+	offs = offs[1:]
+	offs = offs[:len(lens)/2]
+	var o uint32
+	i := 0
+	for ; i+4 <= len(offs); i += 4 {
+		x := binary.LittleEndian.Uint64(lens[2*i:])
+		o0 := o + uint32(x&0xffff)
+		o1 := o0 + uint32(x>>16&0xffff)
+		o2 := o1 + uint32(x>>32&0xffff)
+		o = o2 + uint32(x>>48)
+		w := offs[i : i+4 : i+4]
+		w[0], w[1], w[2], w[3] = o0, o1, o2, o
+	}
+	for ; i < len(offs); i++ {
+		o += uint32(binary.LittleEndian.Uint16(lens[2*i:]))
+		offs[i] = o
+	}
+}
