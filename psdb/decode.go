@@ -69,22 +69,33 @@ func packMeta(h Header) uint64 {
 // Use the schema-less form only for inspecting headers or when the value
 // count is validated elsewhere.
 func Parse(b []byte, s *Schema) (Block, error) {
-	// Fast path: an uncompressed fixed-width block of the expected size.
+	// Fast path: an uncompressed block of the expected size. Anything else
+	// (including every error) takes parseSlow.
 	if len(b) >= headerLen && b[7]&^1 == layout1<<layoutShift {
 		dt := DataType(b[7]&1)<<4 | DataType(b[8]>>4)
-		w := int(widthTab[dt&31])
 		data := b[headerLen:]
-		if w != 0 && len(data)&(w-1) == 0 {
-			n := len(data) >> shiftTab[dt&31]
-			u := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48
-			version := uint16(u)
-			if s == nil || (s.dt == dt && s.version == version && s.elements == n) {
-				// Expiry P: bytes 2–5 hold P>>8 little-endian, byte 6 holds P&0xff.
-				e := (u>>16)&0xffffffff<<8 | u>>48
-				return Block{data: data, schema: s, count: n,
-					meta: e | u&0xffff<<metaVersionShift | uint64(dt)<<metaTypeShift}, nil
+		u := binary.LittleEndian.Uint64(b) & (1<<56 - 1) // bytes 0–6
+		// Expiry P: bytes 2–5 hold P>>8 little-endian, byte 6 holds P&0xff.
+		meta := (u>>16)&0xffffffff<<8 | u>>48 | u&0xffff<<metaVersionShift | uint64(dt)<<metaTypeShift
+		n := -1
+		if w := int(widthTab[dt&31]); w != 0 {
+			if len(data)&(w-1) == 0 {
+				n = len(data) >> shiftTab[dt&31]
 			}
+		} else if s != nil && s.dt == dt {
+			switch dt {
+			case TypeBool, TypeBoolVector:
+				if pad := int(b[8] & boolPaddingMask); pad <= 7 && (len(data) > 0 || pad == 0) {
+					n = 8*len(data) - pad
+				}
+			case TypeString, TypeStringVector:
+				if e := s.elements; 2*e <= len(data) && 2*e+sumLengths(data[:2*e]) == len(data) {
+					n = e
+				}
+			}
+		}
+		if n >= 0 && (s == nil || (s.dt == dt && s.version == uint16(u) && s.elements == n)) {
+			return Block{data: data, schema: s, count: n, meta: meta}, nil
 		}
 	}
 	return parseSlow(b, s)
@@ -541,16 +552,33 @@ func (b Block) boolRange(dst []bool, start, n int) ([]bool, error) {
 	for ; p&7 != 0 && k < n; p, k = p+1, k+1 {
 		t[k] = d[p>>3]&(0x80>>(p&7)) != 0
 	}
-	for ; n-k >= 8; p, k = p+8, k+8 {
-		x := d[p>>3]
-		u := t[k : k+8]
-		u[0], u[1], u[2], u[3] = x&0x80 != 0, x&0x40 != 0, x&0x20 != 0, x&0x10 != 0
-		u[4], u[5], u[6], u[7] = x&0x08 != 0, x&0x04 != 0, x&0x02 != 0, x&0x01 != 0
+	if full := (n - k) >> 3; full > 0 {
+		tb := boolBytes(t[k : k+8*full])
+		for _, c := range d[p>>3 : p>>3+full] {
+			binary.LittleEndian.PutUint64(tb, unpackByte(c))
+			tb = tb[8:]
+		}
+		p, k = p+8*full, k+8*full
 	}
 	for ; k < n; p, k = p+1, k+1 {
 		t[k] = d[p>>3]&(0x80>>(p&7)) != 0
 	}
 	return dst, nil
+}
+
+// AppendBoolBits appends the values of a Bool or BoolVector block to dst
+// as packed bits, most significant bit first (value i is bit 7-i%8 of byte
+// i/8), with one copy: (Len()+7)/8 bytes, unused low bits of the last byte
+// zero.
+func (b Block) AppendBoolBits(dst []byte) ([]byte, error) {
+	if !b.DataType().IsBool() {
+		return dst, b.mismatch("bool")
+	}
+	out := append(dst, b.data...)
+	if pad := 8*len(b.data) - b.count; pad != 0 {
+		out[len(out)-1] &^= 1<<pad - 1
+	}
+	return out, nil
 }
 
 // stringViewRange appends views of strings [start, start+n).
@@ -600,7 +628,13 @@ func (b Block) stringRange(dst []string, start, n int) ([]string, error) {
 // vector block) to dst, widened to int32. Int32 data on little-endian
 // hosts is copied with a single memory copy.
 func (b Block) AppendInt32s(dst []int32) ([]int32, error) {
-	if dt := b.DataType(); dt == TypeInt32 || dt == TypeInt32Vector {
+	if dt := DataType(b.meta >> metaTypeShift & 31); (dt == TypeInt32 || dt == TypeInt32Vector) && nativeLE {
+		if n := len(b.data) >> 2; cap(dst)-len(dst) >= n { // in place: one copy
+			l := len(dst)
+			dst = dst[:l+n]
+			copy(bytesOf32(u32s(dst[l:])), b.data)
+			return dst, nil
+		}
 		return appendData32(dst, b.data), nil
 	}
 	return b.int32Range(dst, 0, b.count)
@@ -608,7 +642,13 @@ func (b Block) AppendInt32s(dst []int32) ([]int32, error) {
 
 // AppendInt64s appends every value of a signed integer block to dst.
 func (b Block) AppendInt64s(dst []int64) ([]int64, error) {
-	if dt := b.DataType(); dt == TypeInt64 || dt == TypeInt64Vector {
+	if dt := DataType(b.meta >> metaTypeShift & 31); (dt == TypeInt64 || dt == TypeInt64Vector) && nativeLE {
+		if n := len(b.data) >> 3; cap(dst)-len(dst) >= n { // in place: one copy
+			l := len(dst)
+			dst = dst[:l+n]
+			copy(bytesOf64(u64s(dst[l:])), b.data)
+			return dst, nil
+		}
 		return appendData64(dst, b.data), nil
 	}
 	return b.int64Range(dst, 0, b.count)
@@ -617,7 +657,13 @@ func (b Block) AppendInt64s(dst []int64) ([]int64, error) {
 // AppendUint32s appends every value of a Uint8, Uint16 or Uint32 block to
 // dst, widened to uint32.
 func (b Block) AppendUint32s(dst []uint32) ([]uint32, error) {
-	if dt := b.DataType(); dt == TypeUint32 || dt == TypeUint32Vector {
+	if dt := DataType(b.meta >> metaTypeShift & 31); (dt == TypeUint32 || dt == TypeUint32Vector) && nativeLE {
+		if n := len(b.data) >> 2; cap(dst)-len(dst) >= n { // in place: one copy
+			l := len(dst)
+			dst = dst[:l+n]
+			copy(bytesOf32(u32s(dst[l:])), b.data)
+			return dst, nil
+		}
 		return appendData32(dst, b.data), nil
 	}
 	return b.uint32Range(dst, 0, b.count)
@@ -625,7 +671,13 @@ func (b Block) AppendUint32s(dst []uint32) ([]uint32, error) {
 
 // AppendUint64s appends every value of an unsigned integer block to dst.
 func (b Block) AppendUint64s(dst []uint64) ([]uint64, error) {
-	if dt := b.DataType(); dt == TypeUint64 || dt == TypeUint64Vector {
+	if dt := DataType(b.meta >> metaTypeShift & 31); (dt == TypeUint64 || dt == TypeUint64Vector) && nativeLE {
+		if n := len(b.data) >> 3; cap(dst)-len(dst) >= n { // in place: one copy
+			l := len(dst)
+			dst = dst[:l+n]
+			copy(bytesOf64(u64s(dst[l:])), b.data)
+			return dst, nil
+		}
 		return appendData64(dst, b.data), nil
 	}
 	return b.uint64Range(dst, 0, b.count)
@@ -634,7 +686,13 @@ func (b Block) AppendUint64s(dst []uint64) ([]uint64, error) {
 // AppendFloat32s appends every value of an FP8E5M2, FP8E4M3, FP16 or FP32
 // block (or vector block) to dst, converted exactly to float32.
 func (b Block) AppendFloat32s(dst []float32) ([]float32, error) {
-	if dt := b.DataType(); dt == TypeFP32 || dt == TypeFP32Vector {
+	if dt := DataType(b.meta >> metaTypeShift & 31); (dt == TypeFP32 || dt == TypeFP32Vector) && nativeLE {
+		if n := len(b.data) >> 2; cap(dst)-len(dst) >= n { // in place: one copy
+			l := len(dst)
+			dst = dst[:l+n]
+			copy(bytesOf32(u32s(dst[l:])), b.data)
+			return dst, nil
+		}
 		return appendData32(dst, b.data), nil
 	}
 	return b.float32Range(dst, 0, b.count)
@@ -642,7 +700,13 @@ func (b Block) AppendFloat32s(dst []float32) ([]float32, error) {
 
 // AppendFloat64s appends every value of a floating-point block to dst.
 func (b Block) AppendFloat64s(dst []float64) ([]float64, error) {
-	if dt := b.DataType(); dt == TypeFP64 || dt == TypeFP64Vector {
+	if dt := DataType(b.meta >> metaTypeShift & 31); (dt == TypeFP64 || dt == TypeFP64Vector) && nativeLE {
+		if n := len(b.data) >> 3; cap(dst)-len(dst) >= n { // in place: one copy
+			l := len(dst)
+			dst = dst[:l+n]
+			copy(bytesOf64(u64s(dst[l:])), b.data)
+			return dst, nil
+		}
 		return appendData64(dst, b.data), nil
 	}
 	return b.float64Range(dst, 0, b.count)

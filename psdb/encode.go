@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // All Append functions append one complete, uncompressed PSDB block to dst
@@ -20,28 +21,43 @@ func begin(dst []byte, h Header, dt DataType, dataLen int, pad uint8) ([]byte, [
 	if (h.DataType != TypeUnknown && h.DataType != dt) || uint64(h.Expiry) > expiryMask {
 		return dst, nil, checkWriteHeader(h, dt)
 	}
-	out, tail := grow(dst, headerLen+dataLen)
-	putHeader(tail, h, dt, CompressionNone, pad)
-	return out, tail[headerLen:], nil
+	l, n := len(dst), headerLen+dataLen
+	if cap(dst)-l < n {
+		dst = slices.Grow(dst, n)
+	}
+	out := dst[:l+n]
+	putHeader(out[l:], h, dt, CompressionNone, pad)
+	return out, out[l+headerLen:], nil
 }
 
-// appendWords32 writes a block of 4-byte words (Int32, Uint32, FP32).
+// appendWords32 writes a block of 4-byte words (Int32, Uint32, FP32). It
+// repeats begin so that the common case makes no further calls.
 func appendWords32[T word32](dst []byte, h Header, dt DataType, vals []T) ([]byte, error) {
-	out, data, err := begin(dst, h, dt, 4*len(vals), 0)
-	if err != nil {
-		return dst, err
+	if (h.DataType != TypeUnknown && h.DataType != dt) || uint64(h.Expiry) > expiryMask {
+		return dst, checkWriteHeader(h, dt)
 	}
-	putUint32s(data, u32s(vals))
+	l, n := len(dst), headerLen+4*len(vals)
+	if cap(dst)-l < n {
+		dst = slices.Grow(dst, n)
+	}
+	out := dst[:l+n]
+	putHeader(out[l:], h, dt, CompressionNone, 0)
+	putUint32s(out[l+headerLen:], u32s(vals))
 	return out, nil
 }
 
 // appendWords64 writes a block of 8-byte words (Int64, Uint64, FP64).
 func appendWords64[T word64](dst []byte, h Header, dt DataType, vals []T) ([]byte, error) {
-	out, data, err := begin(dst, h, dt, 8*len(vals), 0)
-	if err != nil {
-		return dst, err
+	if (h.DataType != TypeUnknown && h.DataType != dt) || uint64(h.Expiry) > expiryMask {
+		return dst, checkWriteHeader(h, dt)
 	}
-	putUint64s(data, u64s(vals))
+	l, n := len(dst), headerLen+8*len(vals)
+	if cap(dst)-l < n {
+		dst = slices.Grow(dst, n)
+	}
+	out := dst[:l+n]
+	putHeader(out[l:], h, dt, CompressionNone, 0)
+	putUint64s(out[l+headerLen:], u64s(vals))
 	return out, nil
 }
 
@@ -305,16 +321,26 @@ func packBools(data []byte, pos int, vals []bool) {
 		pos++
 		vals = vals[1:]
 	}
-	i := pos >> 3
-	for len(vals) >= 8 {
-		v := vals[:8]
-		data[i] = b2u(v[0])<<7 | b2u(v[1])<<6 | b2u(v[2])<<5 | b2u(v[3])<<4 |
-			b2u(v[4])<<3 | b2u(v[5])<<2 | b2u(v[6])<<1 | b2u(v[7])
-		i++
-		vals = vals[8:]
+	out := data[pos>>3:]
+	in := boolBytes(vals)
+	i := 0
+	for ; len(in)-8*i >= 64; i += 8 {
+		w := in[8*i : 8*i+64 : 8*i+64]
+		o := out[i : i+8 : i+8]
+		o[0] = packByte(binary.LittleEndian.Uint64(w[0:]))
+		o[1] = packByte(binary.LittleEndian.Uint64(w[8:]))
+		o[2] = packByte(binary.LittleEndian.Uint64(w[16:]))
+		o[3] = packByte(binary.LittleEndian.Uint64(w[24:]))
+		o[4] = packByte(binary.LittleEndian.Uint64(w[32:]))
+		o[5] = packByte(binary.LittleEndian.Uint64(w[40:]))
+		o[6] = packByte(binary.LittleEndian.Uint64(w[48:]))
+		o[7] = packByte(binary.LittleEndian.Uint64(w[56:]))
 	}
-	for j, v := range vals {
-		data[i] |= b2u(v) << (7 - j)
+	for ; len(in)-8*i >= 8; i++ {
+		out[i] = packByte(binary.LittleEndian.Uint64(in[8*i:]))
+	}
+	for j, v := range vals[8*i:] {
+		out[i] |= b2u(v) << (7 - j)
 	}
 }
 
@@ -327,8 +353,32 @@ func AppendBools(dst []byte, h Header, vals []bool) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	clear(data)
+	if n&7 != 0 {
+		data[len(data)-1] = 0 // the only byte packBools ORs into
+	}
 	packBools(data, 0, vals)
+	return out, nil
+}
+
+// AppendBoolBits appends a Bool block of n values given as packed bits:
+// value i is bit 7-i%8 of bits[i/8] (most significant bit first, the
+// block's own layout), so the data is written with one copy. bits must
+// hold at least (n+7)/8 bytes; unused low bits of the last byte are
+// written as zero whatever their value in bits.
+func AppendBoolBits(dst []byte, h Header, bits []byte, n int) ([]byte, error) {
+	nb := (n + 7) / 8
+	if n < 0 || len(bits) < nb {
+		return dst, fmt.Errorf("%w: %d values need %d bytes of bits, have %d", ErrDataLength, n, nb, len(bits))
+	}
+	pad := boolPadding(n)
+	out, data, err := begin(dst, h, TypeBool, nb, pad)
+	if err != nil {
+		return dst, err
+	}
+	copy(data, bits[:nb])
+	if pad != 0 {
+		data[nb-1] &^= 1<<pad - 1
+	}
 	return out, nil
 }
 
@@ -392,9 +442,10 @@ func AppendStrings(dst []byte, h Header, s *Schema, vals []string) ([]byte, erro
 		return dst, fmt.Errorf("%w: %d strings for %d features", ErrSchema, len(vals), s.n)
 	}
 	size := 2 * len(vals)
+	booked := s.maxStr[:len(vals)] // each ≤ 65,535 (NewSchema)
 	for i, v := range vals {
-		if err := checkString(s, i, 0, v); err != nil {
-			return dst, err
+		if len(v) > booked[i] {
+			return dst, checkString(s, i, 0, v)
 		}
 		size += len(v)
 	}
@@ -402,8 +453,14 @@ func AppendStrings(dst []byte, h Header, s *Schema, vals []string) ([]byte, erro
 	if err != nil {
 		return dst, err
 	}
-	lp, bp := 0, 2*len(vals)
-	putStrings(data, &lp, &bp, vals)
+	lens := data[:2*len(vals)]
+	for i, v := range vals {
+		binary.LittleEndian.PutUint16(lens[2*i:], uint16(len(v)))
+	}
+	p := data[2*len(vals):]
+	for _, v := range vals {
+		p = p[copy(p, v):]
+	}
 	return out, nil
 }
 
