@@ -245,10 +245,7 @@ func benchFamilies(tb testing.TB, n int) []benchFamily {
 			return err
 		}, limCopyEnc(packed), limCopyDec(make([]byte, len(packed)))},
 		{"string", func(d []byte) ([]byte, error) { return AppendStrings(d, h, ss16, ss) }, func(b []byte) error {
-			blk, err := Parse(b, ss16)
-			if err == nil {
-				err = blk.ReadStrings(&dss)
-			}
+			_, err := ParseStrings(b, ss16, &dss)
 			return err
 		}, func(d []byte) []byte {
 			d = d[:cap(d)]

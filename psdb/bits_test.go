@@ -138,6 +138,27 @@ func TestReadStrings(t *testing.T) {
 		if a := testing.AllocsPerRun(10, func() { _ = blk.ReadStrings(&ss) }); a != 0 {
 			t.Fatalf("ReadStrings allocates %v times", a)
 		}
+		// ParseStrings: the same in one pass.
+		var ps Strings
+		pblk, err := ParseStrings(b, s, &ps)
+		if err != nil || pblk.Header() != blk.Header() || !slices.Equal(ps.Offsets(), ss.Offsets()) || !bytes.Equal(ps.Data(), ss.Data()) {
+			t.Fatalf("n=%d: ParseStrings %v, offsets %v want %v", n, err, ps.Offsets(), ss.Offsets())
+		}
+		if a := testing.AllocsPerRun(10, func() { _, _ = ParseStrings(b, s, &ps) }); a != 0 {
+			t.Fatalf("ParseStrings allocates %v times", a)
+		}
+		if n > 0 {
+			// Truncated or padded data, or a wrong schema: Parse's error, dst reset.
+			for _, bad := range [][]byte{b[:len(b)-1], append(slices.Clone(b), 'x')} {
+				if _, err := ParseStrings(bad, s, &ps); !errors.Is(err, ErrDataLength) || ps.Len() != 0 {
+					t.Fatalf("n=%d: damaged block: %v, Len %d", n, err, ps.Len())
+				}
+			}
+			other := mustSchema(t, 3, TypeString, n, nil, maxLen)
+			if _, err := ParseStrings(b, other, &ps); !errors.Is(err, ErrSchema) {
+				t.Fatalf("n=%d: wrong schema version: %v", n, err)
+			}
+		}
 	}
 	// Errors reset dst.
 	b, _ := AppendInt32s(nil, Header{}, []int32{1})

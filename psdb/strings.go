@@ -93,21 +93,56 @@ func (b Block) ReadStrings(dst *Strings) error {
 // the little-endian uint16 lengths in lens (len(offs) = len(lens)/2 + 1).
 func prefixLengths(offs []uint32, lens []byte) {
 	offs[0] = 0
-	offs = offs[1:]
-	offs = offs[:len(lens)/2]
+	offs = offs[1 : 1+len(lens)/2]
 	var o uint32
-	i := 0
-	for ; i+4 <= len(offs); i += 4 {
-		x := binary.LittleEndian.Uint64(lens[2*i:])
-		o0 := o + uint32(x&0xffff)
-		o1 := o0 + uint32(x>>16&0xffff)
-		o2 := o1 + uint32(x>>32&0xffff)
-		o = o2 + uint32(x>>48)
-		w := offs[i : i+4 : i+4]
-		w[0], w[1], w[2], w[3] = o0, o1, o2, o
+	for len(offs) >= 4 && len(lens) >= 8 {
+		// Partial sums first, so that only one addition per four lengths
+		// depends on the previous offset.
+		x := binary.LittleEndian.Uint64(lens)
+		l0 := uint32(x) & 0xffff
+		p1 := l0 + uint32(x>>16)&0xffff
+		p2 := p1 + uint32(x>>32)&0xffff
+		p3 := p2 + uint32(x>>48)
+		offs[0], offs[1], offs[2], offs[3] = o+l0, o+p1, o+p2, o+p3
+		o += p3
+		offs, lens = offs[4:], lens[8:]
 	}
-	for ; i < len(offs); i++ {
+	for i := range offs {
 		o += uint32(binary.LittleEndian.Uint16(lens[2*i:]))
 		offs[i] = o
 	}
+}
+
+// ParseStrings is [Parse] followed by [Block.ReadStrings] for an
+// uncompressed String or StringVector block, in one pass over the length
+// list (Parse's size check is the last offset). s must be the block's
+// schema. On error dst is reset and the error is Parse's or ReadStrings'.
+func ParseStrings(b []byte, s *Schema, dst *Strings) (Block, error) {
+	if s != nil && len(b) >= headerLen && b[7]&^1 == layout1<<layoutShift && s.elements < 1<<16 {
+		dt := DataType(b[7]&1)<<4 | DataType(b[8]>>4)
+		u := binary.LittleEndian.Uint64(b) & (1<<56 - 1)
+		data := b[headerLen:]
+		n := s.elements
+		// With fewer than 2^16 lengths of at most 65,535 the offsets
+		// cannot overflow uint32.
+		if dt.IsString() && s.dt == dt && s.version == uint16(u) && 2*n <= len(data) {
+			offs, _ := grow(dst.offs[:0], n+1)
+			prefixLengths(offs, data[:2*n])
+			if 2*n+int(offs[n]) == len(data) {
+				dst.offs, dst.data = offs, data[2*n:]
+				meta := (u>>16)&0xffffffff<<8 | u>>48 | u&0xffff<<metaVersionShift | uint64(dt)<<metaTypeShift
+				return Block{data: data, schema: s, count: n, meta: meta}, nil
+			}
+			dst.offs = offs[:0]
+		}
+	}
+	blk, err := Parse(b, s)
+	if err == nil {
+		err = blk.ReadStrings(dst)
+	}
+	if err != nil {
+		dst.Reset()
+		return Block{}, err
+	}
+	return blk, nil
 }
