@@ -573,7 +573,7 @@ func (b Block) boolRange(dst []bool, start, n int) ([]bool, error) {
 // i/8), with one copy: (Len()+7)/8 bytes, unused low bits of the last byte
 // zero.
 func (b Block) AppendBoolBits(dst []byte) ([]byte, error) {
-	if !b.DataType().IsBool() {
+	if dt := DataType(b.meta >> metaTypeShift & 31); dt != TypeBool && dt != TypeBoolVector {
 		return dst, b.mismatch("bool")
 	}
 	out := append(dst, b.data...)

@@ -3,6 +3,7 @@ package psdb
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -71,7 +72,8 @@ func (s *Strings) Reset() {
 // ReadStrings sets dst to every string of a String or StringVector block
 // (parsed with a schema), in flattened order, without copying the string
 // bytes (see [Strings]). It allocates only when dst's offset storage must
-// grow. On error dst is reset.
+// grow. On error dst is reset. (A block with more than 4 GiB of string
+// data, whose offsets would not fit uint32, is an error.)
 func (b Block) ReadStrings(dst *Strings) error {
 	if !b.DataType().IsString() {
 		dst.Reset()
@@ -80,6 +82,10 @@ func (b Block) ReadStrings(dst *Strings) error {
 	if b.count < 0 {
 		dst.Reset()
 		return fmt.Errorf("%w: string block parsed without schema", ErrSchema)
+	}
+	if uint64(len(b.data)) > math.MaxUint32 {
+		dst.Reset()
+		return fmt.Errorf("%w: %d bytes of strings do not fit 32-bit offsets", ErrDataLength, len(b.data))
 	}
 	n := b.count
 	offs, _ := grow(dst.offs[:0], n+1)
