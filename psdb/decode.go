@@ -69,33 +69,46 @@ func packMeta(h Header) uint64 {
 // Use the schema-less form only for inspecting headers or when the value
 // count is validated elsewhere.
 func Parse(b []byte, s *Schema) (Block, error) {
-	// Fast path: an uncompressed block of the expected size. Anything else
-	// (including every error) takes parseSlow.
+	// Fast path: an uncompressed fixed-width block of the expected size.
+	// Anything else (including every error) takes parseVar or parseSlow.
 	if len(b) >= headerLen && b[7]&^1 == layout1<<layoutShift {
-		dt := DataType(b[7]&1)<<4 | DataType(b[8]>>4)
+		u := binary.LittleEndian.Uint64(b)
+		dt := DataType(u>>56&1)<<4 | DataType(b[8]>>4)
 		data := b[headerLen:]
-		u := binary.LittleEndian.Uint64(b) & (1<<56 - 1) // bytes 0–6
-		// Expiry P: bytes 2–5 hold P>>8 little-endian, byte 6 holds P&0xff.
-		meta := (u>>16)&0xffffffff<<8 | u>>48 | u&0xffff<<metaVersionShift | uint64(dt)<<metaTypeShift
 		n := -1
 		if w := int(widthTab[dt&31]); w != 0 {
 			if len(data)&(w-1) == 0 {
 				n = len(data) >> shiftTab[dt&31]
 			}
-		} else if s != nil && s.dt == dt {
-			switch dt {
-			case TypeBool, TypeBoolVector:
-				if pad := int(b[8] & boolPaddingMask); pad <= 7 && (len(data) > 0 || pad == 0) {
-					n = 8*len(data) - pad
-				}
-			case TypeString, TypeStringVector:
-				if e := s.elements; 2*e <= len(data) && 2*e+sumLengths(data[:2*e]) == len(data) {
-					n = e
-				}
+		} else if dt == TypeBool || dt == TypeBoolVector {
+			if pad := int(b[8] & boolPaddingMask); pad <= 7 && (len(data) > 0 || pad == 0) {
+				n = 8*len(data) - pad
 			}
+		} else {
+			return parseStrings(b, s, u, dt)
 		}
 		if n >= 0 && (s == nil || (s.dt == dt && s.version == uint16(u) && s.elements == n)) {
-			return Block{data: data, schema: s, count: n, meta: meta}, nil
+			return Block{data: data, schema: s, count: n, meta: fastMeta(u, dt)}, nil
+		}
+	}
+	return parseSlow(b, s)
+}
+
+// fastMeta returns Block.meta for an uncompressed block whose first 8
+// bytes, little-endian, are u.
+func fastMeta(u uint64, dt DataType) uint64 {
+	// Expiry P: bytes 2–5 hold P>>8 little-endian, byte 6 holds P&0xff.
+	return (u>>16)&0xffffffff<<8 | u>>48&0xff | u&0xffff<<metaVersionShift | uint64(dt)<<metaTypeShift
+}
+
+// parseStrings is Parse's fast path for an uncompressed string block of
+// the schema's size (and of everything else with type dt, a string or an
+// invalid type); u holds the first 8 header bytes.
+func parseStrings(b []byte, s *Schema, u uint64, dt DataType) (Block, error) {
+	if s != nil && s.dt == dt && s.version == uint16(u) && dt.IsString() {
+		data := b[headerLen:]
+		if e := s.elements; 2*e <= len(data) && 2*e+sumLengths(data[:2*e]) == len(data) {
+			return Block{data: data, schema: s, count: e, meta: fastMeta(u, dt)}, nil
 		}
 	}
 	return parseSlow(b, s)

@@ -126,7 +126,7 @@ func prefixLengths(offs []uint32, lens []byte) {
 func ParseStrings(b []byte, s *Schema, dst *Strings) (Block, error) {
 	if s != nil && len(b) >= headerLen && b[7]&^1 == layout1<<layoutShift && s.elements < 1<<16 {
 		dt := DataType(b[7]&1)<<4 | DataType(b[8]>>4)
-		u := binary.LittleEndian.Uint64(b) & (1<<56 - 1)
+		u := binary.LittleEndian.Uint64(b)
 		data := b[headerLen:]
 		n := s.elements
 		// With fewer than 2^16 lengths of at most 65,535 the offsets
@@ -136,8 +136,7 @@ func ParseStrings(b []byte, s *Schema, dst *Strings) (Block, error) {
 			prefixLengths(offs, data[:2*n])
 			if 2*n+int(offs[n]) == len(data) {
 				dst.offs, dst.data = offs, data[2*n:]
-				meta := (u>>16)&0xffffffff<<8 | u>>48 | u&0xffff<<metaVersionShift | uint64(dt)<<metaTypeShift
-				return Block{data: data, schema: s, count: n, meta: meta}, nil
+				return Block{data: data, schema: s, count: n, meta: fastMeta(u, dt)}, nil
 			}
 			dst.offs = offs[:0]
 		}
