@@ -569,8 +569,16 @@ func (b Block) boolRange(dst []bool, start, n int) ([]bool, error) {
 	}
 	if full := (n - k) >> 3; full > 0 {
 		tb := boolBytes(t[k : k+8*full])
-		for _, c := range d[p>>3 : p>>3+full] {
-			binary.LittleEndian.PutUint64(tb, unpackByte(c))
+		src := d[p>>3 : p>>3+full]
+		for len(src) >= 4 && len(tb) >= 32 {
+			binary.LittleEndian.PutUint64(tb, unpackTabWord(src[0]))
+			binary.LittleEndian.PutUint64(tb[8:], unpackTabWord(src[1]))
+			binary.LittleEndian.PutUint64(tb[16:], unpackTabWord(src[2]))
+			binary.LittleEndian.PutUint64(tb[24:], unpackTabWord(src[3]))
+			src, tb = src[4:], tb[32:]
+		}
+		for _, c := range src {
+			binary.LittleEndian.PutUint64(tb, unpackTabWord(c))
 			tb = tb[8:]
 		}
 		p, k = p+8*full, k+8*full

@@ -118,6 +118,13 @@ func unpackByte(c byte) uint64 {
 	return (y + 0x7f7f7f7f7f7f7f7f) >> 7 & 0x0101010101010101
 }
 
+// unpackTabWord returns unpackByte(c) from unpackTab.
+func unpackTabWord(c byte) uint64 {
+	t := unpackTab[8*int(c) : 8*int(c)+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
 // grow extends s by n elements, reallocating only when capacity is short,
 // and returns the extended slice and the new tail.
 func grow[T any](s []T, n int) ([]T, []T) {
