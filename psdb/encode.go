@@ -370,14 +370,19 @@ func AppendBoolBits(dst []byte, h Header, bits []byte, n int) ([]byte, error) {
 	if n < 0 || len(bits) < nb {
 		return dst, fmt.Errorf("%w: %d values need %d bytes of bits, have %d", ErrDataLength, n, nb, len(bits))
 	}
-	pad := boolPadding(n)
-	out, data, err := begin(dst, h, TypeBool, nb, pad)
-	if err != nil {
-		return dst, err
+	if (h.DataType != TypeUnknown && h.DataType != TypeBool) || uint64(h.Expiry) > expiryMask {
+		return dst, checkWriteHeader(h, TypeBool)
 	}
-	copy(data, bits[:nb])
+	pad := boolPadding(n)
+	l := len(dst)
+	if cap(dst)-l < headerLen+nb {
+		dst = slices.Grow(dst, headerLen+nb)
+	}
+	out := dst[:l+headerLen+nb]
+	putHeader(out[l:], h, TypeBool, CompressionNone, pad)
+	copy(out[l+headerLen:], bits[:nb])
 	if pad != 0 {
-		data[nb-1] &^= 1<<pad - 1
+		out[len(out)-1] &^= 1<<pad - 1
 	}
 	return out, nil
 }
