@@ -32,6 +32,10 @@ func TestEncodeDecodeAllocs(t *testing.T) {
 	df64 := make([]float64, 0, n)
 	dbs := make([]bool, 0, n)
 	dviews := make([][]byte, 0, n)
+	dbits := make([]byte, 0, n/8+1)
+	packedBits := make([]byte, (n+7)/8)
+	var strs Strings
+	strs.offs = make([]uint32, 0, n+1)
 	cases := []struct {
 		name string
 		fn   func() error
@@ -143,6 +147,37 @@ func TestEncodeDecodeAllocs(t *testing.T) {
 				return err
 			}
 			_, err = blk.AppendStringViews(dviews[:0])
+			return err
+		}},
+		{"bool bits", func() error {
+			b, err := AppendBoolBits(buf[:0], h, packedBits, n)
+			if err != nil {
+				return err
+			}
+			blk, err := Parse(b, nil)
+			if err != nil {
+				return err
+			}
+			_, err = blk.AppendBoolBits(dbits[:0])
+			return err
+		}},
+		{"string read", func() error {
+			b, err := AppendStrings(buf[:0], h, strSchema, ss)
+			if err != nil {
+				return err
+			}
+			blk, err := Parse(b, strSchema)
+			if err != nil {
+				return err
+			}
+			return blk.ReadStrings(&strs)
+		}},
+		{"string parse", func() error {
+			b, err := AppendStrings(buf[:0], h, strSchema, ss)
+			if err != nil {
+				return err
+			}
+			_, err = ParseStrings(b, strSchema, &strs)
 			return err
 		}},
 		{"fp32 vectors", func() error {

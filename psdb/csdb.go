@@ -156,16 +156,24 @@ func (it *CacheIter) Entry() CacheEntry { return it.cur }
 func (it *CacheIter) Err() error { return it.err }
 
 // FindCacheEntry returns the first entry for groupID in a CSDB value, and
-// whether it was found.
+// whether it was found. It validates the whole value, not just the part
+// before the match: a value that is truncated or otherwise malformed
+// anywhere yields an error wrapping ErrMalformedCache and no entry, since
+// the bytes before the damage cannot be trusted to be entries either.
 func FindCacheEntry(b []byte, groupID uint16) (CacheEntry, bool, error) {
 	it, err := ParseCache(b)
 	if err != nil {
 		return CacheEntry{}, false, err
 	}
+	var found CacheEntry
+	ok := false
 	for it.Next() {
-		if e := it.Entry(); e.GroupID == groupID {
-			return e, true, nil
+		if e := it.Entry(); !ok && e.GroupID == groupID {
+			found, ok = e, true
 		}
 	}
-	return CacheEntry{}, false, it.Err()
+	if err := it.Err(); err != nil {
+		return CacheEntry{}, false, fmt.Errorf("psdb: finding group %d: %w", groupID, err)
+	}
+	return found, ok, nil
 }

@@ -92,6 +92,10 @@ func TestCacheMalformed(t *testing.T) {
 		{"one trailing byte", "01" + "0100" + "0000" + "ff"},
 		{"block overruns", "01" + "0100" + "0300" + "aabb"},
 		{"layout 2 huge length", "02" + "0100" + "ffffffff" + "aa"},
+		// Damage after a matching entry: the match must not be returned.
+		{"group 0 then truncated", "01" + "0000" + "0000" + "0100" + "05"},
+		{"group 1 then overrun", "01" + "0100" + "0100" + "aa" + "0000" + "0900" + "bb"},
+		{"zero bytes then junk", "01" + "0000" + "0000" + "0000" + "0000" + "ff"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,6 +108,11 @@ func TestCacheMalformed(t *testing.T) {
 			}
 			if !errors.Is(err, ErrMalformedCache) {
 				t.Fatalf("err = %v", err)
+			}
+			for _, g := range []uint16{0, 1} {
+				if e, ok, err := FindCacheEntry(v, g); !errors.Is(err, ErrMalformedCache) || ok || e.Block != nil {
+					t.Fatalf("FindCacheEntry(%d) = %v, %v, %v", g, e, ok, err)
+				}
 			}
 		})
 	}

@@ -28,6 +28,24 @@
 // Narrow types are widened: an Int8 or Int16 block reads as int32, FP8 and
 // FP16 blocks read as float32.
 //
+// Strings are read without copying: [Block.ReadStrings] (or [ParseStrings],
+// which parses and reads in one pass) fills a reusable [Strings] with
+// offsets into the block's bytes. Bools can also be written and read as
+// packed bits with one copy ([AppendBoolBits], [Block.AppendBoolBits]).
+//
+// A block stores no value count, so pass the feature group's [Schema] to
+// Parse: without it a block truncated at an element boundary parses as a
+// shorter block (see [Parse]).
+//
+// # Compatibility
+//
+// Blocks are byte-for-byte those of the reference implementation
+// (BharatMLStack's online-feature-store), compressed ones included when the
+// Codec uses its default level, zstd.SpeedBetterCompression; FP8 E4M3
+// values beyond ±464 and ±Inf are written as NaN as the reference writes
+// them ([AppendFP8E4M3sSaturating] clamps to ±448 instead). The reader
+// accepts the reference's stale bool-padding nibble on non-bool types.
+//
 // # Byte order
 //
 // Every multi-byte field (header, data, string lengths, cache lengths) is

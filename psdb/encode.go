@@ -1,8 +1,10 @@
 package psdb
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // All Append functions append one complete, uncompressed PSDB block to dst
@@ -16,12 +18,47 @@ import (
 // begin validates h and grows dst by a header and dataLen data bytes,
 // writing the header. It returns the extended slice and its data section.
 func begin(dst []byte, h Header, dt DataType, dataLen int, pad uint8) ([]byte, []byte, error) {
-	if err := checkWriteHeader(h, dt); err != nil {
-		return dst, nil, err
+	if (h.DataType != TypeUnknown && h.DataType != dt) || uint64(h.Expiry) > expiryMask {
+		return dst, nil, checkWriteHeader(h, dt)
 	}
-	out, tail := grow(dst, headerLen+dataLen)
-	putHeader(tail, h, dt, CompressionNone, pad)
-	return out, tail[headerLen:], nil
+	l, n := len(dst), headerLen+dataLen
+	if cap(dst)-l < n {
+		dst = slices.Grow(dst, n)
+	}
+	out := dst[:l+n]
+	putHeader(out[l:], h, dt, CompressionNone, pad)
+	return out, out[l+headerLen:], nil
+}
+
+// appendWords32 writes a block of 4-byte words (Int32, Uint32, FP32). It
+// repeats begin so that the common case makes no further calls.
+func appendWords32[T word32](dst []byte, h Header, dt DataType, vals []T) ([]byte, error) {
+	if (h.DataType != TypeUnknown && h.DataType != dt) || uint64(h.Expiry) > expiryMask {
+		return dst, checkWriteHeader(h, dt)
+	}
+	l, n := len(dst), headerLen+4*len(vals)
+	if cap(dst)-l < n {
+		dst = slices.Grow(dst, n)
+	}
+	out := dst[:l+n]
+	putHeader(out[l:], h, dt, CompressionNone, 0)
+	putUint32s(out[l+headerLen:], u32s(vals))
+	return out, nil
+}
+
+// appendWords64 writes a block of 8-byte words (Int64, Uint64, FP64).
+func appendWords64[T word64](dst []byte, h Header, dt DataType, vals []T) ([]byte, error) {
+	if (h.DataType != TypeUnknown && h.DataType != dt) || uint64(h.Expiry) > expiryMask {
+		return dst, checkWriteHeader(h, dt)
+	}
+	l, n := len(dst), headerLen+8*len(vals)
+	if cap(dst)-l < n {
+		dst = slices.Grow(dst, n)
+	}
+	out := dst[:l+n]
+	putHeader(out[l:], h, dt, CompressionNone, 0)
+	putUint64s(out[l+headerLen:], u64s(vals))
+	return out, nil
 }
 
 // elemWriter writes len(v) elements into b[:len(v)*width].
@@ -127,12 +164,22 @@ func writeUint16(b []byte, v []uint32) error {
 	return nil
 }
 
+// The float writers inline the normal-range path of the scalar converters
+// (FP16FromFloat32, FP8E4M3FromFloat32, …) and call their special-case
+// functions for everything else.
+
 func writeFP16(b []byte, v []float32) error {
 	b = b[:2*len(v)]
 	for i, x := range v {
-		h := FP16FromFloat32(x)
-		b[2*i] = byte(h)
-		b[2*i+1] = byte(h >> 8)
+		u := math.Float32bits(x)
+		a := u & 0x7fffffff
+		var h uint16
+		if a-0x38800000 < 0x477ff000-0x38800000 {
+			h = uint16((a+0xc8000fff+(a>>13)&1)>>13) | uint16(u>>16)&0x8000
+		} else {
+			h = fp16Special(u)
+		}
+		binary.LittleEndian.PutUint16(b[2*i:], h)
 	}
 	return nil
 }
@@ -140,7 +187,20 @@ func writeFP16(b []byte, v []float32) error {
 func writeE4M3(b []byte, v []float32) error {
 	b = b[:len(v)]
 	for i, x := range v {
-		b[i] = FP8E4M3FromFloat32(x)
+		u := math.Float32bits(x)
+		if a := u & 0x7fffffff; a-0x3c800000 < 0x43e80000-0x3c800000 {
+			b[i] = uint8((a+0xc407ffff+(a>>20)&1)>>20) | uint8(u>>24)&0x80
+		} else {
+			b[i] = fp8E4M3Special(u)
+		}
+	}
+	return nil
+}
+
+func writeE4M3Sat(b []byte, v []float32) error {
+	b = b[:len(v)]
+	for i, x := range v {
+		b[i] = FP8E4M3FromFloat32Saturating(x)
 	}
 	return nil
 }
@@ -148,7 +208,12 @@ func writeE4M3(b []byte, v []float32) error {
 func writeE5M2(b []byte, v []float32) error {
 	b = b[:len(v)]
 	for i, x := range v {
-		b[i] = FP8E5M2FromFloat32(x)
+		u := math.Float32bits(x)
+		if a := u & 0x7fffffff; a-0x38800000 < 0x47700000-0x38800000 {
+			b[i] = uint8((a+0xc80fffff+(a>>21)&1)>>21) | uint8(u>>24)&0x80
+		} else {
+			b[i] = fp8E5M2Special(u)
+		}
 	}
 	return nil
 }
@@ -161,10 +226,18 @@ func AppendFP8E5M2s(dst []byte, h Header, vals []float32) ([]byte, error) {
 	return appendScalars(dst, h, TypeFP8E5M2, vals, writeE5M2)
 }
 
-// AppendFP8E4M3s appends an FP8E4M3 block; vals are rounded (and saturated)
-// as by [FP8E4M3FromFloat32].
+// AppendFP8E4M3s appends an FP8E4M3 block; vals are rounded as by
+// [FP8E4M3FromFloat32], so values beyond ±464 and ±Inf are stored as NaN,
+// as the reference implementation stores them.
 func AppendFP8E4M3s(dst []byte, h Header, vals []float32) ([]byte, error) {
 	return appendScalars(dst, h, TypeFP8E4M3, vals, writeE4M3)
+}
+
+// AppendFP8E4M3sSaturating is AppendFP8E4M3s with saturation (see
+// [FP8E4M3FromFloat32Saturating]): values beyond the E4M3 range and ±Inf
+// are stored as ±448 instead of NaN.
+func AppendFP8E4M3sSaturating(dst []byte, h Header, vals []float32) ([]byte, error) {
+	return appendScalars(dst, h, TypeFP8E4M3, vals, writeE4M3Sat)
 }
 
 // AppendFP16s appends an FP16 block; vals are rounded as by
@@ -175,12 +248,12 @@ func AppendFP16s(dst []byte, h Header, vals []float32) ([]byte, error) {
 
 // AppendFloat32s appends an FP32 block.
 func AppendFloat32s(dst []byte, h Header, vals []float32) ([]byte, error) {
-	return appendScalars(dst, h, TypeFP32, vals, write32[float32])
+	return appendWords32(dst, h, TypeFP32, vals)
 }
 
 // AppendFloat64s appends an FP64 block.
 func AppendFloat64s(dst []byte, h Header, vals []float64) ([]byte, error) {
-	return appendScalars(dst, h, TypeFP64, vals, write64[float64])
+	return appendWords64(dst, h, TypeFP64, vals)
 }
 
 // AppendInt8s appends an Int8 block, narrowing vals; a value outside
@@ -198,12 +271,12 @@ func AppendInt16s(dst []byte, h Header, vals []int32) ([]byte, error) {
 // AppendInt32s appends an Int32 block. On little-endian hosts the data is
 // written with a single copy.
 func AppendInt32s(dst []byte, h Header, vals []int32) ([]byte, error) {
-	return appendScalars(dst, h, TypeInt32, vals, write32[int32])
+	return appendWords32(dst, h, TypeInt32, vals)
 }
 
 // AppendInt64s appends an Int64 block.
 func AppendInt64s(dst []byte, h Header, vals []int64) ([]byte, error) {
-	return appendScalars(dst, h, TypeInt64, vals, write64[int64])
+	return appendWords64(dst, h, TypeInt64, vals)
 }
 
 // AppendUint8s appends a Uint8 block, narrowing vals; a value above 255 is
@@ -220,12 +293,12 @@ func AppendUint16s(dst []byte, h Header, vals []uint32) ([]byte, error) {
 
 // AppendUint32s appends a Uint32 block.
 func AppendUint32s(dst []byte, h Header, vals []uint32) ([]byte, error) {
-	return appendScalars(dst, h, TypeUint32, vals, write32[uint32])
+	return appendWords32(dst, h, TypeUint32, vals)
 }
 
 // AppendUint64s appends a Uint64 block.
 func AppendUint64s(dst []byte, h Header, vals []uint64) ([]byte, error) {
-	return appendScalars(dst, h, TypeUint64, vals, write64[uint64])
+	return appendWords64(dst, h, TypeUint64, vals)
 }
 
 // Bools.
@@ -248,16 +321,26 @@ func packBools(data []byte, pos int, vals []bool) {
 		pos++
 		vals = vals[1:]
 	}
-	i := pos >> 3
-	for len(vals) >= 8 {
-		v := vals[:8]
-		data[i] = b2u(v[0])<<7 | b2u(v[1])<<6 | b2u(v[2])<<5 | b2u(v[3])<<4 |
-			b2u(v[4])<<3 | b2u(v[5])<<2 | b2u(v[6])<<1 | b2u(v[7])
-		i++
-		vals = vals[8:]
+	out := data[pos>>3:]
+	in := boolBytes(vals)
+	i := 0
+	for ; len(in)-8*i >= 64; i += 8 {
+		w := in[8*i : 8*i+64 : 8*i+64]
+		o := out[i : i+8 : i+8]
+		o[0] = packByte(binary.LittleEndian.Uint64(w[0:]))
+		o[1] = packByte(binary.LittleEndian.Uint64(w[8:]))
+		o[2] = packByte(binary.LittleEndian.Uint64(w[16:]))
+		o[3] = packByte(binary.LittleEndian.Uint64(w[24:]))
+		o[4] = packByte(binary.LittleEndian.Uint64(w[32:]))
+		o[5] = packByte(binary.LittleEndian.Uint64(w[40:]))
+		o[6] = packByte(binary.LittleEndian.Uint64(w[48:]))
+		o[7] = packByte(binary.LittleEndian.Uint64(w[56:]))
 	}
-	for j, v := range vals {
-		data[i] |= b2u(v) << (7 - j)
+	for ; len(in)-8*i >= 8; i++ {
+		out[i] = packByte(binary.LittleEndian.Uint64(in[8*i:]))
+	}
+	for j, v := range vals[8*i:] {
+		out[i] |= b2u(v) << (7 - j)
 	}
 }
 
@@ -270,8 +353,37 @@ func AppendBools(dst []byte, h Header, vals []bool) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	clear(data)
+	if n&7 != 0 {
+		data[len(data)-1] = 0 // the only byte packBools ORs into
+	}
 	packBools(data, 0, vals)
+	return out, nil
+}
+
+// AppendBoolBits appends a Bool block of n values given as packed bits:
+// value i is bit 7-i%8 of bits[i/8] (most significant bit first, the
+// block's own layout), so the data is written with one copy. bits must
+// hold at least (n+7)/8 bytes; unused low bits of the last byte are
+// written as zero whatever their value in bits.
+func AppendBoolBits(dst []byte, h Header, bits []byte, n int) ([]byte, error) {
+	nb := (n + 7) / 8
+	if n < 0 || len(bits) < nb {
+		return dst, fmt.Errorf("%w: %d values need %d bytes of bits, have %d", ErrDataLength, n, nb, len(bits))
+	}
+	if (h.DataType != TypeUnknown && h.DataType != TypeBool) || uint64(h.Expiry) > expiryMask {
+		return dst, checkWriteHeader(h, TypeBool)
+	}
+	pad := boolPadding(n)
+	l := len(dst)
+	if cap(dst)-l < headerLen+nb {
+		dst = slices.Grow(dst, headerLen+nb)
+	}
+	out := dst[:l+headerLen+nb]
+	putHeader(out[l:], h, TypeBool, CompressionNone, pad)
+	copy(out[l+headerLen:], bits[:nb])
+	if pad != 0 {
+		out[len(out)-1] &^= 1<<pad - 1
+	}
 	return out, nil
 }
 
@@ -335,9 +447,10 @@ func AppendStrings(dst []byte, h Header, s *Schema, vals []string) ([]byte, erro
 		return dst, fmt.Errorf("%w: %d strings for %d features", ErrSchema, len(vals), s.n)
 	}
 	size := 2 * len(vals)
+	booked := s.maxStr[:len(vals)] // each ≤ 65,535 (NewSchema)
 	for i, v := range vals {
-		if err := checkString(s, i, 0, v); err != nil {
-			return dst, err
+		if len(v) > booked[i] {
+			return dst, checkString(s, i, 0, v)
 		}
 		size += len(v)
 	}
@@ -345,8 +458,14 @@ func AppendStrings(dst []byte, h Header, s *Schema, vals []string) ([]byte, erro
 	if err != nil {
 		return dst, err
 	}
-	lp, bp := 0, 2*len(vals)
-	putStrings(data, &lp, &bp, vals)
+	lens := data[:2*len(vals)]
+	for i, v := range vals {
+		binary.LittleEndian.PutUint16(lens[2*i:], uint16(len(v)))
+	}
+	p := data[2*len(vals):]
+	for _, v := range vals {
+		p = p[copy(p, v):]
+	}
 	return out, nil
 }
 
@@ -388,9 +507,16 @@ func AppendFP8E5M2Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]
 	return appendVectors(dst, h, s, TypeFP8E5M2Vector, vecs, writeE5M2)
 }
 
-// AppendFP8E4M3Vectors appends an FP8E4M3Vector block.
+// AppendFP8E4M3Vectors appends an FP8E4M3Vector block, rounding as
+// AppendFP8E4M3s does.
 func AppendFP8E4M3Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
 	return appendVectors(dst, h, s, TypeFP8E4M3Vector, vecs, writeE4M3)
+}
+
+// AppendFP8E4M3VectorsSaturating appends an FP8E4M3Vector block, rounding
+// and saturating as AppendFP8E4M3sSaturating does.
+func AppendFP8E4M3VectorsSaturating(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
+	return appendVectors(dst, h, s, TypeFP8E4M3Vector, vecs, writeE4M3Sat)
 }
 
 // AppendFP16Vectors appends an FP16Vector block.

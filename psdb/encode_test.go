@@ -61,8 +61,14 @@ func TestExactBytes(t *testing.T) {
 			"0302" + "0000000000" + "10" + "a0" + "00ff"},
 		{"fp16", func() ([]byte, error) { return AppendFP16s(nil, h, []float32{1, -2, 65504}) },
 			"0302" + "0000000000" + "10" + "30" + "003c" + "00c0" + "ff7b"},
-		{"fp8e4m3", func() ([]byte, error) { return AppendFP8E4M3s(nil, h, []float32{1, 448, 1e9}) },
-			"0302" + "0000000000" + "10" + "20" + "387e7e"},
+		{"fp8e4m3", func() ([]byte, error) { return AppendFP8E4M3s(nil, h, []float32{1, 448, 1e9, float32(math.Inf(-1))}) },
+			"0302" + "0000000000" + "10" + "20" + "387e7fff"},
+		{"fp8e4m3 saturating", func() ([]byte, error) {
+			return AppendFP8E4M3sSaturating(nil, h, []float32{1, 448, 1e9, float32(math.Inf(-1))})
+		}, "0302" + "0000000000" + "10" + "20" + "387e7efe"},
+		{"fp8e4m3 vector saturating", func() ([]byte, error) {
+			return AppendFP8E4M3VectorsSaturating(nil, h, mustSchema(t, 0x0203, TypeFP8E4M3Vector, 2, []int{1, 1}, nil), [][]float32{{500}, {-1}})
+		}, "0302" + "0000000000" + "11" + "10" + "7eb8"},
 		{"float64", func() ([]byte, error) { return AppendFloat64s(nil, h, []float64{1}) },
 			"0302" + "0000000000" + "10" + "50" + "000000000000f03f"},
 		{"bool 10 values", func() ([]byte, error) {

@@ -1,6 +1,7 @@
 package psdb_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"time"
@@ -26,6 +27,30 @@ func Example() {
 	v, _ := blk.Int32(2)
 	fmt.Println(len(buf), vals, v, blk.Header().HasExpiry())
 	// Output: 21 [7 -1 42] 42 false
+}
+
+// Without a schema Parse cannot tell a truncated block from a short one:
+// a block stores no value count. With the schema the damage is an error.
+func ExampleParse_schema() {
+	s, err := psdb.NewSchema(3, psdb.TypeInt32, 3, nil, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := psdb.AppendInt32s(nil, s.Header(psdb.NoExpiry), []int32{7, -1, 42})
+	if err != nil {
+		log.Fatal(err)
+	}
+	truncated := b[:len(b)-4] // the last value lost
+
+	blk, err := psdb.Parse(truncated, nil) // no schema: accepted!
+	n, _ := blk.Len()
+	fmt.Println(n, err)
+
+	_, err = psdb.Parse(truncated, s) // schema: detected
+	fmt.Println(errors.Is(err, psdb.ErrDataLength))
+	// Output:
+	// 2 <nil>
+	// true
 }
 
 // Expiries are validated against an explicit "now".

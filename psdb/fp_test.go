@@ -79,6 +79,7 @@ func TestFP8RoundToNearestEven(t *testing.T) {
 		max  float32
 	}{
 		{"E4M3", FP8E4M3FromFloat32, FP8E4M3ToFloat32, 448},
+		{"E4M3 saturating", FP8E4M3FromFloat32Saturating, FP8E4M3ToFloat32, 448},
 		{"E5M2", FP8E5M2FromFloat32, FP8E5M2ToFloat32, 57344},
 	}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -118,11 +119,21 @@ func TestFP8Specials(t *testing.T) {
 	}{
 		{"E4M3 448", FP8E4M3FromFloat32(448), 0x7E},
 		{"E4M3 464 ties to 448", FP8E4M3FromFloat32(464), 0x7E},
-		{"E4M3 465 saturates", FP8E4M3FromFloat32(465), 0x7E},
-		{"E4M3 1e9 saturates", FP8E4M3FromFloat32(1e9), 0x7E},
-		{"E4M3 +Inf saturates", FP8E4M3FromFloat32(inf), 0x7E},
-		{"E4M3 -Inf saturates", FP8E4M3FromFloat32(-inf), 0xFE},
+		{"E4M3 465 is NaN", FP8E4M3FromFloat32(465), 0x7F},
+		{"E4M3 -465 is NaN", FP8E4M3FromFloat32(-465), 0xFF},
+		{"E4M3 1e9 is NaN", FP8E4M3FromFloat32(1e9), 0x7F},
+		{"E4M3 +Inf is NaN", FP8E4M3FromFloat32(inf), 0x7F},
+		{"E4M3 -Inf is NaN", FP8E4M3FromFloat32(-inf), 0xFF},
 		{"E4M3 NaN", FP8E4M3FromFloat32(nan), 0x7F},
+		{"E4M3 -NaN", FP8E4M3FromFloat32(-nan), 0xFF},
+		{"E4M3 sat 448", FP8E4M3FromFloat32Saturating(448), 0x7E},
+		{"E4M3 sat 464 ties to 448", FP8E4M3FromFloat32Saturating(464), 0x7E},
+		{"E4M3 sat 465 saturates", FP8E4M3FromFloat32Saturating(465), 0x7E},
+		{"E4M3 sat 1e9 saturates", FP8E4M3FromFloat32Saturating(1e9), 0x7E},
+		{"E4M3 sat +Inf saturates", FP8E4M3FromFloat32Saturating(inf), 0x7E},
+		{"E4M3 sat -Inf saturates", FP8E4M3FromFloat32Saturating(-inf), 0xFE},
+		{"E4M3 sat NaN", FP8E4M3FromFloat32Saturating(nan), 0x7F},
+		{"E4M3 sat 1.0", FP8E4M3FromFloat32Saturating(1), 0x38},
 		{"E4M3 -0", FP8E4M3FromFloat32(float32(math.Copysign(0, -1))), 0x80},
 		{"E4M3 min subnormal", FP8E4M3FromFloat32(1.0 / 512), 0x01},
 		{"E4M3 half min subnormal ties to 0", FP8E4M3FromFloat32(1.0 / 1024), 0x00},
@@ -132,7 +143,8 @@ func TestFP8Specials(t *testing.T) {
 		{"E5M2 61440 ties to inf", FP8E5M2FromFloat32(61440), 0x7C},
 		{"E5M2 overflow", FP8E5M2FromFloat32(1e6), 0x7C},
 		{"E5M2 -Inf", FP8E5M2FromFloat32(-inf), 0xFC},
-		{"E5M2 NaN", FP8E5M2FromFloat32(nan), 0x7E},
+		{"E5M2 NaN", FP8E5M2FromFloat32(nan), 0x7F},
+		{"E5M2 -NaN", FP8E5M2FromFloat32(-nan), 0xFF},
 		{"E5M2 1.0", FP8E5M2FromFloat32(1), 0x3C},
 		{"E5M2 min subnormal", FP8E5M2FromFloat32(1.0 / 65536), 0x01},
 		{"E5M2 float32 subnormal", FP8E5M2FromFloat32(1e-40), 0x00},

@@ -85,7 +85,8 @@ type Header struct {
 	// Compression is the compression of the data section.
 	Compression Compression
 	// BoolPadding is the number of unused low bits of the last data byte
-	// of a bool block (0–7); 0 for other types.
+	// of a bool block (0–7). It is always 0 for other types: writers store
+	// 0, and readers ignore the nibble (see ParseHeader).
 	BoolPadding uint8
 }
 
@@ -102,8 +103,13 @@ func (h Header) Expired(now time.Time) bool {
 }
 
 // ParseHeader decodes and validates the 9-byte header at the start of b:
-// layout 1, compression 0 or 1, data type 1–30, bool padding 0–7 (and 0 for
-// non-bool types).
+// layout 1, compression 0 or 1, data type 1–30, and for bool types a bool
+// padding of 0–7.
+//
+// For non-bool types the padding nibble is ignored and reported as 0: the
+// reference implementation reuses pooled header buffers without clearing
+// them, so its blocks can carry a stale nibble from an earlier bool block,
+// which its reader ignores.
 func ParseHeader(b []byte) (Header, error) {
 	if len(b) < headerLen {
 		return Header{}, fmt.Errorf("%w: %d bytes", ErrShortBlock, len(b))
@@ -122,9 +128,11 @@ func ParseHeader(b []byte) (Header, error) {
 	if !h.DataType.Valid() {
 		return Header{}, fmt.Errorf("%w: %d", ErrDataType, h.DataType)
 	}
-	h.BoolPadding = b[8] & boolPaddingMask
-	if h.BoolPadding > 7 || (h.BoolPadding != 0 && !h.DataType.IsBool()) {
-		return Header{}, fmt.Errorf("%w: %d for %s", ErrBoolPadding, h.BoolPadding, h.DataType)
+	if h.DataType.IsBool() {
+		h.BoolPadding = b[8] & boolPaddingMask
+		if h.BoolPadding > 7 {
+			return Header{}, fmt.Errorf("%w: %d for %s", ErrBoolPadding, h.BoolPadding, h.DataType)
+		}
 	}
 	return h, nil
 }
@@ -143,10 +151,9 @@ func checkWriteHeader(h Header, dt DataType) error {
 // putHeader writes a layout-1 header into b[:9].
 func putHeader(b []byte, h Header, dt DataType, c Compression, pad uint8) {
 	_ = b[8]
-	binary.LittleEndian.PutUint16(b[0:2], h.SchemaVersion)
 	e := uint64(h.Expiry) & expiryMask
-	binary.LittleEndian.PutUint32(b[2:6], uint32(e>>8))
-	b[6] = byte(e)
-	b[7] = layout1<<layoutShift | byte(c&compressionMask)<<compressionShift | byte(dt&dataTypeHighBit)>>4
+	b7 := layout1<<layoutShift | byte(c&compressionMask)<<compressionShift | byte(dt&dataTypeHighBit)>>4
+	// Bytes 0–7 in one little-endian store: version, P>>8 (4 bytes), P&0xff, byte 7.
+	binary.LittleEndian.PutUint64(b, uint64(h.SchemaVersion)|(e>>8)<<16|(e&0xff)<<48|uint64(b7)<<56)
 	b[8] = byte(dt&dataTypeLowMask)<<4 | pad&boolPaddingMask
 }

@@ -2,6 +2,7 @@ package psdb
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -146,7 +147,6 @@ func TestParseHeaderErrors(t *testing.T) {
 		{"compression 7", func(b []byte) []byte { b[7] |= 7 << 1; return b }, ErrCompression},
 		{"type 0", func(b []byte) []byte { b[8] &= 0x0F; return b }, ErrDataType},
 		{"type 31", func(b []byte) []byte { b[7] |= 1; b[8] |= 0xF0; return b }, ErrDataType},
-		{"padding on int", func(b []byte) []byte { b[8] |= 1; return b }, ErrBoolPadding},
 		{"bool padding 8", func(b []byte) []byte { b[8] = byte(TypeBool)<<4 | 8; return b }, ErrBoolPadding},
 		{"bool padding 15", func(b []byte) []byte { b[8] = byte(TypeBool)<<4 | 15; return b }, ErrBoolPadding},
 	}
@@ -154,6 +154,36 @@ func TestParseHeaderErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := ParseHeader(tc.mutate(valid())); !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseHeaderStalePadding: the reference's writer can leave a stale
+// padding nibble on non-bool types and its reader ignores it; so do we.
+func TestParseHeaderStalePadding(t *testing.T) {
+	tests := []struct {
+		dt     DataType
+		nibble uint8
+	}{
+		{TypeInt32, 4},
+		{TypeInt32, 7},
+		{TypeFP16, 1},
+		{TypeString, 3},
+		{TypeUint64Vector, 6},
+		{TypeInt8, 15},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%s/%d", tc.dt, tc.nibble), func(t *testing.T) {
+			b := make([]byte, HeaderLen)
+			putHeader(b, Header{SchemaVersion: 9}, tc.dt, CompressionNone, 0)
+			b[8] |= tc.nibble
+			h, err := ParseHeader(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.DataType != tc.dt || h.BoolPadding != 0 || h.SchemaVersion != 9 {
+				t.Fatalf("header %+v", h)
 			}
 		})
 	}

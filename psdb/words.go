@@ -97,6 +97,34 @@ func getUint64sPortable(dst []uint64, b []byte) {
 	}
 }
 
+// boolBytes returns the memory of v as bytes. The gc toolchain stores a
+// bool as one byte, 0 or 1, which the bit-packing code relies on; a byte
+// of any other value (possible only through unsafe code) packs as garbage
+// bits but cannot cause a panic.
+func boolBytes(v []bool) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
+}
+
+// packByte returns the 8 bools (0/1 bytes) in x, little-endian, as one
+// byte, the first in the most significant bit: the multiplier moves byte i
+// to bit 63-i, and no two partial products overlap, so nothing carries.
+func packByte(x uint64) byte { return byte(x * 0x8040201008040201 >> 56) }
+
+// unpackByte returns the bits of c, most significant first, as 8 bool
+// bytes (0/1) in a little-endian word: broadcast c, keep bit 7-i in byte i,
+// then turn each nonzero byte into 1.
+func unpackByte(c byte) uint64 {
+	y := uint64(c) * 0x0101010101010101 & 0x0102040810204080
+	return (y + 0x7f7f7f7f7f7f7f7f) >> 7 & 0x0101010101010101
+}
+
+// unpackTabWord returns unpackByte(c) from unpackTab.
+func unpackTabWord(c byte) uint64 {
+	t := unpackTab[8*int(c) : 8*int(c)+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
 // grow extends s by n elements, reallocating only when capacity is short,
 // and returns the extended slice and the new tail.
 func grow[T any](s []T, n int) ([]T, []T) {
