@@ -69,12 +69,21 @@ type Options struct {
 	// BatchSize is the number of rows per record batch (default
 	// DefaultBatchSize). Memory use is about one batch.
 	BatchSize int
-	// Allocator allocates the Arrow buffers. The default, owned by the
-	// Conn, recycles the buffers of released batches into the next batch,
-	// so a long read allocates about one batch in all: do not keep slices
-	// of a record's buffers after releasing it (Arrow's rule anyway).
-	// Pass memory.DefaultAllocator to leave every buffer to the GC.
+	// Allocator allocates the Arrow buffers. The default is
+	// memory.DefaultAllocator: every buffer is left to the garbage
+	// collector, so values taken from a record (strings from
+	// array.String.Value, []byte from array.Binary.Value, …) stay valid
+	// after the record is released, as a Go programmer expects.
 	Allocator memory.Allocator
+	// Recycle, when Allocator is nil, makes the Conn use an allocator that
+	// recycles the buffers of released batches into the next batch, so a
+	// long read allocates about one batch in all and the garbage collector
+	// has little to do. The price: a released record's memory is reused,
+	// so a string or []byte taken from a record (Value returns views of
+	// the record's buffers, without copying) changes once the record is
+	// released — by the next call to Next unless it was Retained. Copy what
+	// you keep (strings.Clone) or leave Recycle off.
+	Recycle bool
 	// OutOfRange handles ±infinity and values outside the range of the
 	// Arrow type (default PolicyError).
 	OutOfRange Policy
@@ -94,7 +103,11 @@ func (o Options) normalize() (Options, error) {
 		o.BatchSize = DefaultBatchSize
 	}
 	if o.Allocator == nil {
-		o.Allocator = newRecycler()
+		if o.Recycle {
+			o.Allocator = newRecycler()
+		} else {
+			o.Allocator = memory.DefaultAllocator
+		}
 	}
 	if o.OutOfRange < PolicyError || o.OutOfRange > PolicyClamp {
 		return o, fmt.Errorf("pgarrow: invalid OutOfRange policy %v", o.OutOfRange)

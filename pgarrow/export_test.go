@@ -1,0 +1,5 @@
+package pgarrow
+
+// SetMaxBatchData lowers the per-column byte limit of a batch (Arrow's
+// 32-bit offsets, 2 GiB by default) so that tests can reach it cheaply.
+func SetMaxBatchData(c *Conn, n int64) { c.maxBatchData = n }
