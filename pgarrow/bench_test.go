@@ -60,10 +60,10 @@ func report(b *testing.B, rows int) {
 	b.ReportMetric(0, "ns/op")
 }
 
-func benchArrow(b *testing.B, copyMode bool, batch int) {
+func benchArrow(b *testing.B, copyMode bool, opts pgarrow.Options) {
 	n := benchRows(b)
 	conn := benchConn(b, n)
-	c, err := pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: batch})
+	c, err := pgarrow.NewConn(conn.PgConn(), opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,13 +99,21 @@ func benchArrow(b *testing.B, copyMode bool, batch int) {
 }
 
 // BenchmarkSelect reads performance_test with pgarrow over SELECT.
-func BenchmarkSelect(b *testing.B) { benchArrow(b, false, 0) }
+func BenchmarkSelect(b *testing.B) { benchArrow(b, false, pgarrow.Options{}) }
 
 // BenchmarkCopy reads performance_test with pgarrow over binary COPY.
-func BenchmarkCopy(b *testing.B) { benchArrow(b, true, 0) }
+func BenchmarkCopy(b *testing.B) { benchArrow(b, true, pgarrow.Options{}) }
+
+// BenchmarkSelectRecycle is BenchmarkSelect with Options.Recycle.
+func BenchmarkSelectRecycle(b *testing.B) { benchArrow(b, false, pgarrow.Options{Recycle: true}) }
+
+// BenchmarkCopyRecycle is BenchmarkCopy with Options.Recycle.
+func BenchmarkCopyRecycle(b *testing.B) { benchArrow(b, true, pgarrow.Options{Recycle: true}) }
 
 // BenchmarkSelectBatch200k uses the seed's batch size of 200,000 rows.
-func BenchmarkSelectBatch200k(b *testing.B) { benchArrow(b, false, 200_000) }
+func BenchmarkSelectBatch200k(b *testing.B) {
+	benchArrow(b, false, pgarrow.Options{BatchSize: 200_000})
+}
 
 // BenchmarkPgxRawLoop is the non-Arrow baseline: pgx rows in binary,
 // touching every raw value, no decoding.

@@ -69,18 +69,25 @@ type Options struct {
 	// BatchSize is the number of rows per record batch (default
 	// DefaultBatchSize). Memory use is about one batch.
 	BatchSize int
-	// Allocator allocates the Arrow buffers. The default is
-	// memory.DefaultAllocator: every buffer is left to the garbage
-	// collector, so values taken from a record (strings from
-	// array.String.Value, []byte from array.Binary.Value, …) stay valid
-	// after the record is released, as a Go programmer expects.
+	// Allocator allocates all Arrow buffers when set; releasing a record
+	// frees its buffers to it.
+	//
+	// By default (nil), values taken from a record stay valid after the
+	// record is released, as a Go programmer expects: the columns whose
+	// Value returns a view of the record's memory — strings, binary, uuid
+	// and lists — are allocated from memory.DefaultAllocator and left to
+	// the garbage collector, while the buffers of the other columns
+	// (numbers, dates, times, decimals, whose Value returns a copy) and of
+	// all validity bitmaps are recycled into the next batch by an
+	// allocator owned by the Conn. Only raw buffer slices (Int64Values,
+	// ValueOffsets, …) kept past Release see reused memory; that breaks
+	// Arrow's rule anyway.
 	Allocator memory.Allocator
-	// Recycle, when Allocator is nil, makes the Conn use an allocator that
-	// recycles the buffers of released batches into the next batch, so a
-	// long read allocates about one batch in all and the garbage collector
-	// has little to do. The price: a released record's memory is reused,
-	// so a string or []byte taken from a record (Value returns views of
-	// the record's buffers, without copying) changes once the record is
+	// Recycle, when Allocator is nil, recycles the buffers of every column,
+	// strings and binary included, so a long read allocates about one batch
+	// in all and the garbage collector has almost nothing to do. The price:
+	// a string or []byte taken from a record (Value returns a view of the
+	// record's buffers, without copying) changes once the record is
 	// released — by the next call to Next unless it was Retained. Copy what
 	// you keep (strings.Clone) or leave Recycle off.
 	Recycle bool
@@ -102,13 +109,7 @@ func (o Options) normalize() (Options, error) {
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
 	}
-	if o.Allocator == nil {
-		if o.Recycle {
-			o.Allocator = newRecycler()
-		} else {
-			o.Allocator = memory.DefaultAllocator
-		}
-	}
+
 	if o.OutOfRange < PolicyError || o.OutOfRange > PolicyClamp {
 		return o, fmt.Errorf("pgarrow: invalid OutOfRange policy %v", o.OutOfRange)
 	}

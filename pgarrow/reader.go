@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -34,6 +35,9 @@ type Conn struct {
 	eqb     pgx.ExtendedQueryBuilder
 	types   map[uint32]pgType // non-built-in types seen on this connection
 	active  bool              // a RecordReader of this Conn is reading
+	// fixedMem allocates the buffers values cannot be viewed through
+	// (fixed-width columns); viewMem those of strings, binary and lists.
+	fixedMem, viewMem memory.Allocator
 	// maxBatchData bounds the variable-length bytes of one column in one
 	// batch (Arrow's 32-bit offsets); settable by tests.
 	maxBatchData int64
@@ -45,7 +49,17 @@ func NewConn(pg *pgconn.PgConn, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{pg: pg, opts: o, typeMap: pgtype.NewMap(), types: map[uint32]pgType{}, maxBatchData: math.MaxInt32}, nil
+	c := &Conn{pg: pg, opts: o, typeMap: pgtype.NewMap(), types: map[uint32]pgType{}, maxBatchData: math.MaxInt32}
+	switch {
+	case o.Allocator != nil:
+		c.fixedMem, c.viewMem = o.Allocator, o.Allocator
+	case o.Recycle:
+		r := newRecycler()
+		c.fixedMem, c.viewMem = r, r
+	default:
+		c.fixedMem, c.viewMem = newRecycler(), memory.DefaultAllocator
+	}
+	return c, nil
 }
 
 // errBusy is returned by Query and Copy while a reader is open.
@@ -341,7 +355,11 @@ func (c *Conn) newReader(ctx context.Context, fields []field, src source) (*Reco
 	r.refs.Store(1)
 	afields := make([]arrow.Field, len(fields))
 	for i, f := range fields {
-		af, col, err := newColumn(c.opts.Allocator, f, &c.opts, c.typeOf)
+		mem := c.fixedMem
+		if viewable(f, &c.opts) {
+			mem = c.viewMem
+		}
+		af, col, err := newColumn(mem, f, &c.opts, c.typeOf)
 		if err != nil {
 			r.releaseBuilders()
 			return nil, fmt.Errorf("pgarrow: column %q (%s): %w", f.name, f.typ.name, err)
@@ -356,6 +374,22 @@ func (c *Conn) newReader(ctx context.Context, fields []field, src source) (*Reco
 	r.schema = arrow.NewSchema(afields, nil)
 	c.active = true
 	return r, nil
+}
+
+// viewable reports whether the Arrow column of f hands out views of its
+// buffers through Value (strings, binary, fixed-size binary, lists).
+func viewable(f field, opts *Options) bool {
+	if f.text {
+		return true
+	}
+	switch f.typ.kind {
+	case kText, kUnknown, kChar, kJSONB, kInet, kBytea, kUUID, kArray:
+		return true
+	case kNumeric:
+		_, _, decimal := decimalParams(f.typmod, opts)
+		return !decimal
+	}
+	return false
 }
 
 // wrapQueryErr adds context, and the context's error if it is done.
