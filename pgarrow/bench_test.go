@@ -6,8 +6,11 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/serbench/serbench/pgarrow"
@@ -55,9 +58,47 @@ func benchConn(b *testing.B, n int) *pgx.Conn {
 	return conn
 }
 
-func report(b *testing.B, rows int) {
+func report(b *testing.B, rows int, cpu cpuMark) {
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(0, "ns/op")
+	client, server := cpu.since()
+	total := float64(rows) * float64(b.N)
+	if total > 0 {
+		b.ReportMetric(client/total*1e9, "client-ns/row")
+		if server >= 0 {
+			b.ReportMetric(server/total*1e9, "server-ns/row")
+		}
+	}
+}
+
+// cpuMark is the CPU time used so far by this process and by the server.
+type cpuMark struct{ client, server float64 }
+
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+func startCPU(b *testing.B) cpuMark {
+	srv, err := needServer(b).CPUSeconds()
+	if err != nil {
+		srv = -1
+	}
+	return cpuMark{client: processCPU(), server: srv}
+}
+
+// since returns the client and server CPU seconds since m (server < 0 when
+// unknown).
+func (m cpuMark) since() (client, srv float64) {
+	client = processCPU() - m.client
+	srv = -1
+	if s, err := server.CPUSeconds(); err == nil && m.server >= 0 {
+		srv = s - m.server
+	}
+	return client, srv
 }
 
 func benchArrow(b *testing.B, copyMode bool, opts pgarrow.Options) {
@@ -71,6 +112,7 @@ func benchArrow(b *testing.B, copyMode bool, opts pgarrow.Options) {
 	ms0 := memStats()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	for b.Loop() {
 		var r *pgarrow.RecordReader
 		if copyMode {
@@ -94,7 +136,7 @@ func benchArrow(b *testing.B, copyMode bool, opts pgarrow.Options) {
 		}
 	}
 	b.StopTimer()
-	report(b, n)
+	report(b, n, cpu)
 	b.ReportMetric(float64(memStats()-ms0)/float64(b.N)/float64(max(n, 1)), "B/row")
 }
 
@@ -123,6 +165,7 @@ func BenchmarkPgxRawLoop(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	for b.Loop() {
 		rows, err := conn.Query(ctx, benchQuery, pgx.QueryResultFormats{pgx.BinaryFormatCode})
 		if err != nil {
@@ -143,7 +186,7 @@ func BenchmarkPgxRawLoop(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	report(b, n)
+	report(b, n, cpu)
 }
 
 // BenchmarkPgxScan is pgx's usual Scan into Go values.
@@ -153,6 +196,7 @@ func BenchmarkPgxScan(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	for b.Loop() {
 		rows, err := conn.Query(ctx, benchQuery)
 		if err != nil {
@@ -180,7 +224,7 @@ func BenchmarkPgxScan(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	report(b, n)
+	report(b, n, cpu)
 }
 
 // BenchmarkCopyDiscard is the ceiling of the wire: the binary COPY stream
@@ -190,13 +234,14 @@ func BenchmarkCopyDiscard(b *testing.B) {
 	conn := benchConn(b, n)
 	ctx := context.Background()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	for b.Loop() {
 		if _, err := conn.PgConn().CopyTo(ctx, io.Discard, "COPY ("+benchQuery+") TO STDOUT (FORMAT binary)"); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
-	report(b, n)
+	report(b, n, cpu)
 }
 
 // BenchmarkServerCeiling measures how fast the backend alone produces the
@@ -206,6 +251,7 @@ func BenchmarkServerCeiling(b *testing.B) {
 	conn := benchConn(b, n)
 	ctx := context.Background()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	for b.Loop() {
 		var cnt int
 		if err := conn.QueryRow(ctx, "SELECT count(*) FROM (SELECT id, score, active, name, created_date, length(name) FROM performance_test OFFSET 0) s").Scan(&cnt); err != nil {
@@ -213,7 +259,7 @@ func BenchmarkServerCeiling(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	report(b, n)
+	report(b, n, cpu)
 }
 
 type pgtypeDate = pgtype.Date
@@ -223,3 +269,106 @@ func memStats() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.TotalAlloc
 }
+
+// benchReader reads performance_test through open, touching every value
+// of the batches when touch is set (the caller's work that ReadAhead and
+// ParallelQuery overlap with reading).
+func benchReader(b *testing.B, touch bool, open func(ctx context.Context, n int) (array.RecordReader, error)) {
+	n := benchRows(b)
+	benchConn(b, n)
+	ctx := context.Background()
+	ms0 := memStats()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := startCPU(b)
+	var sink int64
+	for b.Loop() {
+		r, err := open(ctx, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows := 0
+		for r.Next() {
+			rec := r.RecordBatch()
+			rows += int(rec.NumRows())
+			if touch {
+				ids := rec.Column(0).(*array.Int64)
+				names := rec.Column(3).(*array.String)
+				for i := 0; i < ids.Len(); i++ {
+					sink += ids.Value(i) + int64(len(names.Value(i)))
+				}
+			}
+		}
+		if err := r.Err(); err != nil {
+			b.Fatal(err)
+		}
+		r.Release()
+		if rows != n {
+			b.Fatalf("%d rows, want %d", rows, n)
+		}
+	}
+	b.StopTimer()
+	report(b, n, cpu)
+	b.ReportMetric(float64(memStats()-ms0)/float64(b.N)/float64(max(n, 1)), "B/row")
+	_ = sink
+}
+
+// openSelect returns an opener of Conn.Query on a new connection,
+// optionally through ReadAhead.
+func openSelect(b *testing.B, readAhead bool) func(ctx context.Context, n int) (array.RecordReader, error) {
+	c, err := pgarrow.NewConn(connect(b).PgConn(), pgarrow.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func(ctx context.Context, n int) (array.RecordReader, error) {
+		r, err := c.Query(ctx, benchQuery)
+		if err != nil || !readAhead {
+			return r, err
+		}
+		return pgarrow.ReadAhead(r), nil
+	}
+}
+
+// openParallel returns an opener of ParallelQuery over parts connections,
+// split by key (id) or block ranges.
+func openParallel(b *testing.B, parts int, blocks bool) func(ctx context.Context, n int) (array.RecordReader, error) {
+	cs := make([]*pgarrow.Conn, parts)
+	for i := range cs {
+		c, err := pgarrow.NewConn(connect(b).PgConn(), pgarrow.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cs[i] = c
+	}
+	return func(ctx context.Context, n int) (array.RecordReader, error) {
+		var qs []string
+		var err error
+		if blocks {
+			qs, err = pgarrow.BlockRanges(ctx, cs[0], "performance_test", "id, score, active, name, created_date", "", parts)
+		} else {
+			qs, err = pgarrow.KeyRanges(ctx, cs[0], benchQuery, "id", parts)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return pgarrow.ParallelQuery(ctx, cs, qs)
+	}
+}
+
+// BenchmarkSelectTouch is BenchmarkSelect with the caller reading every
+// id and name.
+func BenchmarkSelectTouch(b *testing.B) { benchReader(b, true, openSelect(b, false)) }
+
+// BenchmarkReadAhead is BenchmarkSelect through ReadAhead.
+func BenchmarkReadAhead(b *testing.B) { benchReader(b, false, openSelect(b, true)) }
+
+// BenchmarkReadAheadTouch is BenchmarkSelectTouch through ReadAhead.
+func BenchmarkReadAheadTouch(b *testing.B) { benchReader(b, true, openSelect(b, true)) }
+
+// BenchmarkParallelKeys2 reads performance_test over 2 connections split
+// on id.
+func BenchmarkParallelKeys2(b *testing.B) { benchReader(b, false, openParallel(b, 2, false)) }
+
+// BenchmarkParallelBlocks2 reads performance_test over 2 connections split
+// by ctid block ranges.
+func BenchmarkParallelBlocks2(b *testing.B) { benchReader(b, false, openParallel(b, 2, true)) }
