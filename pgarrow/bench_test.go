@@ -12,8 +12,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/serbench/serbench/pgarrow"
+	"github.com/serbench/serbench/pgserver/replay"
 )
 
 // benchRows is the size of the performance_test table (env
@@ -372,3 +374,120 @@ func BenchmarkParallelKeys2(b *testing.B) { benchReader(b, false, openParallel(b
 // BenchmarkParallelBlocks2 reads performance_test over 2 connections split
 // by ctid block ranges.
 func BenchmarkParallelBlocks2(b *testing.B) { benchReader(b, false, openParallel(b, 2, true)) }
+
+// replayServer records one read of performance_test by pgarrow (Query, or
+// Copy with copyMode) from the real server and serves it in a loop from
+// an in-process fake server, so that the benchmark measures the client
+// alone: no backend competes for the CPU, the wire runs at memory speed.
+func replayServer(b *testing.B, n int, copyMode bool) *replay.Server {
+	s := needServer(b)
+	benchConn(b, n)
+	ctx := context.Background()
+	rec, err := replay.Record("127.0.0.1:" + strconv.Itoa(s.Port()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rec.Close()
+	pg, err := pgconn.Connect(ctx, "postgres://"+s.Superuser()+"@"+rec.Addr()+"/postgres?sslmode=disable")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := pgarrow.NewConn(pg, pgarrow.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r *pgarrow.RecordReader
+	if copyMode {
+		r, err = c.Copy(ctx, benchQuery)
+	} else {
+		r, err = c.Query(ctx, benchQuery)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	for r.Next() {
+	}
+	if err := r.Err(); err != nil {
+		b.Fatal(err)
+	}
+	r.Release()
+	_ = pg.Close(ctx)
+	if err := rec.Close(); err != nil {
+		b.Fatal(err)
+	}
+	tr, err := rec.Transcript()
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := replay.Serve(tr, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+func benchReplay(b *testing.B, copyMode bool, opts pgarrow.Options) {
+	n := benchRows(b)
+	srv := replayServer(b, n, copyMode)
+	ctx := context.Background()
+	pg, err := pgconn.Connect(ctx, srv.DSN())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pg.Close(ctx)
+	c, err := pgarrow.NewConn(pg, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ms0 := memStats()
+	b.ReportAllocs()
+	b.ResetTimer()
+	client0 := processCPU()
+	for b.Loop() {
+		var r *pgarrow.RecordReader
+		if copyMode {
+			r, err = c.Copy(ctx, benchQuery)
+		} else {
+			r, err = c.Query(ctx, benchQuery)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows := 0
+		for r.Next() {
+			rows += int(r.RecordBatch().NumRows())
+		}
+		if err := r.Err(); err != nil {
+			b.Fatal(err)
+		}
+		r.Release()
+		if rows != n {
+			b.Fatalf("%d rows, want %d", rows, n)
+		}
+	}
+	b.StopTimer()
+	total := float64(n) * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(0, "ns/op")
+	// The fake server runs in this process: its (small) CPU is included.
+	b.ReportMetric((processCPU()-client0)/total*1e9, "client-ns/row")
+	b.ReportMetric(float64(memStats()-ms0)/total, "B/row")
+}
+
+// BenchmarkSelectReplay decodes a recorded SELECT of performance_test
+// replayed at memory speed: pgarrow's decoding alone.
+func BenchmarkSelectReplay(b *testing.B) { benchReplay(b, false, pgarrow.Options{}) }
+
+// BenchmarkSelectReplayRecycle is BenchmarkSelectReplay with
+// Options.Recycle.
+func BenchmarkSelectReplayRecycle(b *testing.B) {
+	benchReplay(b, false, pgarrow.Options{Recycle: true})
+}
+
+// BenchmarkCopyReplay decodes a recorded binary COPY of performance_test
+// replayed at memory speed.
+func BenchmarkCopyReplay(b *testing.B) { benchReplay(b, true, pgarrow.Options{}) }
+
+// BenchmarkCopyReplayRecycle is BenchmarkCopyReplay with Options.Recycle.
+func BenchmarkCopyReplayRecycle(b *testing.B) { benchReplay(b, true, pgarrow.Options{Recycle: true}) }
