@@ -20,6 +20,15 @@
 // to keep it longer and Release the reader when done. Values taken from a
 // record stay valid after it is released unless Options.Recycle is set.
 //
+// # Parallel reads
+//
+// [ParallelQuery] reads one query split over several connections — by
+// ranges of an integer key ([KeyRanges], as ConnectorX's partition_on) or
+// by ranges of heap blocks ([BlockRanges], ctid ranges) — and delivers the
+// batches of all partitions as they arrive, through a [ParallelReader].
+// [ReadAhead] runs one reader on its own goroutine, so that the next batch
+// is read and decoded while the caller works on the current one.
+//
 // # Type mapping
 //
 //	bool                          boolean

@@ -111,17 +111,18 @@ func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*RecordReade
 		return nil, errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
 	}
 	formats := []int16{pgx.BinaryFormatCode} // one code: applies to all columns
+	anyText := false
 	for i := range fields {
 		if !c.decodable(fields[i].typ) {
-			fields[i].text = true
+			fields[i].text, anyText = true, true
 		}
-		if fields[i].text {
-			formats = make([]int16, len(fields))
-			for j, f := range fields {
-				formats[j] = pgx.BinaryFormatCode
-				if f.text || !c.decodable(f.typ) {
-					formats[j] = pgx.TextFormatCode
-				}
+	}
+	if anyText {
+		formats = make([]int16, len(fields))
+		for i, f := range fields {
+			formats[i] = pgx.BinaryFormatCode
+			if f.text {
+				formats[i] = pgx.TextFormatCode
 			}
 		}
 	}
