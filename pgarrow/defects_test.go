@@ -2,6 +2,7 @@ package pgarrow_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"strings"
@@ -176,8 +177,8 @@ func TestBusy(t *testing.T) {
 				if r2, err := second.run(c, ctx, "SELECT 1"); err == nil {
 					r2.Release()
 					t.Fatal("second reader opened while the first is open")
-				} else if !strings.Contains(err.Error(), "busy") {
-					t.Errorf("err = %v, want busy", err)
+				} else if !errors.Is(err, pgarrow.ErrBusy) {
+					t.Errorf("err = %v, want ErrBusy", err)
 				}
 				if first.name == "select" {
 					// Another Conn on the same PgConn is refused too.

@@ -62,13 +62,14 @@ func NewConn(pg *pgconn.PgConn, opts Options) (*Conn, error) {
 	return c, nil
 }
 
-// errBusy is returned by Query and Copy while a reader is open.
-var errBusy = errors.New("pgarrow: connection busy: a RecordReader is still open on it (read it to the end or Release it first)")
+// ErrBusy is returned by Query and Copy while a RecordReader is open on
+// the connection.
+var ErrBusy = errors.New("pgarrow: connection busy: a RecordReader is still open on it (read it to the end or Release it first)")
 
 // checkIdle reports an error when the connection is in use.
 func (c *Conn) checkIdle() error {
 	if c.active || c.pg.IsBusy() {
-		return errBusy
+		return ErrBusy
 	}
 	if c.pg.IsClosed() {
 		return errors.New("pgarrow: connection closed")
