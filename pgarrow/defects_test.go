@@ -180,12 +180,18 @@ func TestBusy(t *testing.T) {
 				} else if !errors.Is(err, pgarrow.ErrBusy) {
 					t.Errorf("err = %v, want ErrBusy", err)
 				}
-				if first.name == "select" {
-					// Another Conn on the same PgConn is refused too.
-					if r2, err := pgarrow.Query(ctx, conn.PgConn(), "SELECT 1"); err == nil {
+				// Another Conn on the same PgConn is refused too.
+				if r2, err := pgarrow.Query(ctx, conn.PgConn(), "SELECT 1"); !errors.Is(err, pgarrow.ErrBusy) {
+					if err == nil {
 						r2.Release()
-						t.Fatal("package-level Query accepted on a busy connection")
 					}
+					t.Fatalf("package-level Query on a busy connection: err = %v", err)
+				}
+				if r2, err := pgarrow.Copy(ctx, conn.PgConn(), "SELECT 1"); !errors.Is(err, pgarrow.ErrBusy) {
+					if err == nil {
+						r2.Release()
+					}
+					t.Fatalf("package-level Copy on a busy connection: err = %v", err)
 				}
 				// The first reader is unharmed.
 				if !r.Next() || r.RecordBatch().Column(0).(*array.Int32).Value(0) != 101 {

@@ -24,17 +24,18 @@ import (
 // types (enums, domains, arrays of them, types only readable as text).
 //
 // Like the underlying connection, a Conn is not safe for concurrent use, and
-// only one RecordReader may be open on it at a time: Query and Copy fail
-// while one is (read it to the end or Release it first). Readers of two
-// Conns sharing one PgConn must not overlap either; pgarrow detects that
-// only while the other reader is a Query.
+// only one RecordReader may be open on a connection at a time: Query and
+// Copy fail with ErrBusy while one is (read it to the end or Release it
+// first), whichever Conn on that PgConn opened it. The Conns of one PgConn
+// share what they learn about types (it is kept in the PgConn's
+// CustomData), so package-level Query and Copy look each type up once per
+// connection too.
 type Conn struct {
 	pg      *pgconn.PgConn
 	opts    Options
 	typeMap *pgtype.Map
 	eqb     pgx.ExtendedQueryBuilder
-	types   map[uint32]pgType // non-built-in types seen on this connection
-	active  bool              // a RecordReader of this Conn is reading
+	types   map[uint32]pgType // non-built-in types seen on pg, shared by its Conns
 	// fixedMem allocates the buffers values cannot be viewed through
 	// (fixed-width columns); viewMem those of strings, binary and lists.
 	fixedMem, viewMem memory.Allocator
@@ -49,7 +50,15 @@ func NewConn(pg *pgconn.PgConn, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Conn{pg: pg, opts: o, typeMap: pgtype.NewMap(), types: map[uint32]pgType{}, maxBatchData: math.MaxInt32}
+	// What pgarrow knows about the connection lives in its CustomData, so
+	// that every Conn on it (and every package-level Query or Copy) shares
+	// the types learnt and sees a reader open through another Conn.
+	types, ok := pg.CustomData()[typesKey].(map[uint32]pgType)
+	if !ok {
+		types = map[uint32]pgType{}
+		pg.CustomData()[typesKey] = types
+	}
+	c := &Conn{pg: pg, opts: o, typeMap: pgtype.NewMap(), types: types, maxBatchData: math.MaxInt32}
 	switch {
 	case o.Allocator != nil:
 		c.fixedMem, c.viewMem = o.Allocator, o.Allocator
@@ -66,9 +75,24 @@ func NewConn(pg *pgconn.PgConn, opts Options) (*Conn, error) {
 // the connection.
 var ErrBusy = errors.New("pgarrow: connection busy: a RecordReader is still open on it (read it to the end or Release it first)")
 
+// Keys of pgarrow's entries in pgconn.PgConn.CustomData.
+const (
+	typesKey  = "github.com/serbench/serbench/pgarrow.types"  // map[uint32]pgType
+	activeKey = "github.com/serbench/serbench/pgarrow.active" // bool: a RecordReader is reading
+)
+
+// setActive records whether a RecordReader is reading from the connection.
+func (c *Conn) setActive(on bool) {
+	if on {
+		c.pg.CustomData()[activeKey] = true
+	} else {
+		delete(c.pg.CustomData(), activeKey)
+	}
+}
+
 // checkIdle reports an error when the connection is in use.
 func (c *Conn) checkIdle() error {
-	if c.active || c.pg.IsBusy() {
+	if active, _ := c.pg.CustomData()[activeKey].(bool); active || c.pg.IsBusy() {
 		return ErrBusy
 	}
 	if c.pg.IsClosed() {
@@ -374,7 +398,7 @@ func (c *Conn) newReader(ctx context.Context, fields []field, src source) (*Reco
 		}
 	}
 	r.schema = arrow.NewSchema(afields, nil)
-	c.active = true
+	c.setActive(true)
 	return r, nil
 }
 
@@ -654,7 +678,7 @@ func (r *RecordReader) finish() {
 	if err := r.src.finish(); err != nil {
 		r.err = wrapQueryErr(r.ctx, err)
 	}
-	r.conn.active = false
+	r.conn.setActive(false)
 }
 
 // fail records err and stops the query.
@@ -663,7 +687,7 @@ func (r *RecordReader) fail(err error) {
 	r.done = true
 	r.pending = nil
 	r.src.abort()
-	r.conn.active = false
+	r.conn.setActive(false)
 	r.discardBatch()
 }
 
@@ -717,7 +741,7 @@ func (r *RecordReader) Release() {
 	if !r.done {
 		r.done = true
 		r.src.abort()
-		r.conn.active = false
+		r.conn.setActive(false)
 	}
 	r.releaseBuilders()
 }
