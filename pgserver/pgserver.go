@@ -292,8 +292,8 @@ func (s *Server) command(ctx context.Context, name string, args ...string) *exec
 // until cmd exits: the kernel delivers the parent-death signal when the
 // thread that forked the child exits, and the Go runtime may end a thread
 // whenever no goroutine is locked to it. exited is closed once cmd has been
-// reaped.
-func startLocked(cmd *exec.Cmd, exited chan<- struct{}) error {
+// reaped, after storing cmd.Wait's error in *waitErr (if not nil).
+func startLocked(cmd *exec.Cmd, exited chan<- struct{}, waitErr *error) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
@@ -304,7 +304,10 @@ func startLocked(cmd *exec.Cmd, exited chan<- struct{}) error {
 			return
 		}
 		started <- nil
-		_ = cmd.Wait()
+		err := cmd.Wait()
+		if waitErr != nil {
+			*waitErr = err
+		}
 		close(exited)
 	}()
 	return <-started
@@ -314,7 +317,14 @@ func (s *Server) run(ctx context.Context, name string, args ...string) ([]byte, 
 	cmd := s.command(ctx, name, args...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
+	// From a locked thread, like the postmaster: the parent-death signal
+	// must not fire because the Go runtime retired the forking thread.
+	exited := make(chan struct{})
+	var err error
+	if err := startLocked(cmd, exited, &err); err != nil {
+		return buf.Bytes(), err
+	}
+	<-exited
 	return buf.Bytes(), err
 }
 
@@ -357,7 +367,7 @@ func (s *Server) startPostmaster(ctx context.Context, settings map[string]string
 	// backends down with it.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
 	exited := make(chan struct{})
-	if err := startLocked(cmd, exited); err != nil {
+	if err := startLocked(cmd, exited, nil); err != nil {
 		return fmt.Errorf("pgserver: start postgres: %w", err)
 	}
 	s.cmd = cmd
