@@ -320,12 +320,12 @@ func (s *Server) run(ctx context.Context, name string, args ...string) ([]byte, 
 	// From a locked thread, like the postmaster: the parent-death signal
 	// must not fire because the Go runtime retired the forking thread.
 	exited := make(chan struct{})
-	var err error
-	if err := startLocked(cmd, exited, &err); err != nil {
+	var waitErr error
+	if err := startLocked(cmd, exited, &waitErr); err != nil {
 		return buf.Bytes(), err
 	}
 	<-exited
-	return buf.Bytes(), err
+	return buf.Bytes(), waitErr
 }
 
 func freePort() (int, error) {
