@@ -491,3 +491,27 @@ func BenchmarkCopyReplay(b *testing.B) { benchReplay(b, true, pgarrow.Options{})
 
 // BenchmarkCopyReplayRecycle is BenchmarkCopyReplay with Options.Recycle.
 func BenchmarkCopyReplayRecycle(b *testing.B) { benchReplay(b, true, pgarrow.Options{Recycle: true}) }
+
+// BenchmarkSmallQuery measures the latency of a one-row query: the
+// describe round trip that precedes every execution shows here.
+func BenchmarkSmallQuery(b *testing.B) {
+	conn := connect(b)
+	c, err := pgarrow.NewConn(conn.PgConn(), pgarrow.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := c.Query(ctx, "SELECT 1::int8 AS one, 'x'::text AS s")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for r.Next() {
+		}
+		if err := r.Err(); err != nil {
+			b.Fatal(err)
+		}
+		r.Release()
+	}
+}
