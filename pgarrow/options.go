@@ -77,9 +77,9 @@ type Options struct {
 	// Value returns a view of the record's memory — strings, binary, uuid
 	// and lists — are allocated from memory.DefaultAllocator and left to
 	// the garbage collector, while the buffers of the other columns
-	// (numbers, dates, times, decimals, whose Value returns a copy) and of
-	// all validity bitmaps are recycled into the next batch by an
-	// allocator owned by the Conn. Only raw buffer slices (Int64Values,
+	// (numbers, booleans, dates, times, decimals, intervals: Value returns
+	// a copy) are recycled into the next batch by an allocator owned by
+	// the Conn. Only raw buffer slices (Int64Values,
 	// ValueOffsets, …) kept past Release see reused memory; that breaks
 	// Arrow's rule anyway.
 	Allocator memory.Allocator
@@ -109,7 +109,6 @@ func (o Options) normalize() (Options, error) {
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
 	}
-
 	if o.OutOfRange < PolicyError || o.OutOfRange > PolicyClamp {
 		return o, fmt.Errorf("pgarrow: invalid OutOfRange policy %v", o.OutOfRange)
 	}
