@@ -26,6 +26,7 @@
 // ranges of an integer key ([KeyRanges], as ConnectorX's partition_on) or
 // by ranges of heap blocks ([BlockRanges], ctid ranges) — and delivers the
 // batches of all partitions as they arrive, through a [ParallelReader].
+// [SharedSnapshot] makes the partitions read one consistent snapshot.
 // [ReadAhead] runs one reader on its own goroutine, so that the next batch
 // is read and decoded while the caller works on the current one.
 //

@@ -311,3 +311,53 @@ func (c *Conn) minMax(ctx context.Context, sql string, args []any) (a, b int64, 
 	}
 	return a, b, false, nil
 }
+
+// SharedSnapshot begins a REPEATABLE READ, READ ONLY transaction on every
+// connection, all seeing the snapshot of the first one's, so that the
+// partitions of a ParallelQuery (and KeyRanges' bounds, computed on
+// conns[0]) read one consistent state of the database, as pg_dump's
+// parallel workers do. End each connection's transaction (COMMIT or
+// ROLLBACK) when done. On error, the transactions already begun are rolled
+// back.
+//
+// Inside these transactions, releasing a reader early reads the rest of
+// its result rather than cancelling it (see RecordReader.Release).
+func SharedSnapshot(ctx context.Context, conns []*Conn) error {
+	if len(conns) == 0 {
+		return nil
+	}
+	const begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+	rollback := func(cs []*Conn) {
+		for _, c := range cs {
+			_, _ = c.pg.Exec(context.Background(), "ROLLBACK").ReadAll()
+		}
+	}
+	for _, c := range conns {
+		if err := c.checkIdle(); err != nil {
+			return err
+		}
+	}
+	res, err := conns[0].pg.Exec(ctx, begin+"; SELECT pg_export_snapshot()").ReadAll()
+	if err != nil {
+		rollback(conns[:1])
+		return fmt.Errorf("pgarrow: export snapshot: %w", wrapQueryErr(ctx, err))
+	}
+	if len(res) != 2 || len(res[1].Rows) != 1 || len(res[1].Rows[0]) != 1 {
+		rollback(conns[:1])
+		return errors.New("pgarrow: export snapshot: unexpected result")
+	}
+	id := string(res[1].Rows[0][0])
+	for _, ch := range id {
+		if !(ch >= '0' && ch <= '9' || ch >= 'A' && ch <= 'F' || ch == '-') {
+			rollback(conns[:1])
+			return fmt.Errorf("pgarrow: export snapshot: unexpected snapshot id %q", id)
+		}
+	}
+	for i, c := range conns[1:] {
+		if _, err := c.pg.Exec(ctx, begin+"; SET TRANSACTION SNAPSHOT '"+id+"'").ReadAll(); err != nil {
+			rollback(conns[:i+2])
+			return fmt.Errorf("pgarrow: import snapshot on connection %d: %w", i+1, wrapQueryErr(ctx, err))
+		}
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/jackc/pgx/v5"
 	"github.com/serbench/serbench/pgarrow"
 )
 
@@ -224,5 +225,48 @@ func TestReadAhead(t *testing.T) {
 		if n := scalar(t, conn, "SELECT 7"); n != 7 {
 			t.Fatal("connection unusable")
 		}
+	}
+}
+
+// TestSharedSnapshot checks that partitions read in a shared snapshot do
+// not see rows committed meanwhile.
+func TestSharedSnapshot(t *testing.T) {
+	setupPartitioned(t)
+	ctx := context.Background()
+	writer := connect(t)
+	var cs []*pgarrow.Conn
+	var pgxs []*pgx.Conn
+	for range 3 {
+		conn := connect(t)
+		c, err := pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, pgxs = append(cs, c), append(pgxs, conn)
+	}
+	if err := pgarrow.SharedSnapshot(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, writer, "INSERT INTO par_t SELECT i, 'late' FROM generate_series(100001, 100500) i")
+	qs, err := pgarrow.KeyRanges(ctx, cs[0], "SELECT id, v FROM par_t", "id", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pgarrow.ParallelQuery(ctx, cs, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, nulls, _ := readIDs(t, p)
+	if len(seen) != 19800 || nulls != 200 {
+		t.Fatalf("%d ids, %d NULLs: want the 19800 and 200 of the snapshot", len(seen), nulls)
+	}
+	for i, conn := range pgxs {
+		if n := scalar(t, conn, "SELECT count(*) FROM par_t"); n != 20000 {
+			t.Errorf("connection %d sees %d rows in its snapshot, want 20000", i, n)
+		}
+		exec(t, conn, "COMMIT")
+	}
+	if n := scalar(t, pgxs[0], "SELECT count(*) FROM par_t"); n != 20500 {
+		t.Errorf("after COMMIT: %d rows, want 20500", n)
 	}
 }
