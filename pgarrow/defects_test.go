@@ -507,3 +507,60 @@ func TestOver2GiB(t *testing.T) {
 		})
 	}
 }
+
+// TestChangeBetweenDescribeAndExecute disturbs a Query between its two
+// round trips: the unnamed statement vanishes (as behind a transaction-
+// pooling PgBouncer) or the result type changes under it. Either way the
+// statement runs exactly once and the result is read.
+func TestChangeBetweenDescribeAndExecute(t *testing.T) {
+	conn := connect(t)
+	other := connect(t)
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		disturb string
+		onOther bool
+		want    string // Arrow type of column a
+	}{
+		{"statement-lost", "SELECT 1", false, "int32"},
+		{"type-changed", "ALTER TABLE cbde_t ALTER COLUMN a TYPE text", true, "utf8"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			exec(t, conn, "DROP TABLE IF EXISTS cbde_t", "CREATE TABLE cbde_t (a int)", "INSERT INTO cbde_t VALUES (1), (2)",
+				"DROP SEQUENCE IF EXISTS cbde_s", "CREATE SEQUENCE cbde_s")
+			c, _ := pgarrow.NewConn(conn.PgConn(), pgarrow.Options{})
+			runs := 0
+			pgarrow.SetAfterDescribe(c, func() {
+				runs++
+				if runs > 1 {
+					return
+				}
+				target := conn
+				if tc.onOther {
+					target = other
+				}
+				// The simple protocol drops the unnamed statement.
+				if _, err := target.PgConn().Exec(ctx, tc.disturb).ReadAll(); err != nil {
+					t.Error(err)
+				}
+			})
+			r, err := c.Query(ctx, "SELECT a, nextval('cbde_s') AS n FROM cbde_t")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Schema().Field(0).Type.String(); got != tc.want {
+				t.Errorf("column a is %s, want %s", got, tc.want)
+			}
+			if rows, _, err := readAll(t, r); err != nil || rows != 2 {
+				t.Fatalf("rows=%d err=%v", rows, err)
+			}
+			if runs != 2 {
+				t.Errorf("described %d times, want 2 (the first execution must fail at Bind)", runs)
+			}
+			if n := scalar(t, conn, "SELECT last_value FROM cbde_s"); n != 2 {
+				t.Fatalf("sequence at %d, want 2: the statement ran more than once", n)
+			}
+		})
+	}
+}

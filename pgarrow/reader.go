@@ -42,6 +42,9 @@ type Conn struct {
 	// maxBatchData bounds the variable-length bytes of one column in one
 	// batch (Arrow's 32-bit offsets); settable by tests.
 	maxBatchData int64
+	// afterDescribe, if set (by tests), runs between describing and
+	// executing a Query.
+	afterDescribe func()
 }
 
 // NewConn returns a Conn reading from pg, e.g. (*pgx.Conn).PgConn().
@@ -128,41 +131,84 @@ func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*RecordReade
 	if err := c.eqb.Build(c.typeMap, nil, args); err != nil {
 		return nil, fmt.Errorf("pgarrow: encode arguments: %w", err)
 	}
-	fields, err := c.describe(ctx, sql)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		fields, err := c.describe(ctx, sql)
+		if err != nil {
+			return nil, err
+		}
+		if len(fields) == 0 {
+			return nil, errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
+		}
+		formats := resultFormats(fields, c.decodable)
+		if c.afterDescribe != nil {
+			c.afterDescribe()
+		}
+		w := watchCancel(ctx, c.pg, false)
+		var rr *pgconn.ResultReader
+		if attempt == 0 {
+			rr = c.pg.ExecPrepared(ctx, "", c.eqb.ParamValues, c.eqb.ParamFormats, formats)
+		} else {
+			// Parse again in the same flight: the unnamed statement
+			// vanished (a pooler such as PgBouncer moved the session to
+			// another server connection) or went stale.
+			rr = c.pg.ExecParams(ctx, sql, c.eqb.ParamValues, nil, c.eqb.ParamFormats, formats)
+		}
+		fds := rr.FieldDescriptions()
+		if fds == nil {
+			_, err := rr.Close()
+			w.stop()
+			if err != nil {
+				if attempt == 0 && retryBind(err) && c.pg.TxStatus() == 'I' {
+					continue // the error came from Bind: nothing ran
+				}
+				return nil, wrapQueryErr(ctx, err)
+			}
+			return nil, errors.New("pgarrow: statement returned no row description")
+		}
+		return c.startSelect(ctx, rr, w, fields, fds)
 	}
-	if len(fields) == 0 {
-		return nil, errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
-	}
-	formats := []int16{pgx.BinaryFormatCode} // one code: applies to all columns
+}
+
+// retryBind reports whether err, from executing the described unnamed
+// statement, was raised by Bind, before anything ran, and calls for
+// describing and executing again: the statement does not exist any more
+// (26000), or its result type changed since it was described (0A000,
+// "cached plan must not change result type"). Neither can happen inside a
+// transaction block short of misuse (the described tables stay locked,
+// poolers keep the session), where the error has aborted the transaction
+// anyway: only errors outside one are retried.
+func retryBind(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "26000" || pe.Code == "0A000")
+}
+
+// resultFormats returns the result format codes for fields: one binary
+// code for all columns, or one code per column when some are read as text
+// (which it marks in fields).
+func resultFormats(fields []field, decodable func(pgType) bool) []int16 {
 	anyText := false
 	for i := range fields {
-		if !c.decodable(fields[i].typ) {
+		if !decodable(fields[i].typ) {
 			fields[i].text, anyText = true, true
 		}
 	}
-	if anyText {
-		formats = make([]int16, len(fields))
-		for i, f := range fields {
-			formats[i] = pgx.BinaryFormatCode
-			if f.text {
-				formats[i] = pgx.TextFormatCode
-			}
+	if !anyText {
+		return []int16{pgx.BinaryFormatCode} // one code: applies to all columns
+	}
+	formats := make([]int16, len(fields))
+	for i, f := range fields {
+		formats[i] = pgx.BinaryFormatCode
+		if f.text {
+			formats[i] = pgx.TextFormatCode
 		}
 	}
-	w := watchCancel(ctx, c.pg, false)
-	rr := c.pg.ExecPrepared(ctx, "", c.eqb.ParamValues, c.eqb.ParamFormats, formats)
+	return formats
+}
+
+// startSelect checks the columns of an execution against its description
+// and returns the reader of its rows.
+func (c *Conn) startSelect(ctx context.Context, rr *pgconn.ResultReader, w *cancelWatch, fields []field, fds []pgconn.FieldDescription) (*RecordReader, error) {
 	src := &selectSource{c: c, rr: rr, w: w}
-	fds := rr.FieldDescriptions()
-	if fds == nil {
-		_, err := rr.Close()
-		w.stop()
-		if err != nil {
-			return nil, wrapQueryErr(ctx, err)
-		}
-		return nil, errors.New("pgarrow: statement returned no row description")
-	}
 	if len(fds) != len(fields) {
 		src.abort()
 		return nil, fmt.Errorf("pgarrow: statement has %d columns, described with %d", len(fds), len(fields))
