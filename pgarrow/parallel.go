@@ -247,9 +247,10 @@ func BlockRanges(ctx context.Context, c *Conn, table, columns, where string, n i
 	if err != nil {
 		return nil, err
 	}
-	base := "SELECT " + columns + " FROM " + table + " WHERE "
+	// Newlines end any line comment in the caller's text.
+	base := "SELECT " + columns + "\nFROM " + table + "\nWHERE "
 	if where != "" {
-		base += "(" + where + ") AND "
+		base += "(" + where + "\n) AND "
 	}
 	bounds := splitRange(0, max(blocks, 1), n)
 	qs := make([]string, 0, len(bounds))

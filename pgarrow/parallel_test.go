@@ -80,7 +80,7 @@ func TestParallelPartitions(t *testing.T) {
 			return pgarrow.BlockRanges(ctx, c, "par_t", "id, v", "", n)
 		}},
 		{"blocks-where/2", 2, func(c *pgarrow.Conn, n int) ([]string, error) {
-			return pgarrow.BlockRanges(ctx, c, "par_t", "id, v", "true", n)
+			return pgarrow.BlockRanges(ctx, c, "par_t", "id, v", "true -- comment", n)
 		}},
 	}
 	for _, tc := range cases {
