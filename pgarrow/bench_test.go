@@ -428,6 +428,10 @@ func replayServer(b *testing.B, n int, copyMode bool) *replay.Server {
 }
 
 func benchReplay(b *testing.B, copyMode bool, opts pgarrow.Options) {
+	benchReplayWith(b, copyMode, false, opts)
+}
+
+func benchReplayWith(b *testing.B, copyMode, readAhead bool, opts pgarrow.Options) {
 	n := benchRows(b)
 	srv := replayServer(b, n, copyMode)
 	ctx := context.Background()
@@ -454,14 +458,18 @@ func benchReplay(b *testing.B, copyMode bool, opts pgarrow.Options) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rows := 0
-		for r.Next() {
-			rows += int(r.RecordBatch().NumRows())
+		var rr array.RecordReader = r
+		if readAhead {
+			rr = pgarrow.ReadAhead(r)
 		}
-		if err := r.Err(); err != nil {
+		rows := 0
+		for rr.Next() {
+			rows += int(rr.RecordBatch().NumRows())
+		}
+		if err := rr.Err(); err != nil {
 			b.Fatal(err)
 		}
-		r.Release()
+		rr.Release()
 		if rows != n {
 			b.Fatalf("%d rows, want %d", rows, n)
 		}
@@ -484,6 +492,9 @@ func BenchmarkSelectReplay(b *testing.B) { benchReplay(b, false, pgarrow.Options
 func BenchmarkSelectReplayRecycle(b *testing.B) {
 	benchReplay(b, false, pgarrow.Options{Recycle: true})
 }
+
+// BenchmarkReadAheadReplay is BenchmarkSelectReplay through ReadAhead.
+func BenchmarkReadAheadReplay(b *testing.B) { benchReplayWith(b, false, true, pgarrow.Options{}) }
 
 // BenchmarkCopyReplay decodes a recorded binary COPY of performance_test
 // replayed at memory speed.
