@@ -37,6 +37,7 @@ const (
 	PolicyClamp
 )
 
+// String returns the policy's name: "error", "null" or "clamp".
 func (p Policy) String() string {
 	switch p {
 	case PolicyError:
