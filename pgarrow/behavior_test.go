@@ -10,8 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/pgarrow"
+	"github.com/serbench/serbench/pgserver"
 )
 
 // readAll reads r to the end and returns the number of rows and batches.
@@ -52,6 +52,10 @@ func TestOutOfRange(t *testing.T) {
 		{"'-infinity'::timestamp AS ts", pgarrow.Options{}, `column "ts" (timestamp): value -infinity out of range`, ""},
 		{"'294276-12-31 23:59:59'::timestamp AS ts", pgarrow.Options{}, `column "ts" (timestamp): value`, ""},
 		{"'infinity'::date AS d", pgarrow.Options{}, `column "d" (date): value infinity out of range`, ""},
+		{"'24:00:00'::time AS t", pgarrow.Options{}, `column "t" (time): value 24:00:00 out of range`, ""},
+		{"'24:00:00'::time AS t", pgarrow.Options{OutOfRange: pgarrow.PolicyNull}, "", "NULL"},
+		{"'24:00:00'::time AS t", pgarrow.Options{OutOfRange: pgarrow.PolicyClamp}, "", "23:59:59.999999"},
+		{"'{24:00:00}'::time[] AS t", pgarrow.Options{}, `column "t" (_time): element 1: value 24:00:00 out of range`, ""},
 		{"'infinity'::date AS d", pgarrow.Options{OutOfRange: pgarrow.PolicyNull}, "", "NULL"},
 		{"'-infinity'::date AS d", pgarrow.Options{OutOfRange: pgarrow.PolicyClamp}, "", "5877642-06-23 BC"},
 		{"'infinity'::timestamp AS ts", pgarrow.Options{OutOfRange: pgarrow.PolicyClamp}, "", "294247-01-10 04:00:54.775807"},

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -236,12 +235,12 @@ func (s *copySource) finish() error {
 	return nil
 }
 
-// abort cancels the COPY on the server and discards the rest of it.
+// abort stops the COPY and discards the rest of it: outside a transaction
+// block it is cancelled on the server first; inside one (where a cancel
+// would abort the transaction) it is read to the end.
 func (s *copySource) abort() {
-	if !s.ended {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_ = s.pg.CancelRequest(ctx)
-		cancel()
+	if !s.ended && cancelOK(s.pg) {
+		sendCancel(s.pg)
 	}
 	_ = s.finish()
 }

@@ -20,6 +20,17 @@ type column interface {
 	builder() array.Builder
 }
 
+// varColumn is a column whose Arrow type has 32-bit offsets (string,
+// binary, list). dataSize returns an upper bound of what appending the
+// non-null wire value v adds to the offsets' range: data bytes for strings
+// and binary; for lists, elements plus the data bytes of their variable-
+// length elements. Malformed values may return anything: append reports
+// them.
+type varColumn interface {
+	column
+	dataSize(v []byte) int64
+}
+
 // valueError is a decoding error; the reader adds the column name and type.
 type valueError struct{ msg string }
 
@@ -123,6 +134,8 @@ func (c *textCol) append(v []byte) error {
 	return nil
 }
 
+func (c *textCol) dataSize(v []byte) int64 { return int64(len(v)) }
+
 type byteaCol struct{ b *array.BinaryBuilder }
 
 func (c *byteaCol) builder() array.Builder { return c.b }
@@ -130,6 +143,8 @@ func (c *byteaCol) append(v []byte) error {
 	c.b.Append(v)
 	return nil
 }
+
+func (c *byteaCol) dataSize(v []byte) int64 { return int64(len(v)) }
 
 // charCol holds the single-byte "char" type, formatted like charout: the
 // byte itself if ASCII, "" for \0, else a backslash and three octal digits.
@@ -154,6 +169,8 @@ func (c *charCol) append(v []byte) error {
 	return nil
 }
 
+func (c *charCol) dataSize([]byte) int64 { return 4 }
+
 // jsonbCol strips the version byte (1) of binary jsonb.
 type jsonbCol struct{ b *array.StringBuilder }
 
@@ -165,6 +182,8 @@ func (c *jsonbCol) append(v []byte) error {
 	c.b.BinaryBuilder.Append(v[1:])
 	return nil
 }
+
+func (c *jsonbCol) dataSize(v []byte) int64 { return int64(len(v)) }
 
 // PostgreSQL counts dates and timestamps from 2000-01-01; Arrow from 1970.
 const (
@@ -207,14 +226,39 @@ func (c *dateCol) outOfRange(what string, clamp int32) error {
 	return errRange(what)
 }
 
-type timeCol struct{ b *array.Time64Builder }
+// microsPerDay bounds Arrow's time64[µs]: values lie in [0, microsPerDay).
+const microsPerDay = 86400 * 1000000
+
+type timeCol struct {
+	b      *array.Time64Builder
+	policy Policy
+}
 
 func (c *timeCol) builder() array.Builder { return c.b }
 func (c *timeCol) append(v []byte) error {
 	if len(v) != 8 {
 		return errLen("8", len(v))
 	}
-	c.b.Append(arrow.Time64(be.Uint64(v)))
+	t := int64(be.Uint64(v))
+	if t < 0 || t >= microsPerDay {
+		// PostgreSQL allows 24:00:00, which Arrow's time of day does not.
+		var what string
+		if t == microsPerDay {
+			what = "24:00:00"
+		} else {
+			what = strconv.FormatInt(t, 10) + "µs after midnight"
+		}
+		switch c.policy {
+		case PolicyNull:
+			c.b.AppendNull()
+			return nil
+		case PolicyClamp:
+			c.b.Append(arrow.Time64(min(max(t, 0), microsPerDay-1)))
+			return nil
+		}
+		return errRange(what)
+	}
+	c.b.Append(arrow.Time64(t))
 	return nil
 }
 
@@ -304,6 +348,9 @@ type inetCol struct {
 	buf []byte
 }
 
+// dataSize bounds the text form: "ffff:…:ffff/128" is 43 bytes.
+func (c *inetCol) dataSize([]byte) int64 { return 64 }
+
 func (c *inetCol) builder() array.Builder { return c.b }
 func (c *inetCol) append(v []byte) error {
 	s, err := appendInet(c.buf[:0], v)
@@ -367,6 +414,34 @@ type listCol struct {
 	b       *array.ListBuilder
 	elem    column
 	elemOID uint32
+	lower   int32 // the lower bound every array must have: 1, or 0 for int2vector and oidvector
+}
+
+func (c *listCol) dataSize(v []byte) int64 {
+	if len(v) < 20 {
+		return 0
+	}
+	n := int64(int32(be.Uint32(v[12:])))
+	ev, ok := c.elem.(varColumn)
+	if !ok {
+		return max(n, 0)
+	}
+	size := int64(0)
+	p := v[20:]
+	for i := int64(0); i < n && len(p) >= 4; i++ {
+		l := int32(be.Uint32(p))
+		p = p[4:]
+		size++
+		if l < 0 {
+			continue
+		}
+		if int(l) > len(p) {
+			break
+		}
+		size += ev.dataSize(p[:l])
+		p = p[l:]
+	}
+	return size
 }
 
 func (c *listCol) builder() array.Builder { return c.b }
@@ -388,7 +463,7 @@ func (c *listCol) append(v []byte) error {
 		return errLen("at least 20", len(v))
 	}
 	n := int32(be.Uint32(v[12:]))
-	if lb := int32(be.Uint32(v[16:])); lb != 1 {
+	if lb := int32(be.Uint32(v[16:])); lb != c.lower {
 		return &valueError{fmt.Sprintf("array lower bound %d not supported (Arrow lists start at 1)", lb)}
 	}
 	if n < 0 {

@@ -11,10 +11,24 @@
 //   - [Conn.Copy]: COPY (query) TO STDOUT (FORMAT binary), parsed
 //     incrementally.
 //
-// Both return a [*RecordReader], an array.RecordReader yielding records of
-// Options.BatchSize rows (the last one may be shorter). As usual in Arrow,
+// Both describe the statement before running it, so it runs exactly once
+// whatever its column types, and return a [*RecordReader], an
+// array.RecordReader yielding records of Options.BatchSize rows (the last one
+// may be shorter, and so may a batch whose string, binary or list column
+// would pass the 2 GiB Arrow's 32-bit offsets address). As usual in Arrow,
 // the record returned by Next is valid until the next call to Next; Retain it
-// to keep it longer and Release the reader when done.
+// to keep it longer and Release the reader when done. Values taken from a
+// record stay valid after it is released unless Options.Recycle is set.
+//
+// # Parallel reads
+//
+// [ParallelQuery] reads one query split over several connections — by
+// ranges of an integer key ([KeyRanges], as ConnectorX's partition_on) or
+// by ranges of heap blocks ([BlockRanges], ctid ranges) — and delivers the
+// batches of all partitions as they arrive, through a [ParallelReader].
+// [SharedSnapshot] makes the partitions read one consistent snapshot.
+// [ReadAhead] runs one reader on its own goroutine, so that the next batch
+// is read and decoded while the caller works on the current one.
 //
 // # Type mapping
 //
@@ -34,13 +48,15 @@
 //	uuid                          fixed_size_binary(16), tagged arrow.uuid
 //	inet, cidr                    utf8, PostgreSQL text form
 //	1-D arrays of the above       list<element type>
+//	int2vector, oidvector         list<int16>, list<uint32>
 //	anything else                 utf8, PostgreSQL text form
 //
 // Every field carries the PostgreSQL type name in its metadata under
 // [MetaType] ("pg.type") and the type OID under [MetaOID] ("pg.oid"). Every
 // column is nullable.
 //
-// Values an Arrow type cannot hold — ±infinity dates and timestamps,
+// Values an Arrow type cannot hold — ±infinity dates and timestamps, the
+// time 24:00:00 (Arrow's times of day stop before midnight),
 // timestamps past year 294246, intervals beyond ±292 years of
 // microseconds-as-nanoseconds, numeric infinities or NaN in a decimal column —
 // are never turned into a wrong value: by default they are an error naming

@@ -103,6 +103,17 @@ type numericTextCol struct {
 }
 
 func (c *numericTextCol) builder() array.Builder { return c.b }
+
+// dataSize bounds the text form from the header: sign, the integer digits
+// (4 per base-10000 digit of weight ≥ 0), point, dscale fractional digits.
+func (c *numericTextCol) dataSize(v []byte) int64 {
+	if len(v) < 8 {
+		return 16
+	}
+	weight := int64(int16(be.Uint16(v[2:])))
+	dscale := int64(be.Uint16(v[6:]))
+	return 16 + 4*max(weight+1, 1) + dscale + 2*int64(len(v))
+}
 func (c *numericTextCol) append(v []byte) error {
 	n, err := parseNumeric(v)
 	if err != nil {

@@ -37,6 +37,7 @@ const (
 	PolicyClamp
 )
 
+// String returns the policy's name: "error", "null" or "clamp".
 func (p Policy) String() string {
 	switch p {
 	case PolicyError:
@@ -69,12 +70,28 @@ type Options struct {
 	// BatchSize is the number of rows per record batch (default
 	// DefaultBatchSize). Memory use is about one batch.
 	BatchSize int
-	// Allocator allocates the Arrow buffers. The default, owned by the
-	// Conn, recycles the buffers of released batches into the next batch,
-	// so a long read allocates about one batch in all: do not keep slices
-	// of a record's buffers after releasing it (Arrow's rule anyway).
-	// Pass memory.DefaultAllocator to leave every buffer to the GC.
+	// Allocator allocates all Arrow buffers when set; releasing a record
+	// frees its buffers to it.
+	//
+	// By default (nil), values taken from a record stay valid after the
+	// record is released, as a Go programmer expects: the columns whose
+	// Value returns a view of the record's memory — strings, binary, uuid
+	// and lists — are allocated from memory.DefaultAllocator and left to
+	// the garbage collector, while the buffers of the other columns
+	// (numbers, booleans, dates, times, decimals, intervals: Value returns
+	// a copy) are recycled into the next batch by an allocator owned by
+	// the Conn. Only raw buffer slices (Int64Values,
+	// ValueOffsets, …) kept past Release see reused memory; that breaks
+	// Arrow's rule anyway.
 	Allocator memory.Allocator
+	// Recycle, when Allocator is nil, recycles the buffers of every column,
+	// strings and binary included, so a long read allocates about one batch
+	// in all and the garbage collector has almost nothing to do. The price:
+	// a string or []byte taken from a record (Value returns a view of the
+	// record's buffers, without copying) changes once the record is
+	// released — by the next call to Next unless it was Retained. Copy what
+	// you keep (strings.Clone) or leave Recycle off.
+	Recycle bool
 	// OutOfRange handles ±infinity and values outside the range of the
 	// Arrow type (default PolicyError).
 	OutOfRange Policy
@@ -92,9 +109,6 @@ type Options struct {
 func (o Options) normalize() (Options, error) {
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
-	}
-	if o.Allocator == nil {
-		o.Allocator = newRecycler()
 	}
 	if o.OutOfRange < PolicyError || o.OutOfRange > PolicyClamp {
 		return o, fmt.Errorf("pgarrow: invalid OutOfRange policy %v", o.OutOfRange)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,28 +13,38 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// maxCachedStatements bounds Conn's cache of result formats per SQL text.
-const maxCachedStatements = 512
-
 // Conn reads query results from one PostgreSQL connection as Arrow record
 // batches. It caches, per connection, what it learns about non-built-in
-// types (enums, domains, arrays of them, types only readable as text) and
-// the result formats of statements that return such types.
+// types (enums, domains, arrays of them, types only readable as text).
 //
 // Like the underlying connection, a Conn is not safe for concurrent use, and
-// only one RecordReader may be open on it at a time.
+// only one RecordReader may be open on a connection at a time: Query and
+// Copy fail with ErrBusy while one is (read it to the end or Release it
+// first), whichever Conn on that PgConn opened it. The Conns of one PgConn
+// share what they learn about types (it is kept in the PgConn's
+// CustomData), so package-level Query and Copy look each type up once per
+// connection too.
 type Conn struct {
 	pg      *pgconn.PgConn
 	opts    Options
 	typeMap *pgtype.Map
 	eqb     pgx.ExtendedQueryBuilder
-	types   map[uint32]pgType  // non-built-in types seen on this connection
-	formats map[string][]int16 // result formats of statements with text columns
+	types   map[uint32]pgType // non-built-in types seen on pg, shared by its Conns
+	// fixedMem allocates the buffers values cannot be viewed through
+	// (fixed-width columns); viewMem those of strings, binary and lists.
+	fixedMem, viewMem memory.Allocator
+	// maxBatchData bounds the variable-length bytes of one column in one
+	// batch (Arrow's 32-bit offsets); settable by tests.
+	maxBatchData int64
+	// afterDescribe, if set (by tests), runs between describing and
+	// executing a Query.
+	afterDescribe func()
 }
 
 // NewConn returns a Conn reading from pg, e.g. (*pgx.Conn).PgConn().
@@ -42,100 +53,215 @@ func NewConn(pg *pgconn.PgConn, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{pg: pg, opts: o, typeMap: pgtype.NewMap(), types: map[uint32]pgType{}, formats: map[string][]int16{}}, nil
+	// What pgarrow knows about the connection lives in its CustomData, so
+	// that every Conn on it (and every package-level Query or Copy) shares
+	// the types learnt and sees a reader open through another Conn.
+	types, ok := pg.CustomData()[typesKey].(map[uint32]pgType)
+	if !ok {
+		types = map[uint32]pgType{}
+		pg.CustomData()[typesKey] = types
+	}
+	c := &Conn{pg: pg, opts: o, typeMap: pgtype.NewMap(), types: types, maxBatchData: math.MaxInt32}
+	switch {
+	case o.Allocator != nil:
+		c.fixedMem, c.viewMem = o.Allocator, o.Allocator
+	case o.Recycle:
+		r := newRecycler()
+		c.fixedMem, c.viewMem = r, r
+	default:
+		c.fixedMem, c.viewMem = newRecycler(), memory.DefaultAllocator
+	}
+	return c, nil
+}
+
+// ErrBusy is returned by Query and Copy while a RecordReader is open on
+// the connection.
+var ErrBusy = errors.New("pgarrow: connection busy: a RecordReader is still open on it (read it to the end or Release it first)")
+
+// Keys of pgarrow's entries in pgconn.PgConn.CustomData.
+const (
+	typesKey  = "github.com/serbench/serbench/pgarrow.types"  // map[uint32]pgType
+	activeKey = "github.com/serbench/serbench/pgarrow.active" // bool: a RecordReader is reading
+)
+
+// setActive records whether a RecordReader is reading from the connection.
+func (c *Conn) setActive(on bool) {
+	if on {
+		c.pg.CustomData()[activeKey] = true
+	} else {
+		delete(c.pg.CustomData(), activeKey)
+	}
+}
+
+// checkIdle reports an error when the connection is in use.
+func (c *Conn) checkIdle() error {
+	if active, _ := c.pg.CustomData()[activeKey].(bool); active || c.pg.IsBusy() {
+		return ErrBusy
+	}
+	if c.pg.IsClosed() {
+		return errors.New("pgarrow: connection closed")
+	}
+	return nil
 }
 
 // Query runs sql with args and returns its rows as Arrow record batches.
+// The statement is executed exactly once.
 //
-// Round trips: the statement is sent with the extended protocol in one
-// flight (Parse, Bind, Describe, Execute, Sync) asking for binary results
-// for every column; the column types arrive in the RowDescription just
-// before the first row, so learning them costs no extra round trip. Only if
-// a column has a type pgarrow cannot decode from binary (and has not met on
-// this connection before) is the execution cancelled, the types looked up in
-// pg_type and the statement run again with text format for those columns;
-// the formats are then cached per SQL text, so later executions take one
-// round trip again.
+// Round trips: the statement is first described (Parse and Describe of the
+// unnamed prepared statement, one round trip), so that the column types are
+// known before anything runs; types pgarrow has not met on this connection
+// (enums, domains, composite or extension types) are then looked up in
+// pg_type, at most once per type and connection. The unnamed statement is
+// then executed (Bind, Describe, Execute, Sync in one flight) asking for
+// binary results, or text for the columns whose type pgarrow cannot decode
+// from binary. A statement that returns no rows (INSERT without RETURNING,
+// DDL, …) is refused before it runs.
 //
 // Arguments are encoded as pgx does in QueryExecModeExec: in text format,
 // with their types inferred by the server from the query.
 //
 // ctx governs the whole read: when it is done, a CancelRequest stops the
-// query on the server and Next fails.
+// query on the server and Next fails. Inside a transaction that aborts the
+// transaction, as any cancelled statement does; Release does not (see
+// RecordReader.Release).
 func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*RecordReader, error) {
-	r, retry, err := c.query(ctx, sql, args)
-	if retry {
-		r, _, err = c.query(ctx, sql, args)
+	if err := c.checkIdle(); err != nil {
+		return nil, err
 	}
-	return r, err
+	if err := c.eqb.Build(c.typeMap, nil, args); err != nil {
+		return nil, fmt.Errorf("pgarrow: encode arguments: %w", err)
+	}
+	for attempt := 0; ; attempt++ {
+		fields, err := c.describe(ctx, sql)
+		if err != nil {
+			return nil, err
+		}
+		if len(fields) == 0 {
+			return nil, errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
+		}
+		formats := resultFormats(fields, c.decodable)
+		if c.afterDescribe != nil {
+			c.afterDescribe()
+		}
+		w := watchCancel(ctx, c.pg, false)
+		var rr *pgconn.ResultReader
+		if attempt == 0 {
+			rr = c.pg.ExecPrepared(ctx, "", c.eqb.ParamValues, c.eqb.ParamFormats, formats)
+		} else {
+			// Parse again in the same flight: the unnamed statement
+			// vanished (a pooler such as PgBouncer moved the session to
+			// another server connection) or went stale.
+			rr = c.pg.ExecParams(ctx, sql, c.eqb.ParamValues, nil, c.eqb.ParamFormats, formats)
+		}
+		fds := rr.FieldDescriptions()
+		if fds == nil {
+			_, err := rr.Close()
+			w.stop()
+			if err != nil {
+				if attempt == 0 && retryBind(err) && c.pg.TxStatus() == 'I' {
+					continue // the error came from Bind: nothing ran
+				}
+				return nil, wrapQueryErr(ctx, err)
+			}
+			return nil, errors.New("pgarrow: statement returned no row description")
+		}
+		return c.startSelect(ctx, rr, w, fields, fds)
+	}
 }
 
-// query runs sql once. retry reports that the execution was abandoned
-// after learning the column types and should be run again.
-func (c *Conn) query(ctx context.Context, sql string, args []any) (r *RecordReader, retry bool, err error) {
-	if err := c.eqb.Build(c.typeMap, nil, args); err != nil {
-		return nil, false, fmt.Errorf("pgarrow: encode arguments: %w", err)
-	}
-	formats, cached := c.formats[sql]
-	if !cached {
-		formats = []int16{pgx.BinaryFormatCode} // one code: applies to all columns
-	}
-	w := watchCancel(ctx, c.pg, false)
-	rr := c.pg.ExecParams(ctx, sql, c.eqb.ParamValues, nil, c.eqb.ParamFormats, formats)
-	fds := rr.FieldDescriptions()
-	if fds == nil {
-		_, err := rr.Close()
-		w.stop()
-		if err != nil {
-			return nil, false, wrapQueryErr(ctx, err)
+// retryBind reports whether err, from executing the described unnamed
+// statement, was raised by Bind, before anything ran, and calls for
+// describing and executing again: the statement does not exist any more
+// (26000), or its result type changed since it was described (0A000,
+// "cached plan must not change result type"). Neither can happen inside a
+// transaction block short of misuse (the described tables stay locked,
+// poolers keep the session), where the error has aborted the transaction
+// anyway: only errors outside one are retried.
+func retryBind(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "26000" || pe.Code == "0A000")
+}
+
+// resultFormats returns the result format codes for fields: one binary
+// code for all columns, or one code per column when some are read as text
+// (which it marks in fields).
+func resultFormats(fields []field, decodable func(pgType) bool) []int16 {
+	anyText := false
+	for i := range fields {
+		if !decodable(fields[i].typ) {
+			fields[i].text, anyText = true, true
 		}
-		return nil, false, errors.New("pgarrow: statement returned no rows (not a query?)")
 	}
-	fields := make([]field, len(fds))
-	var unknown []uint32
-	for i, fd := range fds {
-		fields[i] = field{name: fd.Name, oid: fd.DataTypeOID, typmod: fd.TypeModifier, text: fd.Format == pgx.TextFormatCode}
-		t, ok := c.typeOf(fd.DataTypeOID)
-		switch {
-		case !ok:
-			unknown = append(unknown, fd.DataTypeOID)
-		case !fields[i].text && !c.decodable(t):
-			// Binary but not decodable: the cached formats are stale.
-			unknown = append(unknown, fd.DataTypeOID)
-		}
-		fields[i].typ = t
+	if !anyText {
+		return []int16{pgx.BinaryFormatCode} // one code: applies to all columns
 	}
-	if len(unknown) > 0 {
-		c.abort(rr)
-		w.stop()
-		if err := c.lookupTypes(ctx, unknown); err != nil {
-			return nil, false, err
+	formats := make([]int16, len(fields))
+	for i, f := range fields {
+		formats[i] = pgx.BinaryFormatCode
+		if f.text {
+			formats[i] = pgx.TextFormatCode
 		}
-		// fds belongs to pgconn and was overwritten by the lookup: use fields.
-		formats := make([]int16, len(fields))
-		for i, f := range fields {
-			formats[i] = pgx.BinaryFormatCode
-			if t, ok := c.typeOf(f.oid); !ok || !c.decodable(t) {
-				formats[i] = pgx.TextFormatCode
-			}
-		}
-		if len(c.formats) >= maxCachedStatements {
-			clear(c.formats)
-		}
-		c.formats[sql] = formats
-		return nil, true, errors.New("pgarrow: result column types changed between executions")
 	}
+	return formats
+}
+
+// startSelect checks the columns of an execution against its description
+// and returns the reader of its rows.
+func (c *Conn) startSelect(ctx context.Context, rr *pgconn.ResultReader, w *cancelWatch, fields []field, fds []pgconn.FieldDescription) (*RecordReader, error) {
 	src := &selectSource{c: c, rr: rr, w: w}
-	r, err = c.newReader(ctx, fields, src)
+	if len(fds) != len(fields) {
+		src.abort()
+		return nil, fmt.Errorf("pgarrow: statement has %d columns, described with %d", len(fds), len(fields))
+	}
+	for i, fd := range fds {
+		if fd.DataTypeOID != fields[i].oid || (fd.Format == pgx.TextFormatCode) != fields[i].text {
+			src.abort()
+			return nil, fmt.Errorf("pgarrow: column %q changed type between describe and execute", fd.Name)
+		}
+	}
+	r, err := c.newReader(ctx, fields, src)
 	if err != nil {
 		src.abort()
-		return nil, false, err
+		return nil, err
 	}
-	return r, false, nil
+	return r, nil
+}
+
+// describe parses sql as the unnamed prepared statement and returns its
+// result columns, looking up the types not known yet. Nothing is executed.
+func (c *Conn) describe(ctx context.Context, sql string) ([]field, error) {
+	for attempt := 0; ; attempt++ {
+		sd, err := c.pg.Prepare(ctx, "", sql, nil)
+		if err != nil {
+			return nil, wrapQueryErr(ctx, err)
+		}
+		var unknown []uint32
+		for _, fd := range sd.Fields {
+			if _, ok := c.typeOf(fd.DataTypeOID); !ok {
+				unknown = append(unknown, fd.DataTypeOID)
+			}
+		}
+		if len(unknown) == 0 || attempt == 2 {
+			fields := make([]field, len(sd.Fields))
+			for i, fd := range sd.Fields {
+				t, ok := c.typeOf(fd.DataTypeOID)
+				if !ok {
+					t = pgType{name: "oid " + strconv.FormatUint(uint64(fd.DataTypeOID), 10)}
+				}
+				fields[i] = field{name: fd.Name, oid: fd.DataTypeOID, typmod: fd.TypeModifier, typ: t}
+			}
+			return fields, nil
+		}
+		// The lookup replaces the unnamed statement: describe again.
+		if err := c.lookupTypes(ctx, unknown); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // Copy reads the result of query with COPY (query) TO STDOUT (FORMAT
-// binary). COPY takes no parameters, so query must be self-contained.
+// binary). COPY takes no parameters, so query must be self-contained. A
+// trailing semicolon and trailing comments are allowed, as in Query.
 //
 // The binary COPY stream carries no column types. Copy learns them by
 // describing query first (Parse + Describe of the unnamed statement: one
@@ -147,30 +273,24 @@ func (c *Conn) query(ctx context.Context, sql string, args []any) (r *RecordRead
 // ctx governs the whole read: when it is done, a CancelRequest stops the
 // COPY on the server and Next fails.
 func (c *Conn) Copy(ctx context.Context, query string) (*RecordReader, error) {
-	sd, err := c.pg.Prepare(ctx, "", query, nil)
+	if err := c.checkIdle(); err != nil {
+		return nil, err
+	}
+	query = trimStatement(query)
+	fields, err := c.describe(ctx, query)
 	if err != nil {
-		return nil, wrapQueryErr(ctx, err)
+		return nil, err
 	}
-	var unknown []uint32
-	for _, fd := range sd.Fields {
-		if _, ok := c.typeOf(fd.DataTypeOID); !ok {
-			unknown = append(unknown, fd.DataTypeOID)
+	if len(fields) == 0 {
+		return nil, errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
+	}
+	for _, f := range fields {
+		if !c.decodable(f.typ) {
+			return nil, fmt.Errorf("pgarrow: column %q (%s): type cannot be read from binary COPY; cast it to text in the query or use Query", f.name, f.typ.name)
 		}
 	}
-	if len(unknown) > 0 {
-		if err := c.lookupTypes(ctx, unknown); err != nil {
-			return nil, err
-		}
-	}
-	fields := make([]field, len(sd.Fields))
-	for i, fd := range sd.Fields {
-		t, _ := c.typeOf(fd.DataTypeOID)
-		if !c.decodable(t) {
-			return nil, fmt.Errorf("pgarrow: column %q (%s): type cannot be read from binary COPY; cast it to text in the query or use Query", fd.Name, t.name)
-		}
-		fields[i] = field{name: fd.Name, oid: fd.DataTypeOID, typmod: fd.TypeModifier, typ: t}
-	}
-	src, err := startCopy(ctx, c.pg, "COPY ("+query+") TO STDOUT (FORMAT binary)", len(fields))
+	// The newline ends a trailing line comment, if trimStatement kept one.
+	src, err := startCopy(ctx, c.pg, "COPY ("+query+"\n) TO STDOUT (FORMAT binary)", len(fields))
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +392,7 @@ func (c *Conn) lookupTypesDepth(ctx context.Context, oids []uint32, depth int) e
 			t.kind = kText // enums are sent as their label, also in binary
 		case r.typtype == 'd' && r.base != 0:
 			if bt, ok := c.typeOf(r.base); ok {
-				t.kind, t.elem = bt.kind, bt.elem
+				t.kind, t.elem, t.vector = bt.kind, bt.elem, bt.vector
 			}
 		case r.cat == 'A' && r.elem != 0:
 			t.kind, t.elem = kArray, r.elem
@@ -287,21 +407,31 @@ func (c *Conn) lookupTypesDepth(ctx context.Context, oids []uint32, depth int) e
 	return nil
 }
 
-// abort stops an execution whose rows are not wanted: it asks the server to
-// cancel it and discards whatever is still in flight.
-func (c *Conn) abort(rr *pgconn.ResultReader) {
+// cancelOK reports whether an unwanted result may be stopped with a
+// CancelRequest: only outside a transaction block, since a cancelled
+// statement aborts the transaction it runs in. Inside one the rest of the
+// result is read and discarded instead.
+func cancelOK(pg *pgconn.PgConn) bool {
+	return pg.TxStatus() == 'I'
+}
+
+// sendCancel asks the server to cancel the running statement.
+func sendCancel(pg *pgconn.PgConn) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	_ = c.pg.CancelRequest(ctx)
+	_ = pg.CancelRequest(ctx)
 	cancel()
-	_, _ = rr.Close()
 }
 
 func (c *Conn) newReader(ctx context.Context, fields []field, src source) (*RecordReader, error) {
-	r := &RecordReader{ctx: ctx, src: src, batchSize: c.opts.BatchSize, fields: fields}
+	r := &RecordReader{ctx: ctx, src: src, batchSize: c.opts.BatchSize, fields: fields, conn: c, maxData: c.maxBatchData}
 	r.refs.Store(1)
 	afields := make([]arrow.Field, len(fields))
 	for i, f := range fields {
-		af, col, err := newColumn(c.opts.Allocator, f, &c.opts, c.typeOf)
+		mem := c.fixedMem
+		if viewable(f, &c.opts) {
+			mem = c.viewMem
+		}
+		af, col, err := newColumn(mem, f, &c.opts, c.typeOf)
 		if err != nil {
 			r.releaseBuilders()
 			return nil, fmt.Errorf("pgarrow: column %q (%s): %w", f.name, f.typ.name, err)
@@ -309,9 +439,29 @@ func (c *Conn) newReader(ctx context.Context, fields []field, src source) (*Reco
 		afields[i] = af
 		r.cols = append(r.cols, col)
 		r.builders = append(r.builders, col.builder())
+		if vc, ok := col.(varColumn); ok {
+			r.varCols = append(r.varCols, varCol{idx: i, col: vc})
+		}
 	}
 	r.schema = arrow.NewSchema(afields, nil)
+	c.setActive(true)
 	return r, nil
+}
+
+// viewable reports whether the Arrow column of f hands out views of its
+// buffers through Value (strings, binary, fixed-size binary, lists).
+func viewable(f field, opts *Options) bool {
+	if f.text {
+		return true
+	}
+	switch f.typ.kind {
+	case kText, kUnknown, kChar, kJSONB, kInet, kBytea, kUUID, kArray:
+		return true
+	case kNumeric:
+		_, _, decimal := decimalParams(f.typmod, opts)
+		return !decimal
+	}
+	return false
 }
 
 // wrapQueryErr adds context, and the context's error if it is done.
@@ -407,7 +557,10 @@ func (s *selectSource) finish() error {
 }
 
 func (s *selectSource) abort() {
-	s.c.abort(s.rr)
+	if cancelOK(s.c.pg) {
+		sendCancel(s.c.pg)
+	}
+	_, _ = s.rr.Close() // reads and discards the rest
 	s.w.stop()
 }
 
@@ -420,6 +573,7 @@ type RecordReader struct {
 	cols      []column
 	builders  []array.Builder
 	src       source
+	conn      *Conn
 	batchSize int
 	cur       arrow.RecordBatch
 	err       error
@@ -428,6 +582,22 @@ type RecordReader struct {
 	ctx       context.Context
 	lastRows  int   // rows in the previous batch
 	lastData  []int // variable-length data bytes per column in it
+
+	// Arrow's 32-bit offsets: a batch ends early when a variable-length
+	// column would pass maxData bytes; the row that did not fit waits in
+	// pending for the next batch.
+	varCols []varCol
+	maxData int64
+	pending [][]byte
+}
+
+// varCol is a column with variable-length data and its bytes in the
+// current batch.
+type varCol struct {
+	idx  int
+	col  varColumn
+	used int64
+	add  int64
 }
 
 var _ array.RecordReader = (*RecordReader)(nil)
@@ -438,12 +608,16 @@ func (r *RecordReader) Schema() *arrow.Schema { return r.schema }
 // Next builds the next record batch of up to BatchSize rows. It returns
 // false at the end of the result or on error (see Err). The previous record
 // is released.
+//
+// A batch holds fewer rows than BatchSize, without error, when one more row
+// would take a string, binary or list column past the 2 GiB that Arrow's
+// 32-bit offsets address; the next batch starts with that row.
 func (r *RecordReader) Next() bool {
 	if r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
 	}
-	if r.done {
+	if r.done && r.pending == nil {
 		return false
 	}
 	ncols := len(r.cols)
@@ -458,19 +632,31 @@ func (r *RecordReader) Next() bool {
 			}
 		}
 	}
+	for i := range r.varCols {
+		r.varCols[i].used = 0
+	}
 	for n < r.batchSize {
-		vals, ok := r.src.next()
-		if !ok {
-			r.done = true
-			if err := r.src.finish(); err != nil {
-				r.err = wrapQueryErr(r.ctx, err)
-				return false
+		vals := r.pending
+		r.pending = nil
+		if vals == nil {
+			var ok bool
+			vals, ok = r.src.next()
+			if !ok {
+				r.finish()
+				if r.err != nil {
+					r.discardBatch()
+					return false
+				}
+				break
 			}
-			break
 		}
 		if len(vals) != ncols {
 			r.fail(fmt.Errorf("pgarrow: row has %d values, want %d", len(vals), ncols))
 			return false
+		}
+		if len(r.varCols) > 0 && !r.fits(vals, n) {
+			r.pending = vals
+			break
 		}
 		for i, v := range vals {
 			if v == nil {
@@ -507,13 +693,53 @@ func (r *RecordReader) Next() bool {
 	return true
 }
 
+// fits reports whether the row vals can join a batch already holding n
+// rows without taking a variable-length column past maxData bytes, and if
+// so accounts for it. The first row of a batch always fits: a single value
+// is at most 1 GiB in PostgreSQL.
+func (r *RecordReader) fits(vals [][]byte, n int) bool {
+	over := false
+	for i := range r.varCols {
+		vc := &r.varCols[i]
+		vc.add = 0
+		if v := vals[vc.idx]; v != nil {
+			vc.add = vc.col.dataSize(v)
+		}
+		if vc.used+vc.add > r.maxData {
+			over = true
+		}
+	}
+	if over && n > 0 {
+		return false
+	}
+	for i := range r.varCols {
+		r.varCols[i].used += r.varCols[i].add
+	}
+	return true
+}
+
+// finish completes a result read to the end.
+func (r *RecordReader) finish() {
+	r.done = true
+	if err := r.src.finish(); err != nil {
+		r.err = wrapQueryErr(r.ctx, err)
+	}
+	r.conn.setActive(false)
+}
+
 // fail records err and stops the query.
 func (r *RecordReader) fail(err error) {
 	r.err = err
 	r.done = true
+	r.pending = nil
 	r.src.abort()
+	r.conn.setActive(false)
+	r.discardBatch()
+}
+
+// discardBatch drops the rows of a partial batch.
+func (r *RecordReader) discardBatch() {
 	for _, b := range r.builders {
-		// Discard the partial batch.
 		b.NewArray().Release()
 	}
 }
@@ -538,7 +764,17 @@ func (r *RecordReader) Retain() { r.refs.Add(1) }
 
 // Release decreases the reference count; at zero, it releases the current
 // record and the builders and, if the result was not read to the end,
-// cancels the query and discards the rest, leaving the connection usable.
+// stops the statement, leaving the connection usable:
+//
+//   - outside a transaction block, a CancelRequest stops the statement on
+//     the server and the rest of the result is discarded. The statement
+//     was its own transaction, so the cancel rolls it back: releasing an
+//     unfinished INSERT … RETURNING early undoes the insert.
+//   - inside a transaction block (BEGIN …), cancelling would abort the
+//     transaction, so the rest of the result is read and discarded
+//     instead, which takes as long as the statement does; the transaction
+//     stays usable. To stop a long statement early in a transaction, use
+//     a LIMIT or cancel ctx (which aborts the transaction).
 func (r *RecordReader) Release() {
 	if r.refs.Add(-1) != 0 {
 		return
@@ -547,9 +783,11 @@ func (r *RecordReader) Release() {
 		r.cur.Release()
 		r.cur = nil
 	}
+	r.pending = nil
 	if !r.done {
 		r.done = true
 		r.src.abort()
+		r.conn.setActive(false)
 	}
 	r.releaseBuilders()
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// recycler is the default Allocator of a Conn: it keeps the buffers of
-// released record batches and hands them to the next batch, so a long read
-// allocates about one batch's worth of memory in all instead of a fresh set
-// per batch. That matters beyond memory: garbage collection of discarded
+// recycler is the allocator a Conn uses for the buffers of fixed-width
+// columns by default, and for every buffer with Options.Recycle: it keeps
+// the buffers of released record batches and hands them to the next batch,
+// so a long read allocates about one batch's worth of memory in all instead
+// of a fresh set per batch. That matters beyond memory: garbage collection of discarded
 // batches competes for CPU with the server, which on a small machine shares
 // the cores with the client.
 //

@@ -44,9 +44,11 @@ const (
 	oidName        = 19
 	oidInt8        = 20
 	oidInt2        = 21
+	oidInt2Vector  = 22
 	oidInt4        = 23
 	oidText        = 25
 	oidOID         = 26
+	oidOIDVector   = 30
 	oidJSON        = 114
 	oidCidr        = 650
 	oidFloat4      = 700
@@ -70,6 +72,8 @@ type pgType struct {
 	name string
 	kind kind
 	elem uint32 // element type OID when kind == kArray
+	// vector marks int2vector and oidvector: arrays whose lower bound is 0.
+	vector bool
 }
 
 // builtinType returns the description of a built-in type, if it is one
@@ -77,58 +81,62 @@ type pgType struct {
 func builtinType(oid uint32) (pgType, bool) {
 	switch oid {
 	case oidBool:
-		return pgType{"bool", kBool, 0}, true
+		return pgType{name: "bool", kind: kBool}, true
 	case oidBytea:
-		return pgType{"bytea", kBytea, 0}, true
+		return pgType{name: "bytea", kind: kBytea}, true
 	case oidChar:
-		return pgType{"char", kChar, 0}, true
+		return pgType{name: "char", kind: kChar}, true
 	case oidName:
-		return pgType{"name", kText, 0}, true
+		return pgType{name: "name", kind: kText}, true
 	case oidInt8:
-		return pgType{"int8", kInt8, 0}, true
+		return pgType{name: "int8", kind: kInt8}, true
 	case oidInt2:
-		return pgType{"int2", kInt2, 0}, true
+		return pgType{name: "int2", kind: kInt2}, true
 	case oidInt4:
-		return pgType{"int4", kInt4, 0}, true
+		return pgType{name: "int4", kind: kInt4}, true
 	case oidText:
-		return pgType{"text", kText, 0}, true
+		return pgType{name: "text", kind: kText}, true
 	case oidOID:
-		return pgType{"oid", kOID, 0}, true
+		return pgType{name: "oid", kind: kOID}, true
 	case oidJSON:
-		return pgType{"json", kText, 0}, true
+		return pgType{name: "json", kind: kText}, true
 	case oidCidr:
-		return pgType{"cidr", kInet, 0}, true
+		return pgType{name: "cidr", kind: kInet}, true
 	case oidFloat4:
-		return pgType{"float4", kFloat4, 0}, true
+		return pgType{name: "float4", kind: kFloat4}, true
 	case oidFloat8:
-		return pgType{"float8", kFloat8, 0}, true
+		return pgType{name: "float8", kind: kFloat8}, true
 	case oidUnknown:
-		return pgType{"unknown", kText, 0}, true
+		return pgType{name: "unknown", kind: kText}, true
 	case oidInet:
-		return pgType{"inet", kInet, 0}, true
+		return pgType{name: "inet", kind: kInet}, true
 	case oidBpchar:
-		return pgType{"bpchar", kText, 0}, true
+		return pgType{name: "bpchar", kind: kText}, true
 	case oidVarchar:
-		return pgType{"varchar", kText, 0}, true
+		return pgType{name: "varchar", kind: kText}, true
 	case oidDate:
-		return pgType{"date", kDate, 0}, true
+		return pgType{name: "date", kind: kDate}, true
 	case oidTime:
-		return pgType{"time", kTime, 0}, true
+		return pgType{name: "time", kind: kTime}, true
 	case oidTimestamp:
-		return pgType{"timestamp", kTimestamp, 0}, true
+		return pgType{name: "timestamp", kind: kTimestamp}, true
 	case oidTimestamptz:
-		return pgType{"timestamptz", kTimestamptz, 0}, true
+		return pgType{name: "timestamptz", kind: kTimestamptz}, true
 	case oidInterval:
-		return pgType{"interval", kInterval, 0}, true
+		return pgType{name: "interval", kind: kInterval}, true
 	case oidNumeric:
-		return pgType{"numeric", kNumeric, 0}, true
+		return pgType{name: "numeric", kind: kNumeric}, true
 	case oidUUID:
-		return pgType{"uuid", kUUID, 0}, true
+		return pgType{name: "uuid", kind: kUUID}, true
 	case oidJSONB:
-		return pgType{"jsonb", kJSONB, 0}, true
+		return pgType{name: "jsonb", kind: kJSONB}, true
+	case oidInt2Vector:
+		return pgType{name: "int2vector", kind: kArray, elem: oidInt2, vector: true}, true
+	case oidOIDVector:
+		return pgType{name: "oidvector", kind: kArray, elem: oidOID, vector: true}, true
 	}
 	if elem, name := builtinArrayElem(oid); elem != 0 {
-		return pgType{name, kArray, elem}, true
+		return pgType{name: name, kind: kArray, elem: elem}, true
 	}
 	return pgType{}, false
 }
@@ -346,7 +354,7 @@ func bindColumn(t pgType, typmod int32, b array.Builder, opts *Options, elems fu
 	case kDate:
 		return &dateCol{b: b.(*array.Date32Builder), policy: opts.OutOfRange}, nil
 	case kTime:
-		return &timeCol{b: b.(*array.Time64Builder)}, nil
+		return &timeCol{b: b.(*array.Time64Builder), policy: opts.OutOfRange}, nil
 	case kTimestamp, kTimestamptz:
 		return &timestampCol{b: b.(*array.TimestampBuilder), policy: opts.OutOfRange}, nil
 	case kInterval:
@@ -365,7 +373,11 @@ func bindColumn(t pgType, typmod int32, b array.Builder, opts *Options, elems fu
 		if err != nil {
 			return nil, err
 		}
-		return &listCol{b: lb, elem: ecol, elemOID: t.elem}, nil
+		lower := int32(1)
+		if t.vector {
+			lower = 0
+		}
+		return &listCol{b: lb, elem: ecol, elemOID: t.elem, lower: lower}, nil
 	}
 	return nil, fmt.Errorf("pgarrow: unsupported type %s", t.name)
 }

@@ -16,9 +16,23 @@
 //
 // The postmaster is a direct child of the Go process, placed in its own
 // process group (so a terminal's Ctrl-C reaches only the Go process, which
-// decides how to shut down) and started with a parent-death signal of SIGKILL,
-// so it cannot outlive the Go process even if that process crashes. A CLI
-// that wants Ctrl-C to stop the server passes a context from
+// decides how to shut down). Nothing of a server outlives a Go process that
+// dies without calling Stop (a crash, SIGKILL, a test binary killed by its
+// timeout):
+//
+//   - The postmaster is started with a parent-death signal of SIGQUIT, from an
+//     OS thread locked for the server's lifetime (the kernel sends the
+//     signal when the forking thread exits, not the process). SIGQUIT is
+//     PostgreSQL's immediate shutdown: the postmaster SIGQUITs every backend
+//     (SIGKILL after 5 s) and exits, so a backend busy with a long query
+//     stops too — a SIGKILLed postmaster would leave it running.
+//   - The temporary directory holds a lock file (flock) that the owning
+//     process holds until Stop. Start removes every pgserver-* directory in
+//     its base directory whose lock is free, i.e. whose owner died, after
+//     killing any process still working in its data directory. Directories
+//     of live owners, or without a lock file, are left alone.
+//
+// A CLI that wants Ctrl-C to stop the server passes a context from
 // signal.NotifyContext to Start: when that context is done the server is
 // stopped, exactly as if Stop had been called.
 package pgserver
@@ -33,6 +47,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,6 +99,7 @@ type Server struct {
 
 	cmd    *exec.Cmd
 	exited chan struct{} // closed when the postmaster process has been reaped
+	lock   *os.File      // flocked while this process owns dir
 
 	stopOnce sync.Once
 	stopErr  error
@@ -170,9 +186,14 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.dir, err = os.MkdirTemp(base, "pgserver-")
+	removeStale(base)
+	s.dir, err = os.MkdirTemp(base, dirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("pgserver: create temp dir: %w", err)
+	}
+	if s.lock, err = lockDir(s.dir); err != nil {
+		s.removeDir()
+		return nil, err
 	}
 	if err := os.Chmod(s.dir, 0o700); err != nil {
 		s.removeDir()
@@ -267,12 +288,44 @@ func (s *Server) command(ctx context.Context, name string, args ...string) *exec
 	return cmd
 }
 
+// startLocked starts cmd from an OS thread that stays locked, and so alive,
+// until cmd exits: the kernel delivers the parent-death signal when the
+// thread that forked the child exits, and the Go runtime may end a thread
+// whenever no goroutine is locked to it. exited is closed once cmd has been
+// reaped, after storing cmd.Wait's error in *waitErr (if not nil).
+func startLocked(cmd *exec.Cmd, exited chan<- struct{}, waitErr *error) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		// No UnlockOSThread: the thread ends with this goroutine, after
+		// the child is gone.
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		err := cmd.Wait()
+		if waitErr != nil {
+			*waitErr = err
+		}
+		close(exited)
+	}()
+	return <-started
+}
+
 func (s *Server) run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	cmd := s.command(ctx, name, args...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
-	return buf.Bytes(), err
+	// From a locked thread, like the postmaster: the parent-death signal
+	// must not fire because the Go runtime retired the forking thread.
+	exited := make(chan struct{})
+	var waitErr error
+	if err := startLocked(cmd, exited, &waitErr); err != nil {
+		return buf.Bytes(), err
+	}
+	<-exited
+	return buf.Bytes(), waitErr
 }
 
 func freePort() (int, error) {
@@ -310,13 +363,15 @@ func (s *Server) startPostmaster(ctx context.Context, settings map[string]string
 	// deadline; its lifetime is managed by Stop.
 	cmd := s.command(context.Background(), "postgres", args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
+	// Immediate shutdown if this process dies: the postmaster takes its
+	// backends down with it.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
+	exited := make(chan struct{})
+	if err := startLocked(cmd, exited, nil); err != nil {
 		return fmt.Errorf("pgserver: start postgres: %w", err)
 	}
 	s.cmd = cmd
-	exited := make(chan struct{})
 	s.exited = exited
-	go func() { _ = cmd.Wait(); close(exited) }()
 
 	if err := s.waitReady(ctx); err != nil {
 		s.killGroup()
@@ -467,6 +522,9 @@ func (s *Server) Stop() error {
 		if err := os.RemoveAll(s.dir); err != nil {
 			errs = append(errs, fmt.Errorf("pgserver: remove %s: %w", s.dir, err))
 		}
+		if s.lock != nil {
+			_ = s.lock.Close() // releases the flock
+		}
 		s.stopErr = errors.Join(errs...)
 	})
 	return s.stopErr
@@ -488,7 +546,11 @@ func (s *Server) killGroup() {
 
 // dataDirProcesses returns the pids of the processes whose working
 // directory is the data directory.
-func (s *Server) dataDirProcesses() []int {
+func (s *Server) dataDirProcesses() []int { return processesIn(s.dataDir) }
+
+// processesIn returns the pids of the processes whose working directory is
+// dir.
+func processesIn(dir string) []int {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -499,7 +561,7 @@ func (s *Server) dataDirProcesses() []int {
 		if err != nil {
 			continue
 		}
-		if cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd"); err == nil && cwd == s.dataDir {
+		if cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd"); err == nil && cwd == dir {
 			pids = append(pids, pid)
 		}
 	}
@@ -526,7 +588,72 @@ func (s *Server) Kill() error {
 	return nil
 }
 
-func (s *Server) removeDir() { _ = os.RemoveAll(s.dir) }
+func (s *Server) removeDir() {
+	_ = os.RemoveAll(s.dir)
+	if s.lock != nil {
+		_ = s.lock.Close()
+	}
+}
+
+// dirPrefix starts the name of every temporary directory of this package.
+const dirPrefix = "pgserver-"
+
+// lockName is the lock file in a temporary directory, flocked by its owner.
+const lockName = "owner.lock"
+
+// lockDir creates dir's lock file and locks it for this process. The file
+// is locked under a temporary name and then renamed, so that no other
+// process can find it unlocked. The descriptor is close-on-exec: the lock
+// dies with this process, not with the server.
+func lockDir(dir string) (*os.File, error) {
+	tmp := filepath.Join(dir, lockName+".new")
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_RDWR|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("pgserver: create lock file: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("pgserver: lock %s: %w", tmp, err)
+	}
+	fmt.Fprintf(f, "%d\n", os.Getpid())
+	if err := os.Rename(tmp, filepath.Join(dir, lockName)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("pgserver: rename lock file: %w", err)
+	}
+	return f, nil
+}
+
+// removeStale removes the temporary directories in base left by dead
+// owners: those whose lock file can be locked. Processes still working in
+// such a directory's data directory (a postmaster or backends that missed
+// the parent-death signal) are killed first. Errors are ignored: this is
+// housekeeping, and a directory that cannot be removed now may be later.
+func removeStale(base string) {
+	dirs, _ := filepath.Glob(filepath.Join(base, dirPrefix+"*"))
+	for _, dir := range dirs {
+		f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0)
+		if err != nil {
+			continue // no lock file (yet, or another user's): not ours to judge
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			f.Close() // the owner is alive
+			continue
+		}
+		data := filepath.Join(dir, "data")
+		for attempt := 0; attempt < 100; attempt++ {
+			pids := processesIn(data)
+			if len(pids) == 0 {
+				break
+			}
+			for _, pid := range pids {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		_ = os.RemoveAll(dir)
+		f.Close()
+	}
+}
 
 // clockTicks is the kernel's USER_HZ, the unit of the CPU times in
 // /proc/<pid>/stat; it is 100 on every Linux architecture Go supports.
