@@ -69,7 +69,7 @@ func pgarrowSettings(protocol string) map[string]string {
 	return map[string]string{
 		"protocol":   protocol,
 		"batch_rows": strconv.Itoa(pgarrow.DefaultBatchSize) + " (pgarrow.DefaultBatchSize; the sweep varies it, see the batch label)",
-		"allocator":  "pgarrow's default: buffers of released batches recycled into the next batch",
+		"allocator":  "pgarrow's safe default: fixed-width buffers recycled, string and list values owned by the batch (they survive the next batch)",
 		"output":     "Arrow record batches (id int64, score float64, active bool, name utf8, created_date date32)",
 	}
 }

@@ -443,8 +443,8 @@ func TestPlanShape(t *testing.T) {
 			t.Errorf("%s: descriptor role %q, want %q", m, descs[m].Role, role)
 		}
 	}
-	if s := descs[MethodSelect].Settings; !strings.Contains(s["batch_rows"], "65536") || !strings.Contains(s["allocator"], "recycled") {
-		t.Errorf("pgarrow-select settings %v: want the batch size and the recycling allocator", s)
+	if s := descs[MethodSelect].Settings; !strings.Contains(s["batch_rows"], "65536") || !strings.Contains(s["allocator"], "safe default") {
+		t.Errorf("pgarrow-select settings %v: want the batch size and the allocator", s)
 	}
 	if d := descs[MethodScan]; d.Module != "github.com/jackc/pgx/v5" {
 		t.Errorf("pgx-scan module %q", d.Module)
