@@ -4,7 +4,6 @@
 package features
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -168,7 +167,8 @@ func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case
 		if err != nil {
 			return fmt.Errorf("encode: %w", err)
 		}
-		encoded = bytes.Clone(b)
+		encoded = pageAligned(len(b))
+		copy(encoded, b)
 		if err := cd.Decode(encoded); err != nil {
 			return fmt.Errorf("decode: %w", err)
 		}

@@ -189,7 +189,6 @@ func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	return blocks, nil
 }
 
-
 func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
 	var blocks []report.Block
