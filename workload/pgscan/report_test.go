@@ -1,10 +1,7 @@
 package pgscan
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,7 +62,7 @@ func TestReportGolden(t *testing.T) {
 // non-Arrow methods is made, since which methods produce Arrow is not
 // recorded.
 func TestReportSchema1(t *testing.T) {
-	run := schema1(t, filepath.Join("testdata", "quick.jsonl"), "method")
+	run := workloadtest.Schema1(t, filepath.Join("testdata", "quick.jsonl"), "method")
 	_, md := workloadtest.Markdown(t, run, New().Sections())
 	for _, want := range []string{"### Rows per second by table size", "### Method and peer comparison", "### Batch-size sweep",
 		"| copy-discard | limit |", "time × pgarrow-select", "pgarrow-select reads 3.43× as many rows per second as adbc"} {
@@ -78,58 +75,4 @@ func TestReportSchema1(t *testing.T) {
 			t.Errorf("report has %q", unwanted)
 		}
 	}
-}
-
-// schema1 rewrites the recorded run at path as a build before schema 2
-// wrote it — no schema field, descriptors or end line, no roles, groups or
-// in-round ratios, the subject under the label key subjectKey — and reads
-// it back, so that the test goes through results.Read's migration.
-func schema1(t *testing.T, path, subjectKey string) *results.Run {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(line, &m); err != nil {
-			t.Fatal(err)
-		}
-		switch m["kind"] {
-		case results.KindDescriptor, results.KindEnd:
-			continue
-		case results.KindEnv:
-			delete(m, "schema")
-		case results.KindCase:
-			delete(m, "role")
-			delete(m, "group")
-			delete(m, "summary")
-			for _, l := range m["labels"].([]any) {
-				if l := l.(map[string]any); l["k"] == "subject" {
-					l["k"] = subjectKey
-				}
-			}
-			samples, _ := m["samples"].([]any)
-			for _, s := range samples {
-				s := s.(map[string]any)
-				delete(s, "round")
-				delete(s, "vs_baseline")
-				delete(s, "vs_limit")
-			}
-		}
-		enc, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out.Write(append(enc, '\n'))
-	}
-	run, err := results.Read(&out, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if run.Env.Schema != 1 || len(run.Descriptors) != 0 {
-		t.Fatalf("schema %d, %d descriptors: not a schema-1 run", run.Env.Schema, len(run.Descriptors))
-	}
-	return run
 }
