@@ -451,17 +451,6 @@ func renderWithLegend(p *plot.Plot, legend plot.Legend, names []string) ([]byte,
 	return buf.Bytes(), nil
 }
 
-func render(p *plot.Plot) ([]byte, error) {
-	wt, err := p.WriterTo(plotWidth, plotHeight, "svg")
-	if err != nil {
-		return nil, fmt.Errorf("plot %q: %w", p.Title.Text, err)
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("plot %q: %w", p.Title.Text, err)
-	}
-	return buf.Bytes(), nil
-}
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 

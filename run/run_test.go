@@ -20,7 +20,7 @@ const secret = "s3cr3t-pw"
 // fake is a workload of three subjects (one a limit row) in one
 // comparison group, whose environment and one failing case carry a DSN
 // with a password, as pgscan's would.
-type fake struct{ dsn string }
+type fake struct{}
 
 func (fake) Name() string        { return "fake" }
 func (fake) Description() string { return "test workload" }
