@@ -78,12 +78,12 @@ func (s *parquetSource) close() error {
 
 // arrowSource reads the Arrow IPC file or stream format.
 type arrowSource struct {
-	r     *Reader
-	sch   *arrow.Schema
-	fr    *ipc.FileReader
-	i     int
-	sr    *ipc.Reader
-	done  func() error
+	r    *Reader
+	sch  *arrow.Schema
+	fr   *ipc.FileReader
+	i    int
+	sr   *ipc.Reader
+	done func() error
 }
 
 var arrowMagic = []byte("ARROW1")

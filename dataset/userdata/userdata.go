@@ -112,7 +112,7 @@ var kindByExt = map[string]Kind{
 	".parquet": KindParquet, ".pq": KindParquet,
 	".arrow": KindArrowFile, ".feather": KindArrowFile, ".ipc": KindArrowFile,
 	".arrows": KindArrowStream,
-	".avro": KindAvro,
+	".avro":   KindAvro,
 }
 
 // compressionByExt maps compression extensions to codec names.

@@ -1,0 +1,260 @@
+package dynamic
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// roundTrip encodes batches with f and decodes them back.
+func roundTrip(f Format, batches []arrow.RecordBatch) ([]arrow.RecordBatch, []byte, error) {
+	var buf bytes.Buffer
+	enc, err := f.NewEncoder(&buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, b := range batches {
+		if err := enc.Encode(&b); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, nil, err
+	}
+	data := buf.Bytes()
+	dec, err := f.NewDecoder(bytes.NewReader(data))
+	if err != nil {
+		return nil, data, err
+	}
+	var out []arrow.RecordBatch
+	for {
+		var b arrow.RecordBatch
+		err := dec.Decode(&b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return out, data, err
+		}
+		b.Retain()
+		out = append(out, b)
+	}
+	return out, data, nil
+}
+
+func release(bs []arrow.RecordBatch) {
+	for _, b := range bs {
+		b.Release()
+	}
+}
+
+// textFormats cannot hold NaN and infinities (JSON) or NaN payloads (CSV).
+var textFormats = map[string]bool{"jsonl": true, "csv": true}
+
+func TestRoundTripProperty(t *testing.T) {
+	for _, c := range Constructors() {
+		t.Run(c.Name, func(t *testing.T) {
+			tested := 0
+			for seed := uint64(1); seed <= 60; seed++ {
+				nested := seed%2 == 0
+				g := &gen{r: rand.New(rand.NewPCG(seed, 7)), nested: nested, special: !textFormats[c.Name]}
+				s := g.schema()
+				f, err := c.New(s, Options{BatchRows: 7})
+				if err != nil {
+					if c.Name == "csv" && nested {
+						continue // flat only, checked in TestCSVNested
+					}
+					t.Fatalf("seed %d: schema %s: %v", seed, s, err)
+				}
+				batches := []arrow.RecordBatch{g.batch(s, 5), g.batch(s, 0), g.batch(s, 13)}
+				got, data, err := roundTrip(f, batches)
+				if err != nil {
+					t.Fatalf("seed %d: schema %s: %v", seed, s, err)
+				}
+				if err := Compare(batches, got); err != nil {
+					t.Fatalf("seed %d: schema %s: %v\nencoded: %q", seed, s, err, truncate(data))
+				}
+				release(batches)
+				release(got)
+				tested++
+			}
+			if tested == 0 {
+				t.Fatal("no schema tested")
+			}
+		})
+	}
+}
+
+func truncate(b []byte) []byte {
+	if len(b) > 2000 {
+		return b[:2000]
+	}
+	return b
+}
+
+func buildBatch(t *testing.T, s *arrow.Schema, fill func(b *array.RecordBuilder)) arrow.RecordBatch {
+	t.Helper()
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), s)
+	defer b.Release()
+	fill(b)
+	return b.NewRecordBatch()
+}
+
+func TestJSONRejectsNaN(t *testing.T) {
+	s := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "x", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+	rec := buildBatch(t, s, func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2, 3}, nil)
+		b.Field(1).(*array.Float64Builder).AppendValues([]float64{1.5, 2, 0}, nil)
+		b.Field(1).(*array.Float64Builder).Append(0)
+		b.Field(0).(*array.Int64Builder).Append(4)
+	})
+	defer rec.Release()
+	// Replace row 2 with NaN by building again.
+	rec2 := buildBatch(t, s, func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2, 3}, nil)
+		b.Field(1).(*array.Float64Builder).AppendValues([]float64{1.5, 2, nanValue()}, nil)
+	})
+	defer rec2.Release()
+	f, err := NewJSONL(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = roundTrip(f, []arrow.RecordBatch{rec, rec2})
+	if err == nil || !strings.Contains(err.Error(), "row 6") || !strings.Contains(err.Error(), "column x") ||
+		!strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("err = %v, want one naming row 6, column x and NaN", err)
+	}
+}
+
+func TestCSVNested(t *testing.T) {
+	s := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.ListOf(arrow.PrimitiveTypes.Int64), Nullable: true}}, nil)
+	_, err := NewCSV(s, Options{})
+	if err == nil || !strings.Contains(err.Error(), "column a") || !strings.Contains(err.Error(), "nested") {
+		t.Fatalf("err = %v, want one naming column a as nested", err)
+	}
+}
+
+func TestUnsupportedType(t *testing.T) {
+	s := arrow.NewSchema([]arrow.Field{{Name: "d", Type: &arrow.Decimal128Type{Precision: 10, Scale: 2}}}, nil)
+	for _, c := range Constructors() {
+		_, err := c.New(s, Options{})
+		switch c.Name {
+		case "arrow-stream", "parquet":
+			if err != nil {
+				t.Errorf("%s: %v", c.Name, err)
+			}
+		default:
+			if err == nil || !strings.Contains(err.Error(), "column d") {
+				t.Errorf("%s: err = %v, want one naming column d", c.Name, err)
+			}
+		}
+	}
+}
+
+func TestCompareReportsDifference(t *testing.T) {
+	s := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.StructOf(arrow.Field{Name: "v", Type: arrow.ListOf(arrow.PrimitiveTypes.Float64), Nullable: true}), Nullable: true}}, nil)
+	mk := func(last float64, null bool) arrow.RecordBatch {
+		return buildBatch(t, s, func(b *array.RecordBuilder) {
+			sb := b.Field(0).(*array.StructBuilder)
+			lb := sb.FieldBuilder(0).(*array.ListBuilder)
+			vb := lb.ValueBuilder().(*array.Float64Builder)
+			for r := 0; r < 3; r++ {
+				sb.Append(true)
+				lb.Append(true)
+				vb.Append(1)
+				if r == 2 {
+					if null {
+						vb.AppendNull()
+					} else {
+						vb.Append(last)
+					}
+				}
+			}
+		})
+	}
+	a, b, c := mk(0, false), mk(negZero(), false), mk(0, true)
+	defer a.Release()
+	defer b.Release()
+	defer c.Release()
+	if err := Compare([]arrow.RecordBatch{a}, []arrow.RecordBatch{a}); err != nil {
+		t.Fatal(err)
+	}
+	err := Compare([]arrow.RecordBatch{a}, []arrow.RecordBatch{b})
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "row 2: column s.v[1]") {
+		t.Fatalf("-0 vs 0: err = %v", err)
+	}
+	err = Compare([]arrow.RecordBatch{a}, []arrow.RecordBatch{c})
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "got null") {
+		t.Fatalf("null vs 0: err = %v", err)
+	}
+	err = Compare([]arrow.RecordBatch{a, a}, []arrow.RecordBatch{a})
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "3 rows, want 6") {
+		t.Fatalf("short: err = %v", err)
+	}
+	// Batch boundaries do not matter.
+	s1, s2 := a.NewSlice(0, 1), a.NewSlice(1, 3)
+	defer s1.Release()
+	defer s2.Release()
+	if err := Compare([]arrow.RecordBatch{a}, []arrow.RecordBatch{s1, s2}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTruncatedInputs(t *testing.T) {
+	g := &gen{r: rand.New(rand.NewPCG(3, 3)), nested: true}
+	s := g.schema()
+	rec := g.batch(s, 20)
+	defer rec.Release()
+	for _, c := range Constructors() {
+		f, err := c.New(s, Options{})
+		if err != nil {
+			continue
+		}
+		_, data, err := roundTrip(f, []arrow.RecordBatch{rec})
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		for _, cut := range []int{1, len(data) / 2, len(data) - 1} {
+			dec, err := f.NewDecoder(bytes.NewReader(data[:cut]))
+			if err != nil {
+				continue
+			}
+			var rows int64
+			for {
+				var b arrow.RecordBatch
+				err = dec.Decode(&b)
+				if err != nil {
+					break
+				}
+				rows += b.NumRows()
+			}
+			if err == io.EOF && rows == rec.NumRows() {
+				t.Errorf("%s: cut at %d of %d bytes decoded all rows without error", c.Name, cut, len(data))
+			}
+		}
+	}
+}
+
+func TestDescriptors(t *testing.T) {
+	s := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	fs, skipped := All(s, Options{})
+	if len(skipped) != 0 || len(fs) != len(Constructors()) {
+		t.Fatalf("All: %d formats, skipped %v", len(fs), skipped)
+	}
+	for _, f := range fs {
+		d := f.Descriptor()
+		if d.Name == "" || d.Library == "" || d.Version == "" || d.Detail == "" || !d.HasLabel(LabelSchemaDriven) {
+			t.Errorf("incomplete descriptor %+v", d)
+		}
+	}
+	if _, _, err := Registry(s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
