@@ -6,11 +6,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	arrowavro "github.com/apache/arrow-go/v18/arrow/avro"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -154,49 +152,6 @@ func (s *arrowSource) next() (rec arrow.RecordBatch, err error) {
 }
 
 func (s *arrowSource) close() error { return s.done() }
-
-// avroSource reads an Avro object container file through arrow/avro.
-type avroSource struct {
-	r  *Reader
-	f  *os.File
-	or *arrowavro.OCFReader
-	i  int
-}
-
-func newAvroSource(r *Reader) (src *avroSource, err error) {
-	defer catch("userdata: "+r.path, &err)
-	f, err := r.openRandom()
-	if err != nil {
-		return nil, err
-	}
-	or, err := arrowavro.NewOCFReader(bufio.NewReaderSize(f, 256<<10),
-		arrowavro.WithChunk(r.opts.batchSize()), arrowavro.WithAllocator(r.opts.Allocator))
-	if err != nil {
-		return nil, fmt.Errorf("userdata: %s: not a readable Avro object container file: %w", r.path, err)
-	}
-	return &avroSource{r: r, f: f, or: or}, nil
-}
-
-func (s *avroSource) schema() *arrow.Schema { return s.or.Schema() }
-
-func (s *avroSource) next() (rec arrow.RecordBatch, err error) {
-	defer catch("userdata: "+s.r.path, &err)
-	if s.or.Next() {
-		rec := s.or.RecordBatch()
-		rec.Retain()
-		s.i++
-		return rec, nil
-	}
-	if err := s.or.Err(); err != nil {
-		return nil, fmt.Errorf("userdata: %s: Avro batch %d (after row %d): %w", s.r.path, s.i, s.r.rows, err)
-	}
-	return nil, nil
-}
-
-func (s *avroSource) close() error {
-	s.or.Close()
-	return nil
-}
 
 // sample keeps every SampleEvery-th row of rec (counting rows across
 // batches) and releases rec.

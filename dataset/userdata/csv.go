@@ -278,7 +278,7 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 	if limit >= 0 && sampled == limit {
 		inf.note("schema inferred from the first %d rows; a later row that does not fit is an error (InferRows -1 scans the whole file)", limit)
 	}
-	inf.note("empty cells are null")
+	inf.note("empty cells, quoted (\"\") or not, are null")
 	r.notes = append(r.notes, inf.notes...)
 	sch := arrow.NewSchema(fields, nil)
 

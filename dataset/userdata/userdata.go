@@ -293,21 +293,42 @@ func (r *Reader) openRandom() (*os.File, error) {
 }
 
 func (r *Reader) open() error {
-	var err error
+	var (
+		src source
+		err error
+	)
+	// Assign through typed results only on success: a nil *jsonSource in
+	// the interface would not be a nil source.
 	switch r.kind {
 	case KindJSONL:
-		r.src, err = newJSONSource(r)
+		var s *jsonSource
+		if s, err = newJSONSource(r); err == nil {
+			src = s
+		}
 	case KindCSV, KindTSV:
-		r.src, err = newCSVSource(r)
+		var s *csvSource
+		if s, err = newCSVSource(r); err == nil {
+			src = s
+		}
 	case KindParquet:
-		r.src, err = newParquetSource(r)
+		var s *parquetSource
+		if s, err = newParquetSource(r); err == nil {
+			src = s
+		}
 	case KindArrowFile, KindArrowStream:
-		r.src, err = newArrowSource(r)
+		var s *arrowSource
+		if s, err = newArrowSource(r); err == nil {
+			src = s
+		}
 	case KindAvro:
-		r.src, err = newAvroSource(r)
+		var s *avroSource
+		if s, err = newAvroSource(r); err == nil {
+			src = s
+		}
 	default:
 		err = fmt.Errorf("userdata: %s: unknown kind %q", r.path, r.kind)
 	}
+	r.src = src
 	return err
 }
 
