@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -73,12 +74,19 @@ func isFloat(s string) bool {
 	return true
 }
 
+// nullTokens are the cell texts read as null in columns whose other cells
+// are all numbers, booleans, dates or timestamps (in a text column they stay
+// text).
+var nullTokens = map[string]bool{"NA": true, "N/A": true, "n/a": true, "na": true, "null": true, "NULL": true,
+	"Null": true, "None": true, "nan": true, "NaN": true}
+
 // csvColumn accumulates what the sample shows about one column.
 type csvColumn struct {
 	name                                  string
 	ok                                    [ckString]bool // candidate still possible
-	seen                                  bool           // a non-empty cell seen
+	seen                                  bool           // a non-empty, non-token cell seen
 	ints, floats, subMicro, zoned, nozone bool
+	tokens                                map[string]bool // null tokens seen
 }
 
 func newCSVColumn(name string) *csvColumn {
@@ -91,6 +99,13 @@ func newCSVColumn(name string) *csvColumn {
 
 func (c *csvColumn) observe(s string) {
 	if s == "" {
+		return
+	}
+	if nullTokens[s] {
+		if c.tokens == nil {
+			c.tokens = map[string]bool{}
+		}
+		c.tokens[s] = true
 		return
 	}
 	c.seen = true
@@ -134,7 +149,27 @@ func (c *csvColumn) observe(s string) {
 	}
 }
 
-func (c *csvColumn) decide(in *inference) (csvKind, arrow.DataType) {
+// decide picks the column's type; tok reports whether null tokens are
+// read as null.
+func (c *csvColumn) decide(in *inference) (kind csvKind, dt arrow.DataType, tok bool) {
+	kind, dt = c.decideType(in)
+	if len(c.tokens) > 0 {
+		var ts []string
+		for t := range c.tokens {
+			ts = append(ts, strconv.Quote(t))
+		}
+		sort.Strings(ts)
+		if kind == ckString {
+			in.note("column %s: %s kept as text (the column is text)", c.name, strings.Join(ts, ", "))
+		} else {
+			in.note("column %s: %s read as null", c.name, strings.Join(ts, ", "))
+			tok = true
+		}
+	}
+	return kind, dt, tok
+}
+
+func (c *csvColumn) decideType(in *inference) (csvKind, arrow.DataType) {
 	if !c.seen {
 		in.note("column %s: empty in every sampled row; typed string", c.name)
 		return ckString, arrow.BinaryTypes.String
@@ -169,6 +204,7 @@ type csvSource struct {
 	r       *Reader
 	sch     *arrow.Schema
 	kinds   []csvKind
+	tok     []bool // null tokens read as null, per column
 	cr      *csv.Reader
 	closeIn func() error
 	rows    int64
@@ -270,9 +306,10 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 	}
 	fields := make([]arrow.Field, len(cols))
 	kinds := make([]csvKind, len(cols))
+	tok := make([]bool, len(cols))
 	for i, c := range cols {
-		k, dt := c.decide(inf)
-		kinds[i] = k
+		k, dt, t := c.decide(inf)
+		kinds[i], tok[i] = k, t
 		fields[i] = arrow.Field{Name: c.name, Type: dt, Nullable: true}
 	}
 	if limit >= 0 && sampled == limit {
@@ -291,16 +328,20 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 		closeIn()
 		return nil, r.csvError(cr, err)
 	}
-	return &csvSource{r: r, sch: sch, kinds: kinds, cr: cr, closeIn: closeIn,
+	return &csvSource{r: r, sch: sch, kinds: kinds, tok: tok, cr: cr, closeIn: closeIn,
 		b: array.NewRecordBuilder(r.opts.Allocator, sch)}, nil
 }
 
 func (s *csvSource) schema() *arrow.Schema { return s.sch }
 
+func (s *csvSource) isNull(col int, v string) bool {
+	return v == "" || (s.tok[col] && nullTokens[v])
+}
+
 // check reports the first cell of rec that does not parse as its column's type.
 func (s *csvSource) check(rec []string) error {
 	for i, v := range rec {
-		if v == "" {
+		if s.isNull(i, v) {
 			continue
 		}
 		var err error
@@ -334,7 +375,7 @@ func (s *csvSource) check(rec []string) error {
 func (s *csvSource) append(rec []string) {
 	for i, v := range rec {
 		fb := s.b.Field(i)
-		if v == "" {
+		if s.isNull(i, v) {
 			fb.AppendNull()
 			continue
 		}

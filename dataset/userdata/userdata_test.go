@@ -295,3 +295,41 @@ type sliceWriter struct{ b *[]byte }
 func (w *sliceWriter) Write(p []byte) (int, error) { *w.b = append(*w.b, p...); return len(p), nil }
 
 func newBytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// decodeAll decodes data with f, retaining every batch.
+func decodeAll(t *testing.T, f dynamic.Format, data []byte) []arrow.RecordBatch {
+	t.Helper()
+	dec, err := f.NewDecoder(newBytesReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []arrow.RecordBatch
+	for {
+		var b arrow.RecordBatch
+		if err := dec.Decode(&b); err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("%s: %v", f.Descriptor().Name, err)
+			}
+			break
+		}
+		b.Retain()
+		out = append(out, b)
+	}
+	t.Cleanup(func() {
+		for _, b := range out {
+			b.Release()
+		}
+	})
+	return out
+}
+
+func TestCSVNullTokens(t *testing.T) {
+	d := readAll(t, "testdata/na.csv", Options{})
+	if got := rowsJSON(t, d); got != `[{"s":"NA","x":1},{"s":"b","x":null},{"s":null,"x":2.5}]` {
+		t.Errorf("rows %s", got)
+	}
+	notes := strings.Join(d.Notes, "\n")
+	if !strings.Contains(notes, `column x: "NA" read as null`) || !strings.Contains(notes, `column s: "NA" kept as text`) {
+		t.Errorf("notes:\n%s", notes)
+	}
+}

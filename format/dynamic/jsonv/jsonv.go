@@ -98,7 +98,9 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return fmt.Sprintf("byte %d: %s", e.Offset, e.Msg) }
 
 // Parse parses data, which must hold exactly one JSON value surrounded by
-// optional whitespace.
+// optional whitespace. Strings must be valid UTF-8 (RFC 8259); unpaired
+// surrogate escapes are rejected too, so every parsed string can be written
+// back as JSON exactly.
 func Parse(data []byte) (Value, error) {
 	p := parser{data: data}
 	p.ws()
@@ -308,6 +310,9 @@ func (p *parser) str() (string, error) {
 	for p.i < len(d) {
 		c := d[p.i]
 		if c == '"' {
+			if !utf8.Valid(d[start:p.i]) {
+				return "", p.errf("invalid UTF-8 in string")
+			}
 			s := string(d[start:p.i])
 			p.i++
 			return s, nil
@@ -325,6 +330,9 @@ func (p *parser) str() (string, error) {
 		c := d[p.i]
 		switch {
 		case c == '"':
+			if !utf8.Valid(p.buf) {
+				return "", p.errf("invalid UTF-8 in string")
+			}
 			p.i++
 			return string(p.buf), nil
 		case c < 0x20:
