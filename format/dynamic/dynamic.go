@@ -92,6 +92,7 @@ func Constructors() []struct {
 		{"cbor", NewCBOR},
 		{"jsonl", NewJSONL},
 		{"protobuf-dynamicpb", NewProtobuf},
+		{"protobuf-wire", NewProtowire},
 		{"csv", NewCSV},
 	}
 }
