@@ -2,7 +2,6 @@ package userdata
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -84,7 +83,7 @@ type arrowSource struct {
 	done func() error
 }
 
-var arrowMagic = []byte("ARROW1")
+const arrowMagic = "ARROW1"
 
 func newArrowSource(r *Reader) (src *arrowSource, err error) {
 	defer catch("userdata: "+r.path, &err)
@@ -94,7 +93,7 @@ func newArrowSource(r *Reader) (src *arrowSource, err error) {
 			return nil, err
 		}
 		head := make([]byte, 6)
-		if _, err := f.ReadAt(head, 0); err == nil && bytes.Equal(head, arrowMagic) {
+		if _, err := f.ReadAt(head, 0); err == nil && string(head) == arrowMagic {
 			fr, err := ipc.NewFileReader(f, ipc.WithAllocator(r.opts.Allocator))
 			if err != nil {
 				return nil, fmt.Errorf("userdata: %s: not a readable Arrow IPC file (truncated?): %w", r.path, err)

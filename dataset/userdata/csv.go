@@ -29,19 +29,18 @@ const (
 	ckString
 )
 
-// timestamp layouts tried, with whether they carry a zone.
-var tsLayouts = []struct {
-	layout string
-	zoned  bool
-}{
-	{time.RFC3339Nano, true},
-	{"2006-01-02 15:04:05.999999999Z07:00", true},
-	{"2006-01-02T15:04:05.999999999", false},
-	{"2006-01-02 15:04:05.999999999", false},
-}
-
+// parseTimestamp parses the timestamp layouts CSV inference recognises and
+// reports whether s carries a zone.
 func parseTimestamp(s string) (time.Time, bool, error) {
-	for _, l := range tsLayouts {
+	for _, l := range [...]struct {
+		layout string
+		zoned  bool
+	}{
+		{time.RFC3339Nano, true},
+		{"2006-01-02 15:04:05.999999999Z07:00", true},
+		{"2006-01-02T15:04:05.999999999", false},
+		{"2006-01-02 15:04:05.999999999", false},
+	} {
 		if t, err := time.Parse(l.layout, s); err == nil {
 			return t, l.zoned, nil
 		}
@@ -74,11 +73,16 @@ func isFloat(s string) bool {
 	return true
 }
 
-// nullTokens are the cell texts read as null in columns whose other cells
-// are all numbers, booleans, dates or timestamps (in a text column they stay
-// text).
-var nullTokens = map[string]bool{"NA": true, "N/A": true, "n/a": true, "na": true, "null": true, "NULL": true,
-	"Null": true, "None": true, "nan": true, "NaN": true}
+// isNullToken reports whether s is a cell text read as null in columns whose
+// other cells are all numbers, booleans, dates or timestamps (in a text
+// column such cells stay text).
+func isNullToken(s string) bool {
+	switch s {
+	case "NA", "N/A", "n/a", "na", "null", "NULL", "Null", "None", "nan", "NaN":
+		return true
+	}
+	return false
+}
 
 // csvColumn accumulates what the sample shows about one column.
 type csvColumn struct {
@@ -101,7 +105,7 @@ func (c *csvColumn) observe(s string) {
 	if s == "" {
 		return
 	}
-	if nullTokens[s] {
+	if isNullToken(s) {
 		if c.tokens == nil {
 			c.tokens = map[string]bool{}
 		}
@@ -335,7 +339,7 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 func (s *csvSource) schema() *arrow.Schema { return s.sch }
 
 func (s *csvSource) isNull(col int, v string) bool {
-	return v == "" || (s.tok[col] && nullTokens[v])
+	return v == "" || (s.tok[col] && isNullToken(v))
 }
 
 // check reports the first cell of rec that does not parse as its column's type.

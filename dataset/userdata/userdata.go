@@ -24,7 +24,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -105,39 +104,55 @@ func (o Options) maxLine() int {
 	return DefaultMaxLineBytes
 }
 
-// kindByExt maps file extensions to kinds.
-var kindByExt = map[string]Kind{
-	".jsonl": KindJSONL, ".ndjson": KindJSONL,
-	".csv": KindCSV, ".tsv": KindTSV,
-	".parquet": KindParquet, ".pq": KindParquet,
-	".arrow": KindArrowFile, ".feather": KindArrowFile, ".ipc": KindArrowFile,
-	".arrows": KindArrowStream,
-	".avro":   KindAvro,
+// kindByExt maps a file extension to its kind.
+func kindByExt(ext string) (Kind, bool) {
+	switch ext {
+	case ".jsonl", ".ndjson":
+		return KindJSONL, true
+	case ".csv":
+		return KindCSV, true
+	case ".tsv":
+		return KindTSV, true
+	case ".parquet", ".pq":
+		return KindParquet, true
+	case ".arrow", ".feather", ".ipc":
+		return KindArrowFile, true
+	case ".arrows":
+		return KindArrowStream, true
+	case ".avro":
+		return KindAvro, true
+	}
+	return "", false
 }
 
-// compressionByExt maps compression extensions to codec names.
-var compressionByExt = map[string]string{
-	".gz": "gzip", ".gzip": "gzip",
-	".zst": "zstd", ".zstd": "zstd",
-	".lz4": "lz4",
-	".br":  "brotli",
-	".xz":  "xz",
-	".sz":  "snappy",
-	".s2":  "s2",
-	".bz2": "bzip2",
+// compressionByExt maps a compression extension to its codec name.
+func compressionByExt(ext string) (string, bool) {
+	switch ext {
+	case ".gz", ".gzip":
+		return "gzip", true
+	case ".zst", ".zstd":
+		return "zstd", true
+	case ".lz4":
+		return "lz4", true
+	case ".br":
+		return "brotli", true
+	case ".xz":
+		return "xz", true
+	case ".sz":
+		return "snappy", true
+	case ".s2":
+		return "s2", true
+	case ".bz2":
+		return "bzip2", true
+	}
+	return "", false
 }
 
 // Extensions returns the recognised data and compression extensions, sorted,
 // for help texts and error messages.
 func Extensions() (data, compression []string) {
-	for e := range kindByExt {
-		data = append(data, e)
-	}
-	for e := range compressionByExt {
-		compression = append(compression, e)
-	}
-	sort.Strings(data)
-	sort.Strings(compression)
+	data = []string{".arrow", ".arrows", ".avro", ".csv", ".feather", ".ipc", ".jsonl", ".ndjson", ".parquet", ".pq", ".tsv"}
+	compression = []string{".br", ".bz2", ".gz", ".gzip", ".lz4", ".s2", ".sz", ".xz", ".zst", ".zstd"}
 	return data, compression
 }
 
@@ -147,12 +162,12 @@ func Detect(path string) (Kind, string, error) {
 	base := strings.ToLower(filepath.Base(path))
 	comp := "none"
 	ext := filepath.Ext(base)
-	if c, ok := compressionByExt[ext]; ok {
+	if c, ok := compressionByExt(ext); ok {
 		comp = c
 		base = strings.TrimSuffix(base, ext)
 		ext = filepath.Ext(base)
 	}
-	if k, ok := kindByExt[ext]; ok {
+	if k, ok := kindByExt(ext); ok {
 		return k, comp, nil
 	}
 	data, cs := Extensions()
@@ -212,10 +227,9 @@ func Open(path string, opts Options) (*Reader, error) {
 }
 
 func kindByName(k Kind) (Kind, bool) {
-	for _, v := range kindByExt {
-		if v == k {
-			return k, true
-		}
+	switch k {
+	case KindJSONL, KindCSV, KindTSV, KindParquet, KindArrowFile, KindArrowStream, KindAvro:
+		return k, true
 	}
 	return "", false
 }

@@ -333,3 +333,18 @@ func TestCSVNullTokens(t *testing.T) {
 		t.Errorf("notes:\n%s", notes)
 	}
 }
+
+func TestExtensions(t *testing.T) {
+	data, comp := Extensions()
+	for _, e := range data {
+		if _, ok := kindByExt(e); !ok {
+			t.Errorf("data extension %s unknown to kindByExt", e)
+		}
+		for _, c := range comp {
+			k, cn, err := Detect("x" + e + c)
+			if err != nil || k == "" || cn == "none" {
+				t.Errorf("Detect(x%s%s) = %s, %s, %v", e, c, k, cn, err)
+			}
+		}
+	}
+}

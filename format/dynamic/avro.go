@@ -2,7 +2,6 @@ package dynamic
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -388,7 +387,7 @@ type ocfReader struct {
 	count int64
 }
 
-var ocfMagic = []byte{'O', 'b', 'j', 1}
+const ocfMagic = "Obj\x01"
 
 func readLong(r io.ByteReader) (int64, error) { return binary.ReadVarint(r) }
 
@@ -411,7 +410,7 @@ func (o *ocfReader) header() (map[string][]byte, error) {
 	if _, err := io.ReadFull(o.r, magic[:]); err != nil {
 		return nil, format.Unexpected("avro-ocf: header", err)
 	}
-	if !bytes.Equal(magic[:], ocfMagic) {
+	if string(magic[:]) != ocfMagic {
 		return nil, fmt.Errorf("avro-ocf: not an object container file (magic %q)", magic[:])
 	}
 	meta := map[string][]byte{}
