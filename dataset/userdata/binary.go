@@ -186,3 +186,52 @@ func (r *Reader) sample(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	}
 	return array.NewRecordBatch(rec.Schema(), cols, int64(idx.Len())), nil
 }
+
+// decodedSchema returns s with top-level dictionary columns replaced by
+// their value type (unless Options.KeepDictionaries), recording them.
+func (r *Reader) decodedSchema(s *arrow.Schema) *arrow.Schema {
+	if r.opts.KeepDictionaries {
+		return s
+	}
+	fields := s.Fields()
+	for i, f := range fields {
+		if dt, ok := f.Type.(*arrow.DictionaryType); ok {
+			r.undict = append(r.undict, i)
+			fields[i].Type = dt.ValueType
+			r.notes = append(r.notes, fmt.Sprintf("column %s: dictionary-encoded %s decoded to %s", f.Name, dt, dt.ValueType))
+		}
+	}
+	if len(r.undict) == 0 {
+		return s
+	}
+	md := s.Metadata()
+	return arrow.NewSchema(fields, &md)
+}
+
+// decodeDictionaries replaces rec's dictionary columns by dense arrays and
+// releases rec.
+func (r *Reader) decodeDictionaries(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	defer rec.Release()
+	cols := make([]arrow.Array, rec.NumCols())
+	copy(cols, rec.Columns())
+	var made []arrow.Array
+	defer func() {
+		for _, c := range made {
+			c.Release()
+		}
+	}()
+	ctx := compute.WithAllocator(context.Background(), r.opts.Allocator)
+	for _, i := range r.undict {
+		d, ok := cols[i].(*array.Dictionary)
+		if !ok {
+			return nil, fmt.Errorf("column %s: %T is not a dictionary array", r.sch.Field(i).Name, cols[i])
+		}
+		dense, err := compute.TakeArray(ctx, d.Dictionary(), d.Indices())
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", r.sch.Field(i).Name, err)
+		}
+		made = append(made, dense)
+		cols[i] = dense
+	}
+	return array.NewRecordBatch(r.sch, cols, rec.NumRows()), nil
+}

@@ -81,6 +81,10 @@ type Options struct {
 	MaxLineBytes int
 	// Allocator allocates the batches' buffers (nil = a Go allocator).
 	Allocator memory.Allocator
+	// KeepDictionaries keeps dictionary-encoded top-level columns of
+	// Parquet and Arrow inputs as they are; by default they are decoded to
+	// their value type (which every dynamic format can hold), with a note.
+	KeepDictionaries bool
 }
 
 func (o Options) batchSize() int {
@@ -194,6 +198,8 @@ type Reader struct {
 	skipped *int64
 	opts    Options
 	cur     arrow.RecordBatch
+	sch     *arrow.Schema // the batches' schema (dictionaries decoded)
+	undict  []int         // top-level dictionary columns to decode
 	rows    int64 // rows returned so far
 	seen    int64 // rows seen by sampling of binary inputs
 	err     error
@@ -343,6 +349,9 @@ func (r *Reader) open() error {
 		err = fmt.Errorf("userdata: %s: unknown kind %q", r.path, r.kind)
 	}
 	r.src = src
+	if err == nil {
+		r.sch = r.decodedSchema(src.schema())
+	}
 	return err
 }
 
@@ -366,7 +375,7 @@ func (r *Reader) Kind() Kind { return r.kind }
 func (r *Reader) Compression() string { return r.comp }
 
 // Schema returns the schema of every batch.
-func (r *Reader) Schema() *arrow.Schema { return r.src.schema() }
+func (r *Reader) Schema() *arrow.Schema { return r.sch }
 
 // Notes returns the notes of schema inference, one sentence each.
 func (r *Reader) Notes() []string { return append([]string(nil), r.notes...) }
@@ -400,6 +409,13 @@ func (r *Reader) Next() bool {
 		if rec == nil {
 			r.done = true
 			return false
+		}
+		if len(r.undict) > 0 {
+			rec, err = r.decodeDictionaries(rec)
+			if err != nil {
+				r.err = fmt.Errorf("userdata: %s: decode dictionary: %w", r.path, err)
+				return false
+			}
 		}
 		if !r.textSampling() && r.opts.SampleEvery > 1 {
 			rec, err = r.sample(rec)

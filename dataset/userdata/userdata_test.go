@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/serbench/serbench/format/dynamic"
 )
 
@@ -346,5 +349,46 @@ func TestExtensions(t *testing.T) {
 				t.Errorf("Detect(x%s%s) = %s, %s, %v", e, c, k, cn, err)
 			}
 		}
+	}
+}
+
+func TestDictionaryDecoded(t *testing.T) {
+	dt := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+	s := arrow.NewSchema([]arrow.Field{{Name: "c", Type: dt, Nullable: true}}, nil)
+	mem := memory.NewGoAllocator()
+	b := array.NewDictionaryBuilder(mem, dt).(*array.BinaryDictionaryBuilder)
+	defer b.Release()
+	for _, v := range []string{"x", "y", "x"} {
+		if err := b.AppendString(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.AppendNull()
+	col := b.NewArray()
+	defer col.Release()
+	rec := array.NewRecordBatch(s, []arrow.Array{col}, 4)
+	defer rec.Release()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(s), ipc.WithAllocator(mem))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := writeTemp(t, "d.arrows", buf.String())
+	d := readAll(t, p, Options{})
+	if got := d.Schema.Field(0).Type; !arrow.TypeEqual(got, arrow.BinaryTypes.String) {
+		t.Fatalf("type %s", got)
+	}
+	if got := rowsJSON(t, d); got != `[{"c":"x"},{"c":"y"},{"c":"x"},{"c":null}]` {
+		t.Errorf("rows %s", got)
+	}
+	if !strings.Contains(strings.Join(d.Notes, "\n"), "column c: dictionary-encoded") {
+		t.Errorf("notes %v", d.Notes)
+	}
+	k := readAll(t, p, Options{KeepDictionaries: true})
+	if k.Schema.Field(0).Type.ID() != arrow.DICTIONARY {
+		t.Errorf("KeepDictionaries: type %s", k.Schema.Field(0).Type)
 	}
 }

@@ -97,6 +97,7 @@ type FieldError struct {
 	Msg string
 }
 
+// Error implements error.
 func (e *FieldError) Error() string { return fmt.Sprintf("field %s: %s", e.Path, e.Msg) }
 
 // Check reports whether object v fits the schema, without appending it. An

@@ -95,6 +95,7 @@ type SyntaxError struct {
 	Msg string
 }
 
+// Error implements error.
 func (e *SyntaxError) Error() string { return fmt.Sprintf("byte %d: %s", e.Offset, e.Msg) }
 
 // Parse parses data, which must hold exactly one JSON value surrounded by
