@@ -200,8 +200,8 @@ type Reader struct {
 	cur     arrow.RecordBatch
 	sch     *arrow.Schema // the batches' schema (dictionaries decoded)
 	undict  []int         // top-level dictionary columns to decode
-	rows    int64 // rows returned so far
-	seen    int64 // rows seen by sampling of binary inputs
+	rows    int64         // rows returned so far
+	seen    int64         // rows seen by sampling of binary inputs
 	err     error
 	done    bool
 	cleanup []func() error
