@@ -52,6 +52,9 @@ func (l *lineReader) next() ([]byte, error) {
 			l.buf = append(l.buf, chunk...)
 			line = l.buf
 		}
+		if l.line == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff")) // UTF-8 byte order mark
+		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		return line, nil

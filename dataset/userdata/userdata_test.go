@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/format/dynamic"
 )
 
@@ -390,5 +391,29 @@ func TestDictionaryDecoded(t *testing.T) {
 	k := readAll(t, p, Options{KeepDictionaries: true})
 	if k.Schema.Field(0).Type.ID() != arrow.DICTIONARY {
 		t.Errorf("KeepDictionaries: type %s", k.Schema.Field(0).Type)
+	}
+}
+
+func TestCompressedRandomAccessAndBOM(t *testing.T) {
+	raw, err := os.ReadFile("testdata/nested.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w, err := codec.Default().MustParse("gzip").NewWriter(&gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(raw)
+	w.Close()
+	p := writeTemp(t, "n.parquet.gz", gz.String())
+	d := readAll(t, p, Options{})
+	want := rowsJSON(t, readAll(t, "testdata/nested.parquet", Options{}))
+	if got := rowsJSON(t, d); got != want {
+		t.Errorf("parquet.gz rows %s", got)
+	}
+	b := readAll(t, writeTemp(t, "bom.jsonl", "\ufeff{\"a\":1}\n"), Options{})
+	if b.Rows != 1 || b.Schema.Field(0).Name != "a" {
+		t.Errorf("BOM: %d rows, schema %s", b.Rows, b.Schema)
 	}
 }

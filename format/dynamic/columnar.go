@@ -85,7 +85,7 @@ func (d *ipcDecoder) Decode(v *arrow.RecordBatch) (err error) {
 // NewDecoder implements format.Format.
 func (f *ArrowStream) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch], err error) {
 	defer format.CatchPanic("arrow-stream", &err)
-	sr, err := ipc.NewReader(r, ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.alloc()))
+	sr, err := ipc.NewReader(r, ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.readAlloc()))
 	if err != nil {
 		return nil, format.Unexpected("arrow-stream: open", err)
 	}
@@ -199,11 +199,11 @@ func (f *Parquet) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch]
 	if !ok {
 		return nil, fmt.Errorf("parquet: needs random access (format.SizedReaderAt), got %T", r)
 	}
-	pf, err := file.NewParquetReader(ra)
+	pf, err := file.NewParquetReader(ra, file.WithReadProps(parquet.NewReaderProperties(f.o.readAlloc())))
 	if err != nil {
 		return nil, fmt.Errorf("parquet: open (truncated?): %w", err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(f.o.batchRows())}, f.o.alloc())
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(f.o.batchRows())}, f.o.readAlloc())
 	if err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("parquet: %w", err)

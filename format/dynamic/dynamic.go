@@ -22,6 +22,13 @@
 //
 // The batch returned by Decode is owned by the decoder and valid until the
 // next Decode call; Retain it to keep it.
+//
+// Robustness: the row formats' decoders bound every length they read and
+// are fuzzed (FuzzDecoders); the Arrow IPC and Parquet decoders cap buffer
+// allocations (MaxBufferBytes) and turn library panics into errors, but
+// arrow-go sizes schema and footer metadata from unchecked counts, so read
+// only trusted Arrow and Parquet data with them (serbench reads what it
+// wrote).
 package dynamic
 
 import (
@@ -71,6 +78,35 @@ func (o Options) alloc() memory.Allocator {
 		return o.Allocator
 	}
 	return memory.NewGoAllocator()
+}
+
+// MaxBufferBytes caps any one buffer the Arrow IPC and Parquet decoders
+// allocate: they size buffers from lengths in the (untrusted) input, and a
+// corrupt length must not demand terabytes.
+const MaxBufferBytes = 1 << 30
+
+// readAlloc returns the decoders' allocator: o's, refusing buffers over
+// MaxBufferBytes by panicking (the decoders turn the panic into an error).
+func (o Options) readAlloc() memory.Allocator { return limitAllocator{o.alloc()} }
+
+type limitAllocator struct{ memory.Allocator }
+
+func (a limitAllocator) check(size int) {
+	if size < 0 || size > MaxBufferBytes {
+		panic(fmt.Sprintf("buffer of %d bytes exceeds limit %d (corrupt length?)", size, MaxBufferBytes))
+	}
+}
+
+// Allocate implements memory.Allocator.
+func (a limitAllocator) Allocate(size int) []byte {
+	a.check(size)
+	return a.Allocator.Allocate(size)
+}
+
+// Reallocate implements memory.Allocator.
+func (a limitAllocator) Reallocate(size int, b []byte) []byte {
+	a.check(size)
+	return a.Allocator.Reallocate(size, b)
 }
 
 // Constructor builds one format for a schema.
