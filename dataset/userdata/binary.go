@@ -152,16 +152,15 @@ func (s *arrowSource) next() (rec arrow.RecordBatch, err error) {
 
 func (s *arrowSource) close() error { return s.done() }
 
-// sample keeps every SampleEvery-th row of rec (counting rows across
-// batches) and releases rec.
+// sample keeps the rows of rec that Options.keep selects (counting rows
+// across batches) and releases rec.
 func (r *Reader) sample(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	defer rec.Release()
-	k := r.opts.SampleEvery
 	ib := array.NewInt64Builder(r.opts.Allocator)
 	defer ib.Release()
 	n := rec.NumRows()
 	for i := int64(0); i < n; i++ {
-		if (r.seen+i)%k == 0 {
+		if r.opts.keep(r.seen + i) {
 			ib.Append(i)
 		}
 	}

@@ -408,7 +408,6 @@ func (s *csvSource) append(rec []string) {
 func (s *csvSource) next() (arrow.RecordBatch, error) {
 	n := 0
 	batch := s.r.opts.batchSize()
-	k := s.r.opts.SampleEvery
 	for n < batch && (s.r.opts.Limit <= 0 || s.emitted < s.r.opts.Limit) {
 		rec, err := s.cr.Read()
 		if err == io.EOF {
@@ -416,7 +415,7 @@ func (s *csvSource) next() (arrow.RecordBatch, error) {
 		}
 		if err == nil {
 			s.rows++
-			if k > 1 && (s.rows-1)%k != 0 {
+			if !s.r.opts.keep(s.rows - 1) {
 				continue
 			}
 			if cerr := s.check(rec); cerr != nil {

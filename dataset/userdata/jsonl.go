@@ -293,7 +293,6 @@ func (s *jsonSource) schema() *arrow.Schema { return s.sch }
 func (s *jsonSource) next() (arrow.RecordBatch, error) {
 	n := 0
 	batch := s.r.opts.batchSize()
-	k := s.r.opts.SampleEvery
 	for n < batch && (s.r.opts.Limit <= 0 || s.emitted < s.r.opts.Limit) {
 		line, err := s.lines.next()
 		if err == io.EOF {
@@ -304,7 +303,7 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 		}
 		if err == nil {
 			s.rows++
-			if k > 1 && (s.rows-1)%k != 0 {
+			if !s.r.opts.keep(s.rows - 1) {
 				continue
 			}
 		}

@@ -2,6 +2,7 @@ package userdata
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -30,6 +31,18 @@ func (d *Data) Release() {
 		b.Release()
 	}
 	d.Batches = nil
+}
+
+// Seq yields the batches in order — the record source filebench.Write
+// takes for the format/dynamic formats.
+func (d *Data) Seq() iter.Seq[*arrow.RecordBatch] {
+	return func(yield func(*arrow.RecordBatch) bool) {
+		for i := range d.Batches {
+			if !yield(&d.Batches[i]) {
+				return
+			}
+		}
+	}
 }
 
 // ReadAll reads the file at path into memory (at most opts.Limit rows).

@@ -68,6 +68,12 @@ type Options struct {
 	// a deterministic, streaming sample of a huge input. Text inputs skip the
 	// other lines without parsing them (so bad lines among them go unnoticed).
 	SampleEvery int64
+	// SampleFraction, when in (0, 1), keeps each row with this probability,
+	// chosen by a hash of the row number and SampleSeed: a deterministic,
+	// streaming sample (combined with SampleEvery, rows must pass both).
+	SampleFraction float64
+	// SampleSeed varies the rows SampleFraction picks.
+	SampleSeed uint64
 	// SkipBad skips and counts malformed lines of text inputs (JSON Lines,
 	// CSV) instead of failing. Binary inputs always fail on corruption.
 	SkipBad bool
@@ -92,6 +98,27 @@ func (o Options) batchSize() int {
 		return o.BatchSize
 	}
 	return DefaultBatchSize
+}
+
+// sampling reports whether rows are sampled at all.
+func (o Options) sampling() bool {
+	return o.SampleEvery > 1 || (o.SampleFraction > 0 && o.SampleFraction < 1)
+}
+
+// keep reports whether the sample keeps row (0-based, before sampling).
+func (o Options) keep(row int64) bool {
+	if o.SampleEvery > 1 && row%o.SampleEvery != 0 {
+		return false
+	}
+	if o.SampleFraction > 0 && o.SampleFraction < 1 {
+		// splitmix64 of the row number and seed, as a fraction of 2^53.
+		z := uint64(row) + o.SampleSeed*0x9e3779b97f4a7c15 + 0x9e3779b97f4a7c15
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		return float64(z>>11)/(1<<53) < o.SampleFraction
+	}
+	return true
 }
 
 func (o Options) inferRows() int {
@@ -220,6 +247,9 @@ func Open(path string, opts Options) (*Reader, error) {
 	}
 	if opts.Compression != "" {
 		comp = opts.Compression
+	}
+	if opts.SampleFraction < 0 || opts.SampleFraction > 1 {
+		return nil, fmt.Errorf("userdata: %s: SampleFraction %v outside [0, 1]", path, opts.SampleFraction)
 	}
 	if opts.Allocator == nil {
 		opts.Allocator = memory.NewGoAllocator()
@@ -417,7 +447,7 @@ func (r *Reader) Next() bool {
 				return false
 			}
 		}
-		if !r.textSampling() && r.opts.SampleEvery > 1 {
+		if !r.textSampling() && r.opts.sampling() {
 			rec, err = r.sample(rec)
 			if err != nil {
 				r.err = fmt.Errorf("userdata: %s: sample: %w", r.path, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -415,5 +416,39 @@ func TestCompressedRandomAccessAndBOM(t *testing.T) {
 	b := readAll(t, writeTemp(t, "bom.jsonl", "\ufeff{\"a\":1}\n"), Options{})
 	if b.Rows != 1 || b.Schema.Field(0).Name != "a" {
 		t.Errorf("BOM: %d rows, schema %s", b.Rows, b.Schema)
+	}
+}
+
+func TestSampleFraction(t *testing.T) {
+	var sb strings.Builder
+	for i := 0; i < 2000; i++ {
+		sb.WriteString(`{"i":` + strconv.Itoa(i) + "}\n")
+	}
+	p := writeTemp(t, "f.jsonl", sb.String())
+	a := readAll(t, p, Options{SampleFraction: 0.1, BatchSize: 300})
+	b := readAll(t, p, Options{SampleFraction: 0.1, BatchSize: 7})
+	if a.Rows < 150 || a.Rows > 250 || rowsJSON(t, a) != rowsJSON(t, b) {
+		t.Errorf("fraction 0.1 of 2000: %d rows; batch size changes the sample: %v", a.Rows, rowsJSON(t, a) != rowsJSON(t, b))
+	}
+	c := readAll(t, p, Options{SampleFraction: 0.1, SampleSeed: 2})
+	if rowsJSON(t, a) == rowsJSON(t, c) {
+		t.Error("seed does not change the sample")
+	}
+	if _, err := Open(p, Options{SampleFraction: 2}); err == nil {
+		t.Error("SampleFraction 2 accepted")
+	}
+}
+
+func TestSeq(t *testing.T) {
+	d := readAll(t, "testdata/nested.jsonl", Options{BatchSize: 2})
+	n := 0
+	for b := range d.Seq() {
+		if *b != d.Batches[n] {
+			t.Fatal("Seq order")
+		}
+		n++
+	}
+	if n != 3 {
+		t.Errorf("Seq yielded %d batches", n)
 	}
 }
