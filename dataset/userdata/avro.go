@@ -274,12 +274,13 @@ func (m *avroMapper) primitive(p *avro.PrimitiveSchema, path string) (*avroNode,
 				return nil
 			}}, nil
 		case avro.TimeMillis:
-			return &avroNode{dt: arrow.FixedWidthTypes.Time32ms, app: func(b array.Builder, v any) error {
+			m.in.note("field %s: Avro time-millis stored as int32 milliseconds since midnight", path)
+			return &avroNode{dt: arrow.PrimitiveTypes.Int32, app: func(b array.Builder, v any) error {
 				x, ok := v.(time.Duration)
 				if !ok {
 					return bad(v)
 				}
-				b.(*array.Time32Builder).Append(arrow.Time32(x.Milliseconds()))
+				b.(*array.Int32Builder).Append(int32(x.Milliseconds()))
 				return nil
 			}}, nil
 		}
@@ -296,12 +297,13 @@ func (m *avroMapper) primitive(p *avro.PrimitiveSchema, path string) (*avroNode,
 		tz := "UTC"
 		switch lt {
 		case avro.TimeMicros:
-			return &avroNode{dt: arrow.FixedWidthTypes.Time64us, app: func(b array.Builder, v any) error {
+			m.in.note("field %s: Avro time-micros stored as int64 microseconds since midnight", path)
+			return &avroNode{dt: arrow.PrimitiveTypes.Int64, app: func(b array.Builder, v any) error {
 				x, ok := v.(time.Duration)
 				if !ok {
 					return bad(v)
 				}
-				b.(*array.Time64Builder).Append(arrow.Time64(x.Microseconds()))
+				b.(*array.Int64Builder).Append(x.Microseconds())
 				return nil
 			}}, nil
 		case avro.TimestampMillis, avro.LocalTimestampMillis:

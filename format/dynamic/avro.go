@@ -78,7 +78,7 @@ func (g *avroGen) record(name string, fields []arrow.Field) (map[string]any, err
 		if err != nil {
 			return nil, err
 		}
-		if f.Nullable {
+		if f.Nullable && f.Type.ID() != arrow.NULL {
 			t = []any{"null", t}
 		}
 		m := map[string]any{"name": safe[i], "type": t}
@@ -92,6 +92,8 @@ func (g *avroGen) record(name string, fields []arrow.Field) (map[string]any, err
 
 func (g *avroGen) typ(dt arrow.DataType, path string) (any, error) {
 	switch t := dt.(type) {
+	case *arrow.NullType:
+		return "null", nil
 	case *arrow.BooleanType:
 		return "boolean", nil
 	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Uint8Type, *arrow.Uint16Type:
@@ -134,7 +136,7 @@ func (g *avroGen) typ(dt arrow.DataType, path string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ef.Nullable {
+		if ef.Nullable && ef.Type.ID() != arrow.NULL {
 			it = []any{"null", it}
 		}
 		return map[string]any{"type": "array", "items": it}, nil

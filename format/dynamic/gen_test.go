@@ -28,6 +28,7 @@ var leafTypes = []arrow.DataType{
 	arrow.FixedWidthTypes.Date32,
 	&arrow.TimestampType{Unit: arrow.Second}, &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"},
 	&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, &arrow.TimestampType{Unit: arrow.Nanosecond},
+	arrow.Null,
 }
 
 func (g *gen) typ(depth int) arrow.DataType {
@@ -51,7 +52,8 @@ func (g *gen) fields(depth, n int) []arrow.Field {
 		if g.r.IntN(5) == 0 {
 			name = fmt.Sprintf("weird name-%d é", g.n)
 		}
-		fs[i] = arrow.Field{Name: name, Type: g.typ(depth), Nullable: g.r.IntN(4) > 0}
+		t := g.typ(depth)
+		fs[i] = arrow.Field{Name: name, Type: t, Nullable: g.r.IntN(4) > 0 || t.ID() == arrow.NULL}
 	}
 	return fs
 }
@@ -111,6 +113,8 @@ func (g *gen) value(b array.Builder, dt arrow.DataType, nullable bool) {
 		return
 	}
 	switch bb := b.(type) {
+	case *array.NullBuilder:
+		bb.AppendNull()
 	case *array.BooleanBuilder:
 		bb.Append(g.r.IntN(2) == 0)
 	case *array.Int8Builder:

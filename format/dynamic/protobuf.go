@@ -104,7 +104,7 @@ func (g *pbGen) message(name string, fields []arrow.Field) (string, error) {
 
 func scalarType(dt arrow.DataType) (descriptorpb.FieldDescriptorProto_Type, bool) {
 	switch dt.(type) {
-	case *arrow.BooleanType:
+	case *arrow.BooleanType, *arrow.NullType: // a null-type field is never set
 		return descriptorpb.FieldDescriptorProto_TYPE_BOOL, true
 	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Date32Type:
 		return descriptorpb.FieldDescriptorProto_TYPE_INT32, true
@@ -196,10 +196,10 @@ func (g *pbGen) wrapper(name, field string, dt arrow.DataType, nullable bool) (s
 }
 
 // elemWrapped reports whether list elements of ef need a wrapper message:
-// nullable elements and lists of lists.
+// nullable elements (null-type ones included) and lists of lists.
 func elemWrapped(ef arrow.Field) bool {
 	_, isList := ef.Type.(arrow.ListLikeType)
-	return ef.Nullable || isList
+	return ef.Nullable || isList || ef.Type.ID() == arrow.NULL
 }
 
 // pbSetter sets field fd of m from row i of a bound array.
@@ -207,6 +207,11 @@ type pbSetter func(m protoreflect.Message, i int) error
 
 // bindPB binds arr to field fd (of a message) for writing.
 func bindPB(arr arrow.Array, fd protoreflect.FieldDescriptor, nullable bool, path string) pbSetter {
+	if arr.DataType().ID() == arrow.NULL {
+		// Null arrays have no validity bitmap (IsNull is false); every
+		// value is null, so the field is never set.
+		return func(protoreflect.Message, int) error { return nil }
+	}
 	val := bindPBValue(arr, fd, nullable, path)
 	return func(m protoreflect.Message, i int) error {
 		if arr.IsNull(i) {

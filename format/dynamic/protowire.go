@@ -134,6 +134,9 @@ func bindPW(arr arrow.Array, num protowire.Number, nullable bool, path string) p
 			return rep(buf, i)
 		}
 	}
+	if arr.DataType().ID() == arrow.NULL {
+		return func(buf []byte, _ int) ([]byte, error) { return buf, nil }
+	}
 	wt, val := pwScalar(arr)
 	if val == nil {
 		return func(buf []byte, _ int) ([]byte, error) {
@@ -524,6 +527,12 @@ func newPWField(b array.Builder, dt arrow.DataType, nullable bool, path string) 
 	}
 	wt, leaf := pwLeaf(b, path)
 	f.end = func() { b.AppendNull() }
+	if leaf == nil {
+		f.value = func(protowire.Type, []byte) (int, error) {
+			return 0, fmt.Errorf("column %s: a value where type %s holds only nulls", path, dt)
+		}
+		return f
+	}
 	f.value = func(got protowire.Type, buf []byte) (int, error) {
 		if got != wt {
 			return 0, fmt.Errorf("column %s: wire type %d, want %d", path, got, wt)
@@ -563,6 +572,12 @@ func repeatedField(vb array.Builder, ef arrow.Field, path string) *pwField {
 		return f
 	}
 	wt, leaf := pwLeaf(vb, epath)
+	if leaf == nil {
+		f.value = func(protowire.Type, []byte) (int, error) {
+			return 0, fmt.Errorf("column %s: unsupported element type %s", epath, ef.Type)
+		}
+		return f
+	}
 	f.value = func(got protowire.Type, buf []byte) (int, error) {
 		if got == wt {
 			return leaf(buf)

@@ -53,6 +53,11 @@ func wrapPath(path string, err error) error {
 
 // bindWriter returns a writer of arr's values; arr's type passed checkType.
 func bindWriter(arr arrow.Array, nullable bool, path string) wfunc {
+	if arr.DataType().ID() == arrow.NULL {
+		// Every value is null; the type itself says so (Avro: type
+		// "null", no union), so the field is written as not nullable.
+		return func(s sink, _ int) error { s.null(false); return nil }
+	}
 	value := bindValue(arr, path)
 	if arr.NullN() == 0 {
 		return func(s sink, i int) error {
@@ -210,6 +215,9 @@ type rfunc func(src source) error
 
 // bindReader compiles a reader of type dt appending to b.
 func bindReader(b array.Builder, dt arrow.DataType, nullable bool, path string) rfunc {
+	if dt.ID() == arrow.NULL {
+		nullable = false // see bindWriter
+	}
 	value := readValue(b, dt, path)
 	return func(src source) error {
 		null, err := src.isNull(nullable)
@@ -243,6 +251,13 @@ func uintRange(v int64, bits int) error {
 
 func readValue(b array.Builder, dt arrow.DataType, path string) rfunc {
 	switch bb := b.(type) {
+	case *array.NullBuilder:
+		// Reached where the format marks no null (Avro's "null" type):
+		// nothing to read.
+		return func(src source) error {
+			bb.AppendNull()
+			return nil
+		}
 	case *array.BooleanBuilder:
 		return func(src source) error {
 			v, err := src.boolean()

@@ -58,7 +58,7 @@ func compile(dt arrow.DataType, path string, lenient func(string) bool) (*node, 
 	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
 		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
 		*arrow.Float32Type, *arrow.Float64Type, *arrow.BinaryType, *arrow.LargeBinaryType,
-		*arrow.Date32Type, *arrow.TimestampType:
+		*arrow.Date32Type, *arrow.TimestampType, *arrow.NullType:
 	case *arrow.StringType, *arrow.LargeStringType:
 		n.lenient = lenient != nil && lenient(path)
 	case *arrow.StructType:
@@ -150,6 +150,8 @@ func (n *node) check(v *Value) error {
 		return nil
 	}
 	switch t := n.dt.(type) {
+	case *arrow.NullType:
+		return n.mismatch(v)
 	case *arrow.BooleanType:
 		if v.Kind != Bool {
 			return n.mismatch(v)
