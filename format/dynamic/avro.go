@@ -372,7 +372,9 @@ func (s *avroSource) more() (bool, error) {
 			s.st = s.st[:top]
 			return false, nil
 		}
-		if n > math.MaxInt32 || n > int64(len(s.b)-s.i) {
+		// Items take at least a byte each, except Avro nulls: allow a
+		// block of up to 1<<20 items beyond the bytes left.
+		if n > math.MaxInt32 || (n > int64(len(s.b)-s.i) && n > 1<<20) {
 			return false, fmt.Errorf("array block of %d items (corrupt count?)", n)
 		}
 		s.st[top] = int(n)

@@ -37,7 +37,8 @@ func (g *gen) typ(depth int) arrow.DataType {
 	}
 	switch g.r.IntN(3) {
 	case 0:
-		return arrow.ListOfField(arrow.Field{Name: "item", Type: g.typ(depth + 1), Nullable: g.r.IntN(2) == 0})
+		et := g.typ(depth + 1)
+		return arrow.ListOfField(arrow.Field{Name: "item", Type: et, Nullable: g.r.IntN(2) == 0 || et.ID() == arrow.NULL})
 	case 1:
 		return arrow.LargeListOfField(arrow.Field{Name: "item", Type: g.typ(depth + 1), Nullable: true})
 	}

@@ -62,7 +62,7 @@ func TestRoundTripProperty(t *testing.T) {
 	for _, c := range Constructors() {
 		t.Run(c.Name, func(t *testing.T) {
 			tested := 0
-			for seed := uint64(1); seed <= 60; seed++ {
+			for seed := uint64(1); seed <= 150; seed++ {
 				nested := seed%2 == 0
 				g := &gen{r: rand.New(rand.NewPCG(seed, 7)), nested: nested, special: !textFormats[c.Name]}
 				s := g.schema()
