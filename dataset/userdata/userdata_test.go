@@ -452,3 +452,18 @@ func TestSeq(t *testing.T) {
 		t.Errorf("Seq yielded %d batches", n)
 	}
 }
+
+func TestInferWholeFileAndTSV(t *testing.T) {
+	p := writeTemp(t, "late.jsonl", "{\"a\":1}\n{\"a\":2}\n{\"a\":2.5}\n")
+	if _, err := ReadAll(p, Options{InferRows: 2}); err == nil || !strings.Contains(err.Error(), "late.jsonl:3") {
+		t.Errorf("InferRows 2: err = %v", err)
+	}
+	d := readAll(t, p, Options{InferRows: -1})
+	if got := d.Schema.Field(0).Type; got.ID() != arrow.FLOAT64 {
+		t.Errorf("InferRows -1: type %s", got)
+	}
+	tsv := readAll(t, writeTemp(t, "x.tsv", "a\tb\n1\thello, \"world\"\n\t\n"), Options{})
+	if got := rowsJSON(t, tsv); got != `[{"a":1,"b":"hello, \"world\""},{"a":null,"b":null}]` {
+		t.Errorf("tsv rows %s", got)
+	}
+}
