@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/serbench/serbench/format"
@@ -13,8 +15,8 @@ import (
 )
 
 // JSONL is JSON Lines of record batches: one object per row, members in
-// column order, written by a hand-rolled writer and read by jsonv's parser
-// and a schema-compiled appender.
+// column order, written by a hand-rolled writer and read by a hand-rolled
+// pull parser driven by the schema (members in any order, absent = null).
 type JSONL struct {
 	schema *arrow.Schema
 	o      Options
@@ -183,12 +185,10 @@ func checkNames(s *arrow.Schema) error {
 
 // NewDecoder implements format.Format.
 func (f *JSONL) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error) {
-	app, err := jsonv.NewRowAppender(f.schema, nil)
-	if err != nil {
-		return nil, fmt.Errorf("jsonl: %w", err)
-	}
 	d := newRowDecoder("jsonl", f.schema, f.o)
 	br := bufio.NewReaderSize(r, 64<<10)
+	src := &jsonSource{}
+	rr := newRowReader(f.schema, d.b)
 	var line []byte
 	d.readRow = func() error {
 		line = line[:0]
@@ -212,15 +212,317 @@ func (f *JSONL) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], erro
 			}
 			break
 		}
-		v, err := jsonv.Parse(line)
-		if err != nil {
-			return fmt.Errorf("malformed JSON: %w", err)
+		src.reset(line)
+		if err := rr.read(src); err != nil {
+			return src.wrap(err)
 		}
-		if err := app.Check(&v); err != nil {
-			return err
+		if src.ws(); src.i < len(src.b) {
+			return src.wrap(src.errf("unexpected %q after the row's object", src.b[src.i]))
 		}
-		app.Append(d.b, &v)
 		return nil
 	}
 	return d, nil
 }
+
+// jsonSource is a pull parser of one JSON line, driven by the schema.
+type jsonSource struct {
+	b       []byte
+	i       int
+	first   []bool // per open object or array: no member read yet
+	scratch []byte
+}
+
+func (s *jsonSource) reset(line []byte) {
+	s.b, s.i, s.first = line, 0, s.first[:0]
+}
+
+// jsonError is a syntax or type error at a byte offset of the line.
+type jsonError struct {
+	off int
+	msg string
+}
+
+func (e *jsonError) Error() string { return fmt.Sprintf("byte %d: %s", e.off, e.msg) }
+
+func (s *jsonSource) errf(format string, args ...any) error {
+	return &jsonError{off: s.i, msg: fmt.Sprintf(format, args...)}
+}
+
+// wrap marks errors from the line's content as malformed JSON.
+func (s *jsonSource) wrap(err error) error { return fmt.Errorf("malformed JSON: %w", err) }
+
+func (s *jsonSource) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *jsonSource) lit(l string) bool {
+	if len(s.b)-s.i >= len(l) && string(s.b[s.i:s.i+len(l)]) == l {
+		s.i += len(l)
+		return true
+	}
+	return false
+}
+
+func (s *jsonSource) isNull(bool) (bool, error) {
+	s.ws()
+	return s.lit("null"), nil
+}
+
+func (s *jsonSource) boolean() (bool, error) {
+	s.ws()
+	switch {
+	case s.lit("true"):
+		return true, nil
+	case s.lit("false"):
+		return false, nil
+	}
+	return false, s.errf("want a boolean")
+}
+
+// number returns the text of a number token (validated by the strconv
+// parse that follows, plus a JSON grammar check).
+func (s *jsonSource) number() (string, error) {
+	s.ws()
+	start := s.i
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+			s.i++
+			continue
+		}
+		break
+	}
+	tok := string(s.b[start:s.i])
+	if !validNumber(tok) {
+		s.i = start
+		return "", s.errf("want a number")
+	}
+	return tok, nil
+}
+
+// validNumber checks the JSON number grammar.
+func validNumber(t string) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(t) && t[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(t) && t[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(t)
+}
+
+func (s *jsonSource) i64() (int64, error) {
+	t, err := s.number()
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return 0, &jsonError{off: s.i - len(t), msg: t + " is not an int64"}
+	}
+	return v, nil
+}
+
+func (s *jsonSource) u64() (uint64, error) {
+	t, err := s.number()
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseUint(t, 10, 64)
+	if err != nil {
+		return 0, &jsonError{off: s.i - len(t), msg: t + " is not a uint64"}
+	}
+	return v, nil
+}
+
+func (s *jsonSource) float(bits int) (float64, error) {
+	t, err := s.number()
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseFloat(t, bits)
+	if err != nil {
+		return 0, &jsonError{off: s.i - len(t), msg: fmt.Sprintf("%s out of the range of float%d", t, bits)}
+	}
+	return v, nil
+}
+
+func (s *jsonSource) f32() (float32, error) {
+	v, err := s.float(32)
+	return float32(v), err
+}
+
+func (s *jsonSource) f64() (float64, error) { return s.float(64) }
+
+// str decodes a string token into scratch.
+func (s *jsonSource) str() ([]byte, error) {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return nil, s.errf("want a string")
+	}
+	s.i++
+	start := s.i
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		if c == '"' {
+			v := s.b[start:s.i]
+			s.i++
+			if !utf8.Valid(v) {
+				return nil, s.errf("invalid UTF-8 in string")
+			}
+			return v, nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		s.i++
+	}
+	// Slow path: escapes. Re-parse the token with jsonv.
+	s.i = start - 1
+	end := s.i + 1
+	for end < len(s.b) && s.b[end] != '"' {
+		if s.b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(s.b) {
+		return nil, s.errf("unterminated string")
+	}
+	v, err := jsonv.Parse(s.b[s.i : end+1])
+	if err != nil {
+		return nil, s.errf("%v", err)
+	}
+	s.i = end + 1
+	s.scratch = append(s.scratch[:0], v.Text...)
+	return s.scratch, nil
+}
+
+func (s *jsonSource) bin() ([]byte, error) {
+	v, err := s.str()
+	if err != nil {
+		return nil, err
+	}
+	out, err := base64.StdEncoding.AppendDecode(nil, v)
+	if err != nil {
+		return nil, s.errf("invalid base64: %v", err)
+	}
+	return out, nil
+}
+
+func (s *jsonSource) date() (int32, error) {
+	v, err := s.str()
+	if err != nil {
+		return 0, err
+	}
+	t, err := time.Parse(jsonv.DateLayout, string(v))
+	if err != nil {
+		return 0, s.errf("invalid date %q", v)
+	}
+	return int32(arrow.Date32FromTime(t)), nil
+}
+
+func (s *jsonSource) timestamp(unit arrow.TimeUnit) (int64, error) {
+	v, err := s.str()
+	if err != nil {
+		return 0, err
+	}
+	t, err := time.Parse(jsonv.TimestampLayout, string(v))
+	if err != nil {
+		return 0, s.errf("invalid timestamp %q", v)
+	}
+	x, err := jsonv.TimeToUnit(t, unit)
+	if err != nil {
+		return 0, s.errf("%v", err)
+	}
+	return x, nil
+}
+
+func (s *jsonSource) open(c byte) error {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != c {
+		return s.errf("want %q", c)
+	}
+	s.i++
+	s.first = append(s.first, true)
+	return nil
+}
+
+// next reports whether the open container has another member, consuming
+// the separator or the closing byte.
+func (s *jsonSource) next(close byte) (bool, error) {
+	s.ws()
+	top := len(s.first) - 1
+	if s.i < len(s.b) && s.b[s.i] == close {
+		s.i++
+		s.first = s.first[:top]
+		return false, nil
+	}
+	if !s.first[top] {
+		if s.i >= len(s.b) || s.b[s.i] != ',' {
+			return false, s.errf("want ',' or %q", close)
+		}
+		s.i++
+	}
+	s.first[top] = false
+	return true, nil
+}
+
+func (s *jsonSource) beginRecord(int) error { return s.open('{') }
+
+func (s *jsonSource) nextKey(names []string) (int, error) {
+	more, err := s.next('}')
+	if err != nil || !more {
+		return -1, err
+	}
+	k, err := s.str()
+	if err != nil {
+		return 0, err
+	}
+	idx, err := keyIndex(k, names)
+	if err != nil {
+		return 0, err
+	}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != ':' {
+		return 0, s.errf("want ':'")
+	}
+	s.i++
+	return idx, nil
+}
+
+func (s *jsonSource) beginList() error   { return s.open('[') }
+func (s *jsonSource) more() (bool, error) { return s.next(']') }

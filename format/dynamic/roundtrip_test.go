@@ -315,3 +315,56 @@ func TestProtobufCrossRead(t *testing.T) {
 		rec.Release()
 	}
 }
+
+func TestJSONLReader(t *testing.T) {
+	s := arrow.NewSchema([]arrow.Field{
+		{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "s", Type: arrow.StructOf(arrow.Field{Name: "t", Type: arrow.BinaryTypes.String, Nullable: true}), Nullable: true},
+		{Name: "l", Type: arrow.ListOf(arrow.PrimitiveTypes.Float32), Nullable: true},
+	}, nil)
+	f, err := NewJSONL(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode := func(in string) (string, error) {
+		dec, err := f.NewDecoder(strings.NewReader(in))
+		if err != nil {
+			return "", err
+		}
+		var out []string
+		for {
+			var b arrow.RecordBatch
+			if err := dec.Decode(&b); err != nil {
+				if err == io.EOF {
+					return strings.Join(out, ""), nil
+				}
+				return "", err
+			}
+			j, _ := b.MarshalJSON()
+			out = append(out, string(j))
+		}
+	}
+	got, err := decode(" { \"l\" : [ 1.5 , 2 ] , \"s\":{\"t\":\"x\\u00e9\\\"\"}, \"a\": -7 } \n{}\n{\"s\":null,\"l\":[]}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"a":-7,"l":[1.5,2],"s":{"t":"xé\""}}` + "\n" + `,{"a":null,"l":null,"s":null}` + "\n" + `,{"a":null,"l":[],"s":null}` + "\n" + `]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for in, msg := range map[string]string{
+		"{\"a\":1} x\n":             "row 0: malformed JSON: byte 8: unexpected 'x'",
+		"{\"b\":1}\n":               `unknown field "b"`,
+		"{\"a\":1.5}\n":             "column a: byte 5: 1.5 is not an int64",
+		"{\"a\":3000000000}\n":      "column a: 3000000000 out of the range of int32",
+		"{\"a\":1,\"a\":2}\n":       "field a twice",
+		"{\"l\":[1,]}\n":            "column l[]: byte 8: want a number",
+		"{\"s\":{\"t\":\"\\x\"}}\n": "column s.t",
+		"{\"a\":01}\n":              "column a: byte 5: want a number",
+		"{\"a\":1}":                 "last line without newline",
+	} {
+		if _, err := decode(in); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: err = %v, want %q", in, err, msg)
+		}
+	}
+}
