@@ -524,5 +524,5 @@ func (s *jsonSource) nextKey(names []string) (int, error) {
 	return idx, nil
 }
 
-func (s *jsonSource) beginList() error   { return s.open('[') }
+func (s *jsonSource) beginList() error    { return s.open('[') }
 func (s *jsonSource) more() (bool, error) { return s.next(']') }
