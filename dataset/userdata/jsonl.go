@@ -76,9 +76,22 @@ type jtype struct {
 
 func newJType() *jtype { return &jtype{kinds: map[jsonv.Kind]bool{}} }
 
-func (t *jtype) merge(v *jsonv.Value) {
+// MaxFields bounds the distinct field names inference accepts in one
+// object type: JSON objects used as maps (a key per user, per timestamp…)
+// would otherwise grow the schema without limit.
+const MaxFields = 10000
+
+// errTooManyFields is returned by merge when an object type passes MaxFields.
+type errTooManyFields struct{ path string }
+
+func (e errTooManyFields) Error() string {
+	return fmt.Sprintf("object %s has more than %d distinct field names (a map, not a record?); "+
+		"Arrow needs one column per field", e.path, MaxFields)
+}
+
+func (t *jtype) merge(v *jsonv.Value, path string) error {
 	if v.Kind == jsonv.Null {
-		return
+		return nil
 	}
 	t.kinds[v.Kind] = true
 	switch v.Kind {
@@ -99,20 +112,32 @@ func (t *jtype) merge(v *jsonv.Value) {
 		for i, k := range v.Keys {
 			c, ok := t.byName[k]
 			if !ok {
+				if len(t.fields) >= MaxFields {
+					return errTooManyFields{path}
+				}
 				c = newJType()
 				t.byName[k] = c
 				t.fields = append(t.fields, k)
 			}
-			c.merge(&v.Items[i])
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if err := c.merge(&v.Items[i], p); err != nil {
+				return err
+			}
 		}
 	case jsonv.Array:
 		if t.elem == nil {
 			t.elem = newJType()
 		}
 		for i := range v.Items {
-			t.elem.merge(&v.Items[i])
+			if err := t.elem.merge(&v.Items[i], path+"[]"); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
 // inference turns jtypes into Arrow types, collecting notes and the paths of
@@ -236,7 +261,10 @@ func newJSONSource(r *Reader) (*jsonSource, error) {
 			closeIn()
 			return nil, r.lineError(lr.line, badJSON(err))
 		}
-		root.merge(&v)
+		if err := root.merge(&v, ""); err != nil {
+			closeIn()
+			return nil, r.lineError(lr.line, err)
+		}
 		sampled++
 	}
 	if err := closeIn(); err != nil {

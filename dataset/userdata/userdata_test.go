@@ -467,3 +467,19 @@ func TestInferWholeFileAndTSV(t *testing.T) {
 		t.Errorf("tsv rows %s", got)
 	}
 }
+
+func TestTooManyFields(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"m":{`)
+	for i := 0; i <= MaxFields; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`"k` + strconv.Itoa(i) + `":1`)
+	}
+	sb.WriteString("}}\n")
+	_, err := ReadAll(writeTemp(t, "m.jsonl", sb.String()), Options{})
+	if err == nil || !strings.Contains(err.Error(), "m.jsonl:1: object m has more than 10000 distinct field names") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -186,6 +186,7 @@ func (p *parser) value(depth int) (Value, error) {
 func (p *parser) object(depth int) (Value, error) {
 	p.i++ // {
 	v := Value{Kind: Object}
+	var keys map[string]struct{} // for objects past 16 members
 	p.ws()
 	if p.i < len(p.data) && p.data[p.i] == '}' {
 		p.i++
@@ -203,10 +204,23 @@ func (p *parser) object(depth int) (Value, error) {
 		if err != nil {
 			return v, err
 		}
-		for _, seen := range v.Keys {
-			if seen == k {
+		if len(v.Keys) < 16 {
+			for _, seen := range v.Keys {
+				if seen == k {
+					return v, p.errf("duplicate key %q", k)
+				}
+			}
+		} else {
+			if keys == nil {
+				keys = make(map[string]struct{}, 2*len(v.Keys))
+				for _, seen := range v.Keys {
+					keys[seen] = struct{}{}
+				}
+			}
+			if _, dup := keys[k]; dup {
 				return v, p.errf("duplicate key %q", k)
 			}
+			keys[k] = struct{}{}
 		}
 		p.ws()
 		if p.i >= len(p.data) || p.data[p.i] != ':' {

@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,21 @@ func TestRowAppenderErrors(t *testing.T) {
 	}
 	if _, err := NewRowAppender(arrow.NewSchema([]arrow.Field{{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.BinaryTypes.String)}}, nil), nil); err == nil {
 		t.Error("map type accepted")
+	}
+}
+
+func TestWideObjectDuplicate(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("{")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&sb, `"k%d":%d,`, i, i)
+	}
+	sb.WriteString(`"k50":0}`)
+	if _, err := Parse([]byte(sb.String())); err == nil || !strings.Contains(err.Error(), `duplicate key "k50"`) {
+		t.Errorf("err = %v", err)
+	}
+	ok := strings.Replace(sb.String(), `"k50":0}`, `"k100":0}`, 1)
+	if v, err := Parse([]byte(ok)); err != nil || len(v.Keys) != 101 {
+		t.Errorf("wide object: %d keys, %v", len(v.Keys), err)
 	}
 }
