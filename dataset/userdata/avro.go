@@ -209,7 +209,7 @@ func (m *avroMapper) union(u *avro.UnionSchema, path string) (*avroNode, error) 
 			return inner.app(b, val)
 		}}, nil
 	}
-	m.in.note("field %s: Avro union of %d types stored as string (JSON text {\"type\": value})", path, len(types))
+	m.in.note("field %s: Avro union of %d types stored as string (the value's JSON text: 1 and \"1\" stay apart)", path, len(types))
 	return &avroNode{dt: arrow.BinaryTypes.String, nullable: true, app: func(b array.Builder, v any) error {
 		if _, null := unwrapUnion(v); null {
 			b.AppendNull()

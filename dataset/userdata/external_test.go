@@ -18,6 +18,13 @@ func TestExternalDataset(t *testing.T) {
 	}
 	d := readAll(t, *external, Options{})
 	t.Logf("%s: %d rows\n%s", *external, d.Rows, FormatSchema(d.Schema, d.Notes))
+	roundTripAll(t, d)
+}
+
+// roundTripAll writes d through every dynamic format that can hold it and
+// compares what each reads back.
+func roundTripAll(t *testing.T, d *Data) {
+	t.Helper()
 	fs, skipped := dynamic.All(d.Schema, dynamic.Options{})
 	for _, err := range skipped {
 		t.Logf("skipped: %v", err)
