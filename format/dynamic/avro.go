@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/serbench/serbench/format"
@@ -113,6 +115,24 @@ func (g *avroGen) typ(dt arrow.DataType, path string) (any, error) {
 		return "bytes", nil
 	case *arrow.Date32Type:
 		return map[string]any{"type": "int", "logicalType": "date"}, nil
+	case *arrow.Time32Type:
+		if t.Unit == arrow.Millisecond {
+			return map[string]any{"type": "int", "logicalType": "time-millis"}, nil
+		}
+		return map[string]any{"type": "int", "arrow_unit": t.Unit.String()}, nil
+	case *arrow.Time64Type:
+		if t.Unit == arrow.Microsecond {
+			return map[string]any{"type": "long", "logicalType": "time-micros"}, nil
+		}
+		return map[string]any{"type": "long", "arrow_unit": t.Unit.String()}, nil
+	case *arrow.FixedSizeBinaryType:
+		g.n++
+		return map[string]any{"type": "fixed", "name": fmt.Sprintf("fixed%d_%d", t.ByteWidth, g.n), "size": t.ByteWidth}, nil
+	case *arrow.Decimal128Type:
+		if t.Scale < 0 || t.Scale > t.Precision {
+			return map[string]any{"type": "bytes", "arrow_type": t.String()}, nil
+		}
+		return map[string]any{"type": "bytes", "logicalType": "decimal", "precision": t.Precision, "scale": t.Scale}, nil
 	case *arrow.TimestampType:
 		prefix := "timestamp-"
 		if t.TimeZone == "" {
@@ -188,9 +208,14 @@ func (s *avroSink) bin(v []byte) {
 }
 func (s *avroSink) date(d int32) error                        { s.long(int64(d)); return nil }
 func (s *avroSink) timestamp(v int64, _ arrow.TimeUnit) error { s.long(v); return nil }
-func (s *avroSink) beginRecord(int)                           {}
-func (s *avroSink) key(int, string)                           {}
-func (s *avroSink) endRecord()                                {}
+func (s *avroSink) fixed(v []byte)                            { s.buf = append(s.buf, v...) }
+func (s *avroSink) dec(v decimal128.Num, _ int32) error {
+	s.bin(twosComplement(v.BigInt()))
+	return nil
+}
+func (s *avroSink) beginRecord(int) {}
+func (s *avroSink) key(int, string) {}
+func (s *avroSink) endRecord()      {}
 func (s *avroSink) beginList(n int) {
 	if n > 0 {
 		s.long(int64(n))
@@ -337,6 +362,54 @@ func (s *avroSource) date() (int32, error) {
 	return int32(v), err
 }
 func (s *avroSource) timestamp(arrow.TimeUnit) (int64, error) { return s.long() }
+func (s *avroSource) fixed(n int) ([]byte, error)             { return s.take(n) }
+func (s *avroSource) dec(prec, _ int32) (decimal128.Num, error) {
+	b, err := s.str()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	v := fromTwosComplement(b)
+	if v.BitLen() > 127 {
+		return decimal128.Num{}, fmt.Errorf("decimal of %d bits", v.BitLen())
+	}
+	n := decimal128.FromBigInt(v)
+	if !n.FitsInPrecision(prec) {
+		return n, fmt.Errorf("decimal %s exceeds precision %d", v, prec)
+	}
+	return n, nil
+}
+
+// twosComplement returns v as a minimal big-endian two's-complement byte
+// string (Avro's decimal encoding).
+func twosComplement(v *big.Int) []byte {
+	if v.Sign() >= 0 {
+		b := v.Bytes()
+		if len(b) == 0 || b[0]&0x80 != 0 {
+			b = append([]byte{0}, b...)
+		}
+		return b
+	}
+	// -v - 1, inverted.
+	m := new(big.Int).Neg(v)
+	m.Sub(m, big.NewInt(1))
+	b := m.Bytes()
+	if len(b) == 0 || b[0]&0x80 != 0 {
+		b = append([]byte{0}, b...)
+	}
+	for i := range b {
+		b[i] = ^b[i]
+	}
+	return b
+}
+
+// fromTwosComplement parses a big-endian two's-complement byte string.
+func fromTwosComplement(b []byte) *big.Int {
+	v := new(big.Int).SetBytes(b)
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+	}
+	return v
+}
 func (s *avroSource) beginRecord(n int) error {
 	s.st.push(n)
 	return nil

@@ -8,7 +8,9 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/format/dynamic/jsonv"
 )
 
 // CBOR is a CBOR sequence (RFC 8742) of record batches' rows: each row one
@@ -90,11 +92,15 @@ func (s *cborSink) bin(v []byte) {
 }
 func (s *cborSink) date(d int32) error                        { s.i64(int64(d)); return nil }
 func (s *cborSink) timestamp(v int64, _ arrow.TimeUnit) error { s.i64(v); return nil }
-func (s *cborSink) beginRecord(n int)                         { s.head(5, uint64(n)) }
-func (s *cborSink) key(_ int, name string)                    { _ = s.str(name) }
-func (s *cborSink) endRecord()                                {}
-func (s *cborSink) beginList(n int)                           { s.head(4, uint64(n)) }
-func (s *cborSink) endList(int)                               {}
+func (s *cborSink) fixed(v []byte)                            { s.bin(v) }
+func (s *cborSink) dec(v decimal128.Num, scale int32) error {
+	return s.str(v.ToString(scale))
+}
+func (s *cborSink) beginRecord(n int)      { s.head(5, uint64(n)) }
+func (s *cborSink) key(_ int, name string) { _ = s.str(name) }
+func (s *cborSink) endRecord()             {}
+func (s *cborSink) beginList(n int)        { s.head(4, uint64(n)) }
+func (s *cborSink) endList(int)            {}
 
 // NewEncoder implements format.Format.
 func (f *CBOR) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
@@ -187,7 +193,7 @@ func (s *cborSource) i64() (int64, error) {
 	return int64(arg), nil
 }
 func (s *cborSource) u64() (uint64, error) { return s.want(0) }
-func (s *cborSource) fixed(tag byte, n int) (uint64, error) {
+func (s *cborSource) float(tag byte, n int) (uint64, error) {
 	b, err := s.r.ReadByte()
 	if err != nil {
 		return 0, err
@@ -202,11 +208,11 @@ func (s *cborSource) fixed(tag byte, n int) (uint64, error) {
 	return binary.BigEndian.Uint64(buf[:]), nil
 }
 func (s *cborSource) f32() (float32, error) {
-	v, err := s.fixed(0xfa, 4)
+	v, err := s.float(0xfa, 4)
 	return math.Float32frombits(uint32(v)), err
 }
 func (s *cborSource) f64() (float64, error) {
-	v, err := s.fixed(0xfb, 8)
+	v, err := s.float(0xfb, 8)
 	return math.Float64frombits(v), err
 }
 func (s *cborSource) bytes(major byte) ([]byte, error) {
@@ -234,6 +240,14 @@ func (s *cborSource) date() (int32, error) {
 	return int32(v), err
 }
 func (s *cborSource) timestamp(arrow.TimeUnit) (int64, error) { return s.i64() }
+func (s *cborSource) fixed(int) ([]byte, error)               { return s.bin() }
+func (s *cborSource) dec(prec, scale int32) (decimal128.Num, error) {
+	v, err := s.str()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	return jsonv.ParseDecimal128(string(v), prec, scale)
+}
 func (s *cborSource) container(major byte) error {
 	n, err := s.want(major)
 	if err != nil {

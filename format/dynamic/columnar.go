@@ -259,10 +259,9 @@ func sameLayout(a, b arrow.DataType) bool {
 		return sameLayout(at.Elem(), b.(*arrow.ListType).Elem())
 	case *arrow.LargeListType:
 		return sameLayout(at.Elem(), b.(*arrow.LargeListType).Elem())
-	case *arrow.TimestampType:
-		if msForSeconds(a, b) {
-			return true
-		}
+	}
+	if msForSeconds(a, b) {
+		return true
 	}
 	return arrow.TypeEqual(a, b)
 }
@@ -274,23 +273,39 @@ func retype(arr arrow.Array, dt arrow.DataType) arrow.Array {
 	return array.MakeFromData(d)
 }
 
-// msForSeconds reports whether a is the timestamp[ms] Parquet stores for
-// timestamp[s] b (Parquet has no seconds unit).
+// msForSeconds reports whether a is the timestamp[ms] or time32[ms] Parquet
+// stores for timestamp[s] or time32[s] b (Parquet has no seconds unit).
 func msForSeconds(a, b arrow.DataType) bool {
-	at, ok1 := a.(*arrow.TimestampType)
-	bt, ok2 := b.(*arrow.TimestampType)
-	return ok1 && ok2 && at.Unit == arrow.Millisecond && bt.Unit == arrow.Second && at.TimeZone == bt.TimeZone
+	switch at := a.(type) {
+	case *arrow.TimestampType:
+		bt, ok := b.(*arrow.TimestampType)
+		return ok && at.Unit == arrow.Millisecond && bt.Unit == arrow.Second && at.TimeZone == bt.TimeZone
+	case *arrow.Time32Type:
+		bt, ok := b.(*arrow.Time32Type)
+		return ok && at.Unit == arrow.Millisecond && bt.Unit == arrow.Second
+	}
+	return false
 }
 
 func retypeData(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
 	if msForSeconds(d.DataType(), dt) {
 		// Exact: the writer multiplied seconds by 1000.
-		raw := arrow.Int64Traits.CastFromBytes(d.Buffers()[1].Bytes())
-		secs := make([]int64, len(raw))
-		for i, v := range raw {
-			secs[i] = v / 1000
+		var buf *memory.Buffer
+		if dt.ID() == arrow.TIME32 {
+			raw := arrow.Int32Traits.CastFromBytes(d.Buffers()[1].Bytes())
+			secs := make([]int32, len(raw))
+			for i, v := range raw {
+				secs[i] = v / 1000
+			}
+			buf = memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(secs))
+		} else {
+			raw := arrow.Int64Traits.CastFromBytes(d.Buffers()[1].Bytes())
+			secs := make([]int64, len(raw))
+			for i, v := range raw {
+				secs[i] = v / 1000
+			}
+			buf = memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(secs))
 		}
-		buf := memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(secs))
 		defer buf.Release()
 		return array.NewData(dt, d.Len(), []*memory.Buffer{d.Buffers()[0], buf}, nil, d.NullN(), d.Offset())
 	}

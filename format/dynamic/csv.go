@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/dynamic/jsonv"
 )
@@ -114,6 +115,11 @@ func (s *csvSink) timestamp(v int64, unit arrow.TimeUnit) error {
 		return fmt.Errorf("timestamp %d%s is outside years 0..9999 of RFC 3339", v, unit)
 	}
 	s.buf = t.AppendFormat(s.buf, jsonv.TimestampLayout)
+	return nil
+}
+func (s *csvSink) fixed(v []byte) { s.bin(v) }
+func (s *csvSink) dec(v decimal128.Num, scale int32) error {
+	s.buf = append(s.buf, v.ToString(scale)...)
 	return nil
 }
 func (s *csvSink) beginRecord(int) {}
@@ -305,6 +311,14 @@ func (s *csvSource) timestamp(unit arrow.TimeUnit) (int64, error) {
 		return 0, err
 	}
 	return jsonv.TimeToUnit(t, unit)
+}
+func (s *csvSource) fixed(int) ([]byte, error) { return s.bin() }
+func (s *csvSource) dec(prec, scale int32) (decimal128.Num, error) {
+	c, err := s.cell()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	return jsonv.ParseDecimal128(string(c), prec, scale)
 }
 func (s *csvSource) beginRecord(n int) error {
 	if len(s.l.cells) != n {

@@ -180,7 +180,8 @@ func checkType(path string, dt arrow.DataType, flat bool) error {
 	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
 		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
 		*arrow.Float32Type, *arrow.Float64Type, *arrow.StringType, *arrow.LargeStringType,
-		*arrow.BinaryType, *arrow.LargeBinaryType, *arrow.Date32Type, *arrow.TimestampType, *arrow.NullType:
+		*arrow.BinaryType, *arrow.LargeBinaryType, *arrow.Date32Type, *arrow.TimestampType, *arrow.NullType,
+		*arrow.Time32Type, *arrow.Time64Type, *arrow.FixedSizeBinaryType, *arrow.Decimal128Type:
 		return nil
 	case *arrow.StructType:
 		if flat {

@@ -3,10 +3,12 @@ package dynamic
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -29,6 +31,9 @@ var leafTypes = []arrow.DataType{
 	&arrow.TimestampType{Unit: arrow.Second}, &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"},
 	&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, &arrow.TimestampType{Unit: arrow.Nanosecond},
 	arrow.Null,
+	arrow.FixedWidthTypes.Time32ms, arrow.FixedWidthTypes.Time32s, arrow.FixedWidthTypes.Time64us, arrow.FixedWidthTypes.Time64ns,
+	&arrow.FixedSizeBinaryType{ByteWidth: 3}, &arrow.Decimal128Type{Precision: 38, Scale: 4},
+	&arrow.Decimal128Type{Precision: 9, Scale: 0}, &arrow.Decimal128Type{Precision: 5, Scale: 5},
 }
 
 func (g *gen) typ(depth int) arrow.DataType {
@@ -116,6 +121,24 @@ func (g *gen) value(b array.Builder, dt arrow.DataType, nullable bool) {
 	switch bb := b.(type) {
 	case *array.NullBuilder:
 		bb.AppendNull()
+	case *array.Time32Builder:
+		bb.Append(arrow.Time32(g.r.IntN(86400)))
+	case *array.Time64Builder:
+		bb.Append(arrow.Time64(g.r.Int64N(86400e9)))
+	case *array.FixedSizeBinaryBuilder:
+		bb.Append([]byte{byte(g.r.IntN(256)), 0x80, byte(g.r.IntN(256))})
+	case *array.Decimal128Builder:
+		prec := dt.(*arrow.Decimal128Type).Precision
+		digits := 1 + g.r.IntN(int(prec))
+		var v big.Int
+		for k := 0; k < digits; k++ {
+			v.Mul(&v, big.NewInt(10))
+			v.Add(&v, big.NewInt(int64(g.r.IntN(10))))
+		}
+		if g.r.IntN(2) == 0 {
+			v.Neg(&v)
+		}
+		bb.Append(decimal128.FromBigInt(&v))
 	case *array.BooleanBuilder:
 		bb.Append(g.r.IntN(2) == 0)
 	case *array.Int8Builder:

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/dynamic/jsonv"
 )
@@ -117,6 +118,14 @@ func (s *jsonSink) timestamp(v int64, unit arrow.TimeUnit) error {
 	s.sep()
 	s.buf = append(s.buf, '"')
 	s.buf = t.AppendFormat(s.buf, jsonv.TimestampLayout)
+	s.buf = append(s.buf, '"')
+	return nil
+}
+func (s *jsonSink) fixed(v []byte) { s.bin(v) }
+func (s *jsonSink) dec(v decimal128.Num, scale int32) error {
+	s.sep()
+	s.buf = append(s.buf, '"')
+	s.buf = append(s.buf, v.ToString(scale)...)
 	s.buf = append(s.buf, '"')
 	return nil
 }
@@ -469,6 +478,20 @@ func (s *jsonSource) timestamp(unit arrow.TimeUnit) (int64, error) {
 		return 0, s.errf("%v", err)
 	}
 	return x, nil
+}
+
+func (s *jsonSource) fixed(int) ([]byte, error) { return s.bin() }
+
+func (s *jsonSource) dec(prec, scale int32) (decimal128.Num, error) {
+	v, err := s.str()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	n, err := jsonv.ParseDecimal128(string(v), prec, scale)
+	if err != nil {
+		return n, s.errf("%v", err)
+	}
+	return n, nil
 }
 
 func (s *jsonSource) open(c byte) error {

@@ -6,7 +6,9 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/format/dynamic/jsonv"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -85,6 +87,11 @@ func (s *mpSink) key(_ int, name string) { s.buf = msgp.AppendString(s.buf, name
 func (s *mpSink) endRecord()             {}
 func (s *mpSink) beginList(n int)        { s.buf = msgp.AppendArrayHeader(s.buf, uint32(n)) }
 func (s *mpSink) endList(int)            {}
+func (s *mpSink) fixed(v []byte)         { s.buf = msgp.AppendBytes(s.buf, v) }
+func (s *mpSink) dec(v decimal128.Num, scale int32) error {
+	s.buf = msgp.AppendString(s.buf, v.ToString(scale))
+	return nil
+}
 func (s *mpSink) timestamp(v int64, _ arrow.TimeUnit) error {
 	s.buf = msgp.AppendInt64(s.buf, v)
 	return nil
@@ -195,7 +202,15 @@ func (s *mpSource) bin() ([]byte, error) {
 	}
 	return s.readN(n)
 }
-func (s *mpSource) date() (int32, error) { return s.r.ReadInt32() }
+func (s *mpSource) date() (int32, error)      { return s.r.ReadInt32() }
+func (s *mpSource) fixed(int) ([]byte, error) { return s.bin() }
+func (s *mpSource) dec(prec, scale int32) (decimal128.Num, error) {
+	v, err := s.str()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	return jsonv.ParseDecimal128(string(v), prec, scale)
+}
 func (s *mpSource) timestamp(arrow.TimeUnit) (int64, error) {
 	return s.r.ReadInt64()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/format/dynamic/jsonv"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -106,10 +107,14 @@ func scalarType(dt arrow.DataType) (descriptorpb.FieldDescriptorProto_Type, bool
 	switch dt.(type) {
 	case *arrow.BooleanType, *arrow.NullType: // a null-type field is never set
 		return descriptorpb.FieldDescriptorProto_TYPE_BOOL, true
-	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Date32Type:
+	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Date32Type, *arrow.Time32Type:
 		return descriptorpb.FieldDescriptorProto_TYPE_INT32, true
-	case *arrow.Int64Type, *arrow.TimestampType:
+	case *arrow.Int64Type, *arrow.TimestampType, *arrow.Time64Type:
 		return descriptorpb.FieldDescriptorProto_TYPE_INT64, true
+	case *arrow.Decimal128Type: // exact decimal text
+		return descriptorpb.FieldDescriptorProto_TYPE_STRING, true
+	case *arrow.FixedSizeBinaryType:
+		return descriptorpb.FieldDescriptorProto_TYPE_BYTES, true
 	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type:
 		return descriptorpb.FieldDescriptorProto_TYPE_UINT32, true
 	case *arrow.Uint64Type:
@@ -236,6 +241,14 @@ func scalarPB(arr arrow.Array, i int) protoreflect.Value {
 		return protoreflect.ValueOfInt32(a.Value(i))
 	case *array.Date32:
 		return protoreflect.ValueOfInt32(int32(a.Value(i)))
+	case *array.Time32:
+		return protoreflect.ValueOfInt32(int32(a.Value(i)))
+	case *array.Time64:
+		return protoreflect.ValueOfInt64(int64(a.Value(i)))
+	case *array.FixedSizeBinary:
+		return protoreflect.ValueOfBytes(a.Value(i))
+	case *array.Decimal128:
+		return protoreflect.ValueOfString(a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale))
 	case *array.Int64:
 		return protoreflect.ValueOfInt64(a.Value(i))
 	case *array.Timestamp:
@@ -445,6 +458,21 @@ func appendScalar(b array.Builder, v protoreflect.Value, path string) error {
 		bb.Append(int32(v.Int()))
 	case *array.Date32Builder:
 		bb.Append(arrow.Date32(v.Int()))
+	case *array.Time32Builder:
+		bb.Append(arrow.Time32(v.Int()))
+	case *array.Time64Builder:
+		bb.Append(arrow.Time64(v.Int()))
+	case *array.FixedSizeBinaryBuilder:
+		w := bb.Type().(*arrow.FixedSizeBinaryType).ByteWidth
+		if len(v.Bytes()) != w {
+			return fmt.Errorf("column %s: %d bytes for %s", path, len(v.Bytes()), bb.Type())
+		}
+		bb.Append(v.Bytes())
+	case *array.Decimal128Builder:
+		t := bb.Type().(*arrow.Decimal128Type)
+		n, perr := jsonv.ParseDecimal128(v.String(), t.Precision, t.Scale)
+		err = perr
+		bb.Append(n)
 	case *array.Int64Builder:
 		bb.Append(v.Int())
 	case *array.TimestampBuilder:

@@ -10,7 +10,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/format/dynamic/jsonv"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -75,6 +77,15 @@ func pwScalar(arr arrow.Array) (protowire.Type, func(buf []byte, i int) []byte) 
 		return protowire.VarintType, func(b []byte, i int) []byte { return protowire.AppendVarint(b, uint64(int64(a.Value(i)))) }
 	case *array.Date32:
 		return protowire.VarintType, func(b []byte, i int) []byte { return protowire.AppendVarint(b, uint64(int64(a.Value(i)))) }
+	case *array.Time32:
+		return protowire.VarintType, func(b []byte, i int) []byte { return protowire.AppendVarint(b, uint64(int64(a.Value(i)))) }
+	case *array.Time64:
+		return protowire.VarintType, func(b []byte, i int) []byte { return protowire.AppendVarint(b, uint64(a.Value(i))) }
+	case *array.FixedSizeBinary:
+		return protowire.BytesType, func(b []byte, i int) []byte { return protowire.AppendBytes(b, a.Value(i)) }
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return protowire.BytesType, func(b []byte, i int) []byte { return protowire.AppendString(b, a.Value(i).ToString(scale)) }
 	case *array.Int64:
 		return protowire.VarintType, func(b []byte, i int) []byte { return protowire.AppendVarint(b, uint64(a.Value(i))) }
 	case *array.Timestamp:
@@ -416,6 +427,35 @@ func pwLeaf(bld array.Builder, path string) (protowire.Type, func(b []byte) (int
 		return signed(32, func(v int64) { bb.Append(int32(v)) })
 	case *array.Date32Builder:
 		return signed(32, func(v int64) { bb.Append(arrow.Date32(v)) })
+	case *array.Time32Builder:
+		return signed(32, func(v int64) { bb.Append(arrow.Time32(v)) })
+	case *array.Time64Builder:
+		return signed(64, func(v int64) { bb.Append(arrow.Time64(v)) })
+	case *array.FixedSizeBinaryBuilder:
+		w := bb.Type().(*arrow.FixedSizeBinaryType).ByteWidth
+		return protowire.BytesType, func(b []byte) (int, error) {
+			v, n, err := consumeBytes(path, protowire.BytesType, b)
+			if err == nil && len(v) != w {
+				err = fmt.Errorf("column %s: %d bytes for %s", path, len(v), bb.Type())
+			}
+			if err != nil {
+				bb.AppendNull()
+				return n, err
+			}
+			bb.Append(v)
+			return n, nil
+		}
+	case *array.Decimal128Builder:
+		t := bb.Type().(*arrow.Decimal128Type)
+		return protowire.BytesType, func(b []byte) (int, error) {
+			v, n, err := consumeBytes(path, protowire.BytesType, b)
+			var x decimal128.Num
+			if err == nil {
+				x, err = jsonv.ParseDecimal128(string(v), t.Precision, t.Scale)
+			}
+			bb.Append(x)
+			return n, err
+		}
 	case *array.Int64Builder:
 		return signed(64, func(v int64) { bb.Append(v) })
 	case *array.TimestampBuilder:

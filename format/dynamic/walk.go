@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
 // sink is the low-level encoder of one row format. The walker calls it per
@@ -24,6 +25,10 @@ type sink interface {
 	bin(v []byte)
 	date(days int32) error
 	timestamp(v int64, unit arrow.TimeUnit) error
+	// fixed writes a fixed-size binary value.
+	fixed(v []byte)
+	// dec writes a decimal128 of the given scale.
+	dec(v decimal128.Num, scale int32) error
 	beginRecord(n int)
 	key(i int, name string)
 	endRecord()
@@ -112,6 +117,15 @@ func bindValue(arr arrow.Array, path string) wfunc {
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
 		return func(s sink, i int) error { return s.timestamp(int64(a.Value(i)), unit) }
+	case *array.Time32:
+		return func(s sink, i int) error { s.i64(int64(a.Value(i))); return nil }
+	case *array.Time64:
+		return func(s sink, i int) error { s.i64(int64(a.Value(i))); return nil }
+	case *array.FixedSizeBinary:
+		return func(s sink, i int) error { s.fixed(a.Value(i)); return nil }
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return func(s sink, i int) error { return s.dec(a.Value(i), scale) }
 	case *array.Struct:
 		st := a.DataType().(*arrow.StructType)
 		fields := make([]wfunc, st.NumFields())
@@ -200,6 +214,8 @@ type source interface {
 	bin() ([]byte, error)
 	date() (int32, error)
 	timestamp(unit arrow.TimeUnit) (int64, error)
+	fixed(n int) ([]byte, error)
+	dec(prec, scale int32) (decimal128.Num, error)
 	// beginRecord starts a record of n fields.
 	beginRecord(n int) error
 	// nextKey returns the index among names of the next field, or -1 at
@@ -371,6 +387,42 @@ func readValue(b array.Builder, dt arrow.DataType, path string) rfunc {
 		return func(src source) error {
 			v, err := src.timestamp(unit)
 			bb.Append(arrow.Timestamp(v))
+			return err
+		}
+	case *array.Time32Builder:
+		return func(src source) error {
+			v, err := src.i64()
+			if err == nil {
+				err = intRange(v, 32)
+			}
+			bb.Append(arrow.Time32(v))
+			return err
+		}
+	case *array.Time64Builder:
+		return func(src source) error {
+			v, err := src.i64()
+			bb.Append(arrow.Time64(v))
+			return err
+		}
+	case *array.FixedSizeBinaryBuilder:
+		width := dt.(*arrow.FixedSizeBinaryType).ByteWidth
+		return func(src source) error {
+			v, err := src.fixed(width)
+			if err == nil && len(v) != width {
+				err = fmt.Errorf("%d bytes for %s", len(v), dt)
+			}
+			if err != nil {
+				bb.AppendNull()
+				return err
+			}
+			bb.Append(v)
+			return nil
+		}
+	case *array.Decimal128Builder:
+		t := dt.(*arrow.Decimal128Type)
+		return func(src source) error {
+			v, err := src.dec(t.Precision, t.Scale)
+			bb.Append(v)
 			return err
 		}
 	case *array.StructBuilder:

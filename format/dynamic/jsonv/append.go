@@ -4,11 +4,14 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
 // How JSON holds the Arrow types that have no JSON counterpart.
@@ -58,7 +61,8 @@ func compile(dt arrow.DataType, path string, lenient func(string) bool) (*node, 
 	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
 		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
 		*arrow.Float32Type, *arrow.Float64Type, *arrow.BinaryType, *arrow.LargeBinaryType,
-		*arrow.Date32Type, *arrow.TimestampType, *arrow.NullType:
+		*arrow.Date32Type, *arrow.TimestampType, *arrow.NullType, *arrow.Time32Type, *arrow.Time64Type,
+		*arrow.FixedSizeBinaryType, *arrow.Decimal128Type:
 	case *arrow.StringType, *arrow.LargeStringType:
 		n.lenient = lenient != nil && lenient(path)
 	case *arrow.StructType:
@@ -156,12 +160,27 @@ func (n *node) check(v *Value) error {
 		if v.Kind != Bool {
 			return n.mismatch(v)
 		}
-	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type:
+	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type, *arrow.Time32Type, *arrow.Time64Type:
 		if v.Kind != Number {
 			return n.mismatch(v)
 		}
 		if _, err := strconv.ParseInt(v.Text, 10, intBits(n.dt)); err != nil {
 			return n.mismatch(v)
+		}
+	case *arrow.FixedSizeBinaryType:
+		if v.Kind != String {
+			return n.mismatch(v)
+		}
+		b, err := base64.StdEncoding.DecodeString(v.Text)
+		if err != nil || len(b) != t.ByteWidth {
+			return n.errf("want base64 of %d bytes for %s", t.ByteWidth, n.dt)
+		}
+	case *arrow.Decimal128Type:
+		if v.Kind != String {
+			return n.mismatch(v)
+		}
+		if _, err := ParseDecimal128(v.Text, t.Precision, t.Scale); err != nil {
+			return n.errf("%v", err)
 		}
 	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type:
 		if v.Kind != Number {
@@ -289,6 +308,19 @@ func (n *node) append(b array.Builder, v *Value) {
 	case *array.Date32Builder:
 		tm, _ := time.Parse(DateLayout, v.Text)
 		b.Append(arrow.Date32FromTime(tm))
+	case *array.Time32Builder:
+		x, _ := strconv.ParseInt(v.Text, 10, 32)
+		b.Append(arrow.Time32(x))
+	case *array.Time64Builder:
+		x, _ := strconv.ParseInt(v.Text, 10, 64)
+		b.Append(arrow.Time64(x))
+	case *array.FixedSizeBinaryBuilder:
+		x, _ := base64.StdEncoding.DecodeString(v.Text)
+		b.Append(x)
+	case *array.Decimal128Builder:
+		t := n.dt.(*arrow.Decimal128Type)
+		x, _ := ParseDecimal128(v.Text, t.Precision, t.Scale)
+		b.Append(x)
 	case *array.TimestampBuilder:
 		tm, _ := time.Parse(TimestampLayout, v.Text)
 		x, _ := TimeToUnit(tm, n.dt.(*arrow.TimestampType).Unit)
@@ -372,4 +404,51 @@ func UnitToTime(v int64, unit arrow.TimeUnit) time.Time {
 	default:
 		return time.Unix(v/1e9, v%1e9).UTC()
 	}
+}
+
+// ParseDecimal128 parses the text Decimal128.ToString(scale) writes — an
+// optional '-', digits, and exactly scale fraction digits (for a negative
+// scale, -scale trailing zeros) — exactly, without going through floats.
+func ParseDecimal128(text string, prec, scale int32) (decimal128.Num, error) {
+	bad := func() (decimal128.Num, error) {
+		return decimal128.Num{}, fmt.Errorf("%q is not a decimal(%d, %d)", text, prec, scale)
+	}
+	s := text
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	intPart, frac, hasDot := strings.Cut(s, ".")
+	switch {
+	case scale > 0 && (!hasDot || len(frac) != int(scale)):
+		return bad()
+	case scale <= 0 && hasDot:
+		return bad()
+	case scale < 0:
+		if !strings.HasSuffix(intPart, strings.Repeat("0", int(-scale))) {
+			return bad()
+		}
+		if intPart != "0" {
+			intPart = intPart[:len(intPart)+int(scale)]
+		}
+	}
+	digits := intPart + frac
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return bad()
+	}
+	var v big.Int
+	if _, ok := v.SetString(digits, 10); !ok {
+		return bad()
+	}
+	if neg {
+		v.Neg(&v)
+	}
+	if v.BitLen() > 127 {
+		return bad()
+	}
+	n := decimal128.FromBigInt(&v)
+	if !n.FitsInPrecision(prec) {
+		return bad()
+	}
+	return n, nil
 }

@@ -127,3 +127,25 @@ func TestWideObjectDuplicate(t *testing.T) {
 		t.Errorf("wide object: %d keys, %v", len(v.Keys), err)
 	}
 }
+
+func TestParseDecimal128(t *testing.T) {
+	for _, c := range []struct {
+		text        string
+		prec, scale int32
+		ok          bool
+	}{
+		{"123.45", 5, 2, true}, {"-0.05", 3, 2, true}, {"99999999999999999999999999999999999999", 38, 0, true},
+		{"-9999999999999999999999999999.9999999999", 38, 10, true}, {"1200", 4, -2, true},
+		{"123.4", 5, 2, false}, {"123", 5, 2, false}, {"1e3", 5, 0, false}, {"123456", 5, 0, false}, {"1.0", 5, 0, false},
+		{"", 5, 0, false}, {"-", 5, 0, false}, {"1201", 4, -2, false},
+	} {
+		n, err := ParseDecimal128(c.text, c.prec, c.scale)
+		if (err == nil) != c.ok {
+			t.Errorf("ParseDecimal128(%q, %d, %d) = %v, %v", c.text, c.prec, c.scale, n, err)
+			continue
+		}
+		if c.ok && c.scale >= 0 && n.ToString(c.scale) != c.text {
+			t.Errorf("ParseDecimal128(%q) → %s", c.text, n.ToString(c.scale))
+		}
+	}
+}
