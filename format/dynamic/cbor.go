@@ -33,7 +33,8 @@ func NewCBOR(schema *arrow.Schema, o Options) (Format, error) {
 func (f *CBOR) Descriptor() format.Descriptor {
 	return descriptor("cbor", "github.com/serbench/serbench/format/dynamic (hand-written)", format.GoVersion(),
 		"CBOR sequence, rows as maps of column name to value, preferred (shortest) integer heads; float32 as "+
-			"single, float64 as double precision; timestamps as integers in their unit, dates as integer days; "+
+			"single, float64 as double precision; timestamps and times as integers in their unit, dates as integer days, "+
+			"decimals as exact text; "+
 			"text strings are not checked for valid UTF-8",
 		format.LabelBinary, format.LabelRow, format.LabelHandwritten)
 }

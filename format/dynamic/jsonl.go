@@ -38,7 +38,8 @@ func NewJSONL(schema *arrow.Schema, o Options) (Format, error) {
 func (f *JSONL) Descriptor() format.Descriptor {
 	return descriptor("jsonl", "github.com/serbench/serbench/format/dynamic (hand-written)", format.GoVersion(),
 		"one object per line, nulls written as null; numbers in shortest exact form; binary as base64, dates "+
-			"as YYYY-MM-DD, timestamps as RFC 3339 UTC strings; NaN, infinities and invalid UTF-8 are errors",
+			"as YYYY-MM-DD, timestamps as RFC 3339 UTC strings, times as integers, decimals as exact strings; "+
+			"NaN, infinities and invalid UTF-8 are errors",
 		format.LabelText, format.LabelRow, format.LabelHandwritten)
 }
 

@@ -66,7 +66,7 @@ func NewMsgpack(schema *arrow.Schema, o Options) (Format, error) {
 // Descriptor implements format.Format.
 func (f *Msgpack) Descriptor() format.Descriptor {
 	return descriptor("msgpack", msgpLib+"/msgp", format.ModuleVersion(msgpLib, "v1.6.5"),
-		"rows as maps of column name to value; uint64 as uint, timestamps as int64 in their unit, dates as int32 days",
+		"rows as maps of column name to value; uint64 as uint, timestamps and times as integers in their unit, dates as int32 days, decimals as exact text",
 		format.LabelBinary, format.LabelRow)
 }
 

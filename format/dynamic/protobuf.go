@@ -24,8 +24,10 @@ const protoLib = "google.golang.org/protobuf"
 //
 // Mapping: every field is optional (presence marks null); int8..32 → int32,
 // int64 → int64, uint8..32 → uint32, uint64 → uint64, float32 → float,
-// float64 → double, strings → string, binary → bytes, date32 → int32 days,
-// timestamps → int64 in their unit, structs → messages. A list is a
+// float64 → double, strings → string, binary and fixed-size binary →
+// bytes, date32 and time32 → int32, timestamps and time64 → int64 in their
+// unit, decimal128 → string (exact text), null type → an optional bool never
+// set, structs → messages. A list is a
 // repeated field (packed for numbers); a nullable list is wrapped in a
 // message holding the repeated field, and nullable or list elements are
 // wrapped in a message each, so null lists and null elements survive.
