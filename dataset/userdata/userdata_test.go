@@ -483,3 +483,18 @@ func TestTooManyFields(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestKindAndCompressionOverride(t *testing.T) {
+	raw, err := os.ReadFile("testdata/nested.jsonl.zst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := writeTemp(t, "data.bin", string(raw))
+	d := readAll(t, p, Options{Kind: KindJSONL, Compression: "zstd"})
+	if d.Rows != 5 {
+		t.Errorf("%d rows", d.Rows)
+	}
+	if _, err := Open(p, Options{Kind: KindJSONL, Compression: "rar"}); err == nil || !strings.Contains(err.Error(), `unknown codec "rar"`) {
+		t.Errorf("err = %v", err)
+	}
+}
