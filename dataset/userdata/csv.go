@@ -209,26 +209,57 @@ type csvSource struct {
 	sch     *arrow.Schema
 	kinds   []csvKind
 	tok     []bool // null tokens read as null, per column
-	cr      *csv.Reader
+	cr      csvReader
 	closeIn func() error
 	rows    int64
 	emitted int64
 	b       *array.RecordBuilder
 }
 
-func (r *Reader) newCSVReader(in io.Reader) *csv.Reader {
-	cr := csv.NewReader(in)
+// recordLimiter fails reads once more than max bytes pass without a
+// completed record (reset after each record), so an unterminated quote
+// cannot make encoding/csv buffer the rest of a huge file.
+type recordLimiter struct {
+	r      io.Reader
+	n, max int64
+}
+
+func (l *recordLimiter) Read(p []byte) (int, error) {
+	if l.n > l.max {
+		return 0, fmt.Errorf("record longer than %d bytes (MaxLineBytes; an unterminated quote?)", l.max)
+	}
+	k, err := l.r.Read(p)
+	l.n += int64(k)
+	return k, err
+}
+
+// csvReader is an encoding/csv reader with a record-size bound.
+type csvReader struct {
+	*csv.Reader
+	lim *recordLimiter
+}
+
+// Read reads one record and resets the size bound.
+func (c csvReader) Read() ([]string, error) {
+	rec, err := c.Reader.Read()
+	c.lim.n = 0
+	return rec, err
+}
+
+func (r *Reader) newCSVReader(in io.Reader) csvReader {
+	lim := &recordLimiter{r: in, max: int64(r.opts.maxLine())}
+	cr := csv.NewReader(lim)
 	if r.kind == KindTSV {
 		cr.Comma = '\t'
 		cr.LazyQuotes = true
 	}
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = 0
-	return cr
+	return csvReader{cr, lim}
 }
 
 // csvError describes a csv.Reader error with file and line.
-func (r *Reader) csvError(cr *csv.Reader, err error) error {
+func (r *Reader) csvError(cr csvReader, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		what := pe.Err.Error()

@@ -202,6 +202,8 @@ func TestBadInput(t *testing.T) {
 		{"CSV bare quote", "tmp:x.csv:a,b\n1,x\"y\n", Options{}, []string{"x.csv:2", "bare \" in non-quoted-field"}},
 		{"CSV type after sample", "tmp:x.csv:a\n1\nz\n", Options{InferRows: 1}, []string{"x.csv:3", "column 1 (a)", `"z" does not fit inferred type int64`}},
 		{"CSV empty", "tmp:x.csv:", Options{}, []string{"x.csv", "empty file"}},
+		{"CSV unterminated quote", "tmp:x.csv:a\n\"" + strings.Repeat("x\n", 100000), Options{MaxLineBytes: 1000},
+			[]string{"x.csv:2", "record longer than 1000 bytes"}},
 		{"truncated Parquet", "truncated.parquet", Options{}, []string{"truncated.parquet", "Parquet"}},
 		{"not Parquet", "tmp:x.parquet:hello", Options{}, []string{"x.parquet", "not a readable Parquet file"}},
 		{"truncated Arrow", "truncated.arrow", Options{}, []string{"truncated.arrow", "Arrow"}},
