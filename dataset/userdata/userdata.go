@@ -82,8 +82,9 @@ type Options struct {
 	// InferRows is the number of rows a text input's schema is inferred from
 	// (0 = DefaultInferRows; negative = the whole file, a full extra pass).
 	InferRows int
-	// MaxLineBytes bounds one line of a JSON Lines input (0 =
-	// DefaultMaxLineBytes), so a file without newlines cannot exhaust memory.
+	// MaxLineBytes bounds one line of a JSON Lines input and one record of
+	// a CSV input (0 = DefaultMaxLineBytes), so a file without newlines or
+	// with an unterminated quote cannot exhaust memory.
 	MaxLineBytes int
 	// Allocator allocates the batches' buffers (nil = a Go allocator).
 	Allocator memory.Allocator
