@@ -112,15 +112,17 @@ func (a limitAllocator) Reallocate(size int, b []byte) []byte {
 // Constructor builds one format for a schema.
 type Constructor func(schema *arrow.Schema, o Options) (Format, error)
 
-// Constructors returns every format's constructor by name, in report order.
-func Constructors() []struct {
+// Entry names one format's constructor.
+type Entry struct {
+	// Name is the format's Descriptor name.
 	Name string
-	New  Constructor
-} {
-	return []struct {
-		Name string
-		New  Constructor
-	}{
+	// New builds the format for a schema.
+	New Constructor
+}
+
+// Constructors returns every format's constructor by name, in report order.
+func Constructors() []Entry {
+	return []Entry{
 		{"arrow-stream", NewArrowStream},
 		{"parquet", NewParquet},
 		{"avro-ocf", NewAvro},
