@@ -59,8 +59,9 @@ const DefaultBatchRows = 64 << 10
 
 // Options configure the formats. The zero value is the default.
 type Options struct {
-	// BatchRows is the number of rows per decoded batch, and per Parquet
-	// row group and Avro block written (0 = DefaultBatchRows).
+	// BatchRows is the number of rows per decoded batch and per Avro block
+	// written (0 = DefaultBatchRows). Parquet writes one row group per
+	// encoded batch; Arrow IPC keeps the encoded batches as they are.
 	BatchRows int
 	// Allocator allocates decoded batches (nil = a Go allocator).
 	Allocator memory.Allocator
