@@ -72,6 +72,13 @@ type Delta struct {
 	// P is the Mann-Whitney U p-value; Significant is P ≤ α.
 	P           float64
 	Significant bool
+	// Changed is Significant and a change at least as large as the
+	// threshold (CompareOptions.Threshold): between two processes even of
+	// the same build, the heap's layout and the CPU's state shift medians
+	// by a few percent that a rank test with ten samples a side calls
+	// significant; a change smaller than the noise threshold is shown but
+	// not marked.
+	Changed bool
 	N1, N2      int
 	// Note explains rows that cannot be compared (failed, missing).
 	Note string
@@ -88,6 +95,14 @@ type CompareOptions struct {
 	// one run then shows no change. Cases without such a ratio (measured
 	// alone, or limit rows themselves) are compared in ns/op.
 	Normalize bool
+}
+
+// threshold is the smallest change that counts (default NoiseThreshold).
+func (o CompareOptions) threshold() float64 {
+	if o.Threshold > 0 {
+		return o.Threshold
+	}
+	return results.NoiseThreshold
 }
 
 // timeUnit is the unit that stands for a case's time in a comparison.
@@ -144,6 +159,7 @@ func Compare(old, new *results.Run, opts CompareOptions) []Delta {
 			if cmp, ok := compareSamples(o, n, unit); ok {
 				d.P, d.N1, d.N2 = cmp.P, cmp.N1, cmp.N2
 				d.Significant = cmp.P <= cmp.Alpha
+				d.Changed = d.Significant && math.Abs(d.Change) >= opts.threshold()
 			}
 			out = append(out, d)
 		}
@@ -199,6 +215,7 @@ func NewComparison(oldName, newName string, old, new *results.Run, opts CompareO
 	if th <= 0 {
 		th = results.NoiseThreshold
 	}
+	opts.Threshold = th
 	return &Comparison{OldName: oldName, NewName: newName, Deltas: Compare(old, new, opts), Threshold: th}
 }
 
@@ -220,7 +237,7 @@ func isTime(unit string) bool { return unitOrder(unit) <= 2 }
 // Regression reports whether d is a significant slowdown past the
 // threshold.
 func (c *Comparison) Regression(d Delta) bool {
-	return d.Note == "" && d.Significant && isTime(d.Unit) && d.Change > c.Threshold
+	return d.Note == "" && d.Changed && isTime(d.Unit) && d.Change > 0
 }
 
 // Regressions counts the significant slowdowns past the threshold.
@@ -252,12 +269,32 @@ func (c *Comparison) Geomean() map[string]float64 {
 	return out
 }
 
-// delta formats a row's change: "+12.3%", or "~" when not significant.
+// delta formats a row's change: "+12.3%" for a change, "(+2.1%)" for a
+// significant difference below the threshold, "~" when not significant.
 func (c *Comparison) delta(d Delta) string {
-	if !d.Significant {
+	switch {
+	case d.Changed:
+		return fmt.Sprintf("%+.2f%%", d.Change*100)
+	case d.Significant:
+		return fmt.Sprintf("(%+.2f%%)", d.Change*100)
+	default:
 		return "~"
 	}
-	return fmt.Sprintf("%+.2f%%", d.Change*100)
+}
+
+// Changes counts the rows marked as a change (significant and past the
+// threshold), and the rows compared.
+func (c *Comparison) Changes() (changed, compared int) {
+	for _, d := range c.Deltas {
+		if d.Note != "" {
+			continue
+		}
+		compared++
+		if d.Changed {
+			changed++
+		}
+	}
+	return changed, compared
 }
 
 // WriteText prints the comparison as benchstat does: one block per unit,
@@ -292,7 +329,10 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	return nil
+	changed, compared := c.Changes()
+	_, err := fmt.Fprintf(w, "%d of %d rows changed. ~: no significant difference (Mann-Whitney U, α = 0.05); (±x%%): significant, but smaller than the %g%% threshold.\n",
+		changed, compared, c.Threshold*100)
+	return err
 }
 
 // WriteMarkdown prints the comparison as Markdown tables, one per unit.
@@ -332,6 +372,7 @@ type compareJSON struct {
 	Change      float64  `json:"change"`
 	P           float64  `json:"p"`
 	Significant bool     `json:"significant"`
+	Changed     bool     `json:"changed"`
 	Regression  bool     `json:"regression"`
 	Note        string   `json:"note,omitempty"`
 }
@@ -352,7 +393,7 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	rows := make([]compareJSON, 0, len(c.Deltas))
 	for _, d := range c.Deltas {
 		rows = append(rows, compareJSON{Case: d.Name, Unit: d.Unit, Old: median(d.Old, d.Unit), New: median(d.New, d.Unit),
-			Change: d.Change, P: d.P, Significant: d.Significant, Regression: c.Regression(d), Note: d.Note})
+			Change: d.Change, P: d.P, Significant: d.Significant, Changed: d.Changed, Regression: c.Regression(d), Note: d.Note})
 	}
 	geo := map[string]float64{}
 	for u, g := range c.Geomean() {
