@@ -2,9 +2,9 @@ package features
 
 import (
 	"crypto/sha256"
-	"math"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
