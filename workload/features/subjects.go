@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -13,7 +14,6 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 	x448 "github.com/x448/float16"
 	"google.golang.org/protobuf/proto"
-	"unsafe"
 
 	ds "github.com/serbench/serbench/dataset/features"
 	"github.com/serbench/serbench/dataset/features/fb"
