@@ -129,10 +129,22 @@ func TestLimitDecodeMatchesPSDB(t *testing.T) {
 	}{
 		{"fp16", all16, func(b []byte) []float64 { o := make([]float32, len(b)/2); limFP16Dec(o, b); return f64(o) },
 			func(b []byte) []float64 { return psdbFloats(b, 2, psdb.FP16ToFloat32) }},
-		{"fp8e4m3", all8, func(b []byte) []float64 { o := make([]float32, len(b)); limFP8Dec(fp8Table(ds.FP8E4M3), o, b); return f64(o) },
-			func(b []byte) []float64 { return psdbFloats(b, 1, func(c uint16) float32 { return psdb.FP8E4M3ToFloat32(uint8(c)) }) }},
-		{"fp8e5m2", all8, func(b []byte) []float64 { o := make([]float32, len(b)); limFP8Dec(fp8Table(ds.FP8E5M2), o, b); return f64(o) },
-			func(b []byte) []float64 { return psdbFloats(b, 1, func(c uint16) float32 { return psdb.FP8E5M2ToFloat32(uint8(c)) }) }},
+		{"fp8e4m3", all8, func(b []byte) []float64 {
+			o := make([]float32, len(b))
+			limFP8Dec(fp8Table(ds.FP8E4M3), o, b)
+			return f64(o)
+		},
+			func(b []byte) []float64 {
+				return psdbFloats(b, 1, func(c uint16) float32 { return psdb.FP8E4M3ToFloat32(uint8(c)) })
+			}},
+		{"fp8e5m2", all8, func(b []byte) []float64 {
+			o := make([]float32, len(b))
+			limFP8Dec(fp8Table(ds.FP8E5M2), o, b)
+			return f64(o)
+		},
+			func(b []byte) []float64 {
+				return psdbFloats(b, 1, func(c uint16) float32 { return psdb.FP8E5M2ToFloat32(uint8(c)) })
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
