@@ -331,7 +331,7 @@ func limitNote(run *results.Run, limit string) string {
 	if d == nil {
 		return "The " + limit + " row has no recorded descriptor (a results file from before descriptors): it copied the raw packed bytes of every type."
 	}
-	note := "The " + limit + " row: " + d.What + "."
+	note := "What the " + limit + " row does: " + d.What + "."
 	if len(d.Settings) > 0 {
 		keys := make([]string, 0, len(d.Settings))
 		for k := range d.Settings {
