@@ -7,6 +7,7 @@ package features
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,6 +54,12 @@ func (*Workload) Subjects() []string {
 	return out
 }
 
+// maxVectorFeatures caps N for vector types (each feature holds 8 values,
+// so N = 100,000 is already 800,000 values); the full scale's N = 1,000,000
+// measures the scalar types only, keeping the plan's generated data in
+// memory bounded.
+const maxVectorFeatures = 100_000
+
 // scaleEntry is what one scale measures: the feature counts N per block
 // and the types (nil: every type).
 type scaleEntry struct {
@@ -82,7 +89,11 @@ func scales() workload.ScaleTable[scaleEntry] {
 				}
 				types = strings.Join(names, ", ")
 			}
-			return "N = " + joinInts(e.sizes) + "; " + types
+			desc := "N = " + joinInts(e.sizes) + "; " + types
+			if e.sizes[len(e.sizes)-1] > maxVectorFeatures && (e.types == nil || slices.ContainsFunc(e.types, ds.Type.IsVector)) {
+				desc += " (vectors up to N = " + report.Int(maxVectorFeatures) + ")"
+			}
+			return desc
 		},
 	}
 }
@@ -126,6 +137,9 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 	}
 	for _, t := range TypesAt(cfg.Scale) {
 		for _, n := range Sizes(cfg.Scale) {
+			if t.IsVector() && n > maxVectorFeatures {
+				continue
+			}
 			for _, s := range subjects() {
 				if !s.supports(t) || !cfg.WantSubject(s.name) {
 					continue

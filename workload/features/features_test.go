@@ -156,3 +156,25 @@ type (
 	dsData   = ds.Data
 	dsOutput = ds.Output
 )
+
+// TestFullCapsVectors checks that the full scale measures vector types up
+// to N = 100,000 features and scalar types at N = 1,000,000.
+func TestFullCapsVectors(t *testing.T) {
+	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Full})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scalarsAtMillion := 0
+	for _, c := range p.Cases {
+		if c.Labels.Get("n") != "1000000" {
+			continue
+		}
+		if ds.Type(c.Labels.Get("type")).IsVector() {
+			t.Fatalf("%s: vector type at N = 1,000,000", c.FullName())
+		}
+		scalarsAtMillion++
+	}
+	if scalarsAtMillion == 0 {
+		t.Error("no scalar case at N = 1,000,000")
+	}
+}
