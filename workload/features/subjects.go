@@ -108,7 +108,7 @@ func subjects() []subject {
 		{name: "flatbuffers", role: results.RoleSubject, note: "FlatBuffers table with one vector, builder reused (Reset)",
 			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc",
 				"strings": "copied (string(bytes))",
-				"types":   "uint32 in [int], uint64 in [long] (identical bytes); int8/16 widened to [int], uint8/16 and fp8 to [ushort] (no narrower tables generated); vector types: the N·8 values flattened into the one vector"}, make: newFlatbuffers},
+				"types":   "each type's own FlatBuffers scalar ([byte] … [ulong]); fp16 bit patterns in [ushort], fp8 in [ubyte] (written with CreateByteVector, read with ValuesBytes); vector types: the N·8 values flattened into the one vector"}, make: newFlatbuffers},
 		{name: "limit", role: results.RoleLimit, note: "limit row: per type, the least work any codec with the same input and output must do, as the fastest known pure-Go loop with no format (settings: the method per type)",
 			settings: limitMethods(), make: newLimit},
 	}
@@ -526,18 +526,18 @@ func (c *arrowCodec) Out() *ds.Output { return &c.out }
 
 // ---- FlatBuffers ----
 
-// fbCodec writes a table with one vector, using the generated tables of
-// dataset/features/fb. Types without a table of their own use the
-// bit-identical or nearest wider one: uint32 an [int] and uint64 a [long]
-// vector (same bytes as [uint]/[ulong]); int8 and int16 an [int] vector,
-// uint8, uint16 and fp8 a [ushort] vector (wider than [byte]/[short]:
-// the generated code has no such tables). Vectors are the flattened N·8
-// values in the same vector.
+// fbCodec writes a table with one vector of the type's own FlatBuffers
+// scalar, using the generated tables of dataset/features/fb: [byte],
+// [short], [int], [long], [ubyte], [ushort], [uint], [ulong], [float],
+// [double], [bool], [string]; fp16 bit patterns in [ushort], fp8 in
+// [ubyte]. Vectors are the flattened N·8 values in the same vector.
 type fbCodec struct {
 	d   *ds.Data
 	b   *flatbuffers.Builder
 	out ds.Output
 	off []flatbuffers.UOffsetT
+	// u8 is the reused scratch of the [ubyte] encoder.
+	u8 []uint8
 	// fp8 converts fp8 inputs (nil for other types).
 	fp8 func(float32) uint8
 }
@@ -555,38 +555,84 @@ func (c *fbCodec) Encode() ([]byte, error) {
 	b.Reset()
 	var vec flatbuffers.UOffsetT
 	switch e := d.Type.Elem(); e {
-	case ds.Int8, ds.Int16, ds.Int32, ds.Uint32:
-		n := max(len(d.Int32), len(d.Uint32))
-		fb.Int32sStartValuesVector(b, n)
-		if e == ds.Uint32 {
-			for i := n - 1; i >= 0; i-- {
-				b.PrependInt32(int32(d.Uint32[i]))
-			}
-		} else {
-			for i := n - 1; i >= 0; i-- {
-				b.PrependInt32(d.Int32[i])
-			}
+	case ds.Int8:
+		v := d.Int32
+		fb.Int8sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependInt8(int8(v[i]))
 		}
-		vec = b.EndVector(n)
+		vec = b.EndVector(len(v))
+		fb.Int8sStart(b)
+		fb.Int8sAddValues(b, vec)
+		b.Finish(fb.Int8sEnd(b))
+	case ds.Int16:
+		v := d.Int32
+		fb.Int16sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependInt16(int16(v[i]))
+		}
+		vec = b.EndVector(len(v))
+		fb.Int16sStart(b)
+		fb.Int16sAddValues(b, vec)
+		b.Finish(fb.Int16sEnd(b))
+	case ds.Int32:
+		v := d.Int32
+		fb.Int32sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependInt32(v[i])
+		}
+		vec = b.EndVector(len(v))
 		fb.Int32sStart(b)
 		fb.Int32sAddValues(b, vec)
 		b.Finish(fb.Int32sEnd(b))
-	case ds.Int64, ds.Uint64:
-		n := max(len(d.Int64), len(d.Uint64))
-		fb.Int64sStartValuesVector(b, n)
-		if e == ds.Uint64 {
-			for i := n - 1; i >= 0; i-- {
-				b.PrependInt64(int64(d.Uint64[i]))
-			}
-		} else {
-			for i := n - 1; i >= 0; i-- {
-				b.PrependInt64(d.Int64[i])
-			}
+	case ds.Uint32:
+		v := d.Uint32
+		fb.Uint32sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependUint32(v[i])
 		}
-		vec = b.EndVector(n)
+		vec = b.EndVector(len(v))
+		fb.Uint32sStart(b)
+		fb.Uint32sAddValues(b, vec)
+		b.Finish(fb.Uint32sEnd(b))
+	case ds.Int64:
+		v := d.Int64
+		fb.Int64sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependInt64(v[i])
+		}
+		vec = b.EndVector(len(v))
 		fb.Int64sStart(b)
 		fb.Int64sAddValues(b, vec)
 		b.Finish(fb.Int64sEnd(b))
+	case ds.Uint64:
+		v := d.Uint64
+		fb.Uint64sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependUint64(v[i])
+		}
+		vec = b.EndVector(len(v))
+		fb.Uint64sStart(b)
+		fb.Uint64sAddValues(b, vec)
+		b.Finish(fb.Uint64sEnd(b))
+	case ds.Uint8, ds.FP8E4M3, ds.FP8E5M2:
+		// A [ubyte] vector is written from a byte slice in one copy
+		// (CreateByteVector); narrowing or converting into it is the
+		// encoder's job.
+		c.u8 = c.u8[:0]
+		if c.fp8 != nil {
+			for _, f := range d.Float32 {
+				c.u8 = append(c.u8, c.fp8(f))
+			}
+		} else {
+			for _, x := range d.Uint32 {
+				c.u8 = append(c.u8, uint8(x))
+			}
+		}
+		vec = b.CreateByteVector(c.u8)
+		fb.Uint8sStart(b)
+		fb.Uint8sAddValues(b, vec)
+		b.Finish(fb.Uint8sEnd(b))
 	case ds.Float32:
 		v := d.Float32
 		fb.Float32sStartValuesVector(b, len(v))
@@ -607,19 +653,14 @@ func (c *fbCodec) Encode() ([]byte, error) {
 		fb.Float64sStart(b)
 		fb.Float64sAddValues(b, vec)
 		b.Finish(fb.Float64sEnd(b))
-	case ds.FP16, ds.FP8E4M3, ds.FP8E5M2, ds.Uint8, ds.Uint16:
+	case ds.FP16, ds.Uint16:
 		n := max(len(d.Float32), len(d.Uint32))
 		fb.Half16sStartValuesVector(b, n)
-		switch {
-		case e == ds.FP16:
+		if e == ds.FP16 {
 			for i := n - 1; i >= 0; i-- {
 				b.PrependUint16(toHalf(d.Float32[i]))
 			}
-		case c.fp8 != nil:
-			for i := n - 1; i >= 0; i-- {
-				b.PrependUint16(uint16(c.fp8(d.Float32[i])))
-			}
-		default:
+		} else {
 			for i := n - 1; i >= 0; i-- {
 				b.PrependUint16(uint16(d.Uint32[i]))
 			}
@@ -665,7 +706,21 @@ func (c *fbCodec) Encode() ([]byte, error) {
 func (c *fbCodec) Decode(buf []byte) error {
 	o := &c.out
 	switch e := c.d.Type.Elem(); e {
-	case ds.Int8, ds.Int16, ds.Int32:
+	case ds.Int8:
+		t := fb.GetRootAsInt8s(buf, 0)
+		n := t.ValuesLength()
+		o.Int32 = o.Int32[:0]
+		for i := 0; i < n; i++ {
+			o.Int32 = append(o.Int32, int32(t.Values(i)))
+		}
+	case ds.Int16:
+		t := fb.GetRootAsInt16s(buf, 0)
+		n := t.ValuesLength()
+		o.Int32 = o.Int32[:0]
+		for i := 0; i < n; i++ {
+			o.Int32 = append(o.Int32, int32(t.Values(i)))
+		}
+	case ds.Int32:
 		t := fb.GetRootAsInt32s(buf, 0)
 		n := t.ValuesLength()
 		o.Int32 = o.Int32[:0]
@@ -673,11 +728,11 @@ func (c *fbCodec) Decode(buf []byte) error {
 			o.Int32 = append(o.Int32, t.Values(i))
 		}
 	case ds.Uint32:
-		t := fb.GetRootAsInt32s(buf, 0)
+		t := fb.GetRootAsUint32s(buf, 0)
 		n := t.ValuesLength()
 		o.Uint32 = o.Uint32[:0]
 		for i := 0; i < n; i++ {
-			o.Uint32 = append(o.Uint32, uint32(t.Values(i)))
+			o.Uint32 = append(o.Uint32, t.Values(i))
 		}
 	case ds.Int64:
 		t := fb.GetRootAsInt64s(buf, 0)
@@ -687,12 +742,20 @@ func (c *fbCodec) Decode(buf []byte) error {
 			o.Int64 = append(o.Int64, t.Values(i))
 		}
 	case ds.Uint64:
-		t := fb.GetRootAsInt64s(buf, 0)
+		t := fb.GetRootAsUint64s(buf, 0)
 		n := t.ValuesLength()
 		o.Uint64 = o.Uint64[:0]
 		for i := 0; i < n; i++ {
-			o.Uint64 = append(o.Uint64, uint64(t.Values(i)))
+			o.Uint64 = append(o.Uint64, t.Values(i))
 		}
+	case ds.Uint8:
+		// A [ubyte] vector reads as a byte slice (ValuesBytes).
+		o.Uint32 = o.Uint32[:0]
+		for _, x := range fb.GetRootAsUint8s(buf, 0).ValuesBytes() {
+			o.Uint32 = append(o.Uint32, uint32(x))
+		}
+	case ds.FP8E4M3, ds.FP8E5M2:
+		o.FP8 = append(o.FP8[:0], fb.GetRootAsUint8s(buf, 0).ValuesBytes()...)
 	case ds.Float32:
 		t := fb.GetRootAsFloat32s(buf, 0)
 		n := t.ValuesLength()
@@ -714,14 +777,7 @@ func (c *fbCodec) Decode(buf []byte) error {
 		for i := 0; i < n; i++ {
 			o.Half = append(o.Half, t.Values(i))
 		}
-	case ds.FP8E4M3, ds.FP8E5M2:
-		t := fb.GetRootAsHalf16s(buf, 0)
-		n := t.ValuesLength()
-		o.FP8 = o.FP8[:0]
-		for i := 0; i < n; i++ {
-			o.FP8 = append(o.FP8, uint8(t.Values(i)))
-		}
-	case ds.Uint8, ds.Uint16:
+	case ds.Uint16:
 		t := fb.GetRootAsHalf16s(buf, 0)
 		n := t.ValuesLength()
 		o.Uint32 = o.Uint32[:0]
