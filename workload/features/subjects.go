@@ -87,26 +87,29 @@ func subjects() []subject {
 		}
 	}
 	const vecNote = "vector types: the N·8 values flattened into the one repeated field"
+	// narrowOut is a fairness fact of every subject but psdb and the
+	// limit row, which widen fp16/fp8 to float32 on decode.
+	const narrowOut = "decoded as bit patterns, not widened to float32 as psdb and the limit row do"
 	return []subject{
 		{name: "psdb", role: results.RoleBaseline, note: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice (narrow types widened: int8/16 → int32, uint8/16 → uint32, fp8/fp16 → float32); strings are read as zero-copy views",
 			settings: map[string]string{"reuse": "output buffer and slice", "compression": "none",
 				"strings": "views, not copies: ParseStrings into a reused psdb.Strings (offsets into the block; no string bytes copied, 0 allocs)",
 				"vectors": "psdb's vector types, 8 values per feature"}, make: newPSDB},
 		{name: "proto3", role: results.RoleSubject, note: "packed varint repeated fields (the seed's `repeated int32`); decode merges into a reset message to reuse capacity",
-			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go",
+			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
 				"strings": "copied (owned Go strings)",
 				"types":   "int8/16 in int32 fields, uint8/16/32 in uint32, uint64 in int64 (identical wire bytes), fp16/fp8 bit patterns in uint32 (converted with the shared converters); " + vecNote}, make: newProto(false)},
 		{name: "proto3-fixed", role: results.RoleSubject, note: "the same with fixed-width fields (sfixed32/sfixed64/fixed32), for the types whose proto3 field can be either", types: fixedTypes,
-			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "fixed", "codegen": "protoc-gen-go",
+			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "fixed", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
 				"types": "int8/16/32 in sfixed32, int64/uint64 in sfixed64, uint8/16/32 and fp16/fp8 bit patterns in fixed32; " + vecNote}, make: newProto(true)},
 		{name: "arrow", role: results.RoleSubject, note: "Arrow IPC stream, schema, builder and writer made fresh on every call (as in the seed)",
 			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "none (conversion scratch of narrow types reused)", "zero-copy read": "no (values copied out)",
-				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(false)},
+				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(false)},
 		{name: "arrow-reuse", role: results.RoleSubject, note: "Arrow IPC stream with schema, builder and output buffer reused across calls (the stream writer is per call: a stream must carry its schema)",
 			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "schema, builder, output buffer", "zero-copy read": "no (values copied out)",
-				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(true)},
+				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(true)},
 		{name: "flatbuffers", role: results.RoleSubject, note: "FlatBuffers table with one vector, builder reused (Reset)",
-			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc",
+			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc", "fp16/fp8 decode": narrowOut,
 				"strings": "copied (string(bytes))",
 				"types":   "each type's own FlatBuffers scalar ([byte] … [ulong]); fp16 bit patterns in [ushort], fp8 in [ubyte] (written with CreateByteVector, read with ValuesBytes); vector types: the N·8 values flattened into the one vector"}, make: newFlatbuffers},
 		{name: "limit", role: results.RoleLimit, note: "limit row: per type, the least work any codec with the same input and output must do, as the fastest known pure-Go loop with no format (settings: the method per type)",
