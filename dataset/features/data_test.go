@@ -4,10 +4,13 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/serbench/serbench/psdb"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -47,8 +50,7 @@ func TestCheckFindsDifferences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			good := Output{Int32: d.Int32, Int64: d.Int64, Float32: d.Float32, Float64: d.Float64, Half: d.Half, Bool: d.Bool, String: d.String}
-			if err := d.Check(&good); err != nil {
+			if err := d.Check(d.Source()); err != nil {
 				t.Fatalf("identical output rejected: %v", err)
 			}
 			if err := d.Check(&Output{}); err == nil {
@@ -62,7 +64,51 @@ func TestParseType(t *testing.T) {
 	if _, err := ParseType("int32"); err != nil {
 		t.Error(err)
 	}
-	if _, err := ParseType("int128"); err == nil || !strings.Contains(err.Error(), "valid: int32, float32") {
+	if typ, err := ParseType("fp16x8"); err != nil || !typ.IsVector() || typ.Elem() != FP16 {
+		t.Errorf("fp16x8: %v %v", typ, err)
+	}
+	if _, err := ParseType("int128"); err == nil || !strings.Contains(err.Error(), "valid: int8, int16, int32") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestFP8BitsMatchesPSDB checks the independent fp8 rounding against
+// psdb's converters: every code round-trips, and values between codes
+// (midpoints, ties included, and random in-range values) round alike.
+func TestFP8BitsMatchesPSDB(t *testing.T) {
+	conv := map[Type]struct {
+		from func(float32) uint8
+		to   func(uint8) float32
+	}{
+		FP8E4M3: {psdb.FP8E4M3FromFloat32, psdb.FP8E4M3ToFloat32},
+		FP8E5M2: {psdb.FP8E5M2FromFloat32, psdb.FP8E5M2ToFloat32},
+	}
+	for typ, c := range conv {
+		t.Run(string(typ), func(t *testing.T) {
+			var vals []float32
+			for code := 0; code < 256; code++ {
+				f := c.to(uint8(code))
+				if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+					continue
+				}
+				if got := FP8Bits(typ, f); got != uint8(code) && f != 0 {
+					t.Errorf("code %#02x (%g): FP8Bits = %#02x", code, f, got)
+				}
+				next := c.to(uint8(code + 1))
+				if code&0x7f < 0x7b && !math.IsNaN(float64(next)) {
+					vals = append(vals, (f+next)/2, f+(next-f)/3, f+2*(next-f)/3)
+				}
+			}
+			d, err := Generate(typ, 2000, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals = append(vals, d.Float32...)
+			for _, f := range vals {
+				if got, want := FP8Bits(typ, f), c.from(f); got != want {
+					t.Errorf("%g: FP8Bits = %#02x, psdb = %#02x", f, got, want)
+				}
+			}
+		})
 	}
 }

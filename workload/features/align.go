@@ -6,7 +6,7 @@ import "unsafe"
 const page = 4096
 
 // pageAligned returns a zeroed slice of n bytes that starts on a page
-// boundary. Every case's input block and the memcpy row's destination are
+// boundary. Every case's input block and the limit row's buffers are
 // page-aligned, so that the distance between a loop's source and
 // destination is the same in every run: otherwise a short copy can be
 // 2–3× slower in one process than in the next (4K aliasing of loads with

@@ -1,11 +1,13 @@
 // Package features is the features workload (seed 000): feature-store
-// blocks of N values of one data type, encoded and decoded by psdb,
-// protobuf, Arrow IPC, FlatBuffers and a memcpy limit row.
+// blocks of N features of one data type, encoded and decoded by psdb,
+// protobuf, Arrow IPC, FlatBuffers and a limit row per type (the least work
+// any codec of that input and output must do).
 package features
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,7 +42,7 @@ func (*Workload) Name() string { return Name }
 
 // Description implements workload.Workload.
 func (*Workload) Description() string {
-	return "feature-store blocks (seed 000): psdb vs proto3 vs Arrow IPC vs FlatBuffers vs memcpy, 7 types × N values"
+	return "feature-store blocks (seed 000): psdb vs proto3 vs Arrow IPC vs FlatBuffers vs each type's limit row, every psdb type (int8–64, uint8–64, fp8, fp16, fp32, fp64, bool, string, and vectors of 8) × N features"
 }
 
 // Subjects implements workload.Workload.
@@ -52,18 +54,60 @@ func (*Workload) Subjects() []string {
 	return out
 }
 
-// scales is the workload's scale table: the feature counts N per block.
-func scales() workload.ScaleTable[[]int] {
-	return workload.ScaleTable[[]int]{
-		Quick:    []int{100, 10_000},
-		Default:  []int{100, 1_000, 10_000, 100_000},
-		Full:     []int{100, 1_000, 10_000, 100_000, 1_000_000},
-		Describe: func(ns []int) string { return "N = " + joinInts(ns) },
+// maxVectorFeatures caps N for vector types (each feature holds 8 values,
+// so N = 100,000 is already 800,000 values); the full scale's N = 1,000,000
+// measures the scalar types only, keeping the plan's generated data in
+// memory bounded.
+const maxVectorFeatures = 100_000
+
+// scaleEntry is what one scale measures: the feature counts N per block
+// and the types (nil: every type).
+type scaleEntry struct {
+	sizes []int
+	types []ds.Type
+}
+
+// quickTypes is the quick scale's representative subset (CI runs it): the
+// seed's int32, a narrow float, bool, string and one vector type.
+func quickTypes() []ds.Type {
+	return []ds.Type{ds.Int32, ds.FP16, ds.Bool, ds.String, ds.Vector(ds.Float32)}
+}
+
+// scales is the workload's scale table: the feature counts N per block and
+// the types measured.
+func scales() workload.ScaleTable[scaleEntry] {
+	return workload.ScaleTable[scaleEntry]{
+		Quick:   scaleEntry{sizes: []int{100, 1_000, 100_000}, types: quickTypes()},
+		Default: scaleEntry{sizes: []int{100, 1_000, 10_000, 100_000}},
+		Full:    scaleEntry{sizes: []int{100, 1_000, 10_000, 100_000, 1_000_000}},
+		Describe: func(e scaleEntry) string {
+			types := fmt.Sprintf("all %d types (%d scalar, their vectors of %d)", len(ds.Types()), len(ds.Scalars()), ds.VecLen)
+			if e.types != nil {
+				names := make([]string, len(e.types))
+				for i, t := range e.types {
+					names[i] = string(t)
+				}
+				types = strings.Join(names, ", ")
+			}
+			desc := "N = " + joinInts(e.sizes) + "; " + types
+			if e.sizes[len(e.sizes)-1] > maxVectorFeatures && (e.types == nil || slices.ContainsFunc(e.types, ds.Type.IsVector)) {
+				desc += " (vectors up to N = " + report.Int(maxVectorFeatures) + ")"
+			}
+			return desc
+		},
 	}
 }
 
 // Sizes returns the feature counts of a scale.
-func Sizes(s workload.Scale) []int { return scales().At(s) }
+func Sizes(s workload.Scale) []int { return scales().At(s).sizes }
+
+// TypesAt returns the types measured at a scale.
+func TypesAt(s workload.Scale) []ds.Type {
+	if t := scales().At(s).types; t != nil {
+		return t
+	}
+	return ds.Types()
+}
 
 // ScaleInfo implements workload.Scaler.
 func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
@@ -91,8 +135,11 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 			descs = append(descs, s.descriptor())
 		}
 	}
-	for _, t := range ds.Types() {
+	for _, t := range TypesAt(cfg.Scale) {
 		for _, n := range Sizes(cfg.Scale) {
+			if t.IsVector() && n > maxVectorFeatures {
+				continue
+			}
 			for _, s := range subjects() {
 				if !s.supports(t) || !cfg.WantSubject(s.name) {
 					continue
@@ -146,7 +193,7 @@ func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case
 		},
 		Role: s.role,
 		// Every subject of one type, size and op is sampled round-robin
-		// with the memcpy row.
+		// with the psdb baseline and the type's limit row.
 		Group:   fmt.Sprintf("%s/%d/%s", t, n, op),
 		Metrics: map[string]float64{},
 	}

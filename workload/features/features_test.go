@@ -2,6 +2,7 @@ package features
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -21,9 +22,9 @@ func TestEveryQuickCaseVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 7 subjects × 7 types, minus proto3-fixed on the 4 types it lacks,
-	// × 2 sizes × 2 ops.
-	if want := (7*7 - 4) * 2 * 2; len(p.Cases) != want {
+	// 6 subjects × 5 types, plus proto3-fixed on int32 and fp16, × 3
+	// sizes × 2 ops.
+	if want := (6*5 + 2) * 3 * 2; len(p.Cases) != want {
 		t.Fatalf("%d cases, want %d", len(p.Cases), want)
 	}
 	for _, c := range p.Cases {
@@ -32,6 +33,60 @@ func TestEveryQuickCaseVerifies(t *testing.T) {
 		}
 		if err := c.Verify(); err != nil {
 			t.Errorf("%s: verify: %v", c.FullName(), err)
+		}
+	}
+}
+
+// TestEveryTypeVerifies round-trips every type through every subject that
+// supports it, at a small N and at an odd one (bool padding, vectors of
+// bits that do not end on a byte).
+func TestEveryTypeVerifies(t *testing.T) {
+	data := newDataCache()
+	for _, typ := range ds.Types() {
+		for _, s := range subjects() {
+			if !s.supports(typ) {
+				continue
+			}
+			for _, n := range []int{13, 100} {
+				c := newCase(data, s, typ, n, "decode")
+				if err := c.Setup(); err != nil {
+					t.Fatalf("%s: setup: %v", c.FullName(), err)
+				}
+				if err := c.Verify(); err != nil {
+					t.Errorf("%s: verify: %v", c.FullName(), err)
+				}
+			}
+		}
+	}
+}
+
+// TestDefaultCoversEveryType checks that psdb and the limit row measure
+// every type at the default scale, with exactly one limit row per type.
+func TestDefaultCoversEveryType(t *testing.T) {
+	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Default})
+	if err != nil {
+		t.Fatal(err)
+	}
+	psdbN, limits := map[string]int{}, map[string]int{}
+	for _, c := range p.Cases {
+		typ := c.Labels.Get("type")
+		switch c.Role {
+		case results.RoleBaseline:
+			psdbN[typ]++
+		case results.RoleLimit:
+			limits[typ+"/"+c.Labels.Get("n")+"/"+c.Labels.Get("op")]++
+		}
+	}
+	for _, typ := range ds.Types() {
+		if psdbN[string(typ)] != 4*2 {
+			t.Errorf("%s: %d psdb cases, want 8", typ, psdbN[string(typ)])
+		}
+		for _, n := range Sizes(workload.Default) {
+			for _, op := range ops {
+				if k := fmt.Sprintf("%s/%d/%s", typ, n, op); limits[k] != 1 {
+					t.Errorf("%s: %d limit rows, want 1", k, limits[k])
+				}
+			}
 		}
 	}
 }
@@ -68,7 +123,7 @@ func TestPSDBSizesMatchTheSeed(t *testing.T) {
 // is recorded as FAILED with the reason and appears so in the report.
 func TestBrokenSubjectIsFailed(t *testing.T) {
 	broken := subject{name: "broken", make: func(d *dsData) (codec, error) {
-		inner, err := newMemcpy(d)
+		inner, err := newLimit(d)
 		return lossy{inner}, err
 	}}
 	c := newCase(newDataCache(), broken, "int32", 100, "decode")
@@ -101,3 +156,25 @@ type (
 	dsData   = ds.Data
 	dsOutput = ds.Output
 )
+
+// TestFullCapsVectors checks that the full scale measures vector types up
+// to N = 100,000 features and scalar types at N = 1,000,000.
+func TestFullCapsVectors(t *testing.T) {
+	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Full})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scalarsAtMillion := 0
+	for _, c := range p.Cases {
+		if c.Labels.Get("n") != "1000000" {
+			continue
+		}
+		if ds.Type(c.Labels.Get("type")).IsVector() {
+			t.Fatalf("%s: vector type at N = 1,000,000", c.FullName())
+		}
+		scalarsAtMillion++
+	}
+	if scalarsAtMillion == 0 {
+		t.Error("no scalar case at N = 1,000,000")
+	}
+}

@@ -3,6 +3,7 @@ package features
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -66,6 +67,9 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		}
 		lines = append(lines, line+".")
 	}
+	if l := goalFinding(v); l != "" {
+		lines = append(lines, l)
+	}
 	for _, cl := range seedClaims() {
 		if !slices.Contains(v.sizes, cl.n) {
 			continue
@@ -106,4 +110,61 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		return nil, nil
 	}
 	return []report.Block{report.Findings(lines)}, nil
+}
+
+// goalFinding summarizes psdb against its type's limit: in how many
+// (type, N, op) cells with a goal it is met, and the worst misses.
+func goalFinding(v view) string {
+	if !v.has(v.limit) || !v.has(baseline) {
+		return ""
+	}
+	type miss struct {
+		where string
+		r     float64
+	}
+	var misses []miss
+	cells := 0
+	for _, typ := range v.types {
+		for _, n := range v.sizes {
+			g, ok := goalFor(n)
+			if !ok {
+				continue
+			}
+			for _, op := range ops {
+				r, ok := limitRatio(v.ix.Get(baseline, typ, n, op), v.ix.Get(v.limit, typ, n, op))
+				if !ok {
+					continue
+				}
+				cells++
+				if r > g {
+					misses = append(misses, miss{fmt.Sprintf("%s %s N = %s (%s)", typ, op, nInt(n), report.Times(r)), r / g})
+				}
+			}
+		}
+	}
+	if cells == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("psdb within its goal of its type's %s row (3× at N = 100, 2× at 1,000 and 100,000) in **%d of %d** cells", v.limit, cells-len(misses), cells)
+	if len(misses) == 0 {
+		return line + "."
+	}
+	slices.SortFunc(misses, func(a, b miss) int {
+		if a.r > b.r {
+			return -1
+		}
+		if a.r < b.r {
+			return 1
+		}
+		return 0
+	})
+	var w []string
+	for i, m := range misses {
+		if i == 6 {
+			w = append(w, fmt.Sprintf("%d more", len(misses)-6))
+			break
+		}
+		w = append(w, m.where)
+	}
+	return line + "; furthest off: " + strings.Join(w, ", ") + "."
 }

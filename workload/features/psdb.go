@@ -11,7 +11,9 @@ import (
 
 // psdbCodec encodes with psdb's append-style encoder into a reused buffer
 // and decodes with its bulk readers into reused slices: the path the
-// library is built for (0 allocs/op for numbers and bools).
+// library is built for. Strings are read with ParseStrings into a reused
+// psdb.Strings: zero-copy views of the block (offsets only), so string
+// decoding allocates nothing either.
 type psdbCodec struct {
 	d      *ds.Data
 	schema *psdb.Schema
@@ -19,26 +21,48 @@ type psdbCodec struct {
 	buf    []byte
 	out    ds.Output
 	f32    []float32
+	strs   psdb.Strings
+	// The vector encoders take one slice per feature: views of the
+	// flattened source values, made once.
+	vi32 [][]int32
+	vi64 [][]int64
+	vu32 [][]uint32
+	vu64 [][]uint64
+	vf32 [][]float32
+	vf64 [][]float64
+	vb   [][]bool
+	vs   [][]string
 }
 
+// psdbType returns psdb's data type for t (vector types map to psdb's
+// vector types).
 func psdbType(t ds.Type) (psdb.DataType, error) {
-	switch t {
-	case ds.Int32:
-		return psdb.TypeInt32, nil
-	case ds.Int64:
-		return psdb.TypeInt64, nil
-	case ds.Float32:
-		return psdb.TypeFP32, nil
-	case ds.Float64:
-		return psdb.TypeFP64, nil
-	case ds.FP16:
-		return psdb.TypeFP16, nil
-	case ds.Bool:
-		return psdb.TypeBool, nil
-	case ds.String:
-		return psdb.TypeString, nil
+	m := map[ds.Type]psdb.DataType{
+		ds.Int8: psdb.TypeInt8, ds.Int16: psdb.TypeInt16, ds.Int32: psdb.TypeInt32, ds.Int64: psdb.TypeInt64,
+		ds.Uint8: psdb.TypeUint8, ds.Uint16: psdb.TypeUint16, ds.Uint32: psdb.TypeUint32, ds.Uint64: psdb.TypeUint64,
+		ds.FP8E4M3: psdb.TypeFP8E4M3, ds.FP8E5M2: psdb.TypeFP8E5M2, ds.FP16: psdb.TypeFP16,
+		ds.Float32: psdb.TypeFP32, ds.Float64: psdb.TypeFP64, ds.Bool: psdb.TypeBool, ds.String: psdb.TypeString,
 	}
-	return 0, fmt.Errorf("psdb: unsupported type %s", t)
+	dt, ok := m[t.Elem()]
+	if !ok {
+		return 0, fmt.Errorf("psdb: unsupported type %s", t)
+	}
+	if t.IsVector() {
+		dt = dt.Vector()
+	}
+	return dt, nil
+}
+
+// views splits flat into n slices of l values each (no copy).
+func views[T any](flat []T, n, l int) [][]T {
+	if flat == nil {
+		return nil
+	}
+	out := make([][]T, n)
+	for i := range out {
+		out[i] = flat[i*l : (i+1)*l : (i+1)*l]
+	}
+	return out
 }
 
 func newPSDB(d *ds.Data) (codec, error) {
@@ -46,77 +70,166 @@ func newPSDB(d *ds.Data) (codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	var maxStr []int
-	if d.Type == ds.String {
+	var vecLens, maxStr []int
+	if d.Type.IsVector() {
+		vecLens = make([]int, d.N)
+		for i := range vecLens {
+			vecLens[i] = d.VecLen
+		}
+	}
+	if d.Type.Elem() == ds.String {
 		maxStr = make([]int, d.N)
 		for i := range maxStr {
 			maxStr[i] = ds.MaxStringLen
 		}
 	}
-	s, err := psdb.NewSchema(1, dt, d.N, nil, maxStr)
+	s, err := psdb.NewSchema(1, dt, d.N, vecLens, maxStr)
 	if err != nil {
 		return nil, fmt.Errorf("psdb: schema: %w", err)
 	}
-	return &psdbCodec{d: d, schema: s, h: s.Header(psdb.NoExpiry), buf: make([]byte, 0, 9+2*d.N+len(d.Raw))}, nil
+	c := &psdbCodec{d: d, schema: s, h: s.Header(psdb.NoExpiry), buf: make([]byte, 0, psdb.HeaderLen+2*d.Values()+len(d.Raw))}
+	if d.Type.IsVector() {
+		n, l := d.N, d.VecLen
+		c.vi32, c.vi64, c.vu32, c.vu64 = views(d.Int32, n, l), views(d.Int64, n, l), views(d.Uint32, n, l), views(d.Uint64, n, l)
+		c.vf32, c.vf64, c.vb, c.vs = views(d.Float32, n, l), views(d.Float64, n, l), views(d.Bool, n, l), views(d.String, n, l)
+	}
+	return c, nil
 }
 
 func (c *psdbCodec) Encode() ([]byte, error) {
 	var err error
-	b := c.buf[:0]
-	switch c.d.Type {
+	b, h, d := c.buf[:0], c.h, c.d
+	if d.Type.IsVector() {
+		s := c.schema
+		switch d.Type.Elem() {
+		case ds.Int8:
+			b, err = psdb.AppendInt8Vectors(b, h, s, c.vi32)
+		case ds.Int16:
+			b, err = psdb.AppendInt16Vectors(b, h, s, c.vi32)
+		case ds.Int32:
+			b, err = psdb.AppendInt32Vectors(b, h, s, c.vi32)
+		case ds.Int64:
+			b, err = psdb.AppendInt64Vectors(b, h, s, c.vi64)
+		case ds.Uint8:
+			b, err = psdb.AppendUint8Vectors(b, h, s, c.vu32)
+		case ds.Uint16:
+			b, err = psdb.AppendUint16Vectors(b, h, s, c.vu32)
+		case ds.Uint32:
+			b, err = psdb.AppendUint32Vectors(b, h, s, c.vu32)
+		case ds.Uint64:
+			b, err = psdb.AppendUint64Vectors(b, h, s, c.vu64)
+		case ds.FP8E4M3:
+			b, err = psdb.AppendFP8E4M3Vectors(b, h, s, c.vf32)
+		case ds.FP8E5M2:
+			b, err = psdb.AppendFP8E5M2Vectors(b, h, s, c.vf32)
+		case ds.FP16:
+			b, err = psdb.AppendFP16Vectors(b, h, s, c.vf32)
+		case ds.Float32:
+			b, err = psdb.AppendFloat32Vectors(b, h, s, c.vf32)
+		case ds.Float64:
+			b, err = psdb.AppendFloat64Vectors(b, h, s, c.vf64)
+		case ds.Bool:
+			b, err = psdb.AppendBoolVectors(b, h, s, c.vb)
+		case ds.String:
+			b, err = psdb.AppendStringVectors(b, h, s, c.vs)
+		}
+		c.buf = b
+		return b, err
+	}
+	switch d.Type {
+	case ds.Int8:
+		b, err = psdb.AppendInt8s(b, h, d.Int32)
+	case ds.Int16:
+		b, err = psdb.AppendInt16s(b, h, d.Int32)
 	case ds.Int32:
-		b, err = psdb.AppendInt32s(b, c.h, c.d.Int32)
+		b, err = psdb.AppendInt32s(b, h, d.Int32)
 	case ds.Int64:
-		b, err = psdb.AppendInt64s(b, c.h, c.d.Int64)
-	case ds.Float32:
-		b, err = psdb.AppendFloat32s(b, c.h, c.d.Float32)
-	case ds.Float64:
-		b, err = psdb.AppendFloat64s(b, c.h, c.d.Float64)
+		b, err = psdb.AppendInt64s(b, h, d.Int64)
+	case ds.Uint8:
+		b, err = psdb.AppendUint8s(b, h, d.Uint32)
+	case ds.Uint16:
+		b, err = psdb.AppendUint16s(b, h, d.Uint32)
+	case ds.Uint32:
+		b, err = psdb.AppendUint32s(b, h, d.Uint32)
+	case ds.Uint64:
+		b, err = psdb.AppendUint64s(b, h, d.Uint64)
+	case ds.FP8E4M3:
+		b, err = psdb.AppendFP8E4M3s(b, h, d.Float32)
+	case ds.FP8E5M2:
+		b, err = psdb.AppendFP8E5M2s(b, h, d.Float32)
 	case ds.FP16:
-		b, err = psdb.AppendFP16s(b, c.h, c.d.Float32)
+		b, err = psdb.AppendFP16s(b, h, d.Float32)
+	case ds.Float32:
+		b, err = psdb.AppendFloat32s(b, h, d.Float32)
+	case ds.Float64:
+		b, err = psdb.AppendFloat64s(b, h, d.Float64)
 	case ds.Bool:
-		b, err = psdb.AppendBools(b, c.h, c.d.Bool)
+		b, err = psdb.AppendBools(b, h, d.Bool)
 	case ds.String:
-		b, err = psdb.AppendStrings(b, c.h, c.schema, c.d.String)
+		b, err = psdb.AppendStrings(b, h, c.schema, d.String)
 	}
 	c.buf = b
 	return b, err
 }
 
 func (c *psdbCodec) Decode(b []byte) error {
+	if c.d.Type.Elem() == ds.String {
+		if _, err := psdb.ParseStrings(b, c.schema, &c.strs); err != nil {
+			return fmt.Errorf("psdb: %w", err)
+		}
+		return nil
+	}
 	blk, err := psdb.Parse(b, c.schema)
 	if err != nil {
-		return err
+		return fmt.Errorf("psdb: %w", err)
 	}
 	o := &c.out
-	switch c.d.Type {
-	case ds.Int32:
+	switch c.d.Type.Elem() {
+	case ds.Int8, ds.Int16, ds.Int32:
 		o.Int32, err = blk.AppendInt32s(o.Int32[:0])
 	case ds.Int64:
 		o.Int64, err = blk.AppendInt64s(o.Int64[:0])
+	case ds.Uint8, ds.Uint16, ds.Uint32:
+		o.Uint32, err = blk.AppendUint32s(o.Uint32[:0])
+	case ds.Uint64:
+		o.Uint64, err = blk.AppendUint64s(o.Uint64[:0])
 	case ds.Float32:
 		o.Float32, err = blk.AppendFloat32s(o.Float32[:0])
 	case ds.Float64:
 		o.Float64, err = blk.AppendFloat64s(o.Float64[:0])
-	case ds.FP16:
-		// psdb widens halves to float32 on read.
+	case ds.FP16, ds.FP8E4M3, ds.FP8E5M2:
+		// psdb widens halves and fp8 to float32 on read.
 		c.f32, err = blk.AppendFloat32s(c.f32[:0])
 	case ds.Bool:
 		o.Bool, err = blk.AppendBools(o.Bool[:0])
-	case ds.String:
-		o.String, err = blk.AppendStrings(o.String[:0])
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("psdb: %w", err)
+	}
+	return nil
 }
 
+// Out converts what Decode read into the values Check compares (outside
+// the timed region): the widened floats back to their bit patterns (exact:
+// every decoded value is representable), the string views to strings.
 func (c *psdbCodec) Out() *ds.Output {
-	if c.d.Type == ds.FP16 {
-		o := c.out
+	o := c.out
+	switch t := c.d.Type.Elem(); t {
+	case ds.FP16:
 		o.Half = make([]uint16, len(c.f32))
 		for i, f := range c.f32 {
 			o.Half[i] = float16.Fromfloat32(f).Bits()
 		}
-		return &o
+	case ds.FP8E4M3, ds.FP8E5M2:
+		o.FP8 = make([]uint8, len(c.f32))
+		for i, f := range c.f32 {
+			o.FP8[i] = ds.FP8Bits(t, f)
+		}
+	case ds.String:
+		o.String = make([]string, c.strs.Len())
+		for i := range o.String {
+			o.String[i] = c.strs.String(i)
+		}
 	}
-	return &c.out
+	return &o
 }

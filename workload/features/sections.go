@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	ds "github.com/serbench/serbench/dataset/features"
 	"github.com/serbench/serbench/report"
@@ -13,18 +14,81 @@ import (
 // baseline is the subject every other is compared with, as in the seed.
 const baseline = "psdb"
 
-// Sections implements workload.Workload: the seed's speed, size, memory,
-// throughput tables, plus the share of the memcpy limit and plots.
+// Sections implements workload.Workload: findings, the subjects, psdb
+// against each type's limit (with the goal), every subject against the
+// limit, the speed tables and plots grouped by type family, then size,
+// memory and throughput.
 func (*Workload) Sections() []report.Section {
-	return []report.Section{
+	secs := []report.Section{
 		{Workload: Name, Title: "Findings", Render: renderFindings},
 		{Workload: Name, Title: "Subjects", Render: renderSubjects},
-		{Workload: Name, Title: "Speed (lower is better)", Render: renderSpeed},
-		{Workload: Name, Title: "Against the physical limit", Render: renderLimit},
-		{Workload: Name, Title: "Serialized size (lower is better)", Render: renderSize},
-		{Workload: Name, Title: "Memory efficiency (lower is better)", Render: renderMemory},
-		{Workload: Name, Title: "Throughput (higher is better)", Render: renderThroughput},
+		{Workload: Name, Title: "psdb against its type's limit", Render: renderGoal},
+		{Workload: Name, Title: "Every subject against the limit", Render: renderLimit},
 	}
+	for _, f := range families() {
+		secs = append(secs, report.Section{Workload: Name, Title: "Speed: " + f.title + " (lower is better)", Render: speedOf(f.key)})
+	}
+	return append(secs,
+		report.Section{Workload: Name, Title: "Serialized size (lower is better)", Render: renderSize},
+		report.Section{Workload: Name, Title: "Memory efficiency (lower is better)", Render: renderMemory},
+		report.Section{Workload: Name, Title: "Throughput (higher is better)", Render: renderThroughput},
+	)
+}
+
+// A family is a group of types reported together.
+type family struct{ key, title string }
+
+// families lists the type families in report order.
+func families() []family {
+	return []family{
+		{"signed", "signed integers (int8, int16, int32, int64)"},
+		{"unsigned", "unsigned integers (uint8, uint16, uint32, uint64)"},
+		{"float", "floats (fp8 e4m3/e5m2, fp16, float32, float64)"},
+		{"bool", "bool"},
+		{"string", "string"},
+		{"vector", "vectors (N features × 8 values)"},
+	}
+}
+
+// familyOf classifies a recorded type label (results only: the label's
+// name says its family).
+func familyOf(typ string) string {
+	switch {
+	case strings.HasSuffix(typ, "x8"):
+		return "vector"
+	case strings.HasPrefix(typ, "int"):
+		return "signed"
+	case strings.HasPrefix(typ, "uint"):
+		return "unsigned"
+	case strings.HasPrefix(typ, "fp"), strings.HasPrefix(typ, "float"):
+		return "float"
+	}
+	return typ
+}
+
+// typesOf returns the types of family key among types, in their order.
+func typesOf(types []string, key string) []string {
+	var out []string
+	for _, t := range types {
+		if familyOf(t) == key {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// byFamily returns types in family order (within a family, as given).
+func byFamily(types []string) []string {
+	var out []string
+	for _, f := range families() {
+		out = append(out, typesOf(types, f.key)...)
+	}
+	for _, t := range types {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 type view struct {
@@ -42,9 +106,10 @@ func newView(cases []*results.Case) view {
 		cases:    cases,
 		ix:       report.NewIndex(cases, "subject", "type", "n", "op"),
 		subjects: report.Distinct(cases, "subject"),
-		types:    report.Distinct(cases, "type"),
+		types:    byFamily(report.Distinct(cases, "type")),
 		sizes:    report.Distinct(cases, "n"),
-		limit:    report.SubjectWithRole(cases, results.RoleLimit, "memcpy"),
+		// Schema-1 results carry no roles: their limit row was "memcpy".
+		limit: report.SubjectWithRole(cases, results.RoleLimit, "memcpy"),
 	}
 }
 
@@ -63,16 +128,23 @@ func renderSubjects(run *results.Run, cases []*results.Case) ([]report.Block, er
 		return nil, nil
 	}
 	t.Notes = []string{"Every subject encodes the same generated values and must decode them back bit for bit before it is timed. " +
-		"Decoders return owned values (strings copied) into reused slices. int32/int64 values are uniform over the non-negative range, as the seed's protobuf sizes imply. " +
-		"Raw size = the values packed at natural width (bool: 1 bit, fp16: 2 bytes, strings: their bytes); MB/s is raw bytes per second."}
+		"Decoders return values into reused slices; every subject copies strings except psdb, which returns zero-copy views of the block (its settings say so). int32/int64 values are uniform over the non-negative range, as the seed's protobuf sizes imply. " +
+		"Raw size = the values packed at natural width (8/16-bit integers: 1/2 bytes, bool: 1 bit, fp8: 1 byte, fp16: 2 bytes, strings: their bytes; a vector type's N·8 values); MB/s is raw bytes per second."}
 	return []report.Block{t}, nil
 }
 
-func renderSpeed(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
+// speedOf renders the speed tables and plots of one type family.
+func speedOf(fam string) func(*results.Run, []*results.Case) ([]report.Block, error) {
+	return func(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+		v := newView(cases)
+		return renderSpeed(run, v, typesOf(v.types, fam)), nil
+	}
+}
+
+func renderSpeed(run *results.Run, v view, types []string) []report.Block {
 	var blocks []report.Block
 	for _, op := range ops {
-		for _, typ := range v.types {
+		for _, typ := range types {
 			t := &report.Table{Caption: fmt.Sprintf("%s, %s (ns/op, median ±interval)", op, typ), Header: []string{"features"}}
 			t.Header = append(t.Header, v.subjects...)
 			var cmp []string
@@ -120,7 +192,7 @@ func renderSpeed(run *results.Run, cases []*results.Case) ([]report.Block, error
 			}
 		}
 	}
-	return blocks, nil
+	return blocks
 }
 
 func speedPlot(run *results.Run, v view, typ, op string) *report.Plot {
@@ -153,37 +225,168 @@ func speedPlot(run *results.Run, v view, typ, op string) *report.Plot {
 	return &report.Plot{File: fmt.Sprintf("features-%s-%s.svg", typ, op), Caption: chart.Title + " — ns/op against N, log-log; bars: the median's confidence interval; grey dashed: the limit row", SVG: svg}
 }
 
+// goalFor is the goal for psdb ÷ its type's limit at N = n: within 3× at
+// N = 100, within 2× at N = 1,000 and 100,000; other sizes have none.
+func goalFor(n string) (float64, bool) {
+	switch n {
+	case "100":
+		return 3, true
+	case "1000", "100000":
+		return 2, true
+	}
+	return 0, false
+}
+
+// goalText states the goal.
+const goalText = "Goal: psdb within 3× of its type's limit row at N = 100 and within 2× at N = 1,000 and 100,000 " +
+	"(✓ met, ✗ not met: the median in-round ratio against the goal; other sizes have no goal)."
+
+// limitRatio is c's time over the limit row's: the median of the in-round
+// ratios, or for results without them the ratio of the medians.
+func limitRatio(c, lim *results.Case) (float64, bool) {
+	if c == nil || !c.OK() {
+		return 0, false
+	}
+	if st, ok := c.Stat(results.UnitVsLimit); ok {
+		return st.Median, true
+	}
+	if lim == nil || !lim.OK() {
+		return 0, false
+	}
+	x, _ := c.Median(results.UnitNsPerOp)
+	y, _ := lim.Median(results.UnitNsPerOp)
+	if y <= 0 {
+		return 0, false
+	}
+	return x / y, true
+}
+
+// goalCell formats psdb's ratio to the limit with its verdict; met is
+// nil when the cell has no goal or no ratio.
+func goalCell(c, lim *results.Case, n string) (cell string, met *bool) {
+	if c == nil {
+		return "–", nil
+	}
+	cell = report.RatioCell(c, results.UnitVsLimit, lim)
+	r, ok := limitRatio(c, lim)
+	g, has := goalFor(n)
+	if !ok || !has {
+		return cell, nil
+	}
+	m := r <= g
+	if m {
+		return cell + " ✓", &m
+	}
+	return cell + " ✗", &m
+}
+
+// renderGoal shows, per op, psdb's time as a multiple of its type's limit
+// row for every type (grouped by family) at every N measured.
+func renderGoal(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(cases)
+	if !v.has(v.limit) || !v.has(baseline) {
+		return nil, nil
+	}
+	var blocks []report.Block
+	for _, op := range ops {
+		t := &report.Table{Caption: fmt.Sprintf("%s: psdb time as a multiple of its type's %s row", op, v.limit), Header: []string{"family", "type"}}
+		for _, n := range v.sizes {
+			t.Header = append(t.Header, "N = "+nInt(n))
+		}
+		met, cells := 0, 0
+		for _, typ := range v.types {
+			row := []string{familyOf(typ), typ}
+			any := false
+			for _, n := range v.sizes {
+				c := v.ix.Get(baseline, typ, n, op)
+				cell, m := goalCell(c, v.ix.Get(v.limit, typ, n, op), n)
+				if c != nil {
+					any = true
+				}
+				if m != nil {
+					cells++
+					if *m {
+						met++
+					}
+				}
+				row = append(row, cell)
+			}
+			if any {
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		if len(t.Rows) == 0 {
+			continue
+		}
+		t.Notes = []string{goalText + fmt.Sprintf(" Met in %d of %d cells with a goal.", met, cells), limitNote(run, v.limit) + " " + ratioNote(cases, v.limit)}
+		blocks = append(blocks, t)
+	}
+	return blocks, nil
+}
+
+// limitNote says what the run's limit row did, from its recorded
+// descriptor.
+func limitNote(run *results.Run, limit string) string {
+	d := run.Descriptor(Name, "subject", limit)
+	if d == nil {
+		return "The " + limit + " row has no recorded descriptor (a results file from before descriptors): it copied the raw packed bytes of every type."
+	}
+	note := "What the " + limit + " row does: " + d.What + "."
+	if len(d.Settings) > 0 {
+		keys := make([]string, 0, len(d.Settings))
+		for k := range d.Settings {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + ": " + d.Settings[k]
+		}
+		note += " Per type — " + strings.Join(parts, "; ") + "."
+	}
+	return note
+}
+
+// renderLimit shows every subject's time as a multiple of the limit row at
+// the largest N, one row per type.
 func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
 	if !v.has(v.limit) || len(v.sizes) == 0 {
 		return nil, nil
 	}
 	n := v.sizes[len(v.sizes)-1]
+	var subs []string
+	for _, s := range v.subjects {
+		if s != v.limit {
+			subs = append(subs, s)
+		}
+	}
 	var blocks []report.Block
 	for _, op := range ops {
-		var subs []string
-		for _, s := range v.subjects {
-			if s != v.limit {
-				subs = append(subs, s)
-			}
-		}
-		t := report.Pivot{Cases: cases, Where: []string{"n", n, "op", op}, Row: "subject", Col: "type", Rows: subs, Cols: v.types,
-			Cell: func(c *results.Case) string {
+		t := &report.Table{Caption: fmt.Sprintf("%s at N = %s: time as a multiple of the type's %s row", op, nInt(n), v.limit),
+			Header: append(append([]string{"type"}, subs...), v.limit+" (ns/op)")}
+		for _, typ := range v.types {
+			lim := v.ix.Get(v.limit, typ, n, op)
+			row := []string{typ}
+			any := false
+			for _, s := range subs {
+				c := v.ix.Get(s, typ, n, op)
 				if c == nil {
-					return "–"
+					row = append(row, "–")
+					continue
 				}
-				return report.RatioCell(c, results.UnitVsLimit, v.ix.Get(v.limit, c.Labels.Get("type"), n, op))
-			}}.Table()
-		if t == nil {
+				any = true
+				row = append(row, report.RatioCell(c, results.UnitVsLimit, lim))
+			}
+			if !any {
+				continue
+			}
+			t.Rows = append(t.Rows, append(row, report.NsCell(lim)))
+		}
+		if len(t.Rows) == 0 {
 			continue
 		}
-		t.Caption = fmt.Sprintf("%s at N = %s: time as a multiple of the %s row", op, nInt(n), v.limit)
-		mrow := []string{v.limit + " (ns/op)"}
-		for _, typ := range v.types {
-			mrow = append(mrow, report.NsCell(v.ix.Get(v.limit, typ, n, op)))
-		}
-		t.Rows = append(t.Rows, mrow)
-		t.Notes = []string{"1.0× would be as fast as copying the raw bytes. " + ratioNote(cases, v.limit)}
+		t.Notes = []string{"1.0× would be as fast as the limit row of the type. " + ratioNote(cases, v.limit)}
 		blocks = append(blocks, t)
 	}
 	return blocks, nil
@@ -267,14 +470,18 @@ func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, er
 	for _, op := range ops {
 		t := &report.Table{
 			Caption: fmt.Sprintf("%s at N = %s: MB/s of raw data (%% of %s)", op, report.Int(report.Number(n)), baseline),
-			Header:  append([]string{"subject"}, v.types...),
+			Header:  append([]string{"type"}, v.subjects...),
 		}
-		for _, s := range v.subjects {
-			row := []string{s}
-			for _, typ := range v.types {
+		for _, typ := range v.types {
+			row := []string{typ}
+			for _, s := range v.subjects {
 				c, b := v.ix.Get(s, typ, n, op), v.ix.Get(baseline, typ, n, op)
+				if c == nil {
+					row = append(row, "–")
+					continue
+				}
 				cell := report.UnitCell(c, results.UnitMBPerS, report.Float)
-				if c != nil && c.OK() && b != nil && b.OK() {
+				if c.OK() && b != nil && b.OK() {
 					x, _ := c.Median(results.UnitMBPerS)
 					y, _ := b.Median(results.UnitMBPerS)
 					if y > 0 {
@@ -292,7 +499,7 @@ func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, er
 
 // Summary implements workload.Workload: int32 (the seed's type) at the
 // largest N, each subject's encode and decode time and its multiple of
-// memcpy.
+// the limit row.
 func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
 	v := newView(cases)
 	if len(v.sizes) == 0 {
@@ -305,7 +512,7 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 	n := v.sizes[len(v.sizes)-1]
 	t := &report.Table{
 		Caption: fmt.Sprintf("features: %s, N = %s", typ, report.Int(report.Number(n))),
-		Header:  []string{"subject", "encode", "× memcpy", "decode", "× memcpy", "size"},
+		Header:  []string{"subject", "encode", "× " + v.limit, "decode", "× " + v.limit, "size"},
 	}
 	for _, s := range v.subjects {
 		e, d := v.ix.Get(s, typ, n, "encode"), v.ix.Get(s, typ, n, "decode")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -18,13 +19,15 @@ import (
 	"github.com/serbench/serbench/dataset/features/fb"
 	"github.com/serbench/serbench/dataset/features/pb"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/psdb"
 	"github.com/serbench/serbench/results"
 )
 
 // codec is one subject prepared for one input: Encode serializes the
 // source (into a reused buffer where the library allows; the result is
 // valid until the next Encode), Decode parses bytes into Out, reusing its
-// capacity. Every decoder returns owned values (strings are copied).
+// capacity. Every decoder but psdb's returns owned strings (copies);
+// psdb's are views of the block (a fairness fact its descriptor states).
 type codec interface {
 	Encode() ([]byte, error)
 	Decode(b []byte) error
@@ -71,100 +74,131 @@ func (s subject) supports(t ds.Type) bool {
 }
 
 // subjects lists every subject; the psdb subject is first as the report's
-// baseline.
+// baseline, the limit row last.
 func subjects() []subject {
+	// proto3-fixed measures the types whose proto3 field can be varint
+	// or fixed-width: the integers and the bit patterns of fp16 and fp8.
+	var fixedTypes []ds.Type
+	for _, t := range ds.Types() {
+		switch t.Elem() {
+		case ds.Float32, ds.Float64, ds.Bool, ds.String:
+		default:
+			fixedTypes = append(fixedTypes, t)
+		}
+	}
+	const vecNote = "vector types: the N·8 values flattened into the one repeated field"
+	// narrowOut is a fairness fact of every subject but psdb and the
+	// limit row, which widen fp16/fp8 to float32 on decode.
+	const narrowOut = "decoded as bit patterns, not widened to float32 as psdb and the limit row do"
 	return []subject{
-		{name: "psdb", role: results.RoleBaseline, note: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice",
-			settings: map[string]string{"reuse": "output buffer and slice", "compression": "none", "strings": "copied"}, make: newPSDB},
+		{name: "psdb", role: results.RoleBaseline, note: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice (narrow types widened: int8/16 → int32, uint8/16 → uint32, fp8/fp16 → float32); strings are read as zero-copy views",
+			settings: map[string]string{"reuse": "output buffer and slice", "compression": "none",
+				"strings": "views, not copies: ParseStrings into a reused psdb.Strings (offsets into the block; no string bytes copied, 0 allocs)",
+				"vectors": "psdb's vector types, 8 values per feature"}, make: newPSDB},
 		{name: "proto3", role: results.RoleSubject, note: "packed varint repeated fields (the seed's `repeated int32`); decode merges into a reset message to reuse capacity",
-			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go"}, make: newProto(false)},
-		{name: "proto3-fixed", role: results.RoleSubject, note: "the same with fixed-width fields (sfixed32/sfixed64/fixed32)", types: []ds.Type{ds.Int32, ds.Int64, ds.FP16},
-			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "fixed", "codegen": "protoc-gen-go"}, make: newProto(true)},
+			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
+				"strings": "copied (owned Go strings)",
+				"types":   "int8/16 in int32 fields, uint8/16/32 in uint32, uint64 in int64 (identical wire bytes), fp16/fp8 bit patterns in uint32 (converted with the shared converters); " + vecNote}, make: newProto(false)},
+		{name: "proto3-fixed", role: results.RoleSubject, note: "the same with fixed-width fields (sfixed32/sfixed64/fixed32), for the types whose proto3 field can be either", types: fixedTypes,
+			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "fixed", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
+				"types": "int8/16/32 in sfixed32, int64/uint64 in sfixed64, uint8/16/32 and fp16/fp8 bit patterns in fixed32; " + vecNote}, make: newProto(true)},
 		{name: "arrow", role: results.RoleSubject, note: "Arrow IPC stream, schema, builder and writer made fresh on every call (as in the seed)",
-			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "none", "zero-copy read": "no (values copied out)"}, make: newArrow(false)},
+			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "none (conversion scratch of narrow types reused)", "zero-copy read": "no (values copied out)",
+				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(false)},
 		{name: "arrow-reuse", role: results.RoleSubject, note: "Arrow IPC stream with schema, builder and output buffer reused across calls (the stream writer is per call: a stream must carry its schema)",
-			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "schema, builder, output buffer", "zero-copy read": "no (values copied out)"}, make: newArrow(true)},
+			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "schema, builder, output buffer", "zero-copy read": "no (values copied out)",
+				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(true)},
 		{name: "flatbuffers", role: results.RoleSubject, note: "FlatBuffers table with one vector, builder reused (Reset)",
-			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc"}, make: newFlatbuffers},
-		{name: "memcpy", role: results.RoleLimit, note: "limit row: copy() of the raw packed bytes, no format at all", make: newMemcpy},
+			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc", "fp16/fp8 decode": narrowOut,
+				"strings": "copied (string(bytes))",
+				"types":   "each type's own FlatBuffers scalar ([byte] … [ulong]); fp16 bit patterns in [ushort], fp8 in [ubyte] (written with CreateByteVector, read with ValuesBytes); vector types: the N·8 values flattened into the one vector"}, make: newFlatbuffers},
+		{name: "limit", role: results.RoleLimit, note: "limit row: per type, the least work any codec with the same input and output must do, as the fastest known pure-Go loop with no format (settings: the method per type)",
+			settings: limitMethods(), make: newLimit},
 	}
-}
-
-// ---- memcpy ----
-
-type memcpyCodec struct {
-	d *ds.Data
-	// src is a page-aligned copy of the raw bytes, buf the page-aligned
-	// destination: the copy's layout is the same in every run.
-	src, buf []byte
-}
-
-func newMemcpy(d *ds.Data) (codec, error) {
-	src := pageAligned(len(d.Raw))
-	copy(src, d.Raw)
-	return &memcpyCodec{d: d, src: src, buf: pageAligned(len(d.Raw))}, nil
-}
-
-func (m *memcpyCodec) Encode() ([]byte, error) {
-	copy(m.buf, m.src)
-	return m.buf, nil
-}
-
-func (m *memcpyCodec) Decode(b []byte) error {
-	copy(m.buf, b)
-	return nil
-}
-
-// Out rebuilds typed values from the copied bytes so the limit row's
-// copy is verified like every other subject (outside the timed region).
-func (m *memcpyCodec) Out() *ds.Output {
-	if !bytes.Equal(m.buf, m.d.Raw) {
-		return &ds.Output{}
-	}
-	return sourceOutput(m.d)
-}
-
-// sourceOutput returns the source values as an Output.
-func sourceOutput(d *ds.Data) *ds.Output {
-	return &ds.Output{Int32: d.Int32, Int64: d.Int64, Float32: d.Float32, Float64: d.Float64, Half: d.Half, Bool: d.Bool, String: d.String}
 }
 
 // ---- protobuf ----
 
+// protoCodec encodes one repeated field. Types without a proto3 field of
+// their own use the wire-identical one: int8/int16 an int32 (sint would
+// differ), uint8/uint16 a uint32, uint64 an int64 field (varint and
+// fixed64 bytes of the same 64 bits are identical for int64 and uint64),
+// fp16 and fp8 their bit patterns in a uint32 (fixed32) field. Vectors
+// are the flattened N·8 values in the same field.
 type protoCodec struct {
-	d     *ds.Data
-	msg   proto.Message
-	dec   proto.Message
-	buf   []byte
-	fixed bool
+	d   *ds.Data
+	msg proto.Message
+	dec proto.Message
+	buf []byte
+	// narrow converts the float32 inputs of fp16 and fp8 to bit
+	// patterns (nil for other types).
+	narrow func(float32) uint32
+}
+
+// fp8Conv returns psdb's scalar float32 → fp8 converter for fp8 type t:
+// subjects without an fp8 converter of their own use it.
+func fp8Conv(t ds.Type) func(float32) uint8 {
+	if t == ds.FP8E5M2 {
+		return psdb.FP8E5M2FromFloat32
+	}
+	return psdb.FP8E4M3FromFloat32
+}
+
+// asInt64s views uint64s as int64s (same bits, no copy).
+func asInt64s(v []uint64) []int64 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
+}
+
+// asUint64s views int64s as uint64s (same bits, no copy).
+func asUint64s(v []int64) []uint64 {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
 func newProto(fixed bool) func(d *ds.Data) (codec, error) {
 	return func(d *ds.Data) (codec, error) {
-		c := &protoCodec{d: d, fixed: fixed}
-		switch {
-		case d.Type == ds.Int32 && !fixed:
+		c := &protoCodec{d: d}
+		switch e := d.Type.Elem(); e {
+		case ds.Int8, ds.Int16, ds.Int32:
 			c.msg, c.dec = &pb.Int32S{Values: d.Int32}, &pb.Int32S{}
-		case d.Type == ds.Int32:
-			c.msg, c.dec = &pb.Sfixed32S{Values: d.Int32}, &pb.Sfixed32S{}
-		case d.Type == ds.Int64 && !fixed:
-			c.msg, c.dec = &pb.Int64S{Values: d.Int64}, &pb.Int64S{}
-		case d.Type == ds.Int64:
-			c.msg, c.dec = &pb.Sfixed64S{Values: d.Int64}, &pb.Sfixed64S{}
-		case d.Type == ds.Float32:
-			c.msg, c.dec = &pb.Float32S{Values: d.Float32}, &pb.Float32S{}
-		case d.Type == ds.Float64:
-			c.msg, c.dec = &pb.Float64S{Values: d.Float64}, &pb.Float64S{}
-		case d.Type == ds.FP16:
-			// The input is float32; narrowing to half is part of the
-			// encoder's job, as it is for psdb and Arrow.
-			c.msg, c.dec = &pb.Half16S{}, &pb.Half16S{}
 			if fixed {
-				c.msg, c.dec = &pb.Half16Fixed{}, &pb.Half16Fixed{}
+				c.msg, c.dec = &pb.Sfixed32S{Values: d.Int32}, &pb.Sfixed32S{}
 			}
-		case d.Type == ds.Bool:
+		case ds.Int64, ds.Uint64:
+			v := d.Int64
+			if e == ds.Uint64 {
+				v = asInt64s(d.Uint64)
+			}
+			c.msg, c.dec = &pb.Int64S{Values: v}, &pb.Int64S{}
+			if fixed {
+				c.msg, c.dec = &pb.Sfixed64S{Values: v}, &pb.Sfixed64S{}
+			}
+		case ds.Uint8, ds.Uint16, ds.Uint32, ds.FP16, ds.FP8E4M3, ds.FP8E5M2:
+			c.msg, c.dec = &pb.Half16S{Values: d.Uint32}, &pb.Half16S{}
+			if fixed {
+				c.msg, c.dec = &pb.Half16Fixed{Values: d.Uint32}, &pb.Half16Fixed{}
+			}
+			// The input is float32; narrowing to half or fp8 is part of
+			// the encoder's job, as it is for psdb and Arrow.
+			switch e {
+			case ds.FP16:
+				c.narrow = func(f float32) uint32 { return uint32(toHalf(f)) }
+			case ds.FP8E4M3, ds.FP8E5M2:
+				conv := fp8Conv(e)
+				c.narrow = func(f float32) uint32 { return uint32(conv(f)) }
+			}
+		case ds.Float32:
+			c.msg, c.dec = &pb.Float32S{Values: d.Float32}, &pb.Float32S{}
+		case ds.Float64:
+			c.msg, c.dec = &pb.Float64S{Values: d.Float64}, &pb.Float64S{}
+		case ds.Bool:
 			c.msg, c.dec = &pb.Bools{Values: d.Bool}, &pb.Bools{}
-		case d.Type == ds.String:
+		case ds.String:
 			c.msg, c.dec = &pb.Strings{Values: d.String}, &pb.Strings{}
 		default:
 			return nil, fmt.Errorf("proto3: unsupported type %s", d.Type)
@@ -174,21 +208,26 @@ func newProto(fixed bool) func(d *ds.Data) (codec, error) {
 }
 
 func (c *protoCodec) Encode() ([]byte, error) {
-	switch m := c.msg.(type) {
-	case *pb.Half16S:
-		m.Values = m.Values[:0]
-		for _, f := range c.d.Float32 {
-			m.Values = append(m.Values, uint32(toHalf(f)))
-		}
-	case *pb.Half16Fixed:
-		m.Values = m.Values[:0]
-		for _, f := range c.d.Float32 {
-			m.Values = append(m.Values, uint32(toHalf(f)))
+	if c.narrow != nil {
+		switch m := c.msg.(type) {
+		case *pb.Half16S:
+			m.Values = m.Values[:0]
+			for _, f := range c.d.Float32 {
+				m.Values = append(m.Values, c.narrow(f))
+			}
+		case *pb.Half16Fixed:
+			m.Values = m.Values[:0]
+			for _, f := range c.d.Float32 {
+				m.Values = append(m.Values, c.narrow(f))
+			}
 		}
 	}
 	var err error
 	c.buf, err = proto.MarshalOptions{}.MarshalAppend(c.buf[:0], c.msg)
-	return c.buf, err
+	if err != nil {
+		return nil, fmt.Errorf("proto3: marshal: %w", err)
+	}
+	return c.buf, nil
 }
 
 func (c *protoCodec) Decode(b []byte) error {
@@ -216,11 +255,15 @@ func (c *protoCodec) Decode(b []byte) error {
 	case *pb.Strings:
 		m.Values = m.Values[:0]
 	}
-	return proto.UnmarshalOptions{Merge: true}.Unmarshal(b, c.dec)
+	if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(b, c.dec); err != nil {
+		return fmt.Errorf("proto3: unmarshal: %w", err)
+	}
+	return nil
 }
 
 func (c *protoCodec) Out() *ds.Output {
 	o := &ds.Output{}
+	var u32 []uint32
 	switch m := c.dec.(type) {
 	case *pb.Int32S:
 		o.Int32 = m.Values
@@ -235,27 +278,41 @@ func (c *protoCodec) Out() *ds.Output {
 	case *pb.Float64S:
 		o.Float64 = m.Values
 	case *pb.Half16S:
-		o.Half = narrow(m.Values)
+		u32 = m.Values
 	case *pb.Half16Fixed:
-		o.Half = narrow(m.Values)
+		u32 = m.Values
 	case *pb.Bools:
 		o.Bool = m.Values
 	case *pb.Strings:
 		o.String = m.Values
 	}
+	switch c.d.Type.Elem() {
+	case ds.Uint64:
+		o.Uint64, o.Int64 = asUint64s(o.Int64), nil
+	case ds.Uint8, ds.Uint16, ds.Uint32:
+		o.Uint32 = u32
+	case ds.FP16:
+		o.Half = narrowInts[uint16](u32)
+	case ds.FP8E4M3, ds.FP8E5M2:
+		o.FP8 = narrowInts[uint8](u32)
+	}
 	return o
 }
 
-func narrow(v []uint32) []uint16 {
-	out := make([]uint16, len(v))
+// narrowInts converts to a narrower unsigned type (outside timing).
+func narrowInts[T uint8 | uint16](v []uint32) []T {
+	out := make([]T, len(v))
 	for i, x := range v {
-		out[i] = uint16(x)
+		out[i] = T(x)
 	}
 	return out
 }
 
 // ---- Arrow IPC stream ----
 
+// arrowCodec writes one column: the type's Arrow type, or for a vector
+// type a fixed_size_list<8> of it. fp8 has no Arrow type: its bit
+// patterns go in a uint8 column.
 type arrowCodec struct {
 	d      *ds.Data
 	reuse  bool
@@ -265,27 +322,33 @@ type arrowCodec struct {
 	buf    bytes.Buffer
 	rd     bytes.Reader
 	out    ds.Output
-	half   []float16.Num
+	// Conversion scratch for the narrow types, reused across calls.
+	half []float16.Num
+	i8   []int8
+	i16  []int16
+	u8   []uint8
+	u16  []uint16
 }
 
 func arrowType(t ds.Type) (arrow.DataType, error) {
-	switch t {
-	case ds.Int32:
-		return arrow.PrimitiveTypes.Int32, nil
-	case ds.Int64:
-		return arrow.PrimitiveTypes.Int64, nil
-	case ds.Float32:
-		return arrow.PrimitiveTypes.Float32, nil
-	case ds.Float64:
-		return arrow.PrimitiveTypes.Float64, nil
-	case ds.FP16:
-		return arrow.FixedWidthTypes.Float16, nil
-	case ds.Bool:
-		return arrow.FixedWidthTypes.Boolean, nil
-	case ds.String:
-		return arrow.BinaryTypes.String, nil
+	m := map[ds.Type]arrow.DataType{
+		ds.Int8: arrow.PrimitiveTypes.Int8, ds.Int16: arrow.PrimitiveTypes.Int16,
+		ds.Int32: arrow.PrimitiveTypes.Int32, ds.Int64: arrow.PrimitiveTypes.Int64,
+		ds.Uint8: arrow.PrimitiveTypes.Uint8, ds.Uint16: arrow.PrimitiveTypes.Uint16,
+		ds.Uint32: arrow.PrimitiveTypes.Uint32, ds.Uint64: arrow.PrimitiveTypes.Uint64,
+		ds.FP8E4M3: arrow.PrimitiveTypes.Uint8, ds.FP8E5M2: arrow.PrimitiveTypes.Uint8,
+		ds.FP16: arrow.FixedWidthTypes.Float16, ds.Float32: arrow.PrimitiveTypes.Float32,
+		ds.Float64: arrow.PrimitiveTypes.Float64, ds.Bool: arrow.FixedWidthTypes.Boolean,
+		ds.String: arrow.BinaryTypes.String,
 	}
-	return nil, fmt.Errorf("arrow: unsupported type %s", t)
+	dt, ok := m[t.Elem()]
+	if !ok {
+		return nil, fmt.Errorf("arrow: unsupported type %s", t)
+	}
+	if t.IsVector() {
+		dt = arrow.FixedSizeListOf(ds.VecLen, dt)
+	}
+	return dt, nil
 }
 
 func newArrow(reuse bool) func(d *ds.Data) (codec, error) {
@@ -298,10 +361,27 @@ func newArrow(reuse bool) func(d *ds.Data) (codec, error) {
 		if reuse {
 			c.schema = arrow.NewSchema([]arrow.Field{{Name: "values", Type: dt}}, nil)
 			c.bld = array.NewRecordBuilder(memory.DefaultAllocator, c.schema)
-			c.half = make([]float16.Num, 0, d.N)
+			c.half = make([]float16.Num, 0, d.Values())
 		}
 		return c, nil
 	}
+}
+
+// narrowTo converts to a narrower integer type into a reused slice.
+func narrowTo[T int8 | int16 | uint8 | uint16, S int32 | uint32](dst []T, src []S) []T {
+	dst = dst[:0]
+	for _, v := range src {
+		dst = append(dst, T(v))
+	}
+	return dst
+}
+
+// widenTo appends values widened to int32 or uint32.
+func widenTo[S int8 | int16 | uint8 | uint16, T int32 | uint32](dst []T, src []S) []T {
+	for _, v := range src {
+		dst = append(dst, T(v))
+	}
+	return dst
 }
 
 func (c *arrowCodec) Encode() ([]byte, error) {
@@ -314,26 +394,60 @@ func (c *arrowCodec) Encode() ([]byte, error) {
 	} else {
 		c.buf.Reset()
 	}
-	switch f := bld.Field(0).(type) {
+	vb := bld.Field(0)
+	if l, ok := vb.(*array.FixedSizeListBuilder); ok {
+		for range c.d.N {
+			l.Append(true)
+		}
+		vb = l.ValueBuilder()
+	}
+	d := c.d
+	switch f := vb.(type) {
+	case *array.Int8Builder:
+		c.i8 = narrowTo(c.i8, d.Int32)
+		f.AppendValues(c.i8, nil)
+	case *array.Int16Builder:
+		c.i16 = narrowTo(c.i16, d.Int32)
+		f.AppendValues(c.i16, nil)
 	case *array.Int32Builder:
-		f.AppendValues(c.d.Int32, nil)
+		f.AppendValues(d.Int32, nil)
 	case *array.Int64Builder:
-		f.AppendValues(c.d.Int64, nil)
+		f.AppendValues(d.Int64, nil)
+	case *array.Uint8Builder:
+		if e := d.Type.Elem(); e == ds.FP8E4M3 || e == ds.FP8E5M2 {
+			conv := fp8Conv(e)
+			c.u8 = c.u8[:0]
+			for _, v := range d.Float32 {
+				c.u8 = append(c.u8, conv(v))
+			}
+		} else {
+			c.u8 = narrowTo(c.u8, d.Uint32)
+		}
+		f.AppendValues(c.u8, nil)
+	case *array.Uint16Builder:
+		c.u16 = narrowTo(c.u16, d.Uint32)
+		f.AppendValues(c.u16, nil)
+	case *array.Uint32Builder:
+		f.AppendValues(d.Uint32, nil)
+	case *array.Uint64Builder:
+		f.AppendValues(d.Uint64, nil)
 	case *array.Float32Builder:
-		f.AppendValues(c.d.Float32, nil)
+		f.AppendValues(d.Float32, nil)
 	case *array.Float64Builder:
-		f.AppendValues(c.d.Float64, nil)
+		f.AppendValues(d.Float64, nil)
 	case *array.Float16Builder:
 		h := c.half[:0]
-		for _, v := range c.d.Float32 {
+		for _, v := range d.Float32 {
 			h = append(h, float16.FromBits(toHalf(v)))
 		}
 		c.half = h
 		f.AppendValues(h, nil)
 	case *array.BooleanBuilder:
-		f.AppendValues(c.d.Bool, nil)
+		f.AppendValues(d.Bool, nil)
 	case *array.StringBuilder:
-		f.AppendValues(c.d.String, nil)
+		f.AppendValues(d.String, nil)
+	default:
+		return nil, fmt.Errorf("arrow: unexpected builder %T", vb)
 	}
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
@@ -361,12 +475,31 @@ func (c *arrowCodec) Decode(b []byte) error {
 		return fmt.Errorf("arrow: stream has no record batch")
 	}
 	col := r.RecordBatch().Column(0)
+	if l, ok := col.(*array.FixedSizeList); ok {
+		col = l.ListValues()
+	}
 	o := &c.out
 	switch a := col.(type) {
+	case *array.Int8:
+		o.Int32 = widenTo(o.Int32[:0], a.Int8Values())
+	case *array.Int16:
+		o.Int32 = widenTo(o.Int32[:0], a.Int16Values())
 	case *array.Int32:
 		o.Int32 = append(o.Int32[:0], a.Int32Values()...)
 	case *array.Int64:
 		o.Int64 = append(o.Int64[:0], a.Int64Values()...)
+	case *array.Uint8:
+		if e := c.d.Type.Elem(); e == ds.FP8E4M3 || e == ds.FP8E5M2 {
+			o.FP8 = append(o.FP8[:0], a.Uint8Values()...)
+		} else {
+			o.Uint32 = widenTo(o.Uint32[:0], a.Uint8Values())
+		}
+	case *array.Uint16:
+		o.Uint32 = widenTo(o.Uint32[:0], a.Uint16Values())
+	case *array.Uint32:
+		o.Uint32 = append(o.Uint32[:0], a.Uint32Values()...)
+	case *array.Uint64:
+		o.Uint64 = append(o.Uint64[:0], a.Uint64Values()...)
 	case *array.Float32:
 		o.Float32 = append(o.Float32[:0], a.Float32Values()...)
 	case *array.Float64:
@@ -396,24 +529,57 @@ func (c *arrowCodec) Out() *ds.Output { return &c.out }
 
 // ---- FlatBuffers ----
 
+// fbCodec writes a table with one vector of the type's own FlatBuffers
+// scalar, using the generated tables of dataset/features/fb: [byte],
+// [short], [int], [long], [ubyte], [ushort], [uint], [ulong], [float],
+// [double], [bool], [string]; fp16 bit patterns in [ushort], fp8 in
+// [ubyte]. Vectors are the flattened N·8 values in the same vector.
 type fbCodec struct {
 	d   *ds.Data
 	b   *flatbuffers.Builder
 	out ds.Output
 	off []flatbuffers.UOffsetT
+	// u8 is the reused scratch of the [ubyte] encoder.
+	u8 []uint8
+	// fp8 converts fp8 inputs (nil for other types).
+	fp8 func(float32) uint8
 }
 
 func newFlatbuffers(d *ds.Data) (codec, error) {
-	return &fbCodec{d: d, b: flatbuffers.NewBuilder(len(d.Raw) + 64)}, nil
+	c := &fbCodec{d: d, b: flatbuffers.NewBuilder(len(d.Raw) + 64)}
+	if e := d.Type.Elem(); e == ds.FP8E4M3 || e == ds.FP8E5M2 {
+		c.fp8 = fp8Conv(e)
+	}
+	return c, nil
 }
 
 func (c *fbCodec) Encode() ([]byte, error) {
-	b := c.b
+	b, d := c.b, c.d
 	b.Reset()
 	var vec flatbuffers.UOffsetT
-	switch c.d.Type {
+	switch e := d.Type.Elem(); e {
+	case ds.Int8:
+		v := d.Int32
+		fb.Int8sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependInt8(int8(v[i]))
+		}
+		vec = b.EndVector(len(v))
+		fb.Int8sStart(b)
+		fb.Int8sAddValues(b, vec)
+		b.Finish(fb.Int8sEnd(b))
+	case ds.Int16:
+		v := d.Int32
+		fb.Int16sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependInt16(int16(v[i]))
+		}
+		vec = b.EndVector(len(v))
+		fb.Int16sStart(b)
+		fb.Int16sAddValues(b, vec)
+		b.Finish(fb.Int16sEnd(b))
 	case ds.Int32:
-		v := c.d.Int32
+		v := d.Int32
 		fb.Int32sStartValuesVector(b, len(v))
 		for i := len(v) - 1; i >= 0; i-- {
 			b.PrependInt32(v[i])
@@ -422,8 +588,18 @@ func (c *fbCodec) Encode() ([]byte, error) {
 		fb.Int32sStart(b)
 		fb.Int32sAddValues(b, vec)
 		b.Finish(fb.Int32sEnd(b))
+	case ds.Uint32:
+		v := d.Uint32
+		fb.Uint32sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependUint32(v[i])
+		}
+		vec = b.EndVector(len(v))
+		fb.Uint32sStart(b)
+		fb.Uint32sAddValues(b, vec)
+		b.Finish(fb.Uint32sEnd(b))
 	case ds.Int64:
-		v := c.d.Int64
+		v := d.Int64
 		fb.Int64sStartValuesVector(b, len(v))
 		for i := len(v) - 1; i >= 0; i-- {
 			b.PrependInt64(v[i])
@@ -432,8 +608,36 @@ func (c *fbCodec) Encode() ([]byte, error) {
 		fb.Int64sStart(b)
 		fb.Int64sAddValues(b, vec)
 		b.Finish(fb.Int64sEnd(b))
+	case ds.Uint64:
+		v := d.Uint64
+		fb.Uint64sStartValuesVector(b, len(v))
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependUint64(v[i])
+		}
+		vec = b.EndVector(len(v))
+		fb.Uint64sStart(b)
+		fb.Uint64sAddValues(b, vec)
+		b.Finish(fb.Uint64sEnd(b))
+	case ds.Uint8, ds.FP8E4M3, ds.FP8E5M2:
+		// A [ubyte] vector is written from a byte slice in one copy
+		// (CreateByteVector); narrowing or converting into it is the
+		// encoder's job.
+		c.u8 = c.u8[:0]
+		if c.fp8 != nil {
+			for _, f := range d.Float32 {
+				c.u8 = append(c.u8, c.fp8(f))
+			}
+		} else {
+			for _, x := range d.Uint32 {
+				c.u8 = append(c.u8, uint8(x))
+			}
+		}
+		vec = b.CreateByteVector(c.u8)
+		fb.Uint8sStart(b)
+		fb.Uint8sAddValues(b, vec)
+		b.Finish(fb.Uint8sEnd(b))
 	case ds.Float32:
-		v := c.d.Float32
+		v := d.Float32
 		fb.Float32sStartValuesVector(b, len(v))
 		for i := len(v) - 1; i >= 0; i-- {
 			b.PrependFloat32(v[i])
@@ -443,7 +647,7 @@ func (c *fbCodec) Encode() ([]byte, error) {
 		fb.Float32sAddValues(b, vec)
 		b.Finish(fb.Float32sEnd(b))
 	case ds.Float64:
-		v := c.d.Float64
+		v := d.Float64
 		fb.Float64sStartValuesVector(b, len(v))
 		for i := len(v) - 1; i >= 0; i-- {
 			b.PrependFloat64(v[i])
@@ -452,18 +656,24 @@ func (c *fbCodec) Encode() ([]byte, error) {
 		fb.Float64sStart(b)
 		fb.Float64sAddValues(b, vec)
 		b.Finish(fb.Float64sEnd(b))
-	case ds.FP16:
-		v := c.d.Float32
-		fb.Half16sStartValuesVector(b, len(v))
-		for i := len(v) - 1; i >= 0; i-- {
-			b.PrependUint16(toHalf(v[i]))
+	case ds.FP16, ds.Uint16:
+		n := max(len(d.Float32), len(d.Uint32))
+		fb.Half16sStartValuesVector(b, n)
+		if e == ds.FP16 {
+			for i := n - 1; i >= 0; i-- {
+				b.PrependUint16(toHalf(d.Float32[i]))
+			}
+		} else {
+			for i := n - 1; i >= 0; i-- {
+				b.PrependUint16(uint16(d.Uint32[i]))
+			}
 		}
-		vec = b.EndVector(len(v))
+		vec = b.EndVector(n)
 		fb.Half16sStart(b)
 		fb.Half16sAddValues(b, vec)
 		b.Finish(fb.Half16sEnd(b))
 	case ds.Bool:
-		v := c.d.Bool
+		v := d.Bool
 		fb.BoolsStartValuesVector(b, len(v))
 		for i := len(v) - 1; i >= 0; i-- {
 			b.PrependBool(v[i])
@@ -473,7 +683,7 @@ func (c *fbCodec) Encode() ([]byte, error) {
 		fb.BoolsAddValues(b, vec)
 		b.Finish(fb.BoolsEnd(b))
 	case ds.String:
-		v := c.d.String
+		v := d.String
 		c.off = c.off[:0]
 		for _, s := range v {
 			c.off = append(c.off, b.CreateString(s))
@@ -487,7 +697,7 @@ func (c *fbCodec) Encode() ([]byte, error) {
 		fb.StringsAddValues(b, vec)
 		b.Finish(fb.StringsEnd(b))
 	default:
-		return nil, fmt.Errorf("flatbuffers: unsupported type %s", c.d.Type)
+		return nil, fmt.Errorf("flatbuffers: unsupported type %s", d.Type)
 	}
 	return b.FinishedBytes(), nil
 }
@@ -498,13 +708,34 @@ func (c *fbCodec) Encode() ([]byte, error) {
 // into a failed case.
 func (c *fbCodec) Decode(buf []byte) error {
 	o := &c.out
-	switch c.d.Type {
+	switch e := c.d.Type.Elem(); e {
+	case ds.Int8:
+		t := fb.GetRootAsInt8s(buf, 0)
+		n := t.ValuesLength()
+		o.Int32 = o.Int32[:0]
+		for i := 0; i < n; i++ {
+			o.Int32 = append(o.Int32, int32(t.Values(i)))
+		}
+	case ds.Int16:
+		t := fb.GetRootAsInt16s(buf, 0)
+		n := t.ValuesLength()
+		o.Int32 = o.Int32[:0]
+		for i := 0; i < n; i++ {
+			o.Int32 = append(o.Int32, int32(t.Values(i)))
+		}
 	case ds.Int32:
 		t := fb.GetRootAsInt32s(buf, 0)
 		n := t.ValuesLength()
 		o.Int32 = o.Int32[:0]
 		for i := 0; i < n; i++ {
 			o.Int32 = append(o.Int32, t.Values(i))
+		}
+	case ds.Uint32:
+		t := fb.GetRootAsUint32s(buf, 0)
+		n := t.ValuesLength()
+		o.Uint32 = o.Uint32[:0]
+		for i := 0; i < n; i++ {
+			o.Uint32 = append(o.Uint32, t.Values(i))
 		}
 	case ds.Int64:
 		t := fb.GetRootAsInt64s(buf, 0)
@@ -513,6 +744,21 @@ func (c *fbCodec) Decode(buf []byte) error {
 		for i := 0; i < n; i++ {
 			o.Int64 = append(o.Int64, t.Values(i))
 		}
+	case ds.Uint64:
+		t := fb.GetRootAsUint64s(buf, 0)
+		n := t.ValuesLength()
+		o.Uint64 = o.Uint64[:0]
+		for i := 0; i < n; i++ {
+			o.Uint64 = append(o.Uint64, t.Values(i))
+		}
+	case ds.Uint8:
+		// A [ubyte] vector reads as a byte slice (ValuesBytes).
+		o.Uint32 = o.Uint32[:0]
+		for _, x := range fb.GetRootAsUint8s(buf, 0).ValuesBytes() {
+			o.Uint32 = append(o.Uint32, uint32(x))
+		}
+	case ds.FP8E4M3, ds.FP8E5M2:
+		o.FP8 = append(o.FP8[:0], fb.GetRootAsUint8s(buf, 0).ValuesBytes()...)
 	case ds.Float32:
 		t := fb.GetRootAsFloat32s(buf, 0)
 		n := t.ValuesLength()
@@ -533,6 +779,13 @@ func (c *fbCodec) Decode(buf []byte) error {
 		o.Half = o.Half[:0]
 		for i := 0; i < n; i++ {
 			o.Half = append(o.Half, t.Values(i))
+		}
+	case ds.Uint16:
+		t := fb.GetRootAsHalf16s(buf, 0)
+		n := t.ValuesLength()
+		o.Uint32 = o.Uint32[:0]
+		for i := 0; i < n; i++ {
+			o.Uint32 = append(o.Uint32, uint32(t.Values(i)))
 		}
 	case ds.Bool:
 		t := fb.GetRootAsBools(buf, 0)
