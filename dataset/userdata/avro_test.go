@@ -1,0 +1,86 @@
+package userdata
+
+import (
+	"bytes"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hamba/avro/v2/ocf"
+)
+
+// TestAvroTypes reads an OCF (deflate codec) with every Avro type the
+// mapper handles, written by hamba/avro from generic values.
+func TestAvroTypes(t *testing.T) {
+	schema := `{"type":"record","name":"r","namespace":"t","fields":[
+		{"name":"b","type":"boolean"},
+		{"name":"i","type":"int"},
+		{"name":"l","type":["null","long"]},
+		{"name":"f","type":"float"},
+		{"name":"d","type":"double"},
+		{"name":"s","type":"string"},
+		{"name":"by","type":"bytes"},
+		{"name":"e","type":{"type":"enum","name":"E","symbols":["A","B"]}},
+		{"name":"fx","type":{"type":"fixed","name":"F","size":2}},
+		{"name":"m","type":{"type":"map","values":["null","int"]}},
+		{"name":"a","type":{"type":"array","items":{"type":"record","name":"sub","fields":[{"name":"x","type":"int"}]}}},
+		{"name":"u","type":["null","int","string"]},
+		{"name":"dt","type":{"type":"int","logicalType":"date"}},
+		{"name":"ts","type":{"type":"long","logicalType":"timestamp-micros"}},
+		{"name":"tm","type":{"type":"int","logicalType":"time-millis"}},
+		{"name":"dec","type":{"type":"bytes","logicalType":"decimal","precision":6,"scale":2}},
+		{"name":"rec","type":["null","sub"]}
+	]}`
+	var buf bytes.Buffer
+	enc, err := ocf.NewEncoder(schema, &buf, ocf.WithCodec(ocf.Deflate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := time.Date(2024, 5, 6, 7, 8, 9, 123456000, time.UTC)
+	rows := []map[string]any{
+		{"b": true, "i": 1, "l": map[string]any{"long": int64(1) << 40}, "f": float32(1.5), "d": 2.25, "s": "x",
+			"by": []byte{1, 2}, "e": "B", "fx": [2]byte{9, 8}, "m": map[string]any{"z": map[string]any{"int": 1}, "a": nil},
+			"a": []any{map[string]any{"x": 3}}, "u": map[string]any{"string": "s"}, "dt": time.Date(2020, 1, 2, 0, 0, 0, 0, time.UTC),
+			"ts": ts, "tm": 90 * time.Second, "dec": big.NewRat(12345, 100), "rec": map[string]any{"t.sub": map[string]any{"x": 4}}},
+		{"b": false, "i": -1, "l": nil, "f": float32(0), "d": 0.0, "s": "", "by": []byte{}, "e": "A", "fx": [2]byte{},
+			"m": map[string]any{}, "a": []any{}, "u": nil, "dt": time.Unix(0, 0).UTC(), "ts": time.Unix(0, 0).UTC(),
+			"tm": time.Duration(0), "dec": big.NewRat(-1, 4), "rec": nil},
+	}
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d := readAll(t, writeTemp(t, "types.avro", buf.String()), Options{})
+	wantSchema := []string{"b: type=bool", "i: type=int32", "l: type=int64, nullable", "f: type=float32", "d: type=float64",
+		"s: type=utf8", "by: type=binary", "e: type=utf8", "fx: type=binary",
+		"m: type=list<entry: struct<key: utf8, value: int32 nullable>>", "a: type=list<item: struct<x: int32>>",
+		"u: type=utf8, nullable", "dt: type=date32", "ts: type=timestamp[us, tz=UTC]", "tm: type=int32", "dec: type=utf8",
+		"rec: type=struct<x: int32>, nullable"}
+	got := d.Schema.String()
+	for _, w := range wantSchema {
+		if !strings.Contains(got, w) {
+			t.Errorf("schema lacks %q:\n%s", w, got)
+		}
+	}
+	rowsGot := rowsJSON(t, d)
+	for _, frag := range []string{`"l":1099511627776`, `"e":"B"`, `"fx":"CQg="`, `"m":[{"key":"a","value":null},{"key":"z","value":1}]`,
+		`"a":[{"x":3}]`, `"u":"\"s\""`, `"dt":"2020-01-02"`, `"ts":"2024-05-06T07:08:09.123456Z"`,
+		`"tm":90000`, `"dec":"123.45"`, `"dec":"-0.25"`, `"rec":{"x":4}`, `"rec":null`, `"u":null`, `"l":null`} {
+		if !strings.Contains(rowsGot, frag) {
+			t.Errorf("rows lack %s:\n%s", frag, rowsGot)
+		}
+	}
+	roundTripAll(t, d)
+	notes := strings.Join(d.Notes, "\n")
+	for _, n := range []string{"field m: Avro map stored as a list", "field u: Avro union of 3 types", "field tm: Avro time-millis",
+		"field dec: Avro decimal"} {
+		if !strings.Contains(notes, n) {
+			t.Errorf("notes lack %q:\n%s", n, notes)
+		}
+	}
+}

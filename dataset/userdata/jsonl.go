@@ -1,0 +1,369 @@
+package userdata
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/serbench/serbench/format/dynamic/jsonv"
+)
+
+// lineReader reads lines of at most max bytes, counting them.
+type lineReader struct {
+	r    *bufio.Reader
+	max  int
+	line int64
+	buf  []byte
+}
+
+// next returns the next line without its newline, or io.EOF. A line longer
+// than max is an error; the rest of it is consumed.
+func (l *lineReader) next() ([]byte, error) {
+	l.buf = l.buf[:0]
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if len(l.buf)+len(chunk) > l.max {
+			l.line++
+			for err == bufio.ErrBufferFull {
+				_, err = l.r.ReadSlice('\n')
+			}
+			return nil, fmt.Errorf("line longer than %d bytes (MaxLineBytes)", l.max)
+		}
+		if err == bufio.ErrBufferFull {
+			l.buf = append(l.buf, chunk...)
+			continue
+		}
+		if err == io.EOF && len(chunk) == 0 && len(l.buf) == 0 {
+			return nil, io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		l.line++
+		var line []byte
+		if len(l.buf) == 0 {
+			line = chunk
+		} else {
+			l.buf = append(l.buf, chunk...)
+			line = l.buf
+		}
+		if l.line == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff")) // UTF-8 byte order mark
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		return line, nil
+	}
+}
+
+func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+
+// jtype is the type inferred for one JSON field.
+type jtype struct {
+	kinds   map[jsonv.Kind]bool // non-null kinds seen
+	ints    bool                // integers seen among the numbers
+	floats  bool                // non-integers seen among the numbers
+	bigInts bool                // integers beyond int64 seen
+	fields  []string            // object fields in first-seen order
+	byName  map[string]*jtype
+	elem    *jtype // array elements
+}
+
+func newJType() *jtype { return &jtype{kinds: map[jsonv.Kind]bool{}} }
+
+// MaxFields bounds the distinct field names inference accepts in one
+// object type: JSON objects used as maps (a key per user, per timestamp…)
+// would otherwise grow the schema without limit.
+const MaxFields = 10000
+
+// errTooManyFields is returned by merge when an object type passes MaxFields.
+type errTooManyFields struct{ path string }
+
+func (e errTooManyFields) Error() string {
+	return fmt.Sprintf("object %s has more than %d distinct field names (a map, not a record?); "+
+		"Arrow needs one column per field", e.path, MaxFields)
+}
+
+func (t *jtype) merge(v *jsonv.Value, path string) error {
+	if v.Kind == jsonv.Null {
+		return nil
+	}
+	t.kinds[v.Kind] = true
+	switch v.Kind {
+	case jsonv.Number:
+		if v.IsInt() {
+			if _, err := parseInt(v.Text); err != nil {
+				t.bigInts = true
+			} else {
+				t.ints = true
+			}
+		} else {
+			t.floats = true
+		}
+	case jsonv.Object:
+		if t.byName == nil {
+			t.byName = map[string]*jtype{}
+		}
+		for i, k := range v.Keys {
+			c, ok := t.byName[k]
+			if !ok {
+				if len(t.fields) >= MaxFields {
+					return errTooManyFields{path}
+				}
+				c = newJType()
+				t.byName[k] = c
+				t.fields = append(t.fields, k)
+			}
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if err := c.merge(&v.Items[i], p); err != nil {
+				return err
+			}
+		}
+	case jsonv.Array:
+		if t.elem == nil {
+			t.elem = newJType()
+		}
+		for i := range v.Items {
+			if err := t.elem.merge(&v.Items[i], path+"[]"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// inference turns jtypes into Arrow types, collecting notes and the paths of
+// string fields that hold a mix of kinds as JSON text.
+type inference struct {
+	notes   []string
+	lenient map[string]bool
+}
+
+func (in *inference) note(format string, args ...any) {
+	in.notes = append(in.notes, fmt.Sprintf(format, args...))
+}
+
+func (in *inference) arrow(t *jtype, path string) arrow.DataType {
+	var kinds []string
+	for _, k := range []jsonv.Kind{jsonv.Bool, jsonv.Number, jsonv.String, jsonv.Array, jsonv.Object} {
+		if t.kinds[k] {
+			kinds = append(kinds, k.String())
+		}
+	}
+	switch {
+	case len(kinds) == 0:
+		in.note("field %s: only null or absent in the sample; typed string", path)
+		return arrow.BinaryTypes.String
+	case len(kinds) > 1:
+		in.note("field %s: mixes %s across lines; stored as string (non-string values as their JSON text)",
+			path, strings.Join(kinds, " and "))
+		in.lenient[path] = true
+		return arrow.BinaryTypes.String
+	}
+	switch {
+	case t.kinds[jsonv.Bool]:
+		return arrow.FixedWidthTypes.Boolean
+	case t.kinds[jsonv.String]:
+		return arrow.BinaryTypes.String
+	case t.kinds[jsonv.Number]:
+		switch {
+		case t.bigInts && !t.floats && !t.ints:
+			in.note("field %s: integers beyond the int64 range; stored as float64 (rounded)", path)
+			return arrow.PrimitiveTypes.Float64
+		case t.bigInts:
+			in.note("field %s: integers beyond the int64 range among other numbers; widened to float64 (rounded)", path)
+			return arrow.PrimitiveTypes.Float64
+		case t.ints && t.floats:
+			in.note("field %s: integers in some lines, fractions in others; widened to float64", path)
+			return arrow.PrimitiveTypes.Float64
+		case t.floats:
+			return arrow.PrimitiveTypes.Float64
+		}
+		return arrow.PrimitiveTypes.Int64
+	case t.kinds[jsonv.Array]:
+		var elem arrow.DataType
+		if t.elem == nil || len(t.elem.kinds) == 0 {
+			in.note("field %s: arrays always empty or null in the sample; elements typed string", path)
+			elem = arrow.BinaryTypes.String
+		} else {
+			elem = in.arrow(t.elem, path+"[]")
+		}
+		return arrow.ListOfField(arrow.Field{Name: "item", Type: elem, Nullable: true})
+	default: // object
+		if len(t.fields) == 0 {
+			in.note("field %s: objects always empty in the sample; stored as string (JSON text)", path)
+			in.lenient[path] = true
+			return arrow.BinaryTypes.String
+		}
+		fs := make([]arrow.Field, len(t.fields))
+		for i, k := range t.fields {
+			fs[i] = arrow.Field{Name: k, Type: in.arrow(t.byName[k], path+"."+k), Nullable: true}
+		}
+		return arrow.StructOf(fs...)
+	}
+}
+
+// jsonSource reads JSON Lines.
+type jsonSource struct {
+	r       *Reader
+	sch     *arrow.Schema
+	app     *jsonv.RowAppender
+	lines   *lineReader
+	closeIn func() error
+	rows    int64 // non-blank lines seen (for sampling)
+	emitted int64
+	b       *array.RecordBuilder
+}
+
+// lineError names the file and line of err.
+func (r *Reader) lineError(line int64, err error) error {
+	return fmt.Errorf("userdata: %s: %w", location(r.path, line), err)
+}
+
+func newJSONSource(r *Reader) (*jsonSource, error) {
+	// Pass 1: infer the schema from a sample.
+	in, closeIn, err := openStream(r.path, r.comp)
+	if err != nil {
+		return nil, err
+	}
+	root := newJType()
+	root.kinds[jsonv.Object] = true
+	lr := &lineReader{r: bufio.NewReaderSize(in, 1<<20), max: r.opts.maxLine()}
+	limit := r.opts.inferRows()
+	sampled := 0
+	for limit < 0 || sampled < limit {
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil && blank(line) {
+			continue
+		}
+		var v jsonv.Value
+		if err == nil {
+			v, err = jsonv.Parse(line)
+			if err == nil && v.Kind != jsonv.Object {
+				err = fmt.Errorf("expected a JSON object, got %s", v.Kind)
+			}
+		}
+		if err != nil {
+			if r.opts.SkipBad && !isIOError(err) {
+				continue // counted in the main pass
+			}
+			closeIn()
+			return nil, r.lineError(lr.line, badJSON(err))
+		}
+		if err := root.merge(&v, ""); err != nil {
+			closeIn()
+			return nil, r.lineError(lr.line, err)
+		}
+		sampled++
+	}
+	if err := closeIn(); err != nil {
+		return nil, fmt.Errorf("userdata: %s: %w", r.path, err)
+	}
+	inf := &inference{lenient: map[string]bool{}}
+	fields := make([]arrow.Field, len(root.fields))
+	for i, k := range root.fields {
+		fields[i] = arrow.Field{Name: k, Type: inf.arrow(root.byName[k], k), Nullable: true}
+	}
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("userdata: %s: no JSON object with any field in the first %d lines", r.path, sampled)
+	}
+	if limit >= 0 && sampled == limit {
+		inf.note("schema inferred from the first %d rows; a later row that does not fit is an error (InferRows -1 scans the whole file)", limit)
+	}
+	r.notes = append(r.notes, inf.notes...)
+	sch := arrow.NewSchema(fields, nil)
+	app, err := jsonv.NewRowAppender(sch, func(p string) bool { return inf.lenient[p] })
+	if err != nil {
+		return nil, fmt.Errorf("userdata: %s: %w", r.path, err)
+	}
+	// Pass 2 streams from the start.
+	in, closeIn, err = openStream(r.path, r.comp)
+	if err != nil {
+		return nil, err
+	}
+	return &jsonSource{
+		r: r, sch: sch, app: app, closeIn: closeIn,
+		lines: &lineReader{r: bufio.NewReaderSize(in, 1<<20), max: r.opts.maxLine()},
+		b:     array.NewRecordBuilder(r.opts.Allocator, sch),
+	}, nil
+}
+
+// isIOError reports whether err came from reading the input rather than from
+// its content.
+func isIOError(err error) bool {
+	var se *jsonv.SyntaxError
+	var fe *jsonv.FieldError
+	return !errors.As(err, &se) && !errors.As(err, &fe) && !strings.HasPrefix(err.Error(), "expected a JSON object") &&
+		!strings.HasPrefix(err.Error(), "line longer")
+}
+
+func badJSON(err error) error {
+	var se *jsonv.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("malformed JSON: %w", err)
+	}
+	return err
+}
+
+func (s *jsonSource) schema() *arrow.Schema { return s.sch }
+
+func (s *jsonSource) next() (arrow.RecordBatch, error) {
+	n := 0
+	batch := s.r.opts.batchSize()
+	for n < batch && (s.r.opts.Limit <= 0 || s.emitted < s.r.opts.Limit) {
+		line, err := s.lines.next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil && blank(line) {
+			continue
+		}
+		if err == nil {
+			s.rows++
+			if !s.r.opts.keep(s.rows - 1) {
+				continue
+			}
+		}
+		var v jsonv.Value
+		if err == nil {
+			v, err = jsonv.Parse(line)
+			if err == nil {
+				err = s.app.Check(&v)
+			}
+		}
+		if err != nil {
+			if s.r.opts.SkipBad && !isIOError(err) {
+				*s.r.skipped++
+				continue
+			}
+			var fe *jsonv.FieldError
+			if errors.As(err, &fe) {
+				err = fmt.Errorf("%w (the schema was inferred from a sample: see Options.InferRows)", err)
+			}
+			return nil, s.r.lineError(s.lines.line, badJSON(err))
+		}
+		s.app.Append(s.b, &v)
+		n++
+		s.emitted++
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return s.b.NewRecordBatch(), nil
+}
+
+func (s *jsonSource) close() error {
+	s.b.Release()
+	return s.closeIn()
+}

@@ -1,0 +1,504 @@
+// Package userdata reads a user's own data file — JSON Lines, CSV/TSV,
+// Parquet, Arrow IPC (file or stream) or Avro OCF, optionally compressed — as
+// a stream of Arrow record batches with bounded memory, whatever the file's
+// size.
+//
+// Self-describing inputs (Parquet, Arrow, Avro) keep their stored schema. For
+// JSON Lines and CSV the schema is inferred from a first pass over a sample of
+// the input (Options.InferRows, the first 1000 rows by default; -1 scans the
+// whole file), then the file is read again from the start. Every decision the
+// inference takes that a user might not expect (an int column widened to
+// float64, a mix of kinds stored as text, a column always empty in the sample)
+// is reported by Reader.Notes.
+//
+// Errors name the file and the line (text inputs) or the byte offset or batch
+// (binary inputs) and what was wrong. With Options.SkipBad a text input's bad
+// lines are skipped and counted (Reader.Skipped) instead.
+package userdata
+
+import (
+	"bufio"
+	"compress/bzip2"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/serbench/serbench/codec"
+)
+
+// Kind is an input file format.
+type Kind string
+
+// The input kinds.
+const (
+	KindJSONL       Kind = "jsonl"
+	KindCSV         Kind = "csv"
+	KindTSV         Kind = "tsv"
+	KindParquet     Kind = "parquet"
+	KindArrowFile   Kind = "arrow"  // Arrow IPC file format (also Feather v2)
+	KindArrowStream Kind = "arrows" // Arrow IPC stream format
+	KindAvro        Kind = "avro"
+)
+
+// Defaults of Options.
+const (
+	DefaultBatchSize    = 64 << 10
+	DefaultInferRows    = 1000
+	DefaultMaxLineBytes = 64 << 20
+)
+
+// Options tune Open. The zero value reads every row in batches of
+// DefaultBatchSize rows, infers text schemas from the first DefaultInferRows
+// rows and fails on the first bad line.
+type Options struct {
+	// Kind overrides the kind derived from the file name's extension.
+	Kind Kind
+	// Compression overrides the compression derived from the extension: a
+	// codec name ("gzip", "zstd", …), "bzip2", or "none".
+	Compression string
+	// Limit is the maximum number of rows returned (after sampling); 0 means
+	// no limit.
+	Limit int64
+	// SampleEvery keeps only every k-th row (rows 0, k, 2k, …) when k > 1:
+	// a deterministic, streaming sample of a huge input. Text inputs skip the
+	// other lines without parsing them (so bad lines among them go unnoticed).
+	SampleEvery int64
+	// SampleFraction, when in (0, 1), keeps each row with this probability,
+	// chosen by a hash of the row number and SampleSeed: a deterministic,
+	// streaming sample (combined with SampleEvery, rows must pass both).
+	SampleFraction float64
+	// SampleSeed varies the rows SampleFraction picks.
+	SampleSeed uint64
+	// SkipBad skips and counts malformed lines of text inputs (JSON Lines,
+	// CSV) instead of failing. Binary inputs always fail on corruption.
+	SkipBad bool
+	// BatchSize is the number of rows per record batch (0 = DefaultBatchSize).
+	BatchSize int
+	// InferRows is the number of rows a text input's schema is inferred from
+	// (0 = DefaultInferRows; negative = the whole file, a full extra pass).
+	InferRows int
+	// MaxLineBytes bounds one line of a JSON Lines input and one record of
+	// a CSV input (0 = DefaultMaxLineBytes), so a file without newlines or
+	// with an unterminated quote cannot exhaust memory.
+	MaxLineBytes int
+	// Allocator allocates the batches' buffers (nil = a Go allocator).
+	Allocator memory.Allocator
+	// KeepDictionaries keeps dictionary-encoded top-level columns of
+	// Parquet and Arrow inputs as they are; by default they are decoded to
+	// their value type (which every dynamic format can hold), with a note.
+	KeepDictionaries bool
+}
+
+func (o Options) batchSize() int {
+	if o.BatchSize > 0 {
+		return o.BatchSize
+	}
+	return DefaultBatchSize
+}
+
+// sampling reports whether rows are sampled at all.
+func (o Options) sampling() bool {
+	return o.SampleEvery > 1 || (o.SampleFraction > 0 && o.SampleFraction < 1)
+}
+
+// keep reports whether the sample keeps row (0-based, before sampling).
+func (o Options) keep(row int64) bool {
+	if o.SampleEvery > 1 && row%o.SampleEvery != 0 {
+		return false
+	}
+	if o.SampleFraction > 0 && o.SampleFraction < 1 {
+		// splitmix64 of the row number and seed, as a fraction of 2^53.
+		z := uint64(row) + o.SampleSeed*0x9e3779b97f4a7c15 + 0x9e3779b97f4a7c15
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		return float64(z>>11)/(1<<53) < o.SampleFraction
+	}
+	return true
+}
+
+func (o Options) inferRows() int {
+	if o.InferRows == 0 {
+		return DefaultInferRows
+	}
+	return o.InferRows
+}
+
+func (o Options) maxLine() int {
+	if o.MaxLineBytes > 0 {
+		return o.MaxLineBytes
+	}
+	return DefaultMaxLineBytes
+}
+
+// kindByExt maps a file extension to its kind.
+func kindByExt(ext string) (Kind, bool) {
+	switch ext {
+	case ".jsonl", ".ndjson":
+		return KindJSONL, true
+	case ".csv":
+		return KindCSV, true
+	case ".tsv":
+		return KindTSV, true
+	case ".parquet", ".pq":
+		return KindParquet, true
+	case ".arrow", ".feather", ".ipc":
+		return KindArrowFile, true
+	case ".arrows":
+		return KindArrowStream, true
+	case ".avro":
+		return KindAvro, true
+	}
+	return "", false
+}
+
+// compressionByExt maps a compression extension to its codec name.
+func compressionByExt(ext string) (string, bool) {
+	switch ext {
+	case ".gz", ".gzip":
+		return "gzip", true
+	case ".zst", ".zstd":
+		return "zstd", true
+	case ".lz4":
+		return "lz4", true
+	case ".br":
+		return "brotli", true
+	case ".xz":
+		return "xz", true
+	case ".sz":
+		return "snappy", true
+	case ".s2":
+		return "s2", true
+	case ".bz2":
+		return "bzip2", true
+	}
+	return "", false
+}
+
+// Extensions returns the recognised data and compression extensions, sorted,
+// for help texts and error messages.
+func Extensions() (data, compression []string) {
+	data = []string{".arrow", ".arrows", ".avro", ".csv", ".feather", ".ipc", ".jsonl", ".ndjson", ".parquet", ".pq", ".tsv"}
+	compression = []string{".br", ".bz2", ".gz", ".gzip", ".lz4", ".s2", ".sz", ".xz", ".zst", ".zstd"}
+	return data, compression
+}
+
+// Detect returns the kind and compression ("none" if uncompressed) the name
+// of path implies, e.g. "x.jsonl.zst" → (jsonl, zstd).
+func Detect(path string) (Kind, string, error) {
+	base := strings.ToLower(filepath.Base(path))
+	comp := "none"
+	ext := filepath.Ext(base)
+	if c, ok := compressionByExt(ext); ok {
+		comp = c
+		base = strings.TrimSuffix(base, ext)
+		ext = filepath.Ext(base)
+	}
+	if k, ok := kindByExt(ext); ok {
+		return k, comp, nil
+	}
+	data, cs := Extensions()
+	return "", comp, fmt.Errorf("userdata: %s: unknown extension %q (valid: %s, optionally followed by %s)",
+		path, ext, strings.Join(data, " "), strings.Join(cs, " "))
+}
+
+// source is one input kind's batch producer.
+type source interface {
+	schema() *arrow.Schema
+	// next returns the next batch (owned by the caller), or nil at the end.
+	next() (arrow.RecordBatch, error)
+	close() error
+}
+
+// Reader streams an input file as Arrow record batches. Use it from one
+// goroutine.
+type Reader struct {
+	path    string
+	kind    Kind
+	comp    string
+	src     source
+	notes   []string
+	skipped *int64
+	opts    Options
+	cur     arrow.RecordBatch
+	sch     *arrow.Schema // the batches' schema (dictionaries decoded)
+	undict  []int         // top-level dictionary columns to decode
+	rows    int64         // rows returned so far
+	seen    int64         // rows seen by sampling of binary inputs
+	err     error
+	done    bool
+	cleanup []func() error
+}
+
+// Open opens the file at path for reading with opts.
+func Open(path string, opts Options) (*Reader, error) {
+	kind, comp, err := Detect(path)
+	if opts.Kind != "" {
+		kind = opts.Kind
+		if _, ok := kindByName(kind); !ok {
+			return nil, fmt.Errorf("userdata: %s: unknown kind %q (valid: jsonl, csv, tsv, parquet, arrow, arrows, avro)", path, kind)
+		}
+	} else if err != nil {
+		return nil, err
+	}
+	if opts.Compression != "" {
+		comp = opts.Compression
+	}
+	if opts.SampleFraction < 0 || opts.SampleFraction > 1 {
+		return nil, fmt.Errorf("userdata: %s: SampleFraction %v outside [0, 1]", path, opts.SampleFraction)
+	}
+	if opts.Allocator == nil {
+		opts.Allocator = memory.NewGoAllocator()
+	}
+	r := &Reader{path: path, kind: kind, comp: comp, opts: opts, skipped: new(int64)}
+	if err := r.open(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func kindByName(k Kind) (Kind, bool) {
+	switch k {
+	case KindJSONL, KindCSV, KindTSV, KindParquet, KindArrowFile, KindArrowStream, KindAvro:
+		return k, true
+	}
+	return "", false
+}
+
+// openStream opens path decompressed as a stream; the returned closer closes
+// both the decompressor and the file.
+func openStream(path, comp string) (io.Reader, func() error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("userdata: %w", err)
+	}
+	br := bufio.NewReaderSize(f, 256<<10)
+	switch comp {
+	case "none", "":
+		return br, f.Close, nil
+	case "bzip2":
+		return bufio.NewReaderSize(bzip2.NewReader(br), 256<<10), f.Close, nil
+	}
+	c, err := codec.Default().Parse(comp)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("userdata: %s: %w", path, err)
+	}
+	dc, err := c.NewReader(br)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("userdata: %s: %s: %w", path, comp, err)
+	}
+	return bufio.NewReaderSize(&decompErr{dc, comp}, 256<<10), func() error {
+		dc.Close()
+		return f.Close()
+	}, nil
+}
+
+// decompErr names the codec in errors from the decompressor.
+type decompErr struct {
+	r    io.Reader
+	comp string
+}
+
+func (d *decompErr) Read(p []byte) (int, error) {
+	n, err := d.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s decompression: %w", d.comp, err)
+	}
+	return n, err
+}
+
+// openRandom returns a random-access file holding path's decompressed bytes:
+// the file itself when uncompressed, else a temporary file removed on close.
+func (r *Reader) openRandom() (*os.File, error) {
+	if r.comp == "none" || r.comp == "" {
+		f, err := os.Open(r.path)
+		if err != nil {
+			return nil, fmt.Errorf("userdata: %w", err)
+		}
+		r.cleanup = append(r.cleanup, f.Close)
+		return f, nil
+	}
+	in, closeIn, err := openStream(r.path, r.comp)
+	if err != nil {
+		return nil, err
+	}
+	defer closeIn()
+	tmp, err := os.CreateTemp("", "serbench-userdata-*")
+	if err != nil {
+		return nil, fmt.Errorf("userdata: %s: temporary file for decompression: %w", r.path, err)
+	}
+	name := tmp.Name()
+	r.cleanup = append(r.cleanup, func() error { tmp.Close(); return os.Remove(name) })
+	if _, err := io.Copy(tmp, in); err != nil {
+		return nil, fmt.Errorf("userdata: %s: decompress to %s: %w", r.path, name, err)
+	}
+	return tmp, nil
+}
+
+func (r *Reader) open() error {
+	var (
+		src source
+		err error
+	)
+	// Assign through typed results only on success: a nil *jsonSource in
+	// the interface would not be a nil source.
+	switch r.kind {
+	case KindJSONL:
+		var s *jsonSource
+		if s, err = newJSONSource(r); err == nil {
+			src = s
+		}
+	case KindCSV, KindTSV:
+		var s *csvSource
+		if s, err = newCSVSource(r); err == nil {
+			src = s
+		}
+	case KindParquet:
+		var s *parquetSource
+		if s, err = newParquetSource(r); err == nil {
+			src = s
+		}
+	case KindArrowFile, KindArrowStream:
+		var s *arrowSource
+		if s, err = newArrowSource(r); err == nil {
+			src = s
+		}
+	case KindAvro:
+		var s *avroSource
+		if s, err = newAvroSource(r); err == nil {
+			src = s
+		}
+	default:
+		err = fmt.Errorf("userdata: %s: unknown kind %q", r.path, r.kind)
+	}
+	r.src = src
+	if err == nil {
+		r.sch = r.decodedSchema(src.schema())
+	}
+	return err
+}
+
+// textSampling reports whether sampling and SkipBad are applied by the source
+// itself (text inputs) rather than by Next.
+func (r *Reader) textSampling() bool {
+	switch r.kind {
+	case KindJSONL, KindCSV, KindTSV:
+		return true
+	}
+	return false
+}
+
+// Path returns the input file's path.
+func (r *Reader) Path() string { return r.path }
+
+// Kind returns the input's kind.
+func (r *Reader) Kind() Kind { return r.kind }
+
+// Compression returns the input's compression ("none" if uncompressed).
+func (r *Reader) Compression() string { return r.comp }
+
+// Schema returns the schema of every batch.
+func (r *Reader) Schema() *arrow.Schema { return r.sch }
+
+// Notes returns the notes of schema inference, one sentence each.
+func (r *Reader) Notes() []string { return append([]string(nil), r.notes...) }
+
+// Skipped returns the number of bad lines skipped so far (Options.SkipBad).
+func (r *Reader) Skipped() int64 { return *r.skipped }
+
+// Rows returns the number of rows returned so far.
+func (r *Reader) Rows() int64 { return r.rows }
+
+// Next advances to the next batch and reports whether there is one. After
+// false, Err tells whether the input ended or failed.
+func (r *Reader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.done || r.err != nil {
+		return false
+	}
+	for {
+		if r.opts.Limit > 0 && r.rows >= r.opts.Limit {
+			r.done = true
+			return false
+		}
+		rec, err := r.src.next()
+		if err != nil {
+			r.err = err
+			return false
+		}
+		if rec == nil {
+			r.done = true
+			return false
+		}
+		if len(r.undict) > 0 {
+			rec, err = r.decodeDictionaries(rec)
+			if err != nil {
+				r.err = fmt.Errorf("userdata: %s: decode dictionary: %w", r.path, err)
+				return false
+			}
+		}
+		if !r.textSampling() && r.opts.sampling() {
+			rec, err = r.sample(rec)
+			if err != nil {
+				r.err = fmt.Errorf("userdata: %s: sample: %w", r.path, err)
+				return false
+			}
+		}
+		if r.opts.Limit > 0 && r.rows+rec.NumRows() > r.opts.Limit {
+			s := rec.NewSlice(0, r.opts.Limit-r.rows)
+			rec.Release()
+			rec = s
+		}
+		if rec.NumRows() == 0 {
+			rec.Release()
+			continue
+		}
+		r.rows += rec.NumRows()
+		r.cur = rec
+		return true
+	}
+}
+
+// RecordBatch returns the current batch. It is valid until the next call to
+// Next or Close; Retain it to keep it longer.
+func (r *Reader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Err returns the error that stopped Next, or nil at a clean end.
+func (r *Reader) Err() error { return r.err }
+
+// Close releases the current batch and closes the input. It is safe to call
+// more than once.
+func (r *Reader) Close() error {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	var errs []error
+	if r.src != nil {
+		errs = append(errs, r.src.close())
+		r.src = nil
+	}
+	for i := len(r.cleanup) - 1; i >= 0; i-- {
+		errs = append(errs, r.cleanup[i]())
+	}
+	r.cleanup = nil
+	r.done = true
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("userdata: close %s: %w", r.path, err)
+	}
+	return nil
+}
+
+// location formats "file:line" for error messages.
+func location(path string, line int64) string { return fmt.Sprintf("%s:%d", path, line) }

@@ -1,0 +1,297 @@
+package dynamic
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/format/dynamic/jsonv"
+)
+
+// CBOR is a CBOR sequence (RFC 8742) of record batches' rows: each row one
+// map from column names (text) to values, written and read by a
+// hand-written encoder and pull decoder (definite lengths only).
+type CBOR struct {
+	schema *arrow.Schema
+	o      Options
+}
+
+// NewCBOR returns CBOR for schema.
+func NewCBOR(schema *arrow.Schema, o Options) (Format, error) {
+	if err := checkSchema("cbor", schema, false); err != nil {
+		return nil, err
+	}
+	return &CBOR{schema: schema, o: o}, nil
+}
+
+// Descriptor implements format.Format.
+func (f *CBOR) Descriptor() format.Descriptor {
+	return descriptor("cbor", "github.com/serbench/serbench/format/dynamic (hand-written)", format.GoVersion(),
+		"CBOR sequence, rows as maps of column name to value, preferred (shortest) integer heads; float32 as "+
+			"single, float64 as double precision; timestamps and times as integers in their unit, dates as integer days, "+
+			"decimals as exact text; "+
+			"text strings are not checked for valid UTF-8",
+		format.LabelBinary, format.LabelRow, format.LabelHandwritten)
+}
+
+type cborSink struct{ buf []byte }
+
+func (s *cborSink) head(major byte, arg uint64) {
+	m := major << 5
+	switch {
+	case arg < 24:
+		s.buf = append(s.buf, m|byte(arg))
+	case arg <= math.MaxUint8:
+		s.buf = append(s.buf, m|24, byte(arg))
+	case arg <= math.MaxUint16:
+		s.buf = binary.BigEndian.AppendUint16(append(s.buf, m|25), uint16(arg))
+	case arg <= math.MaxUint32:
+		s.buf = binary.BigEndian.AppendUint32(append(s.buf, m|26), uint32(arg))
+	default:
+		s.buf = binary.BigEndian.AppendUint64(append(s.buf, m|27), arg)
+	}
+}
+
+func (s *cborSink) null(bool)    { s.buf = append(s.buf, 0xf6) }
+func (s *cborSink) present(bool) {}
+func (s *cborSink) boolean(v bool) {
+	if v {
+		s.buf = append(s.buf, 0xf5)
+	} else {
+		s.buf = append(s.buf, 0xf4)
+	}
+}
+func (s *cborSink) i64(v int64) {
+	if v >= 0 {
+		s.head(0, uint64(v))
+	} else {
+		s.head(1, ^uint64(v))
+	}
+}
+func (s *cborSink) u64(v uint64) error { s.head(0, v); return nil }
+func (s *cborSink) f32(v float32) error {
+	s.buf = binary.BigEndian.AppendUint32(append(s.buf, 0xfa), math.Float32bits(v))
+	return nil
+}
+func (s *cborSink) f64(v float64) error {
+	s.buf = binary.BigEndian.AppendUint64(append(s.buf, 0xfb), math.Float64bits(v))
+	return nil
+}
+func (s *cborSink) str(v string) error {
+	s.head(3, uint64(len(v)))
+	s.buf = append(s.buf, v...)
+	return nil
+}
+func (s *cborSink) bin(v []byte) {
+	s.head(2, uint64(len(v)))
+	s.buf = append(s.buf, v...)
+}
+func (s *cborSink) date(d int32) error                        { s.i64(int64(d)); return nil }
+func (s *cborSink) timestamp(v int64, _ arrow.TimeUnit) error { s.i64(v); return nil }
+func (s *cborSink) fixed(v []byte)                            { s.bin(v) }
+func (s *cborSink) dec(v decimal128.Num, scale int32) error {
+	return s.str(v.ToString(scale))
+}
+func (s *cborSink) beginRecord(n int)      { s.head(5, uint64(n)) }
+func (s *cborSink) key(_ int, name string) { _ = s.str(name) }
+func (s *cborSink) endRecord()             {}
+func (s *cborSink) beginList(n int)        { s.head(4, uint64(n)) }
+func (s *cborSink) endList(int)            {}
+
+// NewEncoder implements format.Format.
+func (f *CBOR) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
+	s := &cborSink{}
+	return &rowEncoder{name: "cbor", schema: f.schema, w: w, buf: &s.buf, s: s}, nil
+}
+
+type cborSource struct {
+	r       *bufio.Reader
+	st      stack
+	scratch []byte
+}
+
+// head reads an item head.
+func (s *cborSource) head() (major byte, arg uint64, err error) {
+	b, err := s.r.ReadByte()
+	if err != nil {
+		return 0, 0, err
+	}
+	major, info := b>>5, b&31
+	var n int
+	switch {
+	case info < 24:
+		return major, uint64(info), nil
+	case info == 24:
+		n = 1
+	case info == 25:
+		n = 2
+	case info == 26:
+		n = 4
+	case info == 27:
+		n = 8
+	case info == 31:
+		return 0, 0, errIndefinite
+	default:
+		return 0, 0, fmt.Errorf("invalid CBOR head byte %#x", b)
+	}
+	var buf [8]byte
+	if _, err := io.ReadFull(s.r, buf[8-n:]); err != nil {
+		return 0, 0, err
+	}
+	return major, binary.BigEndian.Uint64(buf[:]), nil
+}
+
+func (s *cborSource) want(major byte) (uint64, error) {
+	m, arg, err := s.head()
+	if err != nil {
+		return 0, err
+	}
+	if m != major {
+		return 0, fmt.Errorf("CBOR major type %d where %d was expected", m, major)
+	}
+	return arg, nil
+}
+
+func (s *cborSource) isNull(bool) (bool, error) {
+	b, err := s.r.Peek(1)
+	if err != nil {
+		return false, err
+	}
+	if b[0] == 0xf6 {
+		s.r.ReadByte()
+		return true, nil
+	}
+	return false, nil
+}
+func (s *cborSource) boolean() (bool, error) {
+	b, err := s.r.ReadByte()
+	switch {
+	case err != nil:
+		return false, err
+	case b == 0xf5:
+		return true, nil
+	case b == 0xf4:
+		return false, nil
+	}
+	return false, fmt.Errorf("CBOR byte %#x where a boolean was expected", b)
+}
+func (s *cborSource) i64() (int64, error) {
+	m, arg, err := s.head()
+	if err != nil {
+		return 0, err
+	}
+	if (m != 0 && m != 1) || arg > math.MaxInt64 {
+		return 0, fmt.Errorf("CBOR item (major %d, argument %d) is not an int64", m, arg)
+	}
+	if m == 1 {
+		return ^int64(arg), nil
+	}
+	return int64(arg), nil
+}
+func (s *cborSource) u64() (uint64, error) { return s.want(0) }
+func (s *cborSource) float(tag byte, n int) (uint64, error) {
+	b, err := s.r.ReadByte()
+	if err != nil {
+		return 0, err
+	}
+	if b != tag {
+		return 0, fmt.Errorf("CBOR byte %#x where float head %#x was expected", b, tag)
+	}
+	var buf [8]byte
+	if _, err := io.ReadFull(s.r, buf[8-n:]); err != nil {
+		return 0, err
+	}
+	return binary.BigEndian.Uint64(buf[:]), nil
+}
+func (s *cborSource) f32() (float32, error) {
+	v, err := s.float(0xfa, 4)
+	return math.Float32frombits(uint32(v)), err
+}
+func (s *cborSource) f64() (float64, error) {
+	v, err := s.float(0xfb, 8)
+	return math.Float64frombits(v), err
+}
+func (s *cborSource) bytes(major byte) ([]byte, error) {
+	n, err := s.want(major)
+	if err != nil {
+		return nil, err
+	}
+	if n > maxValueBytes {
+		return nil, fmt.Errorf("value of %d bytes exceeds limit %d (corrupt length?)", n, maxValueBytes)
+	}
+	if uint64(cap(s.scratch)) < n {
+		s.scratch = make([]byte, n)
+	}
+	s.scratch = s.scratch[:n]
+	_, err = io.ReadFull(s.r, s.scratch)
+	return s.scratch, err
+}
+func (s *cborSource) str() ([]byte, error) { return s.bytes(3) }
+func (s *cborSource) bin() ([]byte, error) { return s.bytes(2) }
+func (s *cborSource) date() (int32, error) {
+	v, err := s.i64()
+	if err == nil {
+		err = intRange(v, 32)
+	}
+	return int32(v), err
+}
+func (s *cborSource) timestamp(arrow.TimeUnit) (int64, error) { return s.i64() }
+func (s *cborSource) fixed(int) ([]byte, error)               { return s.bin() }
+func (s *cborSource) dec(prec, scale int32) (decimal128.Num, error) {
+	v, err := s.str()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	return jsonv.ParseDecimal128(string(v), prec, scale)
+}
+func (s *cborSource) container(major byte) error {
+	n, err := s.want(major)
+	if err != nil {
+		return err
+	}
+	if n > math.MaxInt32 {
+		return fmt.Errorf("container of %d items (corrupt length?)", n)
+	}
+	s.st.push(int(n))
+	return nil
+}
+func (s *cborSource) beginRecord(int) error { return s.container(5) }
+func (s *cborSource) nextKey(names []string) (int, error) {
+	if !s.st.take() {
+		return -1, nil
+	}
+	k, err := s.str()
+	if err != nil {
+		return 0, err
+	}
+	return keyIndex(k, names)
+}
+func (s *cborSource) beginList() error    { return s.container(4) }
+func (s *cborSource) more() (bool, error) { return s.st.take(), nil }
+
+// NewDecoder implements format.Format.
+func (f *CBOR) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error) {
+	d := newRowDecoder("cbor", f.schema, f.o)
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	src := &cborSource{r: br}
+	rr := newRowReader(f.schema, d.b)
+	d.readRow = func() error {
+		if _, err := br.Peek(1); err != nil {
+			return err
+		}
+		src.st = src.st[:0]
+		if err := rr.read(src); err != nil {
+			return format.Unexpected("cbor", err)
+		}
+		return nil
+	}
+	return d, nil
+}

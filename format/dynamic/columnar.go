@@ -1,0 +1,331 @@
+package dynamic
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/serbench/serbench/format"
+)
+
+// ArrowStream is the Arrow IPC stream format: batches written as they come,
+// uncompressed (an outer codec may wrap it), read back with the same
+// boundaries.
+type ArrowStream struct {
+	schema *arrow.Schema
+	o      Options
+}
+
+// NewArrowStream returns the Arrow IPC stream format for schema.
+func NewArrowStream(schema *arrow.Schema, o Options) (Format, error) {
+	return &ArrowStream{schema: schema, o: o}, nil
+}
+
+// Descriptor implements format.Format.
+func (f *ArrowStream) Descriptor() format.Descriptor {
+	return descriptor("arrow-stream", arrowLib+"/arrow/ipc", format.ModuleVersion(arrowLib, "v18.8.0"),
+		"IPC stream format, the input's batches as they are, no buffer compression",
+		format.LabelBinary, format.LabelColumnar)
+}
+
+type ipcEncoder struct {
+	schema *arrow.Schema
+	w      *ipc.Writer
+}
+
+func (e *ipcEncoder) Encode(v *arrow.RecordBatch) error {
+	if !(*v).Schema().Equal(e.schema) {
+		return fmt.Errorf("arrow-stream: batch schema %s differs from the format's %s", (*v).Schema(), e.schema)
+	}
+	if err := e.w.Write(*v); err != nil {
+		return fmt.Errorf("arrow-stream: write: %w", err)
+	}
+	return nil
+}
+
+func (e *ipcEncoder) Close() error {
+	if err := e.w.Close(); err != nil {
+		return fmt.Errorf("arrow-stream: close: %w", err)
+	}
+	return nil
+}
+
+// NewEncoder implements format.Format.
+func (f *ArrowStream) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
+	return &ipcEncoder{schema: f.schema, w: ipc.NewWriter(w, ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.alloc()))}, nil
+}
+
+type ipcDecoder struct {
+	sr *ipc.Reader
+	n  int
+}
+
+func (d *ipcDecoder) Decode(v *arrow.RecordBatch) (err error) {
+	defer format.CatchPanic("arrow-stream", &err)
+	if d.sr.Next() {
+		*v = d.sr.RecordBatch()
+		d.n++
+		return nil
+	}
+	if err := d.sr.Err(); err != nil {
+		return format.Unexpected(fmt.Sprintf("arrow-stream: batch %d", d.n), err)
+	}
+	d.sr.Release()
+	return io.EOF
+}
+
+// NewDecoder implements format.Format.
+func (f *ArrowStream) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch], err error) {
+	defer format.CatchPanic("arrow-stream", &err)
+	sr, err := ipc.NewReader(r, ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.readAlloc()))
+	if err != nil {
+		return nil, format.Unexpected("arrow-stream: open", err)
+	}
+	return &ipcDecoder{sr: sr}, nil
+}
+
+// Parquet is Parquet through pqarrow: one row group per encoded batch,
+// dictionary encoding on, no compression (an uncompressed baseline; the
+// file is random access, so no outer codec applies either), the Arrow schema
+// stored in the file so it reads back exactly.
+type Parquet struct {
+	schema *arrow.Schema
+	o      Options
+}
+
+// NewParquet returns Parquet for schema.
+func NewParquet(schema *arrow.Schema, o Options) (Format, error) {
+	if _, err := pqarrow.ToParquet(schema, nil, pqarrow.DefaultWriterProps()); err != nil {
+		return nil, fmt.Errorf("parquet: schema: %w", err)
+	}
+	return &Parquet{schema: schema, o: o}, nil
+}
+
+// Descriptor implements format.Format.
+func (f *Parquet) Descriptor() format.Descriptor {
+	d := descriptor("parquet", arrowLib+"/parquet/pqarrow", format.ModuleVersion(arrowLib, "v18.8.0"),
+		fmt.Sprintf("one row group per encoded batch, dictionary on, uncompressed, Arrow schema stored; read in batches of %d rows", f.o.batchRows()),
+		format.LabelBinary, format.LabelColumnar, format.LabelContainer)
+	d.RandomAccess = true
+	return d
+}
+
+type pqEncoder struct {
+	schema *arrow.Schema
+	w      *pqarrow.FileWriter
+}
+
+func (e *pqEncoder) Encode(v *arrow.RecordBatch) error {
+	if !(*v).Schema().Equal(e.schema) {
+		return fmt.Errorf("parquet: batch schema %s differs from the format's %s", (*v).Schema(), e.schema)
+	}
+	if err := e.w.Write(*v); err != nil {
+		return fmt.Errorf("parquet: write: %w", err)
+	}
+	return nil
+}
+
+func (e *pqEncoder) Close() error {
+	if err := e.w.Close(); err != nil {
+		return fmt.Errorf("parquet: close: %w", err)
+	}
+	return nil
+}
+
+// nopCloser keeps pqarrow's Close from closing the caller's writer.
+type nopCloser struct{ io.Writer }
+
+// NewEncoder implements format.Format.
+func (f *Parquet) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
+	props := parquet.NewWriterProperties(parquet.WithDictionaryDefault(true),
+		parquet.WithCompression(compress.Codecs.Uncompressed), parquet.WithAllocator(f.o.alloc()),
+		parquet.WithMaxRowGroupLength(int64(max(f.o.batchRows(), 1<<20))))
+	fw, err := pqarrow.NewFileWriter(f.schema, nopCloser{w}, props,
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(f.o.alloc())))
+	if err != nil {
+		return nil, fmt.Errorf("parquet: new writer: %w", err)
+	}
+	return &pqEncoder{schema: f.schema, w: fw}, nil
+}
+
+type pqDecoder struct {
+	schema *arrow.Schema
+	pf     *file.Reader
+	rr     pqarrow.RecordReader
+	n      int
+	cur    arrow.RecordBatch
+}
+
+func (d *pqDecoder) Decode(v *arrow.RecordBatch) (err error) {
+	defer format.CatchPanic("parquet", &err)
+	if d.cur != nil {
+		d.cur.Release()
+		d.cur = nil
+	}
+	if d.rr.Next() {
+		rec := d.rr.RecordBatch()
+		cols := make([]arrow.Array, rec.NumCols())
+		for i := range cols {
+			cols[i] = retype(rec.Column(i), d.schema.Field(i).Type)
+		}
+		d.cur = array.NewRecordBatch(d.schema, cols, rec.NumRows())
+		for _, c := range cols {
+			c.Release()
+		}
+		*v = d.cur
+		d.n++
+		return nil
+	}
+	if err := d.rr.Err(); err != nil && err != io.EOF {
+		return fmt.Errorf("parquet: batch %d: %w", d.n, err)
+	}
+	d.rr.Release()
+	d.pf.Close()
+	return io.EOF
+}
+
+// NewDecoder implements format.Format; r must be a format.SizedReaderAt.
+func (f *Parquet) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch], err error) {
+	defer format.CatchPanic("parquet", &err)
+	ra, ok := r.(format.SizedReaderAt)
+	if !ok {
+		return nil, fmt.Errorf("parquet: needs random access (format.SizedReaderAt), got %T", r)
+	}
+	pf, err := file.NewParquetReader(ra, file.WithReadProps(parquet.NewReaderProperties(f.o.readAlloc())))
+	if err != nil {
+		return nil, fmt.Errorf("parquet: open (truncated?): %w", err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(f.o.batchRows())}, f.o.readAlloc())
+	if err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("parquet: %w", err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		pf.Close()
+		return nil, fmt.Errorf("parquet: record reader: %w", err)
+	}
+	if !sameLayoutSchema(rr.Schema(), f.schema) {
+		rr.Release()
+		pf.Close()
+		return nil, fmt.Errorf("parquet: file schema %s differs from the format's %s", rr.Schema(), f.schema)
+	}
+	return &pqDecoder{schema: f.schema, pf: pf, rr: rr}, nil
+}
+
+// sameLayoutSchema reports whether batches of schema a can be relabelled as
+// schema b (see sameLayout).
+func sameLayoutSchema(a, b *arrow.Schema) bool {
+	if a.NumFields() != b.NumFields() {
+		return false
+	}
+	for i := range a.Fields() {
+		if a.Field(i).Name != b.Field(i).Name || !sameLayout(a.Field(i).Type, b.Field(i).Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameLayout reports whether arrays of type a are arrays of type b but for
+// the names, nullability flags and metadata of nested fields — what a
+// Parquet round trip changes (list elements come back named "element",
+// fields carry PARQUET:field_id metadata).
+func sameLayout(a, b arrow.DataType) bool {
+	if a.ID() != b.ID() {
+		return false
+	}
+	switch at := a.(type) {
+	case *arrow.StructType:
+		bt := b.(*arrow.StructType)
+		if at.NumFields() != bt.NumFields() {
+			return false
+		}
+		for i := range at.Fields() {
+			if at.Field(i).Name != bt.Field(i).Name || !sameLayout(at.Field(i).Type, bt.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	case *arrow.ListType:
+		return sameLayout(at.Elem(), b.(*arrow.ListType).Elem())
+	case *arrow.LargeListType:
+		return sameLayout(at.Elem(), b.(*arrow.LargeListType).Elem())
+	}
+	if msForSeconds(a, b) {
+		return true
+	}
+	return arrow.TypeEqual(a, b)
+}
+
+// retype returns arr relabelled with type dt (sameLayout holds).
+func retype(arr arrow.Array, dt arrow.DataType) arrow.Array {
+	d := retypeData(arr.Data(), dt)
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// msForSeconds reports whether a is the timestamp[ms] or time32[ms] Parquet
+// stores for timestamp[s] or time32[s] b (Parquet has no seconds unit).
+func msForSeconds(a, b arrow.DataType) bool {
+	switch at := a.(type) {
+	case *arrow.TimestampType:
+		bt, ok := b.(*arrow.TimestampType)
+		return ok && at.Unit == arrow.Millisecond && bt.Unit == arrow.Second && at.TimeZone == bt.TimeZone
+	case *arrow.Time32Type:
+		bt, ok := b.(*arrow.Time32Type)
+		return ok && at.Unit == arrow.Millisecond && bt.Unit == arrow.Second
+	}
+	return false
+}
+
+func retypeData(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
+	if msForSeconds(d.DataType(), dt) {
+		// Exact: the writer multiplied seconds by 1000.
+		var buf *memory.Buffer
+		if dt.ID() == arrow.TIME32 {
+			raw := arrow.Int32Traits.CastFromBytes(d.Buffers()[1].Bytes())
+			secs := make([]int32, len(raw))
+			for i, v := range raw {
+				secs[i] = v / 1000
+			}
+			buf = memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(secs))
+		} else {
+			raw := arrow.Int64Traits.CastFromBytes(d.Buffers()[1].Bytes())
+			secs := make([]int64, len(raw))
+			for i, v := range raw {
+				secs[i] = v / 1000
+			}
+			buf = memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(secs))
+		}
+		defer buf.Release()
+		return array.NewData(dt, d.Len(), []*memory.Buffer{d.Buffers()[0], buf}, nil, d.NullN(), d.Offset())
+	}
+	children := d.Children()
+	nc := make([]arrow.ArrayData, len(children))
+	for k, c := range children {
+		var ct arrow.DataType
+		switch t := dt.(type) {
+		case *arrow.StructType:
+			ct = t.Field(k).Type
+		case arrow.ListLikeType:
+			ct = t.Elem()
+		default:
+			ct = c.DataType()
+		}
+		nc[k] = retypeData(c, ct)
+	}
+	out := array.NewData(dt, d.Len(), d.Buffers(), nc, d.NullN(), d.Offset())
+	for _, c := range nc {
+		c.Release()
+	}
+	return out
+}

@@ -1,0 +1,291 @@
+// Package dynamic implements serialization formats driven by an Arrow schema
+// known only at run time — a user's own data, for which no code can be
+// generated. Every format is a format.Format[arrow.RecordBatch]: Encode
+// writes all rows of one batch (row by row for row formats), Decode reads the
+// next batch of at most Options.BatchRows rows. So the formats plug into
+// filebench's file pipeline (format → codec → file and back) unchanged.
+//
+// Row formats (JSON Lines, MessagePack, CBOR, Avro, Protocol Buffers, CSV)
+// are written and read by code compiled from the schema once per batch: a
+// tree of closures over the typed Arrow arrays calls a small low-level
+// encoder per value (msgp.Append* for MessagePack, hand-written encoders for
+// CBOR, JSON, Avro and CSV), never map[string]any and reflection.
+//
+// Round trips are exact — nulls, nesting, floats bit for bit — or fail: a
+// format that cannot hold a value returns an error naming the column and row
+// (NaN in JSON, nested data in CSV, …) rather than changing it silently.
+//
+// Batch boundaries are not part of any row format: a decoder returns batches
+// of Options.BatchRows rows whatever batches were encoded. Verify decoded
+// data with a Verifier, which compares rows regardless of batching, and pass
+// filebench.Read a negative record count (or the count of decoded batches).
+//
+// The batch returned by Decode is owned by the decoder and valid until the
+// next Decode call; Retain it to keep it.
+//
+// Robustness: the row formats' decoders bound every length they read and
+// are fuzzed (FuzzDecoders); the Arrow IPC and Parquet decoders cap buffer
+// allocations (MaxBufferBytes) and turn library panics into errors, but
+// arrow-go sizes schema and footer metadata from unchecked counts, so read
+// only trusted Arrow and Parquet data with them (serbench reads what it
+// wrote).
+package dynamic
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/serbench/serbench/format"
+)
+
+// Batch is the value type of the dynamic formats.
+type Batch = arrow.RecordBatch
+
+// Format is a format of record batches.
+type Format = format.Format[arrow.RecordBatch]
+
+// LabelSchemaDriven marks formats written and read by code driven by an
+// Arrow schema at run time.
+const LabelSchemaDriven = "schema-driven"
+
+const arrowLib = "github.com/apache/arrow-go/v18"
+
+// DefaultBatchRows is the default number of rows per decoded batch.
+const DefaultBatchRows = 64 << 10
+
+// Options configure the formats. The zero value is the default.
+type Options struct {
+	// BatchRows is the number of rows per decoded batch, and per Parquet
+	// row group and Avro block written (0 = DefaultBatchRows).
+	BatchRows int
+	// Allocator allocates decoded batches (nil = a Go allocator).
+	Allocator memory.Allocator
+}
+
+func (o Options) batchRows() int {
+	if o.BatchRows > 0 {
+		return o.BatchRows
+	}
+	return DefaultBatchRows
+}
+
+func (o Options) alloc() memory.Allocator {
+	if o.Allocator != nil {
+		return o.Allocator
+	}
+	return memory.NewGoAllocator()
+}
+
+// MaxBufferBytes caps any one buffer the Arrow IPC and Parquet decoders
+// allocate: they size buffers from lengths in the (untrusted) input, and a
+// corrupt length must not demand terabytes.
+const MaxBufferBytes = 1 << 30
+
+// readAlloc returns the decoders' allocator: o's, refusing buffers over
+// MaxBufferBytes by panicking (the decoders turn the panic into an error).
+func (o Options) readAlloc() memory.Allocator { return limitAllocator{o.alloc()} }
+
+type limitAllocator struct{ memory.Allocator }
+
+func (a limitAllocator) check(size int) {
+	if size < 0 || size > MaxBufferBytes {
+		panic(fmt.Sprintf("buffer of %d bytes exceeds limit %d (corrupt length?)", size, MaxBufferBytes))
+	}
+}
+
+// Allocate implements memory.Allocator.
+func (a limitAllocator) Allocate(size int) []byte {
+	a.check(size)
+	return a.Allocator.Allocate(size)
+}
+
+// Reallocate implements memory.Allocator.
+func (a limitAllocator) Reallocate(size int, b []byte) []byte {
+	a.check(size)
+	return a.Allocator.Reallocate(size, b)
+}
+
+// Constructor builds one format for a schema.
+type Constructor func(schema *arrow.Schema, o Options) (Format, error)
+
+// Constructors returns every format's constructor by name, in report order.
+func Constructors() []struct {
+	Name string
+	New  Constructor
+} {
+	return []struct {
+		Name string
+		New  Constructor
+	}{
+		{"arrow-stream", NewArrowStream},
+		{"parquet", NewParquet},
+		{"avro-ocf", NewAvro},
+		{"msgpack", NewMsgpack},
+		{"cbor", NewCBOR},
+		{"jsonl", NewJSONL},
+		{"protobuf-dynamicpb", NewProtobuf},
+		{"protobuf-wire", NewProtowire},
+		{"csv", NewCSV},
+	}
+}
+
+// All builds every format that can hold schema. The formats that cannot
+// (e.g. CSV for a nested schema) are returned in skipped with the reason.
+func All(schema *arrow.Schema, o Options) (formats []Format, skipped []error) {
+	for _, c := range Constructors() {
+		f, err := c.New(schema, o)
+		if err != nil {
+			skipped = append(skipped, err)
+			continue
+		}
+		formats = append(formats, f)
+	}
+	return formats, skipped
+}
+
+// Registry returns a format.Registry of All's formats.
+func Registry(schema *arrow.Schema, o Options) (*format.Registry[arrow.RecordBatch], []error, error) {
+	fs, skipped := All(schema, o)
+	r, err := format.NewRegistry(fs...)
+	return r, skipped, err
+}
+
+func descriptor(name, lib, version string, detail string, labels ...string) format.Descriptor {
+	return format.Descriptor{
+		Name:    name,
+		Library: lib,
+		Version: version,
+		Labels:  append([]string{LabelSchemaDriven, format.LabelSchema}, labels...),
+		Detail:  detail,
+	}
+}
+
+// checkSchema reports the first field whose type the row formats do not
+// support.
+func checkSchema(name string, s *arrow.Schema, flat bool) error {
+	for _, f := range s.Fields() {
+		if err := checkType(f.Name, f.Type, flat); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func checkType(path string, dt arrow.DataType, flat bool) error {
+	switch t := dt.(type) {
+	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
+		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
+		*arrow.Float32Type, *arrow.Float64Type, *arrow.StringType, *arrow.LargeStringType,
+		*arrow.BinaryType, *arrow.LargeBinaryType, *arrow.Date32Type, *arrow.TimestampType, *arrow.NullType,
+		*arrow.Time32Type, *arrow.Time64Type, *arrow.FixedSizeBinaryType, *arrow.Decimal128Type:
+		return nil
+	case *arrow.StructType:
+		if flat {
+			return fmt.Errorf("column %s: nested type %s cannot be held by a flat format", path, dt)
+		}
+		for _, f := range t.Fields() {
+			if err := checkType(path+"."+f.Name, f.Type, flat); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *arrow.ListType, *arrow.LargeListType:
+		if flat {
+			return fmt.Errorf("column %s: nested type %s cannot be held by a flat format", path, dt)
+		}
+		return checkType(path+"[]", t.(arrow.ListLikeType).Elem(), flat)
+	}
+	return fmt.Errorf("column %s: Arrow type %s is not supported", path, dt)
+}
+
+// rowDecoder assembles rows read by readRow into batches.
+type rowDecoder struct {
+	b       *array.RecordBuilder
+	rows    int
+	max     int
+	cur     arrow.RecordBatch
+	readRow func() error // io.EOF at a clean end
+	done    bool
+	name    string
+}
+
+func newRowDecoder(name string, s *arrow.Schema, o Options) *rowDecoder {
+	return &rowDecoder{name: name, b: array.NewRecordBuilder(o.alloc(), s), max: o.batchRows()}
+}
+
+// Decode implements format.Decoder.
+func (d *rowDecoder) Decode(v *arrow.RecordBatch) (err error) {
+	defer format.CatchPanic(d.name, &err)
+	if d.cur != nil {
+		d.cur.Release()
+		d.cur = nil
+	}
+	if d.done {
+		return io.EOF
+	}
+	n := 0
+	for n < d.max {
+		if err := d.readRow(); err != nil {
+			if err == io.EOF {
+				d.done = true
+				break
+			}
+			d.done = true
+			d.b.Release()
+			return fmt.Errorf("%s: row %d: %w", d.name, d.rows, err)
+		}
+		n++
+		d.rows++
+	}
+	if n == 0 {
+		d.b.Release()
+		return io.EOF
+	}
+	d.cur = d.b.NewRecordBatch()
+	if d.done {
+		d.b.Release()
+	}
+	*v = d.cur
+	return nil
+}
+
+// sanitize makes s an identifier of letters, digits and '_' not starting
+// with a digit.
+func sanitize(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		ok := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || (i > 0 && r >= '0' && r <= '9')
+		if ok {
+			b.WriteRune(r)
+		} else if i == 0 && r >= '0' && r <= '9' {
+			b.WriteByte('_')
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
+}
+
+// uniqueNames sanitizes names, making them distinct.
+func uniqueNames(names []string) []string {
+	out := make([]string, len(names))
+	used := map[string]bool{}
+	for i, n := range names {
+		s := sanitize(n)
+		base := s
+		for k := 2; used[s]; k++ {
+			s = fmt.Sprintf("%s_%d", base, k)
+		}
+		used[s] = true
+		out[i] = s
+	}
+	return out
+}
