@@ -138,7 +138,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		for _, c := range ch {
 			names = append(names, c.Labels.Get(records.LabelFormat)+" + "+c.Labels.Get(records.LabelCodec))
 		}
-		lines = append(lines, fmt.Sprintf("%d cases FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", len(ch), strings.Join(names, ", ")))
+		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", plural(len(ch), "case"), strings.Join(names, ", ")))
 	}
 	if len(lines) == 0 {
 		return nil, nil
@@ -228,9 +228,9 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 		}
 		t.Rows = append(t.Rows, []string{d.Name, lib, path, outer, d.What})
 	}
-	text := &report.Text{Body: fmt.Sprintf("The input is read once, before any timing, into Arrow record batches held in memory (at most the row limit). " +
-		"No code is generated for the user's data: every format is driven by the Arrow schema at run time. Each write streams the batches through the format's encoder, the codec and a 256 KiB buffer into a real file; " +
-		"each read streams the file back (read → decompress → decode) and compares every decoded row with the input — NULLs, nesting and floats bit for bit — inside the timed read. " +
+	text := &report.Text{Body: fmt.Sprintf("The input is read once, before any timing, into Arrow record batches held in memory (at most the row limit). "+
+		"No code is generated for the user's data: every format is driven by the Arrow schema at run time. Each write streams the batches through the format's encoder, the codec and a 256 KiB buffer into a real file; "+
+		"each read streams the file back (read → decompress → decode) and compares every decoded row with the input — NULLs, nesting and floats bit for bit — inside the timed read. "+
 		"Before a write is timed, the pair round-trips the first %s rows through a scratch file. A format that cannot hold the schema or one of its values (nested data in CSV, NaN in JSON) is a FAILED case with the reason, never a silent change. "+
 		"Sampling, floors (read-bytes, decompress) and medians are the records workload's; its tables, plot and recommendation rules follow.", report.Int(verifyRows))}
 	return []report.Block{text, t}, nil
@@ -420,4 +420,11 @@ func durOrDash(ns float64) string {
 		return "–"
 	}
 	return report.Duration(ns)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
