@@ -74,15 +74,6 @@ func cannotHold(cases []*results.Case) []*results.Case {
 	return out
 }
 
-// shortReason trims a failed case's error to the format's own words.
-func shortReason(c *results.Case) string {
-	e := c.Error
-	if i := strings.Index(e, CannotHold+": "); i >= 0 {
-		e = e[i+len(CannotHold)+2:]
-	}
-	return e
-}
-
 func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, error) {
 	in := inputDescriptor(run)
 	if in == nil && len(cases) == 0 {
@@ -202,10 +193,7 @@ func renderInput(run *results.Run, _ []*results.Case) ([]report.Block, error) {
 }
 
 func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	var fmts []results.Descriptor
-	for _, d := range descriptors(run, records.LabelFormat) {
-		fmts = append(fmts, d)
-	}
+	fmts := descriptors(run, records.LabelFormat)
 	if len(fmts) == 0 {
 		return nil, nil
 	}
