@@ -67,11 +67,8 @@ const (
 // MetricColumnPrefix prefixes the per-column metrics of the Parquet read
 // case: "column-B:" + the column chunk's path holds the bytes of that
 // column's chunks summed over the row groups (as stored: dictionary-encoded,
-// uncompressed). MetricColumnRawPrefix the same before encoding.
-const (
-	MetricColumnPrefix    = "column-B:"
-	MetricColumnRawPrefix = "column-raw-B:"
-)
+// uncompressed).
+const MetricColumnPrefix = "column-B:"
 
 // CannotHold marks, in a failed case's error, a format that cannot hold the
 // input's schema or one of its values (nested data in CSV, NaN in JSON):

@@ -257,7 +257,6 @@ func (p *pair) columnSizes(m map[string]float64) error {
 			}
 			path := cc.PathInSchema().String()
 			m[MetricColumnPrefix+path] += float64(cc.TotalCompressedSize())
-			m[MetricColumnRawPrefix+path] += float64(cc.TotalUncompressedSize())
 		}
 	}
 	return nil

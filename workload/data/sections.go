@@ -226,8 +226,8 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 
 // column is one Parquet column chunk path and its sizes.
 type column struct {
-	path       string
-	bytes, raw float64
+	path  string
+	bytes float64
 }
 
 // columnSizes reads the per-column metrics of the Parquet read case,
@@ -240,7 +240,7 @@ func columnSizes(cases []*results.Case) []column {
 		var out []column
 		for k, v := range c.Metrics {
 			if p, ok := strings.CutPrefix(k, MetricColumnPrefix); ok {
-				out = append(out, column{path: p, bytes: v, raw: c.Metrics[MetricColumnRawPrefix+p]})
+				out = append(out, column{path: p, bytes: v})
 			}
 		}
 		sort.Slice(out, func(i, j int) bool {
@@ -273,28 +273,24 @@ func renderColumns(run *results.Run, cases []*results.Case) ([]report.Block, err
 	for _, c := range cols {
 		total += c.bytes
 	}
-	t := &report.Table{Header: []string{"column", "bytes", "share", "bytes/row", "before encoding", "encoding ratio"}}
+	t := &report.Table{Header: []string{"column", "bytes", "share", "bytes/row"}}
 	for i, c := range cols {
 		if i == maxColumnRows {
-			var rest, restRaw float64
+			var rest float64
 			for _, o := range cols[i:] {
 				rest += o.bytes
-				restRaw += o.raw
 			}
-			t.Rows = append(t.Rows, []string{fmt.Sprintf("(%d more columns)", len(cols)-i), report.Int(rest), report.Pct(rest / total), "–", report.Int(restRaw), "–"})
+			t.Rows = append(t.Rows, []string{fmt.Sprintf("(%d more columns)", len(cols)-i), report.Int(rest), report.Pct(rest / total), "–"})
 			break
 		}
-		perRow, ratio := "–", "–"
+		perRow := "–"
 		if rows > 0 {
 			perRow = report.Float(c.bytes / rows)
 		}
-		if c.bytes > 0 && c.raw > 0 {
-			ratio = report.Times(c.raw / c.bytes)
-		}
-		t.Rows = append(t.Rows, []string{c.path, report.Int(c.bytes), report.Pct(c.bytes / total), perRow, report.Int(c.raw), ratio})
+		t.Rows = append(t.Rows, []string{c.path, report.Int(c.bytes), report.Pct(c.bytes / total), perRow})
 	}
 	t.Notes = []string{"From the footer of the Parquet file the parquet read case read (dictionary encoding on, no compression): each column chunk's stored bytes, summed over row groups. " +
-		"share = the column's bytes ÷ all column chunks' bytes; before encoding = the chunk's uncompressed page size as the footer records it; a column with a high share is where a smaller type, a dictionary or dropping the column pays most."}
+		"share = the column's bytes ÷ all column chunks' bytes. A column with a high share is where a smaller type, a dictionary-friendly value or dropping the column pays most; a compressing codec shrinks every column, not this ranking's order necessarily."}
 	return []report.Block{t}, nil
 }
 
