@@ -10,9 +10,11 @@
 // per-column size breakdown from Parquet's column chunks and what generated
 // code would gain.
 //
-// Planning reads and validates the whole input (up to the row limit) before
-// anything is measured: a malformed line, a truncated file or an unknown
-// extension is a *run.UsageError naming the file and the line or offset.
+// Planning streams through the whole input (up to the row limit, bounded
+// memory) before anything is measured: a malformed line, a truncated file or
+// an unknown extension is a *run.UsageError naming the file and the line or
+// offset. The rows are loaded into memory by the workload's first case, so
+// other workloads of the same run are measured without them.
 package data
 
 import (
@@ -24,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -211,9 +214,10 @@ func CheckSettings(cfg workload.Config) error {
 	return nil
 }
 
-// Plan implements workload.Workload. It reads the whole input (at most
-// the limit's rows) into memory, validating every line; a dry run reads the
-// schema only. Files are written in cfg.TempDir.
+// Plan implements workload.Workload. It streams through the whole input (at
+// most the limit's rows), validating every line without keeping it; a dry
+// run reads the schema only. The first case's Setup loads the rows. Files
+// are written in cfg.TempDir.
 func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
 	cfg = w.merged(cfg)
 	if cfg.Input == "" {
@@ -245,24 +249,63 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 	return p, nil
 }
 
-// input is the user's data as read by the plan.
+// input is the user's data: validated by the plan, loaded into memory by
+// the first case that needs it.
 type input struct {
 	path, kind, comp string
 	fileB            int64
+	opts             userdata.Options
 	schema           *arrow.Schema
 	notes            []string
-	// data holds the rows; nil in a dry run.
-	data    *userdata.Data
-	rows    int64
-	skipped int64
-	limit   int64
-	sample  string
-	skipBad bool
+	rows             int64
+	skipped          int64
+	batches          int
+	limit            int64
+	sample           string
+	skipBad          bool
+
+	mu      sync.Mutex
+	data    *userdata.Data // nil until load
+	loadErr error
+}
+
+// load reads the rows into memory once (outside every timed region) and
+// returns them.
+func (in *input) load() (*userdata.Data, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.data != nil || in.loadErr != nil {
+		return in.data, in.loadErr
+	}
+	d, err := userdata.ReadAll(in.path, in.opts)
+	switch {
+	case err != nil:
+		in.loadErr = fmt.Errorf("load the input: %w", err)
+	case d.Rows != in.rows || !d.Schema.Equal(in.schema):
+		d.Release()
+		in.loadErr = fmt.Errorf("load the input: %s changed since it was validated (%d rows, planned %d)", in.path, d.Rows, in.rows)
+	default:
+		in.data = d
+	}
+	return in.data, in.loadErr
+}
+
+// batches returns the loaded rows (load must have succeeded).
+func (in *input) loaded() []arrow.RecordBatch {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.data == nil {
+		return nil
+	}
+	return in.data.Batches
 }
 
 func (in *input) release() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
 	if in.data != nil {
 		in.data.Release()
+		in.data = nil
 	}
 }
 
@@ -281,7 +324,9 @@ func (in *input) summary() string {
 	return s + "; schema:"
 }
 
-// readInput reads the file (the schema only when dryRun).
+// readInput validates the file: it streams every row up to the limit
+// (bounded memory, nothing kept) so that bad input fails the plan, or reads
+// the schema only when dryRun. The rows are loaded later, by load.
 func readInput(path string, opts userdata.Options, dryRun bool) (*input, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -290,30 +335,27 @@ func readInput(path string, opts userdata.Options, dryRun bool) (*input, error) 
 	if fi.IsDir() {
 		return nil, fmt.Errorf("--input %s is a directory", path)
 	}
-	in := &input{path: path, fileB: fi.Size()}
+	in := &input{path: path, fileB: fi.Size(), opts: opts}
+	r, err := userdata.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	in.kind, in.comp, in.schema = string(r.Kind()), r.Compression(), r.Schema()
 	if dryRun {
-		r, err := userdata.Open(path, opts)
-		if err != nil {
-			return nil, err
-		}
-		defer r.Close()
-		in.kind, in.comp, in.schema, in.notes = string(r.Kind()), r.Compression(), r.Schema(), r.Notes()
+		in.notes = r.Notes()
 		return in, nil
 	}
-	kind, comp, err := userdata.Detect(path)
-	if err != nil {
+	for r.Next() {
+		in.batches++
+	}
+	if err := r.Err(); err != nil {
 		return nil, err
 	}
-	d, err := userdata.ReadAll(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	if d.Rows == 0 {
-		d.Release()
+	in.rows, in.skipped, in.notes = r.Rows(), r.Skipped(), r.Notes()
+	if in.rows == 0 {
 		return nil, fmt.Errorf("%s: no rows to measure", path)
 	}
-	in.kind, in.comp = string(kind), comp
-	in.data, in.schema, in.notes, in.rows, in.skipped = d, d.Schema, d.Notes, d.Rows, d.Skipped
 	return in, nil
 }
 

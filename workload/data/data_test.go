@@ -333,3 +333,27 @@ func TestRunPipeline(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyLoad: the plan validates without keeping rows; the first case
+// loads them, and a file changed since planning fails its cases.
+func TestLazyLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.jsonl")
+	if err := os.WriteFile(path, []byte("{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n{\"a\":4}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, workload.Config{Input: path, Sample: "1/2", Formats: []string{"msgpack"}, Codecs: []string{"none"}})
+	for _, d := range p.Descriptors {
+		if d.Key == KeyInput && d.Settings[SettingRows] != "2" {
+			t.Errorf("--sample 1/2 of 4 rows: %s rows", d.Settings[SettingRows])
+		}
+	}
+	if err := os.WriteFile(path, []byte("{\"a\":1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runPlan(t, New(), p)
+	for _, c := range r.Cases {
+		if c.OK() || !strings.Contains(c.Error, "changed since it was validated") {
+			t.Errorf("%s: %s %s", c.FullName(), c.Status, c.Error)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func head(bs []arrow.RecordBatch, n int64) []arrow.RecordBatch {
 // reads them back verifying every row, so that no write is timed on a
 // format that does not round-trip the data.
 func (p *pair) roundTrip() error {
-	bs := head(p.in.data.Batches, verifyRows)
+	bs := head(p.in.loaded(), verifyRows)
 	defer func() {
 		for _, b := range bs {
 			b.Release()
@@ -184,7 +184,7 @@ func (p *pair) prepare() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.verified = false
-	st, err := p.write(p.path, p.in.data.Batches)
+	st, err := p.write(p.path, p.in.loaded())
 	if err != nil {
 		return err
 	}
@@ -382,8 +382,8 @@ func (in *input) descriptors() []results.Descriptor {
 	if in.sample != "" {
 		set[SettingSample] = in.sample
 	}
-	if in.data != nil {
-		set[SettingBatches] = strconv.Itoa(len(in.data.Batches))
+	if in.batches > 0 {
+		set[SettingBatches] = strconv.Itoa(in.batches)
 	}
 	out := []results.Descriptor{{Key: KeyInput, Name: filepath.Base(in.path), What: in.path, Settings: set}}
 	for i, c := range userdata.Describe(in.schema) {
@@ -464,6 +464,9 @@ func newCase(p *pair, op string, last bool) bench.Case {
 	}
 	if op == records.OpWrite {
 		c.Setup = func() error {
+			if _, err := p.in.load(); err != nil {
+				return err
+			}
 			p.files.activate(p)
 			return nil
 		}
@@ -477,7 +480,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 					return fmt.Errorf("remove previous file: %w", err)
 				}
 				b.StartTimer()
-				st, err := p.write(p.path, p.in.data.Batches)
+				st, err := p.write(p.path, p.in.loaded())
 				if err != nil {
 					return err
 				}
@@ -494,6 +497,9 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		return c
 	}
 	c.Setup = func() error {
+		if _, err := p.in.load(); err != nil {
+			return err
+		}
 		p.files.activate(p)
 		if err := p.ensure(); err != nil {
 			return fmt.Errorf("create the file to read: %w", err)
@@ -516,7 +522,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 			)
 			switch op {
 			case records.OpRead:
-				st, err = p.read(p.path, p.in.data.Batches)
+				st, err = p.read(p.path, p.in.loaded())
 			case records.OpReadBytes:
 				st, err = filebench.ReadFile(context.Background(), p.path, filebench.Options{})
 				if err == nil && st.FileBytes != p.fileB {
