@@ -357,3 +357,33 @@ func TestLazyLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestCodegenWithRecords renders the generated-code section when the
+// records workload is in the same results (records' recorded small run plus
+// a data run): records' msgpack-msgp vs msgpack gain, and per-record rows
+// against records' same-family formats.
+func TestCodegenWithRecords(t *testing.T) {
+	r, err := results.ReadFile("../records/testdata/small.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, workload.Config{Input: filepath.Join(testdata, "people.csv"), Formats: []string{"msgpack", "jsonl", "protobuf-wire"}, Codecs: []string{"none"}})
+	d := runPlan(t, New(), p)
+	r.Descriptors = append(r.Descriptors, d.Descriptors...)
+	for i := range d.Cases {
+		r.Cases = append(r.Cases, d.Cases[i])
+	}
+	blocks, err := renderCodegen(r, r.Filter(Name, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	for _, b := range blocks {
+		fmt.Fprintf(&md, "%+v\n", b)
+	}
+	for _, s := range []string{"generated MessagePack code (msgpack-msgp) against reflection (msgpack)", "msgpack-msgp", "codegen", "reflection"} {
+		if !strings.Contains(md.String(), s) {
+			t.Errorf("codegen section lacks %q:\n%s", s, md.String())
+		}
+	}
+}
