@@ -53,6 +53,20 @@ type Config struct {
 	// DryRun asks for the cases only, to list and estimate them: a plan
 	// must then acquire nothing (no server started, no data generated).
 	DryRun bool
+	// Input is the user's data file of the data workload (empty: the
+	// workload is unavailable).
+	Input string
+	// Limit caps the rows read from Input (0: the scale's default).
+	Limit int64
+	// Sample thins a huge Input while it streams: "1/K" keeps every K-th
+	// row, a fraction F in (0, 1) keeps each row with probability F
+	// (deterministic); empty keeps every row.
+	Sample string
+	// SkipBad skips and counts Input's malformed lines instead of failing.
+	SkipBad bool
+	// Formats and Codecs restrict the data workload's formats and codecs
+	// (empty: all of them).
+	Formats, Codecs []string
 }
 
 // WantSubject reports whether subject s is selected by the config.

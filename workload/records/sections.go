@@ -19,21 +19,50 @@ import (
 // recommendations), the size-vs-time scatter with its Pareto frontier, the
 // limit rows, the harness-overhead check and the anomalies found in the data.
 func (*Workload) Sections() []report.Section {
+	s := sections{Name}
+	out := []report.Section{
+		{Workload: Name, Title: "Findings", Render: s.renderFindings},
+		{Workload: Name, Title: "Method", Render: s.renderMethod},
+	}
+	out = append(out, FileSections(Name)...)
+	return append(out,
+		report.Section{Workload: Name, Title: "Harness overhead: pipeline vs a bare loop", Render: s.renderBare},
+		report.Section{Workload: Name, Title: "The seed's anomaly: an unbuffered write", Render: s.renderUnbuffered},
+		AnomaliesSection(Name),
+	)
+}
+
+// FileSections returns the report sections that any file workload shares
+// with records, for the workload named workloadName: combined size and
+// time, file size, write, read against its floors, compression by
+// algorithm, the size-vs-time scatter with its Pareto frontier, and the top
+// performers with the use-case recommendations (records' rules). The
+// workload's cases must carry records' labels (subject, codec, op), ops and
+// metrics (MetricFile, MetricRecords, MetricPeakHeap); its format
+// descriptors records' tags (TagCompresses, TagRandomAccess, text).
+func FileSections(workloadName string) []report.Section {
+	s := sections{workloadName}
 	return []report.Section{
-		{Workload: Name, Title: "Findings", Render: renderFindings},
-		{Workload: Name, Title: "Method", Render: renderMethod},
-		{Workload: Name, Title: "Combined size & performance", Render: renderCombined},
-		{Workload: Name, Title: "File size", Render: renderSize},
-		{Workload: Name, Title: "Write performance", Render: renderWrite},
-		{Workload: Name, Title: "Read performance, against the read-bytes and decompress-only floors", Render: renderRead},
-		{Workload: Name, Title: "Compression by algorithm", Render: renderByCodec},
-		{Workload: Name, Title: "Speed vs compression trade-offs", Render: renderTradeoffs},
-		{Workload: Name, Title: "Top performers and recommendations", Render: renderRecommendations},
-		{Workload: Name, Title: "Harness overhead: pipeline vs a bare loop", Render: renderBare},
-		{Workload: Name, Title: "The seed's anomaly: an unbuffered write", Render: renderUnbuffered},
-		{Workload: Name, Title: "Anomalies found in this run", Render: renderAnomalies},
+		{Workload: workloadName, Title: "Combined size & performance", Render: s.renderCombined},
+		{Workload: workloadName, Title: "File size", Render: s.renderSize},
+		{Workload: workloadName, Title: "Write performance", Render: s.renderWrite},
+		{Workload: workloadName, Title: "Read performance, against the read-bytes and decompress-only floors", Render: s.renderRead},
+		{Workload: workloadName, Title: "Compression by algorithm", Render: s.renderByCodec},
+		{Workload: workloadName, Title: "Speed vs compression trade-offs", Render: s.renderTradeoffs},
+		{Workload: workloadName, Title: "Top performers and recommendations", Render: s.renderRecommendations},
 	}
 }
+
+// AnomaliesSection returns the section listing the remarkable facts of a
+// file workload's run (see FileSections): slow uncompressed writes, reads
+// far slower than writes, disagreeing samples and failed cases.
+func AnomaliesSection(workloadName string) report.Section {
+	return report.Section{Workload: workloadName, Title: "Anomalies found in this run", Render: sections{workloadName}.renderAnomalies}
+}
+
+// sections renders the report sections of one file workload (records or
+// another workload with the same labels, ops and metrics).
+type sections struct{ workload string }
 
 // fmtInfo is what the reports need to know of a format, read from the
 // descriptor the run recorded.
@@ -50,10 +79,10 @@ func (f fmtInfo) StreamOnly() bool { return !f.Compresses && !f.RandomAccess }
 // formatInfo returns what the run recorded of its subjects by name. A
 // results file from before descriptors were recorded yields an empty map:
 // its report then omits what it cannot know.
-func formatInfo(run *results.Run) map[string]fmtInfo {
+func formatInfo(run *results.Run, workload string) map[string]fmtInfo {
 	out := map[string]fmtInfo{}
 	for _, d := range run.Descriptors {
-		if d.Workload != Name || d.Key != LabelFormat {
+		if d.Workload != workload || d.Key != LabelFormat {
 			continue
 		}
 		out[d.Name] = fmtInfo{Descriptor: d,
@@ -157,8 +186,8 @@ type view struct {
 	records    float64
 }
 
-func newView(run *results.Run, cases []*results.Case) *view {
-	info := formatInfo(run)
+func newView(workload string, run *results.Run, cases []*results.Case) *view {
+	info := formatInfo(run, workload)
 	v := &view{}
 	byKey := map[string]*row{}
 	var order []*row
@@ -258,12 +287,12 @@ func sizeCell(r *row) string {
 	return report.MiB(r.fileB())
 }
 
-func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	if len(v.rows) == 0 {
 		return nil, nil
 	}
-	info := formatInfo(run)
+	info := formatInfo(run, s.workload)
 	ft := &report.Table{Caption: "Formats", Header: []string{"format", "library", "kind", "outer codecs", "detail"}}
 	for _, f := range report.Distinct(cases, LabelFormat) {
 		d, ok := info[f]
@@ -278,7 +307,7 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 	}
 	ct := &report.Table{Caption: "Codecs (default level)", Header: []string{"codec", "library", "level", "detail"}}
 	for _, name := range v.codecs {
-		d := run.Descriptor(Name, LabelCodec, name)
+		d := run.Descriptor(s.workload, LabelCodec, name)
 		if d == nil {
 			ct.Rows = append(ct.Rows, []string{name, "–", "–", "–"})
 			continue
@@ -318,8 +347,8 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 	return []report.Block{text, ft, ct}, nil
 }
 
-func renderCombined(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderCombined(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	if len(v.rows) == 0 {
 		return nil, nil
 	}
@@ -345,8 +374,8 @@ func secsCell(c *results.Case) string {
 	return report.Seconds(median(c))
 }
 
-func renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	if len(v.rows) == 0 {
 		return nil, nil
 	}
@@ -413,8 +442,8 @@ func vsFastest(c *results.Case, fastest float64) string {
 	return report.Times(t / fastest)
 }
 
-func renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	rows := sortedByTime(v.rows, func(r *row) *results.Case { return r.write })
 	if len(rows) == 0 {
 		return nil, nil
@@ -432,8 +461,8 @@ func renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error
 	return []report.Block{t}, nil
 }
 
-func renderRead(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderRead(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	rows := sortedByTime(v.rows, func(r *row) *results.Case { return r.read })
 	if len(rows) == 0 {
 		return nil, nil
@@ -480,8 +509,8 @@ func geomean(xs []float64) float64 {
 	return math.Exp(s / float64(len(xs)))
 }
 
-func renderByCodec(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderByCodec(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	t := &report.Table{Header: []string{"codec", "formats", "average % saved", "best format", "its size (MiB)", "its % saved", "write cost", "read cost"}}
 	for _, cd := range v.codecs {
 		if cd == "none" {
@@ -534,8 +563,8 @@ func pctVal(s string) float64 {
 	return f
 }
 
-func renderTradeoffs(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderTradeoffs(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	pts, rows := v.points()
 	if len(pts) == 0 {
 		return nil, nil
@@ -546,13 +575,13 @@ func renderTradeoffs(run *results.Run, cases []*results.Case) ([]report.Block, e
 	}
 	var blocks []report.Block
 	chart := report.ScatterChart{
-		Title:  fmt.Sprintf("records: file size against write + read time, %s records", report.Int(v.records)),
+		Title:  fmt.Sprintf("%s: file size against write + read time, %s records", s.workload, report.Int(v.records)),
 		XLabel: "file size", YLabel: "write + read",
 		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration,
 		Points: rp, Frontier: true,
 	}
 	if svg, err := chart.SVG(); err == nil {
-		blocks = append(blocks, &report.Plot{File: "records-size-vs-time.svg", Caption: chart.Title + " — log-log; the line joins the Pareto frontier", SVG: svg})
+		blocks = append(blocks, &report.Plot{File: s.workload + "-size-vs-time.svg", Caption: chart.Title + " — log-log; the line joins the Pareto frontier", SVG: svg})
 	}
 	t := &report.Table{
 		Caption: "The Pareto frontier: no other pair is both smaller and faster (smallest file first)",
@@ -572,8 +601,8 @@ func tradeoff(p point) string {
 	return fmt.Sprintf("%s MiB, %s s total (write %s, read %s)", report.MiB(p.FileB), report.Seconds(p.TotalNs()), report.Seconds(p.WriteNs), report.Seconds(p.ReadNs))
 }
 
-func renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	pts, _ := v.points()
 	if len(pts) == 0 {
 		return nil, nil
@@ -619,8 +648,8 @@ func savedNote(p point) string {
 	return ""
 }
 
-func renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	if len(v.bares) == 0 {
 		return nil, nil
 	}
@@ -667,8 +696,8 @@ func renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error)
 	return blocks, nil
 }
 
-func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	u := v.unbuffered
 	if u == nil || u.write == nil {
 		return nil, nil
@@ -791,7 +820,7 @@ func anomalies(v *view) []string {
 		out = append(out, fmt.Sprintf("%d cases have a confidence interval wider than ±%.0f%% of the median (marked noisy in the tables).", noisy, results.NoiseThreshold*100))
 	}
 	for _, c := range v.failed {
-		out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(c.FullName(), caseName+"/"), c.Error))
+		out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(c.FullName(), c.Name+"/"), c.Error))
 	}
 	return out
 }
@@ -808,8 +837,8 @@ func spread(c *results.Case) (lo, hi float64, ok bool) {
 	return lo, hi, lo > 0
 }
 
-func renderAnomalies(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(run, cases)
+func (s sections) renderAnomalies(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := newView(s.workload, run, cases)
 	if len(v.rows) == 0 && len(v.bares) == 0 && v.unbuffered == nil {
 		return nil, nil
 	}
@@ -826,7 +855,14 @@ func renderAnomalies(run *results.Run, cases []*results.Case) ([]report.Block, e
 // Summary implements workload.Workload: the fastest pairs by round trip
 // with their size, then the use-case recommendations.
 func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
-	v := newView(run, cases)
+	return FileSummary(Name, run, cases)
+}
+
+// FileSummary condenses a file workload's cases (see FileSections) for the
+// terminal: the fastest pairs by round trip with their size, then the
+// use-case recommendations.
+func FileSummary(workloadName string, run *results.Run, cases []*results.Case) *report.Table {
+	v := newView(workloadName, run, cases)
 	pts, _ := v.points()
 	if len(pts) == 0 {
 		return nil
@@ -837,7 +873,7 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return pts[idx[a]].TotalNs() < pts[idx[b]].TotalNs() })
 	t := &report.Table{
-		Caption: fmt.Sprintf("records: %s records, fastest round trips (write + read) and recommendations", report.Int(v.records)),
+		Caption: fmt.Sprintf("%s: %s records, fastest round trips (write + read) and recommendations", workloadName, report.Int(v.records)),
 		Header:  []string{"", "pair", "total", "write", "read", "size"},
 	}
 	for k, i := range idx[:min(8, len(idx))] {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/data"
 	"github.com/serbench/serbench/workload/envelope"
 	"github.com/serbench/serbench/workload/features"
 	"github.com/serbench/serbench/workload/pgscan"
@@ -53,6 +54,7 @@ func Workloads() workload.Set {
 		records.New(),
 		envelope.New(),
 		pgscan.New(),
+		data.New(),
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/data"
 )
 
 type runFlags struct {
@@ -31,6 +34,13 @@ type runFlags struct {
 	shard     string
 	runID     string
 	dryRun    bool
+	// The data workload's input.
+	input   string
+	limit   int64
+	sample  string
+	skipBad bool
+	formats []string
+	codecs  []string
 }
 
 // Defaults of --count and --benchtime: ten samples give a 95% interval
@@ -65,6 +75,12 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.shard, "shard", "", "run only shard K of N (K/N, 1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; `serbench report` merges the shards")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
 	fl.StringVar(&f.runID, "run-id", "", "the id the shards of one run share (default: derived from the command line and the build)")
+	fl.StringVar(&f.input, "input", "", "data workload: your file (.jsonl, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …)")
+	fl.Int64Var(&f.limit, "limit", 0, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
+	fl.StringVar(&f.sample, "sample", "", "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
+	fl.BoolVar(&f.skipBad, "skip-bad", false, "data workload: skip and count malformed lines instead of failing")
+	fl.StringSliceVar(&f.formats, "formats", nil, "data workload: only these formats (comma-separated; default all)")
+	fl.StringSliceVar(&f.codecs, "codecs", nil, "data workload: only these codecs (comma-separated; default all)")
 	return cmd
 }
 
@@ -93,6 +109,9 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	prog, err := newProgress(f.progress, a.stderr)
 	if err != nil {
 		return usageError{err}
+	}
+	if err := a.configureData(names, f); err != nil {
+		return err
 	}
 	if f.dryRun {
 		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
@@ -163,4 +182,34 @@ func roundEstimate(d time.Duration) time.Duration {
 	default:
 		return d.Round(time.Second)
 	}
+}
+
+// configureData checks the data workload's flags and replaces the data
+// workload with one that carries them (run.Run passes the scale and
+// subjects only). --input and its companions apply to the data workload
+// only; naming data without --input is a usage error.
+func (a *app) configureData(names []string, f runFlags) error {
+	set := f.input != "" || f.limit != 0 || f.sample != "" || f.skipBad || len(f.formats) > 0 || len(f.codecs) > 0
+	named := slices.Contains(names, data.Name)
+	switch {
+	case named && f.input == "":
+		return usagef("the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)")
+	case set && f.input == "":
+		return usagef("--limit, --sample, --skip-bad, --formats and --codecs apply to the data workload: give --input FILE")
+	case set && len(names) > 0 && !named:
+		return usagef("--input applies to the data workload: name it (serbench run %s data --input %s)", strings.Join(names, " "), f.input)
+	}
+	cfg := workload.Config{Input: f.input, Limit: f.limit, Sample: f.sample, SkipBad: f.skipBad, Formats: f.formats, Codecs: f.codecs}
+	if err := data.CheckSettings(cfg); err != nil {
+		return usageError{err}
+	}
+	ws := make(workload.Set, len(a.workloads))
+	for i, w := range a.workloads {
+		if w.Name() == data.Name {
+			w = data.NewWith(cfg, a.stderr)
+		}
+		ws[i] = w
+	}
+	a.workloads = ws
+	return nil
 }

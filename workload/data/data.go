@@ -1,0 +1,382 @@
+// Package data is the data workload: the user's own file (`serbench run data
+// --input FILE`) — JSON Lines, CSV/TSV, Parquet, Arrow IPC or Avro OCF,
+// optionally compressed — read into Arrow record batches (package
+// dataset/userdata), then written with every schema-driven format of
+// package format/dynamic × every codec to a real file through filebench,
+// the pipeline the records workload uses, and read back verifying every row
+// (NULLs and nesting included). The cases carry the records workload's
+// labels, ops and metrics, so the report reuses records' tables, Pareto plot
+// and recommendation rules, and adds what only this data has: its schema, a
+// per-column size breakdown from Parquet's column chunks and what generated
+// code would gain.
+//
+// Planning streams through the whole input (up to the row limit, bounded
+// memory) before anything is measured: a malformed line, a truncated file or
+// an unknown extension is a *run.UsageError naming the file and the line or
+// offset. The rows are loaded into memory by the workload's first case, so
+// other workloads of the same run are measured without them.
+package data
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/serbench/serbench/codec"
+	"github.com/serbench/serbench/dataset/userdata"
+	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/run"
+	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/records"
+)
+
+// Name is the workload's CLI name.
+const Name = "data"
+
+// caseName is the benchmark base name of every case.
+const caseName = "Data"
+
+// Descriptor keys beyond records' subject and codec: the input file, its
+// columns in schema order (nested fields as dotted paths) and the notes of
+// schema inference.
+const (
+	KeyInput  = "input"
+	KeyColumn = "column"
+	KeyNote   = "schema-note"
+)
+
+// Settings of the input descriptor.
+const (
+	SettingKind        = "kind"
+	SettingCompression = "compression"
+	SettingRows        = "rows"
+	SettingBytes       = "file-bytes"
+	SettingLimit       = "limit"
+	SettingSample      = "sample"
+	SettingSkipped     = "skipped-lines"
+	SettingSkipBad     = "skip-bad"
+	SettingBatches     = "batches"
+)
+
+// MetricColumnPrefix prefixes the per-column metrics of the Parquet read
+// case: "column-B:" + the column chunk's path holds the bytes of that
+// column's chunks summed over the row groups (as stored: dictionary-encoded,
+// uncompressed).
+const MetricColumnPrefix = "column-B:"
+
+// CannotHold marks, in a failed case's error, a format that cannot hold the
+// input's schema or one of its values (nested data in CSV, NaN in JSON):
+// the documented failures, as opposed to a bug.
+const CannotHold = "cannot hold this data"
+
+// errCannotHold is wrapped by the errors of cases whose format cannot hold
+// the data.
+var errCannotHold = errors.New(CannotHold)
+
+// Workload is the data workload.
+type Workload struct {
+	// settings holds the input settings given at construction (the
+	// command line's flags), used where the Config passed to Plan leaves
+	// them empty.
+	settings workload.Config
+	// log receives the schema before anything is measured (nil: none).
+	log io.Writer
+}
+
+// New returns the data workload without an input: it plans only when the
+// Config passed to Plan names one.
+func New() *Workload { return &Workload{} }
+
+// NewWith returns the data workload with the input settings of s (Input,
+// Limit, Sample, SkipBad, Formats, Codecs), used where the Config passed to
+// Plan leaves them empty, and a writer that receives the input's schema
+// when the plan is made (nil: none).
+func NewWith(s workload.Config, log io.Writer) *Workload {
+	return &Workload{settings: s, log: log}
+}
+
+// Name implements workload.Workload.
+func (*Workload) Name() string { return Name }
+
+// Description implements workload.Workload.
+func (*Workload) Description() string {
+	return "your own file (--input FILE: JSON Lines, CSV, Parquet, Arrow, Avro, compressed or not): every schema-driven format × codec written and read back verified, with the records report and recommendations for this data"
+}
+
+// Subjects implements workload.Workload: the schema-driven formats.
+func (*Workload) Subjects() []string { return FormatNames() }
+
+// FormatNames lists the formats the workload can measure, in report order.
+func FormatNames() []string {
+	var out []string
+	for _, c := range dynamic.Constructors() {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// scales is the workload's scale table: the rows read when --limit is not
+// given (0: the whole input).
+func scales() workload.ScaleTable[int64] {
+	return workload.ScaleTable[int64]{Quick: 10_000, Default: 1_000_000, Full: 0,
+		Describe: func(n int64) string {
+			if n == 0 {
+				return "the whole input"
+			}
+			return "the input's first " + report.Int(float64(n)) + " rows"
+		}}
+}
+
+// ScaleInfo implements workload.Scaler.
+func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
+
+// Sample is a parsed --sample: every K-th row, or each row with a
+// probability.
+type Sample struct {
+	Every    int64
+	Fraction float64
+}
+
+// ParseSample parses a --sample value: "1/K" keeps every K-th row (K ≥ 1),
+// a number F in (0, 1] keeps each row with probability F, chosen by a hash
+// of the row number (deterministic); "" keeps every row.
+func ParseSample(s string) (Sample, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Sample{}, nil
+	}
+	if k, ok := strings.CutPrefix(s, "1/"); ok {
+		n, err := strconv.ParseInt(k, 10, 64)
+		if err != nil || n < 1 {
+			return Sample{}, fmt.Errorf("--sample %q: want 1/K with K a positive integer, or a fraction in (0, 1]", s)
+		}
+		return Sample{Every: n}, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f > 0 && f <= 1) {
+		return Sample{}, fmt.Errorf("--sample %q: want a fraction in (0, 1] or 1/K", s)
+	}
+	return Sample{Fraction: f}, nil
+}
+
+// settings merges cfg with the workload's own settings.
+func (w *Workload) merged(cfg workload.Config) workload.Config {
+	s := w.settings
+	if cfg.Input == "" {
+		cfg.Input = s.Input
+	}
+	if cfg.Limit == 0 {
+		cfg.Limit = s.Limit
+	}
+	if cfg.Sample == "" {
+		cfg.Sample = s.Sample
+	}
+	cfg.SkipBad = cfg.SkipBad || s.SkipBad
+	if len(cfg.Formats) == 0 {
+		cfg.Formats = s.Formats
+	}
+	if len(cfg.Codecs) == 0 {
+		cfg.Codecs = s.Codecs
+	}
+	return cfg
+}
+
+// CheckSettings validates the data settings of cfg (sample, formats,
+// codecs) without reading the input; the command line calls it before
+// anything runs.
+func CheckSettings(cfg workload.Config) error {
+	if _, err := ParseSample(cfg.Sample); err != nil {
+		return err
+	}
+	if cfg.Limit < 0 {
+		return fmt.Errorf("--limit must not be negative, got %d", cfg.Limit)
+	}
+	names := FormatNames()
+	for _, f := range cfg.Formats {
+		if !slices.Contains(names, f) {
+			return fmt.Errorf("--formats: unknown format %q (valid: %s)", f, strings.Join(names, ", "))
+		}
+	}
+	for _, c := range cfg.Codecs {
+		if _, err := codec.Default().Parse(c); err != nil {
+			return fmt.Errorf("--codecs: %w (valid: %s)", err, strings.Join(codec.Default().Names(), ", "))
+		}
+	}
+	return nil
+}
+
+// Plan implements workload.Workload. It streams through the whole input (at
+// most the limit's rows), validating every line without keeping it; a dry
+// run reads the schema only. The first case's Setup loads the rows. Files
+// are written in cfg.TempDir.
+func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
+	cfg = w.merged(cfg)
+	if cfg.Input == "" {
+		return nil, &run.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w", workload.ErrUnavailable)}
+	}
+	if err := CheckSettings(cfg); err != nil {
+		return nil, &run.UsageError{Err: err}
+	}
+	smp, _ := ParseSample(cfg.Sample)
+	limit := cfg.Limit
+	if limit == 0 {
+		limit = scales().At(cfg.Scale)
+	}
+	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: cfg.SkipBad}
+	in, err := readInput(cfg.Input, opts, cfg.DryRun)
+	if err != nil {
+		return nil, &run.UsageError{Err: err}
+	}
+	in.limit, in.sample, in.skipBad = limit, cfg.Sample, cfg.SkipBad
+	if w.log != nil && !cfg.DryRun {
+		fmt.Fprintf(w.log, "serbench: data: %s\n", in.summary())
+		fmt.Fprint(w.log, userdata.FormatSchema(in.schema, in.notes))
+	}
+	p, err := newPlan(in, cfg)
+	if err != nil {
+		in.release()
+		return nil, err
+	}
+	return p, nil
+}
+
+// input is the user's data: validated by the plan, loaded into memory by
+// the first case that needs it.
+type input struct {
+	path, kind, comp string
+	fileB            int64
+	opts             userdata.Options
+	schema           *arrow.Schema
+	notes            []string
+	rows             int64
+	skipped          int64
+	batches          int
+	limit            int64
+	sample           string
+	skipBad          bool
+
+	mu      sync.Mutex
+	data    *userdata.Data // nil until load
+	loadErr error
+}
+
+// load reads the rows into memory once (outside every timed region) and
+// returns them.
+func (in *input) load() (*userdata.Data, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.data != nil || in.loadErr != nil {
+		return in.data, in.loadErr
+	}
+	d, err := userdata.ReadAll(in.path, in.opts)
+	switch {
+	case err != nil:
+		in.loadErr = fmt.Errorf("load the input: %w", err)
+	case d.Rows != in.rows || !d.Schema.Equal(in.schema):
+		d.Release()
+		in.loadErr = fmt.Errorf("load the input: %s changed since it was validated (%d rows, planned %d)", in.path, d.Rows, in.rows)
+	default:
+		in.data = d
+	}
+	return in.data, in.loadErr
+}
+
+// batches returns the loaded rows (load must have succeeded).
+func (in *input) loaded() []arrow.RecordBatch {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.data == nil {
+		return nil
+	}
+	return in.data.Batches
+}
+
+func (in *input) release() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.data != nil {
+		in.data.Release()
+		in.data = nil
+	}
+}
+
+func (in *input) summary() string {
+	s := fmt.Sprintf("%s (%s, %s compression, %s): %s rows, %d columns", in.path, in.kind, in.comp, report.Bytes(float64(in.fileB)),
+		report.Int(float64(in.rows)), in.schema.NumFields())
+	if in.limit > 0 && in.rows >= in.limit {
+		s += fmt.Sprintf(" (limit %s)", report.Int(float64(in.limit)))
+	}
+	if in.sample != "" {
+		s += ", sampled " + in.sample
+	}
+	if in.skipped > 0 {
+		s += fmt.Sprintf(", %s bad lines skipped", report.Int(float64(in.skipped)))
+	}
+	return s + "; schema:"
+}
+
+// readInput validates the file: it streams every row up to the limit
+// (bounded memory, nothing kept) so that bad input fails the plan, or reads
+// the schema only when dryRun. The rows are loaded later, by load.
+func readInput(path string, opts userdata.Options, dryRun bool) (*input, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("--input: %w", err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("--input %s is a directory", path)
+	}
+	in := &input{path: path, fileB: fi.Size(), opts: opts}
+	r, err := userdata.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	in.kind, in.comp, in.schema = string(r.Kind()), r.Compression(), r.Schema()
+	if dryRun {
+		in.notes = r.Notes()
+		return in, nil
+	}
+	for r.Next() {
+		in.batches++
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	in.rows, in.skipped, in.notes = r.Rows(), r.Skipped(), r.Notes()
+	if in.rows == 0 {
+		return nil, fmt.Errorf("%s: no rows to measure", path)
+	}
+	return in, nil
+}
+
+// opTime is a rough expectation of one op on a small machine, for
+// estimates only: as records', per row.
+func opTime(rows int64, op, codecName string) time.Duration {
+	perRow := 1500 * time.Nanosecond
+	switch op {
+	case records.OpReadBytes:
+		perRow = 30 * time.Nanosecond
+	case records.OpDecompress:
+		perRow = 300 * time.Nanosecond
+	case records.OpWrite:
+		switch codecName {
+		case "xz":
+			perRow = 12 * time.Microsecond
+		case "brotli":
+			perRow = 6 * time.Microsecond
+		case "gzip":
+			perRow = 3 * time.Microsecond
+		}
+	}
+	return time.Duration(rows) * perRow
+}
