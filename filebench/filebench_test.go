@@ -13,9 +13,9 @@ import (
 
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/dataset/records"
-	"github.com/serbench/serbench/workload/records/recordsfmt"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/workload/records/recordsfmt"
 )
 
 const n = 2000

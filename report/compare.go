@@ -79,7 +79,7 @@ type Delta struct {
 	// significant; a change smaller than the noise threshold is shown but
 	// not marked.
 	Changed bool
-	N1, N2      int
+	N1, N2  int
 	// Note explains rows that cannot be compared (failed, missing).
 	Note string
 }

@@ -451,7 +451,6 @@ func renderWithLegend(p *plot.Plot, legend plot.Legend, names []string) ([]byte,
 	return buf.Bytes(), nil
 }
 
-
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // trimZeros drops the zero decimals of a tick label: "50.0 µs" → "50 µs".
