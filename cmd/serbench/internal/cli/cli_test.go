@@ -85,7 +85,7 @@ func TestRunReportCompare(t *testing.T) {
 	dir := t.TempDir()
 	out1, out2 := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	args := []string{"run", "features", "--scale", "quick", "--count", "3", "--benchtime", "2ms", "--progress", "none",
-		"--filter", "type=int32/n=100/", "--subject", "psdb,proto3,memcpy"}
+		"--filter", "type=int32/n=100/", "--subject", "psdb,proto3,limit"}
 	code, stdout, stderr := runCLI(t, append(args, "--out", out1)...)
 	if code != 0 {
 		t.Fatalf("run exit %d: %s", code, stderr)
@@ -145,7 +145,7 @@ func TestRunReportCompare(t *testing.T) {
 // measures nothing; compare speaks text, Markdown and JSON.
 func TestDryRunAndCompareFormats(t *testing.T) {
 	code, out, stderr := runCLI(t, "run", "features", "--scale", "quick", "--dry-run", "--filter", "type=int32/")
-	if code != 0 || !strings.Contains(out, "features: 28 cases, about ") || !strings.Contains(out, "  Features/subject=psdb/type=int32/n=100/op=encode") {
+	if code != 0 || !strings.Contains(out, "features: 42 cases, about ") || !strings.Contains(out, "  Features/subject=psdb/type=int32/n=100/op=encode") {
 		t.Fatalf("dry run: exit %d\n%s%s", code, out, stderr)
 	}
 	a, b := "../../../../report/testdata/run-a.jsonl", "../../../../report/testdata/run-b.jsonl"
