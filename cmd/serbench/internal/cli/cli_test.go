@@ -113,7 +113,7 @@ func TestRunReportCompare(t *testing.T) {
 		}
 	}
 	md, _ := os.ReadFile(filepath.Join(out1, "report.md"))
-	for _, want := range []string{"## Workload `features`", "### Speed (lower is better)", "### Serialized size", "409 (102.2%)", "### Memory efficiency", "### Throughput", "### Raw output"} {
+	for _, want := range []string{"## Workload `features`", "### Speed: ", "### Serialized size", "409 (102.2%)", "### Memory efficiency", "### Throughput", "### Raw output"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}
