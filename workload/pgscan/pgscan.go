@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,12 +95,36 @@ func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) 
 // SweepBatches are the batch sizes of the batch-size sweep.
 func SweepBatches() []int { return []int{10_000, 50_000, 100_000, 200_000, 500_000} }
 
+// heapBytesPerRow bounds the table's on-disk size per row (tuple header,
+// line pointer and the five columns; about 65 bytes measured, with room).
+const heapBytesPerRow = 80
+
+// minSharedBuffers is the smallest shared_buffers the server gets.
+const minSharedBuffers = 1 << 30
+
+// sharedBuffers returns the shared_buffers for tables of up to maxRows
+// rows: four times the largest table, since a sequential scan of a table
+// larger than a quarter of shared_buffers reads through a small ring
+// buffer and the server would not hold the table between reads; at least
+// 1 GiB, at most half the machine's memory (memTotal bytes, 0 if unknown).
+// held reports whether the four-fold margin fits.
+func sharedBuffers(maxRows int64, memTotal int64) (bytes int64, held bool) {
+	want := 4 * heapBytesPerRow * maxRows
+	bytes, held = max(want, minSharedBuffers), true
+	if memTotal > 0 && bytes > memTotal/2 {
+		bytes, held = max(memTotal/2, minSharedBuffers), false
+	}
+	// Whole megabytes.
+	return (bytes + 1<<20 - 1) &^ (1<<20 - 1), held
+}
+
 // serverSettings make the throwaway server a fair, quiet data source:
-// enough shared buffers to hold the default tables, no JIT compilation in
-// the measured queries, no checkpoints while the tables are built.
-func serverSettings() map[string]string {
+// shared buffers that hold the largest table (see sharedBuffers), no JIT
+// compilation in the measured queries, no checkpoints while the tables
+// are built.
+func serverSettings(sharedBufferBytes int64) map[string]string {
 	return map[string]string{
-		"shared_buffers":       "1GB",
+		"shared_buffers":       strconv.FormatInt(sharedBufferBytes>>20, 10) + "MB",
 		"max_wal_size":         "8GB",
 		"checkpoint_timeout":   "1h",
 		"maintenance_work_mem": "256MB",
@@ -126,7 +151,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		err error
 	)
 	if !cfg.DryRun {
-		if db, env, err = openDatabase(ctx, cfg); err != nil {
+		if db, env, err = openDatabase(ctx, cfg, slices.Max(Sizes(cfg.Scale))); err != nil {
 			return nil, err
 		}
 	}
@@ -176,19 +201,25 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 
 // openDatabase starts the throwaway server, or connects to cfg.PGDSN, and
 // returns facts worth recording with the results.
-func openDatabase(ctx context.Context, cfg workload.Config) (*database, map[string]string, error) {
+func openDatabase(ctx context.Context, cfg workload.Config, maxRows int64) (*database, map[string]string, error) {
 	db := &database{dsn: cfg.PGDSN, tmp: cfg.TempDir, tables: map[int64]*tableState{}}
 	env := map[string]string{}
 	if db.dsn == "" {
-		srv, err := pgserver.Start(ctx, pgserver.Options{Settings: serverSettings()})
+		sb, held := sharedBuffers(maxRows, meminfo("MemTotal"))
+		srv, err := pgserver.Start(ctx, pgserver.Options{Settings: serverSettings(sb)})
 		if err != nil {
 			if errors.Is(err, pgserver.ErrBinariesNotFound) {
 				return nil, nil, fmt.Errorf("%w: %v", workload.ErrUnavailable, err)
 			}
 			return nil, nil, fmt.Errorf("pgscan: %w", err)
 		}
-		db.srv, db.dsn = srv, srv.DSN()
+		db.srv, db.dsn, db.holds = srv, srv.DSN(), held
 		env["server"] = "throwaway local PostgreSQL (pgserver)"
+		cache := fmt.Sprintf("shared_buffers = %s, four times the largest table's estimated heap (%d B/row), so that its sequential scans do not go through the ring buffer", report.Bytes(float64(sb)), heapBytesPerRow)
+		if !held {
+			cache = fmt.Sprintf("shared_buffers = %s, capped at half the machine's memory: less than four times the largest table, whose scans go through the ring buffer", report.Bytes(float64(sb)))
+		}
+		env["table_cache"] = cache + "; every table is loaded with pg_prewarm before its first read"
 	} else {
 		env["server"] = "external (--pg-dsn)"
 	}
@@ -210,9 +241,12 @@ func openDatabase(ctx context.Context, cfg workload.Config) (*database, map[stri
 
 // database is the server a plan reads from and the tables built on it.
 type database struct {
-	srv    *pgserver.Server
-	dsn    string
-	tmp    string
+	srv *pgserver.Server
+	dsn string
+	tmp string
+	// holds is set when shared_buffers was sized to hold every table
+	// (the throwaway server, with memory enough).
+	holds  bool
 	mu     sync.Mutex
 	tables map[int64]*tableState
 }
@@ -251,6 +285,9 @@ func (db *database) table(ctx context.Context, n int64) (*tableState, error) {
 		}
 		defer conn.Close(context.Background())
 		if t.err = createTable(ctx, conn, n); t.err != nil {
+			return
+		}
+		if t.err = prewarm(ctx, conn, n, db.holds); t.err != nil {
 			return
 		}
 		var cw countingWriter

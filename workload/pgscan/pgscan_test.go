@@ -164,7 +164,7 @@ func TestADBCResultVerify(t *testing.T) {
 func TestMethodsAgainstServer(t *testing.T) {
 	needServer(t)
 	ctx := context.Background()
-	db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
+	db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, 20_000)
 	if err != nil {
 		t.Fatal(err)
 	}
