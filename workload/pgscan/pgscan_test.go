@@ -310,7 +310,7 @@ const secretPassword = "s3cret-Pw_42"
 // the machine through ps and /proc).
 func TestADBCCommandKeepsPasswordOffArgv(t *testing.T) {
 	dsn := "postgres://alice:" + secretPassword + "@db.example:5432/bench?sslmode=disable"
-	cmd, start, err := adbcCommand("/tmp/adbc_runner.py", dsn, "SELECT 1")
+	cmd, start, err := adbcCommand("/tmp/peer_runner.py", adbcStart{DSN: dsn, SQL: "SELECT 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,11 +338,11 @@ func TestADBCRunnerReadsDSNFromStdin(t *testing.T) {
 		t.Skip(err)
 	}
 	dsn := "postgres://alice:" + secretPassword + "@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"
-	script := filepath.Join(t.TempDir(), "adbc_runner.py")
+	script := filepath.Join(t.TempDir(), "peer_runner.py")
 	if err := os.WriteFile(script, adbcRunnerScript, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd, start, err := adbcCommand(script, dsn, "SELECT 1")
+	cmd, start, err := adbcCommand(script, adbcStart{DSN: dsn, SQL: "SELECT 1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,9 @@ func (*Workload) Sections() []report.Section {
 type view struct {
 	main    []*results.Case
 	sweep   []*results.Case
+	// replay are the cases reading the replay (source=replay), parallel
+	// those reading over several connections (the partitions label).
+	replay, parallel []*results.Case
 	ix      *report.Index
 	methods []string
 	sizes   []string
@@ -43,13 +46,18 @@ type view struct {
 func newView(run *results.Run, cases []*results.Case) view {
 	v := view{limit: map[string]bool{}, arrow: map[string]bool{}}
 	for _, c := range cases {
-		if c.Labels.Get("sweep") != "" {
+		switch {
+		case c.Labels.Get("sweep") != "":
 			v.sweep = append(v.sweep, c)
-		} else {
+		case c.Labels.Get(LabelSource) == sourceReplay:
+			v.replay = append(v.replay, c)
+		case c.Labels.Get(LabelPartitions) != "":
+			v.parallel = append(v.parallel, c)
+		default:
 			v.main = append(v.main, c)
-		}
-		if c.Role == results.RoleLimit {
-			v.limit[c.Labels.Get(LabelSubject)] = true
+			if c.Role == results.RoleLimit {
+				v.limit[c.Labels.Get(LabelSubject)] = true
+			}
 		}
 	}
 	v.ix = report.NewIndex(v.main, LabelSubject, "rows")
