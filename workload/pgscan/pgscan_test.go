@@ -176,8 +176,13 @@ func TestMethodsAgainstServer(t *testing.T) {
 	var got []results.Case
 	for _, m := range methods() {
 		c := newCase(db, m, rows, 0)
-		if m.name == MethodADBC {
+		switch m.peer {
+		case driverADBC:
 			if _, err := adbcAvailable(ctx); err != nil {
+				c.Skip = err.Error()
+			}
+		case driverConnectorX:
+			if _, err := connectorxAvailable(ctx); err != nil {
 				c.Skip = err.Error()
 			}
 		}
@@ -237,8 +242,8 @@ func TestVerifyCatchesWrongData(t *testing.T) {
 	}
 	conn.Close(ctx)
 	for _, m := range methods() {
-		if m.name == MethodADBC {
-			continue
+		if m.peer != "" {
+			continue // the peers' checksums catch it, without naming the row
 		}
 		r, err := bench.Measure(ctx, newCase(db, m, rows, 0), bench.Options{Count: 1, SampleTime: time.Millisecond})
 		if err != nil {
@@ -274,18 +279,28 @@ func TestPlanQuick(t *testing.T) {
 		names = append(names, c.FullName())
 	}
 	want := []string{
-		"PGScan/subject=pgarrow-select/rows=100000/batch=65536",
-		"PGScan/subject=pgarrow-copy/rows=100000/batch=65536",
-		"PGScan/subject=pgx-scan/rows=100000",
-		"PGScan/subject=pgx-raw/rows=100000",
-		"PGScan/subject=copy-discard/rows=100000",
-		"PGScan/subject=select-discard/rows=100000",
-		"PGScan/subject=adbc/rows=100000",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=10000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=50000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=100000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=200000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=500000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536",
+		"PGScan/subject=pgarrow-copy/rows=100000/source=server/batch=65536",
+		"PGScan/subject=pgx-scan/rows=100000/source=server",
+		"PGScan/subject=pgx-raw/rows=100000/source=server",
+		"PGScan/subject=copy-discard/rows=100000/source=server",
+		"PGScan/subject=select-discard/rows=100000/source=server",
+		"PGScan/subject=adbc/rows=100000/source=server",
+		"PGScan/subject=connectorx/rows=100000/source=server",
+		"PGScan/subject=pgarrow-select/rows=100000/source=replay/batch=65536",
+		"PGScan/subject=pgarrow-copy/rows=100000/source=replay/batch=65536",
+		"PGScan/subject=pgx-scan/rows=100000/source=replay",
+		"PGScan/subject=pgx-raw/rows=100000/source=replay",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536/partitions=1",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536/partitions=2",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536/partitions=4",
+		"PGScan/subject=connectorx/rows=100000/source=server/partitions=2",
+		"PGScan/subject=connectorx/rows=100000/source=server/partitions=4",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=10000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=50000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=100000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=200000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=500000/sweep=batch",
 	}
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
@@ -293,6 +308,12 @@ func TestPlanQuick(t *testing.T) {
 	_, adbcErr := adbcAvailable(ctx)
 	if skip := p.Cases[6].Skip; (skip != "") != (adbcErr != nil) || (skip != "" && !strings.Contains(skip, "pip install adbc-driver-postgresql pyarrow")) {
 		t.Errorf("ADBC skip %q with availability error %v", skip, adbcErr)
+	}
+	_, cxErr := connectorxAvailable(ctx)
+	for _, i := range []int{7, 15, 16} {
+		if skip := p.Cases[i].Skip; (skip != "") != (cxErr != nil) || (skip != "" && !strings.Contains(skip, "pip install connectorx pyarrow")) {
+			t.Errorf("%s: skip %q with availability error %v", names[i], skip, cxErr)
+		}
 	}
 	p2, err := New().Plan(ctx, workload.Config{Scale: workload.Quick, Subjects: []string{"psdb"}})
 	if err != nil || len(p2.Cases) != 0 {
@@ -437,7 +458,8 @@ func TestPlanShape(t *testing.T) {
 		descs[d.Name] = d
 	}
 	wantRoles := map[string]string{MethodSelect: results.RoleBaseline, MethodCopy: results.RoleSubject, MethodScan: results.RoleSubject,
-		MethodRaw: results.RoleSubject, MethodCeiling: results.RoleLimit, MethodSelectCeiling: results.RoleLimit, MethodADBC: results.RoleSubject}
+		MethodRaw: results.RoleSubject, MethodCeiling: results.RoleLimit, MethodSelectCeiling: results.RoleLimit, MethodADBC: results.RoleSubject,
+		MethodConnectorX: results.RoleSubject}
 	for m, role := range wantRoles {
 		if descs[m].Role != role {
 			t.Errorf("%s: descriptor role %q, want %q", m, descs[m].Role, role)
@@ -455,10 +477,27 @@ func TestPlanShape(t *testing.T) {
 			t.Errorf("%s: want the method under the label key subject", c.FullName())
 		}
 		sweep := c.Labels.Get("sweep") != ""
+		replayed := c.Labels.Get(LabelSource) == sourceReplay
+		parts := c.Labels.Get(LabelPartitions)
+		// The replay: pgarrow-select the baseline, the raw loop the
+		// reference; the partitions: pgarrow-select over one connection
+		// the baseline.
+		replayRole := map[string]string{MethodSelect: results.RoleBaseline, MethodRaw: results.RoleLimit}[s]
+		if replayRole == "" {
+			replayRole = results.RoleSubject
+		}
+		partsRole := results.RoleSubject
+		if s == MethodSelect && parts == "1" {
+			partsRole = results.RoleBaseline
+		}
 		switch {
-		case !sweep && (c.Role != wantRoles[s] || c.Group != "rows=100000"):
-			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
 		case sweep && (c.Role != results.RoleSubject || c.Group != "rows=100000/batch-sweep"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		case replayed && (c.Role != replayRole || c.Group != "rows=100000/replay"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		case parts != "" && (c.Role != partsRole || c.Group != "rows=100000/partitions"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		case !sweep && !replayed && parts == "" && (c.Role != wantRoles[s] || c.Group != "rows=100000"):
 			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
 		}
 	}
