@@ -502,3 +502,50 @@ func TestPlanShape(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayAndPartitionsAgainstServer reads a small table from the replay
+// (every Go method) and over several connections (pgarrow, and ConnectorX
+// when installed): each verifies every row, or the checksums, then is
+// measured.
+func TestReplayAndPartitionsAgainstServer(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	db, _, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, 20_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.close()
+	const rows = 5000
+	_, cxErr := connectorxAvailable(ctx)
+	var cases []bench.Case
+	for _, m := range methods() {
+		if m.replay {
+			cases = append(cases, newCaseSpec(db, m, spec{rows: rows, replay: true}))
+		}
+		if !m.parallel {
+			continue
+		}
+		for _, p := range Partitions() {
+			if m.peer != "" && (p == 1 || cxErr != nil) {
+				continue
+			}
+			cases = append(cases, newCaseSpec(db, m, spec{rows: rows, partitions: p}))
+		}
+	}
+	for _, c := range cases {
+		r, err := bench.Measure(ctx, c, bench.Options{Count: 2, SampleTime: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.OK() {
+			t.Errorf("%s failed: %s", c.FullName(), r.Error)
+			continue
+		}
+		if v, _ := r.Median(MetricClientCPU); v <= 0 {
+			t.Errorf("%s: client CPU %v", c.FullName(), v)
+		}
+		if _, ok := r.Median(MetricServerCPU); ok == (c.Labels.Get(LabelSource) == sourceReplay) {
+			t.Errorf("%s: server CPU recorded %v; want it for server reads only", c.FullName(), ok)
+		}
+	}
+}
