@@ -549,3 +549,31 @@ func TestReplayAndPartitionsAgainstServer(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedBuffers checks the server's cache sizing: four times the
+// largest table, at least 1 GiB, capped at half the memory (and then
+// saying the table is not held).
+func TestSharedBuffers(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		rows, mem, want int64
+		held           bool
+	}{
+		{100_000, 0, gib, true},
+		{10_000_000, 64 * gib, 4 * heapBytesPerRow * 10_000_000, true},
+		{46_000_000, 24 * gib, 12 * gib, false},
+		{46_000_000, gib, gib, false},
+	} {
+		got, held := sharedBuffers(tc.rows, tc.mem)
+		want := (tc.want + 1<<20 - 1) &^ (1<<20 - 1)
+		if got != want || held != tc.held {
+			t.Errorf("sharedBuffers(%d, %d) = %d, %v; want %d, %v", tc.rows, tc.mem, got, held, want, tc.held)
+		}
+	}
+	if s := serverSettings(3 << 30)["shared_buffers"]; s != "3072MB" {
+		t.Errorf("shared_buffers setting %q, want 3072MB", s)
+	}
+	if !replayFits(10_000_000, 0) || replayFits(10_000_000, gib) || !replayFits(1_000_000, 8*gib) {
+		t.Error("replayFits: want a third of the available memory for the three recordings")
+	}
+}
