@@ -557,7 +557,7 @@ func TestSharedBuffers(t *testing.T) {
 	const gib = 1 << 30
 	for _, tc := range []struct {
 		rows, mem, want int64
-		held           bool
+		held            bool
 	}{
 		{100_000, 0, gib, true},
 		{10_000_000, 64 * gib, 4 * heapBytesPerRow * 10_000_000, true},
