@@ -320,7 +320,7 @@ func renderComparison(run *results.Run, cases []*results.Case) ([]report.Block, 
 			t.Rows = append(t.Rows, row)
 		}
 		t.Notes = []string{
-			"Ordered by client CPU per row, the first figure: when the server sets the pace, the wall-clock rows/s of the readers come close together and the CPU each spends per row is what tells them apart. Client CPU is this process's, plus the Python runner's for the peers; server CPU is the backend's (ConnectorX connects per read: the whole server's, exited backends included).",
+			"Ordered by client CPU per row, the first figure: when the server sets the pace, the wall-clock rows/s of the readers come close together and the CPU each spends per row is what tells them apart. Client CPU is this process's, plus the Python runner's for the peers; server CPU is the backend's (ConnectorX connects per read: the whole server's, exited backends included), read from /proc in clock ticks (10 ms: at 100,000 rows, steps of 100 ns/row).",
 			"\"time ×\" columns: the method's time per full read as a multiple of the baseline's and of the limit row's, taken within each sampling round (median ±interval over the rounds), so drift of the machine or the server cancels out; below 1× is faster.",
 			fmt.Sprintf("Fastest non-Arrow method here: %s. Server ceiling = the faster of the limit rows (COPY BINARY or SELECT drained undecoded), from the medians. B/row = bytes allocated per row by the Go process; peak RSS is the resident-set high-water mark during one sample.", orDash(nonArrowName))}
 		blocks = append(blocks, t)
