@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -452,6 +453,9 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 	var (
 		s     *session
 		table *tableState
+		// replayHeld is set while the case holds the replay servers of
+		// its table size (released at teardown).
+		replayHeld bool
 	)
 	run := m.run
 	if sp.partitions > 0 && m.peer == "" {
@@ -468,6 +472,7 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 			if err != nil {
 				return err
 			}
+			replayHeld = true
 			cfg, err := replayConfig(srv.DSN())
 			if err != nil {
 				return err
@@ -531,6 +536,10 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 		return nil
 	}
 	c.Teardown = func() {
+		if replayHeld {
+			db.releaseReplay(rows)
+			replayHeld = false
+		}
 		if s == nil {
 			return
 		}
@@ -562,6 +571,12 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 		pid := "self"
 		if s.adbc != nil {
 			pid = strconv.Itoa(s.adbc.cmd.Process.Pid)
+		} else {
+			// Hand the heap left by earlier cases back to the OS, untimed,
+			// so that the peak is this read's.
+			b.StopTimer()
+			debug.FreeOSMemory()
+			b.StartTimer()
 		}
 		rss := resetPeakRSS(pid)
 		cpu0 := clientCPU()

@@ -47,10 +47,13 @@ func replayFits(n, avail int64) bool {
 	return avail == 0 || 3*replayBytesPerRow*n <= avail/3
 }
 
-// replayState is the replay servers of one table size, one per kind.
+// replayState is the replay servers of one table size, one per kind, and
+// how many cases hold them: the last to let go closes them, freeing the
+// recordings (about 60 bytes a row each).
 type replayState struct {
 	err     error
 	servers map[string]*replay.Server
+	users   int
 }
 
 // replayConfig returns the pgx configuration a replayed session (and its
@@ -97,7 +100,26 @@ func (db *database) replayServer(ctx context.Context, n int64, kind string) (*re
 	if st.err != nil {
 		return nil, st.err
 	}
+	st.users++
 	return st.servers[kind], nil
+}
+
+// releaseReplay lets go of the replay servers of the table of n rows that
+// replayServer returned; the last user closes them.
+func (db *database) releaseReplay(n int64) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	st, ok := db.replays[n]
+	if !ok {
+		return
+	}
+	if st.users--; st.users > 0 {
+		return
+	}
+	for _, srv := range st.servers {
+		_ = srv.Close()
+	}
+	delete(db.replays, n)
 }
 
 // record reads the table of n rows once the way kind does, through a
