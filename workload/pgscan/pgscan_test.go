@@ -577,3 +577,20 @@ func TestSharedBuffers(t *testing.T) {
 		t.Error("replayFits: want a third of the available memory for the three recordings")
 	}
 }
+
+// TestConnectorXStartKeepsPasswordOffArgv checks the ConnectorX runner's
+// start: the connection string and the partitioning travel on stdin.
+func TestConnectorXStartKeepsPasswordOffArgv(t *testing.T) {
+	dsn := "postgres://alice:" + secretPassword + "@db.example:5432/bench?sslmode=disable"
+	cmd, start, err := adbcCommand("/tmp/peer_runner.py", adbcStart{DSN: dsn, SQL: "SELECT 1", Driver: driverConnectorX, PartitionOn: "id", Partitions: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv := strings.Join(cmd.Args, " "); strings.Contains(argv, secretPassword) || strings.Contains(argv, "db.example") {
+		t.Errorf("argv %q carries the connection string", argv)
+	}
+	var got adbcStart
+	if err := json.Unmarshal(start, &got); err != nil || got.DSN != dsn || got.Driver != "connectorx" || got.PartitionOn != "id" || got.Partitions != 4 {
+		t.Errorf("start line %q (%v): want the DSN, driver and partitioning", start, err)
+	}
+}
