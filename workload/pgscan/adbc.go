@@ -18,35 +18,59 @@ import (
 	"github.com/serbench/serbench/results"
 )
 
-//go:embed adbc_runner.py
+// The peer runner serves both Python peers, ADBC and ConnectorX.
+//
+//go:embed peer_runner.py
 var adbcRunnerScript []byte
 
-// adbcInstall is how a user gets the peer.
-const adbcInstall = "pip install adbc-driver-postgresql pyarrow"
+// Drivers of the peer runner.
+const (
+	driverADBC       = "adbc"
+	driverConnectorX = "connectorx"
+)
+
+// adbcInstall and connectorxInstall are how a user gets the peers.
+const (
+	adbcInstall       = "pip install adbc-driver-postgresql pyarrow"
+	connectorxInstall = "pip install connectorx pyarrow"
+)
 
 // adbcAvailable reports the driver versions when python3 can import the
 // ADBC PostgreSQL driver and pyarrow, or why not.
 func adbcAvailable(ctx context.Context) (string, error) {
+	return pythonVersions(ctx, "adbc_driver_postgresql", "adbc-driver-postgresql", adbcInstall)
+}
+
+// connectorxAvailable reports the versions when python3 can import
+// ConnectorX and pyarrow ("connectorx 0.4.6, pyarrow 21.0.0"), or why not.
+func connectorxAvailable(ctx context.Context) (string, error) {
+	return pythonVersions(ctx, "connectorx", "connectorx", connectorxInstall)
+}
+
+// pythonVersions imports module and pyarrow in python3 and returns
+// "<name> <version>, pyarrow <version>", or an error with the install hint.
+func pythonVersions(ctx context.Context, module, name, install string) (string, error) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		return "", fmt.Errorf("not installed: python3 not found; install Python 3, then %s", adbcInstall)
+		return "", fmt.Errorf("not installed: python3 not found; install Python 3, then %s", install)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, py, "-c",
-		"import adbc_driver_postgresql, pyarrow; print(adbc_driver_postgresql.__version__, pyarrow.__version__)").Output()
+		"import "+module+", pyarrow; print("+module+".__version__, pyarrow.__version__)").Output()
 	if err != nil {
-		return "", fmt.Errorf("not installed: python3 cannot import adbc_driver_postgresql and pyarrow; %s", adbcInstall)
+		return "", fmt.Errorf("not installed: python3 cannot import %s and pyarrow; %s", module, install)
 	}
 	f := strings.Fields(string(out))
 	if len(f) != 2 {
 		return "", fmt.Errorf("not installed: unexpected version output %q", out)
 	}
-	return "adbc-driver-postgresql " + f[0] + ", pyarrow " + f[1], nil
+	return name + " " + f[0] + ", pyarrow " + f[1], nil
 }
 
 // adbcRunner is a long-lived python3 process that runs the query through
-// ADBC on command, so start-up and imports stay out of the timed region.
+// a Python peer (ADBC or ConnectorX) on command, so start-up and imports
+// stay out of the timed region.
 type adbcRunner struct {
 	// backendPID is the server process serving the runner's connection.
 	backendPID int
@@ -79,46 +103,55 @@ type adbcResult struct {
 type adbcStart struct {
 	DSN string `json:"dsn"`
 	SQL string `json:"sql"`
+	// Driver is driverADBC (the default when empty) or driverConnectorX.
+	Driver string `json:"driver,omitempty"`
+	// PartitionOn and Partitions split a ConnectorX read over Partitions
+	// connections on ranges of the integer column PartitionOn.
+	PartitionOn string `json:"partition_on,omitempty"`
+	Partitions  int    `json:"partitions,omitempty"`
 }
 
 // adbcCommand returns the command that starts the runner script, and the
 // start line to write to its stdin. The connection string travels on
 // stdin only: never on the command line or in the environment, which
 // other users of the machine can read (ps, /proc/<pid>/cmdline).
-func adbcCommand(script, dsn, sql string) (*exec.Cmd, []byte, error) {
-	start, err := json.Marshal(adbcStart{DSN: dsn, SQL: sql})
+func adbcCommand(script string, s adbcStart) (*exec.Cmd, []byte, error) {
+	start, err := json.Marshal(s)
 	if err != nil {
-		return nil, nil, fmt.Errorf("adbc: start line: %w", err)
+		return nil, nil, fmt.Errorf("python peer: start line: %w", err)
 	}
 	return exec.Command("python3", script), append(start, '\n'), nil
 }
 
-func startADBC(ctx context.Context, tmp, dsn, sql string) (*adbcRunner, error) {
-	script := filepath.Join(tmp, "adbc_runner.py")
+// startADBC starts the peer runner for s (ADBC or ConnectorX) and waits
+// until it has connected.
+func startADBC(ctx context.Context, tmp string, s adbcStart) (*adbcRunner, error) {
+	script := filepath.Join(tmp, "peer_runner.py")
 	if err := os.WriteFile(script, adbcRunnerScript, 0o644); err != nil {
-		return nil, fmt.Errorf("adbc: %w", err)
+		return nil, fmt.Errorf("python peer: %w", err)
 	}
-	cmd, start, err := adbcCommand(script, dsn, sql)
+	dsn := s.DSN
+	cmd, start, err := adbcCommand(script, s)
 	if err != nil {
 		return nil, err
 	}
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, fmt.Errorf("adbc: %w", err)
+		return nil, fmt.Errorf("python peer: %w", err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("adbc: %w", err)
+		return nil, fmt.Errorf("python peer: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("adbc: start python3: %w", err)
+		return nil, fmt.Errorf("python peer: start python3: %w", err)
 	}
 	r := &adbcRunner{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), script: script, secret: results.DSNPassword(dsn)}
 	r.out.Buffer(make([]byte, 0, 4096), 1<<20)
 	if _, err := stdin.Write(start); err != nil {
 		r.close()
-		return nil, fmt.Errorf("adbc: hand the connection string to the runner: %w", err)
+		return nil, fmt.Errorf("python peer: hand the connection string to the runner: %w", err)
 	}
 	res, err := r.reply(ctx)
 	if err != nil {
@@ -127,7 +160,7 @@ func startADBC(ctx context.Context, tmp, dsn, sql string) (*adbcRunner, error) {
 	}
 	if !res.Ready {
 		r.close()
-		return nil, errors.New("adbc: runner did not start")
+		return nil, errors.New("python peer: runner did not start")
 	}
 	r.backendPID = res.BackendPID
 	return r, nil
@@ -157,7 +190,7 @@ func (r *adbcRunner) reply(ctx context.Context) (adbcResult, error) {
 		if err == nil {
 			err = io.ErrUnexpectedEOF
 		}
-		ch <- line{err: fmt.Errorf("adbc: runner exited: %w", err)}
+		ch <- line{err: fmt.Errorf("python peer: runner exited: %w", err)}
 	}()
 	select {
 	case <-ctx.Done():
@@ -169,10 +202,10 @@ func (r *adbcRunner) reply(ctx context.Context) (adbcResult, error) {
 		}
 		var res adbcResult
 		if err := json.Unmarshal(l.b, &res); err != nil {
-			return adbcResult{}, fmt.Errorf("adbc: bad reply %q: %w", r.redact(string(l.b)), err)
+			return adbcResult{}, fmt.Errorf("python peer: bad reply %q: %w", r.redact(string(l.b)), err)
 		}
 		if res.Error != "" {
-			return res, fmt.Errorf("adbc: %s", r.redact(res.Error))
+			return res, fmt.Errorf("python peer: %s", r.redact(res.Error))
 		}
 		return res, nil
 	}
@@ -184,7 +217,7 @@ func (r *adbcRunner) run(ctx context.Context, check bool) (adbcResult, error) {
 		cmd = "check\n"
 	}
 	if _, err := io.WriteString(r.stdin, cmd); err != nil {
-		return adbcResult{}, fmt.Errorf("adbc: %w", err)
+		return adbcResult{}, fmt.Errorf("python peer: %w", err)
 	}
 	return r.reply(ctx)
 }

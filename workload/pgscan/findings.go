@@ -18,6 +18,24 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	}
 	n := v.sizes[len(v.sizes)-1]
 	var lines []string
+	// Client CPU per row first: when the server sets the pace, it is what
+	// tells the readers apart.
+	var parts []string
+	for _, m := range byClientCPU(v.ix, v.methods, n) {
+		if v.limit[m] {
+			continue
+		}
+		c := v.ix.Get(m, n)
+		ns, ok := nsPerRow(c, MetricClientCPU, n)
+		r, ok2 := rowsPerSec(c)
+		if !ok || !ok2 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s)", m, report.Float(ns), mrows(r)))
+	}
+	if len(parts) > 0 {
+		lines = append(lines, fmt.Sprintf("Client CPU per row at the %s-row table, lowest first, and wall-clock rows/s: %s.", report.Int(report.Number(n)), strings.Join(parts, "; ")))
+	}
 	if name, rate := v.fastest(n, false); rate > 0 {
 		line := fmt.Sprintf("Fastest reader of the %s-row table: **%s**, %s rows/s", report.Int(report.Number(n)), name, mrows(rate))
 		if ceil, ok := v.ceiling(n); ok && ceil > 0 {
@@ -31,9 +49,6 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		lines = append(lines, line+".")
 	}
 	if base := v.ix.Get(v.baseline, n); base != nil && base.OK() {
-		if cpu, ok := base.Median(MetricClientCPU); ok {
-			lines = append(lines, fmt.Sprintf("%s spends %s of client CPU per full read (%s a row).", v.baseline, report.Float(cpu)+" s", report.Duration(cpu*1e9/report.Number(n))))
-		}
 		if x, ok := v.speedOver(v.ix.Get(v.peer, n), n); ok {
 			verdict := "**held**"
 			if x < 1 {
@@ -43,9 +58,47 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		} else if p := v.ix.Get(v.peer, n); p != nil && p.Skipped() {
 			lines = append(lines, fmt.Sprintf("The seed's comparison with ADBC was not made here: %s", strings.TrimSuffix(p.Error, ".")+"."))
 		}
+		if p := v.ix.Get(v.peer2, n); p != nil && p.Skipped() {
+			lines = append(lines, fmt.Sprintf("The comparison with ConnectorX was not made here: %s", strings.TrimSuffix(p.Error, ".")+"."))
+		}
+		for _, g := range v.goals(n, true) {
+			lines = append(lines, "Goal: "+g)
+		}
+	}
+	if line := parallelFinding(v, n); line != "" {
+		lines = append(lines, line)
 	}
 	if len(lines) == 0 {
 		return nil, nil
 	}
 	return []report.Block{report.Findings(lines)}, nil
+}
+
+// parallelFinding states how pgarrow's rows/s grew with connections at
+// size n.
+func parallelFinding(v view, n string) string {
+	var parts []string
+	var one float64
+	for _, c := range v.parallel {
+		if c.Labels.Get("rows") != n || c.Labels.Get(LabelSubject) != v.baseline {
+			continue
+		}
+		r, ok := rowsPerSec(c)
+		if !ok {
+			continue
+		}
+		p := c.Labels.Get(LabelPartitions)
+		if p == "1" {
+			one = r
+		}
+		s := fmt.Sprintf("%s over %s: %s rows/s", v.baseline, p, mrows(r))
+		if one > 0 && p != "1" {
+			s += fmt.Sprintf(" (%.2f× one connection)", r/one)
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) < 2 {
+		return ""
+	}
+	return "Partitioned reads (connections): " + strings.Join(parts, "; ") + "."
 }

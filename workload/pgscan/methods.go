@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5"
 
@@ -27,6 +28,7 @@ const (
 	MethodCeiling       = "copy-discard"
 	MethodSelectCeiling = "select-discard"
 	MethodADBC          = "adbc"
+	MethodConnectorX    = "connectorx"
 )
 
 // Descriptor tags of the methods.
@@ -35,6 +37,8 @@ const (
 	TagArrow = "arrow"
 	// TagPeer marks the seed's peer (ADBC), the goal's yardstick.
 	TagPeer = "peer"
+	// TagPeer2 marks the second peer (ConnectorX).
+	TagPeer2 = "peer2"
 )
 
 // Modules of the methods' libraries.
@@ -57,7 +61,14 @@ type method struct {
 	// are the fairness facts.
 	module   string
 	settings map[string]string
-	run      func(ctx context.Context, s *session, check bool) (rows int64, err error)
+	// peer is the Python runner's driver (driverADBC, driverConnectorX)
+	// for the peers, "" for the Go methods.
+	peer string
+	// replay is set for the Go methods that also read the replayed
+	// server (a client-only ceiling); parallel for those that also read
+	// over several connections.
+	replay, parallel bool
+	run              func(ctx context.Context, s *session, check bool) (rows int64, err error)
 }
 
 // limit reports whether m is a server-ceiling row.
@@ -76,17 +87,17 @@ func pgarrowSettings(protocol string) map[string]string {
 
 func methods() []method {
 	return []method{
-		{name: MethodSelect, arrow: true, role: results.RoleBaseline, module: modulePgarrow,
+		{name: MethodSelect, arrow: true, role: results.RoleBaseline, module: modulePgarrow, replay: true, parallel: true,
 			note:     "pgarrow.Conn.Query: extended protocol, binary results, decoded straight into reused Arrow builders",
 			settings: pgarrowSettings("extended query protocol, binary result format"), run: runSelect},
-		{name: MethodCopy, arrow: true, role: results.RoleSubject, module: modulePgarrow,
+		{name: MethodCopy, arrow: true, role: results.RoleSubject, module: modulePgarrow, replay: true,
 			note:     "pgarrow.Conn.Copy: COPY (SELECT …) TO STDOUT (FORMAT binary) parsed into the same builders",
 			settings: pgarrowSettings("COPY (SELECT …) TO STDOUT (FORMAT binary)"), run: runCopy},
-		{name: MethodScan, role: results.RoleSubject, module: modulePgx,
+		{name: MethodScan, role: results.RoleSubject, module: modulePgx, replay: true,
 			note:     "pgx rows.Scan into Go values (int64, float64, bool, string, time.Time): no Arrow",
 			settings: map[string]string{"protocol": "extended query protocol, binary result format", "output": "Go values via rows.Scan (strings allocated per row)"},
 			run:      runScan},
-		{name: MethodRaw, role: results.RoleSubject, module: modulePgx,
+		{name: MethodRaw, role: results.RoleSubject, module: modulePgx, replay: true,
 			note:     "pgx rows.RawValues decoded by hand (the seed's fastest non-Arrow path): no Arrow, no allocation per row",
 			settings: map[string]string{"protocol": "extended query protocol, binary result format", "output": "rows.RawValues decoded by hand into one reused row (name aliases the read buffer)"},
 			run:      runRaw},
@@ -98,10 +109,17 @@ func methods() []method {
 			note:     "limit row: the same SELECT in binary format, every row received by pgconn and dropped undecoded — the protocol path without any decoding",
 			settings: map[string]string{"protocol": "extended query protocol, binary result format", "client": "pgx's pgconn ExecParams, rows received and dropped undecoded"},
 			run:      runSelectCeiling},
-		{name: MethodADBC, arrow: true, role: results.RoleSubject,
+		{name: MethodADBC, arrow: true, role: results.RoleSubject, peer: driverADBC,
 			note:     "peer: the ADBC PostgreSQL driver (C++, via Python adbc-driver-postgresql + pyarrow), the seed's comparison, reading Arrow batches in a helper process",
 			settings: map[string]string{"protocol": "the driver's own: COPY (SELECT …) TO STDOUT (FORMAT binary)", "process": "a long-lived python3 runner; start-up and imports not timed; the connection string reaches it on stdin", "output": "Arrow record batches (pyarrow)"},
 			run:      runADBC},
+		{name: MethodConnectorX, arrow: true, role: results.RoleSubject, peer: driverConnectorX, parallel: true,
+			note: "peer: ConnectorX (Rust, via Python connectorx + pyarrow), connectorx.read_sql(return_type=\"arrow\") in the same helper process as ADBC; with the partitions label, partition_on=\"id\" over that many connections",
+			settings: map[string]string{"protocol": "ConnectorX's default for PostgreSQL: binary COPY (cxprotocol=binary), a new connection per read (connecting is timed, as ConnectorX always does it)",
+				"process":    "a long-lived python3 runner (the ADBC runner's); start-up and imports not timed; the connection string reaches it on stdin",
+				"partitions": "single stream in the method comparison; partition_on=\"id\", partition_num 2 and 4 in the partitions group (ConnectorX's own min/max and count queries timed)",
+				"output":     "a pyarrow Table (Arrow record batches)"},
+			run: runADBC},
 	}
 }
 
@@ -123,15 +141,29 @@ func (m method) describe(adbcVersions string, adbcErr error) results.Descriptor 
 	if m.arrow {
 		d.Tags = append(d.Tags, TagArrow)
 	}
-	if m.name == MethodADBC {
+	if m.replay {
+		d.Settings["replay"] = "also read from the replay (label source=replay): the server's recorded answer played back at memory speed by an in-process fake server, the client's cost alone"
+	}
+	if m.name == MethodSelect {
+		d.Settings["parallel"] = "also read over N = 1, 2, 4 connections (label partitions=N): pgarrow.KeyRanges on id, pgarrow.ParallelQuery"
+	}
+	var module, version string
+	switch m.peer {
+	case driverADBC:
 		d.Tags = append(d.Tags, TagPeer)
-		d.Module, d.Version = "adbc-driver-postgresql (Python)", "not installed"
-		if adbcErr == nil {
-			d.Version = adbcVersions
-			v, ok := strings.CutPrefix(adbcVersions, "adbc-driver-postgresql ")
-			if driver, pyarrow, found := strings.Cut(v, ", pyarrow "); ok && found {
-				d.Version, d.Settings["pyarrow"] = driver, pyarrow
-			}
+		module, version = "adbc-driver-postgresql", adbcVersions
+	case driverConnectorX:
+		d.Tags = append(d.Tags, TagPeer2)
+		module, version = "connectorx", adbcVersions
+	default:
+		return d
+	}
+	d.Module, d.Version = module+" (Python)", "not installed"
+	if adbcErr == nil {
+		d.Version = version
+		v, ok := strings.CutPrefix(version, module+" ")
+		if driver, pyarrow, found := strings.Cut(v, ", pyarrow "); ok && found {
+			d.Version, d.Settings["pyarrow"] = driver, pyarrow
 		}
 	}
 	return d
@@ -146,6 +178,15 @@ type session struct {
 	batch      int
 	adbc       *adbcRunner
 	backendPID int
+	// parts are the connections of a parallel read (partitions label),
+	// queries their key ranges of sql, partPIDs their backends.
+	parts    []*pgarrow.Conn
+	partPGX  []*pgx.Conn
+	queries  []string
+	partPIDs []int
+	// replay is set when the session reads the replay server; serverWide
+	// when its server CPU is the whole server's (ConnectorX).
+	replay, serverWide bool
 }
 
 func runSelect(ctx context.Context, s *session, check bool) (int64, error) {
@@ -164,7 +205,26 @@ func runCopy(ctx context.Context, s *session, check bool) (int64, error) {
 	return drainArrow(r, check, s.rows)
 }
 
-func drainArrow(r *pgarrow.RecordReader, check bool, want int64) (int64, error) {
+// runParallel reads the key ranges of the query over the session's
+// connections at once (pgarrow.ParallelQuery).
+func runParallel(ctx context.Context, s *session, check bool) (int64, error) {
+	r, err := pgarrow.ParallelQuery(ctx, s.parts, s.queries)
+	if err != nil {
+		return 0, err
+	}
+	return drainArrow(r, check, s.rows)
+}
+
+// arrowReader is what drainArrow reads: a pgarrow.RecordReader or a
+// pgarrow.ParallelReader.
+type arrowReader interface {
+	Next() bool
+	RecordBatch() arrow.RecordBatch
+	Err() error
+	Release()
+}
+
+func drainArrow(r arrowReader, check bool, want int64) (int64, error) {
 	defer r.Release()
 	var n int64
 	var rc rowCheck

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,13 +62,24 @@ func (*Workload) Subjects() []string {
 	return out
 }
 
-// LabelSubject is the label key that names a case's method.
-const LabelSubject = "subject"
+// Label keys: the case's method, where its rows come from (source=server
+// or source=replay) and, for a read over several connections, how many
+// (partitions=N).
+const (
+	LabelSubject    = "subject"
+	LabelSource     = "source"
+	LabelPartitions = "partitions"
+)
 
 // groupRead and groupSweep name the comparison groups of a table size:
 // every method's full read, and the batch-size sweep.
 func groupRead(rows int64) string  { return "rows=" + strconv.FormatInt(rows, 10) }
 func groupSweep(rows int64) string { return "rows=" + strconv.FormatInt(rows, 10) + "/batch-sweep" }
+
+// groupReplay and groupParallel name the replay's group and the
+// partitioned reads' group of a table size.
+func groupReplay(rows int64) string   { return "rows=" + strconv.FormatInt(rows, 10) + "/replay" }
+func groupParallel(rows int64) string { return "rows=" + strconv.FormatInt(rows, 10) + "/partitions" }
 
 // scales is the workload's scale table: the table sizes in rows (the
 // seed's 1M, 10M and 46M at full).
@@ -91,15 +104,42 @@ func Sizes(s workload.Scale) []int64 { return scales().At(s) }
 // ScaleInfo implements workload.Scaler.
 func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
 
+// Partitions are the connection counts of the partitioned reads.
+func Partitions() []int { return []int{1, 2, 4} }
+
 // SweepBatches are the batch sizes of the batch-size sweep.
 func SweepBatches() []int { return []int{10_000, 50_000, 100_000, 200_000, 500_000} }
 
+// heapBytesPerRow bounds the table's on-disk size per row (tuple header,
+// line pointer and the five columns; about 65 bytes measured, with room).
+const heapBytesPerRow = 80
+
+// minSharedBuffers is the smallest shared_buffers the server gets.
+const minSharedBuffers = 1 << 30
+
+// sharedBuffers returns the shared_buffers for tables of up to maxRows
+// rows: four times the largest table, since a sequential scan of a table
+// larger than a quarter of shared_buffers reads through a small ring
+// buffer and the server would not hold the table between reads; at least
+// 1 GiB, at most half the machine's memory (memTotal bytes, 0 if unknown).
+// held reports whether the four-fold margin fits.
+func sharedBuffers(maxRows int64, memTotal int64) (bytes int64, held bool) {
+	want := 4 * heapBytesPerRow * maxRows
+	bytes, held = max(want, minSharedBuffers), true
+	if memTotal > 0 && bytes > memTotal/2 {
+		bytes, held = max(memTotal/2, minSharedBuffers), false
+	}
+	// Whole megabytes.
+	return (bytes + 1<<20 - 1) &^ (1<<20 - 1), held
+}
+
 // serverSettings make the throwaway server a fair, quiet data source:
-// enough shared buffers to hold the default tables, no JIT compilation in
-// the measured queries, no checkpoints while the tables are built.
-func serverSettings() map[string]string {
+// shared buffers that hold the largest table (see sharedBuffers), no JIT
+// compilation in the measured queries, no checkpoints while the tables
+// are built.
+func serverSettings(sharedBufferBytes int64) map[string]string {
 	return map[string]string{
-		"shared_buffers":       "1GB",
+		"shared_buffers":       strconv.FormatInt(sharedBufferBytes>>20, 10) + "MB",
 		"max_wal_size":         "8GB",
 		"checkpoint_timeout":   "1h",
 		"maintenance_work_mem": "256MB",
@@ -126,31 +166,73 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		err error
 	)
 	if !cfg.DryRun {
-		if db, env, err = openDatabase(ctx, cfg); err != nil {
+		if db, env, err = openDatabase(ctx, cfg, slices.Max(Sizes(cfg.Scale))); err != nil {
 			return nil, err
 		}
 	}
-	adbcVersions, adbcErr := "", error(nil)
+	// The Python peers: their versions, or why they are not installed.
+	peerVersions, peerErrs := map[string]string{}, map[string]error{}
 	if !cfg.DryRun {
-		adbcVersions, adbcErr = adbcAvailable(ctx)
-	}
-	if adbcErr == nil {
-		env["adbc"] = adbcVersions
+		peerVersions[driverADBC], peerErrs[driverADBC] = adbcAvailable(ctx)
+		peerVersions[driverConnectorX], peerErrs[driverConnectorX] = connectorxAvailable(ctx)
+		for _, d := range []string{driverADBC, driverConnectorX} {
+			if peerErrs[d] == nil {
+				env[d] = peerVersions[d]
+			}
+		}
 	}
 	descs := make([]results.Descriptor, 0, len(want))
 	for _, m := range want {
-		descs = append(descs, m.describe(adbcVersions, adbcErr))
+		descs = append(descs, m.describe(peerVersions[m.peer], peerErrs[m.peer]))
+	}
+	replaySkip := ""
+	if db != nil && db.srv == nil {
+		replaySkip = "the replay needs the throwaway server (trust authentication), not --pg-dsn"
+	}
+	avail := meminfo("MemAvailable")
+	if !cfg.DryRun {
+		env["replay"] = "the server's answer to one read recorded through a proxy (pgserver/replay) and played back in a loop by an in-process fake server on loopback; its CPU counts as client CPU"
 	}
 
 	var cases []bench.Case
 	sizes := Sizes(cfg.Scale)
+	add := func(m method, sp spec) {
+		c := newCaseSpec(db, m, sp)
+		if err := peerErrs[m.peer]; m.peer != "" && err != nil {
+			c.Skip = err.Error()
+		}
+		cases = append(cases, c)
+	}
 	for _, n := range sizes {
 		for _, m := range want {
-			c := newCase(db, m, n, 0)
-			if m.name == MethodADBC && adbcErr != nil {
-				c.Skip = adbcErr.Error()
+			add(m, spec{rows: n})
+		}
+		// The client-only ceiling: the Go methods against the replay.
+		for _, m := range want {
+			if !m.replay {
+				continue
+			}
+			c := newCaseSpec(db, m, spec{rows: n, replay: true})
+			switch {
+			case replaySkip != "":
+				c.Skip = replaySkip
+			case !replayFits(n, avail):
+				c.Skip = fmt.Sprintf("the replay's recordings of %d rows (about %s) do not fit in a third of the memory available", n, report.Bytes(float64(3*replayBytesPerRow*n)))
 			}
 			cases = append(cases, c)
+		}
+		// Partitioned reads: pgarrow over 1, 2 and 4 connections,
+		// ConnectorX over 2 and 4.
+		for _, m := range want {
+			if !m.parallel {
+				continue
+			}
+			for _, p := range Partitions() {
+				if m.peer != "" && p == 1 {
+					continue // the method comparison's single stream
+				}
+				add(m, spec{rows: n, partitions: p})
+			}
 		}
 	}
 	// The batch-size sweep runs pgarrow over SELECT on the smallest table
@@ -176,19 +258,25 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 
 // openDatabase starts the throwaway server, or connects to cfg.PGDSN, and
 // returns facts worth recording with the results.
-func openDatabase(ctx context.Context, cfg workload.Config) (*database, map[string]string, error) {
+func openDatabase(ctx context.Context, cfg workload.Config, maxRows int64) (*database, map[string]string, error) {
 	db := &database{dsn: cfg.PGDSN, tmp: cfg.TempDir, tables: map[int64]*tableState{}}
 	env := map[string]string{}
 	if db.dsn == "" {
-		srv, err := pgserver.Start(ctx, pgserver.Options{Settings: serverSettings()})
+		sb, held := sharedBuffers(maxRows, meminfo("MemTotal"))
+		srv, err := pgserver.Start(ctx, pgserver.Options{Settings: serverSettings(sb)})
 		if err != nil {
 			if errors.Is(err, pgserver.ErrBinariesNotFound) {
 				return nil, nil, fmt.Errorf("%w: %v", workload.ErrUnavailable, err)
 			}
 			return nil, nil, fmt.Errorf("pgscan: %w", err)
 		}
-		db.srv, db.dsn = srv, srv.DSN()
+		db.srv, db.dsn, db.holds = srv, srv.DSN(), held
 		env["server"] = "throwaway local PostgreSQL (pgserver)"
+		cache := fmt.Sprintf("shared_buffers = %s, four times the largest table's estimated heap (%d B/row), so that its sequential scans do not go through the ring buffer", report.Bytes(float64(sb)), heapBytesPerRow)
+		if !held {
+			cache = fmt.Sprintf("shared_buffers = %s, capped at half the machine's memory: less than four times the largest table, whose scans go through the ring buffer", report.Bytes(float64(sb)))
+		}
+		env["table_cache"] = cache + "; every table is loaded with pg_prewarm before its first read"
 	} else {
 		env["server"] = "external (--pg-dsn)"
 	}
@@ -210,11 +298,16 @@ func openDatabase(ctx context.Context, cfg workload.Config) (*database, map[stri
 
 // database is the server a plan reads from and the tables built on it.
 type database struct {
-	srv    *pgserver.Server
-	dsn    string
-	tmp    string
+	srv *pgserver.Server
+	dsn string
+	tmp string
+	// holds is set when shared_buffers was sized to hold every table
+	// (the throwaway server, with memory enough).
+	holds  bool
 	mu     sync.Mutex
 	tables map[int64]*tableState
+	// replays are the replay servers by table size, started on first use.
+	replays map[int64]*replayState
 }
 
 type tableState struct {
@@ -253,6 +346,9 @@ func (db *database) table(ctx context.Context, n int64) (*tableState, error) {
 		if t.err = createTable(ctx, conn, n); t.err != nil {
 			return
 		}
+		if t.err = prewarm(ctx, conn, n, db.holds); t.err != nil {
+			return
+		}
 		var cw countingWriter
 		if _, err := conn.PgConn().CopyTo(ctx, &cw, "COPY ("+selectSQL(n)+") TO STDOUT (FORMAT binary)"); err != nil {
 			t.err = fmt.Errorf("pgscan: measure %s: %w", tableName(n), err)
@@ -264,20 +360,49 @@ func (db *database) table(ctx context.Context, n int64) (*tableState, error) {
 }
 
 func (db *database) close() error {
+	db.closeReplays()
 	if db.srv != nil {
 		return db.srv.Stop()
 	}
 	return nil
 }
 
+// spec is what a case measures beyond its method: the table size, a
+// non-default batch size (the sweep), a read over several connections
+// (partitions > 0: the partitions group) or from the replay.
+type spec struct {
+	rows       int64
+	batch      int
+	partitions int
+	replay     bool
+}
+
 func newCase(db *database, m method, rows int64, batch int) bench.Case {
-	labels := results.Labels{{Key: LabelSubject, Value: m.name}, {Key: "rows", Value: strconv.FormatInt(rows, 10)}}
+	return newCaseSpec(db, m, spec{rows: rows, batch: batch})
+}
+
+// Label values of the source label.
+const (
+	sourceServer = "server"
+	sourceReplay = "replay"
+)
+
+func newCaseSpec(db *database, m method, sp spec) bench.Case {
+	rows, batch := sp.rows, sp.batch
+	source := sourceServer
+	if sp.replay {
+		source = sourceReplay
+	}
+	labels := results.Labels{{Key: LabelSubject, Value: m.name}, {Key: "rows", Value: strconv.FormatInt(rows, 10)}, {Key: LabelSource, Value: source}}
 	if m.name == MethodSelect || m.name == MethodCopy {
 		b := batch
 		if b == 0 {
 			b = pgarrow.DefaultBatchSize
 		}
 		labels = append(labels, results.Label{Key: "batch", Value: strconv.Itoa(b)})
+	}
+	if sp.partitions > 0 {
+		labels = append(labels, results.Label{Key: LabelPartitions, Value: strconv.Itoa(sp.partitions)})
 	}
 	if batch != 0 {
 		labels = append(labels, results.Label{Key: "sweep", Value: "batch"})
@@ -292,12 +417,28 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 		Group:   groupRead(rows),
 		Metrics: map[string]float64{},
 	}
-	if batch != 0 {
+	switch {
+	case batch != 0:
 		// The batch-size sweep compares pgarrow with itself: its cases
 		// are subjects of a group of their own, interleaved.
 		c.Role, c.Group = results.RoleSubject, groupSweep(rows)
+	case sp.replay:
+		// The replay group: pgarrow over SELECT is the baseline, the raw
+		// loop that decodes nothing the reference (its limit row).
+		c.Group, c.Role = groupReplay(rows), results.RoleSubject
+		switch m.name {
+		case MethodSelect:
+			c.Role = results.RoleBaseline
+		case MethodRaw:
+			c.Role = results.RoleLimit
+		}
+	case sp.partitions > 0:
+		c.Group, c.Role = groupParallel(rows), results.RoleSubject
+		if m.name == MethodSelect && sp.partitions == 1 {
+			c.Role = results.RoleBaseline
+		}
 	}
-	if m.limit() {
+	if m.limit() && !sp.replay {
 		c.Notes = []string{"limit row"}
 	}
 	// Reads of ten million rows and more take seconds each: three samples,
@@ -312,11 +453,39 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 	var (
 		s     *session
 		table *tableState
+		// replayHeld is set while the case holds the replay servers of
+		// its table size (released at teardown).
+		replayHeld bool
 	)
+	run := m.run
+	if sp.partitions > 0 && m.peer == "" {
+		run = runParallel
+	}
 	c.Setup = func() error {
 		var err error
 		if table, err = db.table(ctx, rows); err != nil {
 			return err
+		}
+		c.Metrics[MetricWireBytes] = float64(table.wireBytes)
+		if sp.replay {
+			srv, err := db.replayServer(ctx, rows, replayKind(m.name))
+			if err != nil {
+				return err
+			}
+			replayHeld = true
+			cfg, err := replayConfig(srv.DSN())
+			if err != nil {
+				return err
+			}
+			conn, err := pgx.ConnectConfig(ctx, cfg)
+			if err != nil {
+				return fmt.Errorf("pgscan: connect to the replay: %w", err)
+			}
+			s = &session{conn: conn, rows: rows, sql: selectSQL(rows), replay: true}
+			if s.pa, err = pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: batch}); err != nil {
+				return fmt.Errorf("pgscan: %w", err)
+			}
+			return nil
 		}
 		conn, err := db.connect(ctx)
 		if err != nil {
@@ -324,32 +493,69 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 		}
 		s = &session{conn: conn, rows: rows, sql: selectSQL(rows), batch: batch}
 		if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&s.backendPID); err != nil {
-			return fmt.Errorf("backend pid: %w", err)
+			return fmt.Errorf("pgscan: backend pid: %w", err)
 		}
 		if s.pa, err = pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: batch}); err != nil {
-			return err
+			return fmt.Errorf("pgscan: %w", err)
 		}
-		if m.name == MethodADBC {
-			if s.adbc, err = startADBC(ctx, db.tmp, db.dsn, s.sql); err != nil {
+		switch {
+		case m.peer != "":
+			start := adbcStart{DSN: db.dsn, SQL: s.sql, Driver: m.peer}
+			if sp.partitions > 1 {
+				start.PartitionOn, start.Partitions = "id", sp.partitions
+			}
+			if s.adbc, err = startADBC(ctx, db.tmp, start); err != nil {
 				return err
 			}
-			// Server CPU is that of the backend serving the runner.
+			// Server CPU is that of the backend serving the runner, or
+			// (ConnectorX connects per read) the whole server's.
 			s.backendPID = s.adbc.backendPID
+			s.serverWide = s.backendPID == 0
+		case sp.partitions > 0:
+			if s.queries, err = pgarrow.KeyRanges(ctx, s.pa, s.sql, "id", sp.partitions); err != nil {
+				return fmt.Errorf("pgscan: key ranges: %w", err)
+			}
+			for range s.queries {
+				pc, err := db.connect(ctx)
+				if err != nil {
+					return err
+				}
+				s.partPGX = append(s.partPGX, pc)
+				var pid int
+				if err := pc.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+					return fmt.Errorf("pgscan: backend pid: %w", err)
+				}
+				s.partPIDs = append(s.partPIDs, pid)
+				pa, err := pgarrow.NewConn(pc.PgConn(), pgarrow.Options{BatchSize: batch})
+				if err != nil {
+					return fmt.Errorf("pgscan: %w", err)
+				}
+				s.parts = append(s.parts, pa)
+			}
 		}
-		c.Metrics[MetricWireBytes] = float64(table.wireBytes)
 		return nil
 	}
 	c.Teardown = func() {
+		if replayHeld {
+			db.releaseReplay(rows)
+			replayHeld = false
+		}
 		if s == nil {
 			return
 		}
 		if s.adbc != nil {
 			s.adbc.close()
 		}
+		for _, pc := range s.partPGX {
+			pc.Close(context.Background())
+		}
 		s.conn.Close(context.Background())
 	}
 	c.Verify = func() error {
-		n, err := m.run(ctx, s, true)
+		if m.peer != "" && s.adbc == nil {
+			return fmt.Errorf("pgscan: %s runner not started", m.name)
+		}
+		n, err := run(ctx, s, true)
 		if err != nil {
 			return err
 		}
@@ -361,10 +567,16 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 	c.Run = func(b *bench.B) error {
 		b.SetBytes(table.wireBytes)
 		// Peak RSS of the process that holds the data: this one, or the
-		// ADBC runner.
+		// Python runner.
 		pid := "self"
 		if s.adbc != nil {
 			pid = strconv.Itoa(s.adbc.cmd.Process.Pid)
+		} else {
+			// Hand the heap left by earlier cases back to the OS, untimed,
+			// so that the peak is this read's.
+			b.StopTimer()
+			debug.FreeOSMemory()
+			b.StartTimer()
 		}
 		rss := resetPeakRSS(pid)
 		cpu0 := clientCPU()
@@ -372,18 +584,18 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 		var childCPU float64
 		t0 := time.Now()
 		for i := 0; i < b.N; i++ {
-			if m.name == MethodADBC {
+			if s.adbc != nil {
 				res, err := s.adbc.run(ctx, false)
 				if err != nil {
 					return err
 				}
 				childCPU += res.CPU
 				if res.Rows != rows {
-					return fmt.Errorf("adbc read %d rows, want %d", res.Rows, rows)
+					return fmt.Errorf("%s read %d rows, want %d", m.name, res.Rows, rows)
 				}
 				continue
 			}
-			n, err := m.run(ctx, s, false)
+			n, err := run(ctx, s, false)
 			if err != nil {
 				return err
 			}
@@ -407,10 +619,10 @@ func newCase(db *database, m method, rows int64, batch int) bench.Case {
 		return nil
 	}
 	// No error a case records may carry the connection string's password.
-	setup, verify, run := c.Setup, c.Verify, c.Run
+	setup, verify, runB := c.Setup, c.Verify, c.Run
 	c.Setup = func() error { return db.redact(setup()) }
 	c.Verify = func() error { return db.redact(verify()) }
-	c.Run = func(b *bench.B) error { return db.redact(run(b)) }
+	c.Run = func(b *bench.B) error { return db.redact(runB(b)) }
 	return c
 }
 
@@ -442,11 +654,32 @@ func (db *database) redact(err error) error {
 	return &redactedError{msg: msg, err: err}
 }
 
-// serverCPU returns the CPU seconds of the session's backend process, when
-// it runs on this machine and /proc is readable.
+// serverCPU returns the CPU seconds of the session's backend processes,
+// when they run on this machine and /proc is readable: the backend's, the
+// sum of a parallel read's, or (for ConnectorX, which connects per read)
+// the whole throwaway server's, exited backends included. A replayed
+// session has no server.
 func serverCPU(db *database, s *session) (float64, error) {
-	if db.srv == nil && !isLocal(db.dsn) {
+	switch {
+	case s.replay:
+		return 0, errors.New("replay: no server")
+	case s.serverWide:
+		if db.srv == nil {
+			return 0, errors.New("server-wide CPU of an external server")
+		}
+		return db.srv.CPUSeconds()
+	case db.srv == nil && !isLocal(db.dsn):
 		return 0, errors.New("remote server")
+	case len(s.partPIDs) > 0:
+		total := 0.0
+		for _, pid := range s.partPIDs {
+			v, err := pgserver.ProcessCPUSeconds(pid)
+			if err != nil {
+				return 0, err
+			}
+			total += v
+		}
+		return total, nil
 	}
 	return pgserver.ProcessCPUSeconds(s.backendPID)
 }

@@ -164,7 +164,7 @@ func TestADBCResultVerify(t *testing.T) {
 func TestMethodsAgainstServer(t *testing.T) {
 	needServer(t)
 	ctx := context.Background()
-	db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
+	db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, 20_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +176,13 @@ func TestMethodsAgainstServer(t *testing.T) {
 	var got []results.Case
 	for _, m := range methods() {
 		c := newCase(db, m, rows, 0)
-		if m.name == MethodADBC {
+		switch m.peer {
+		case driverADBC:
 			if _, err := adbcAvailable(ctx); err != nil {
+				c.Skip = err.Error()
+			}
+		case driverConnectorX:
+			if _, err := connectorxAvailable(ctx); err != nil {
 				c.Skip = err.Error()
 			}
 		}
@@ -237,8 +242,8 @@ func TestVerifyCatchesWrongData(t *testing.T) {
 	}
 	conn.Close(ctx)
 	for _, m := range methods() {
-		if m.name == MethodADBC {
-			continue
+		if m.peer != "" {
+			continue // the peers' checksums catch it, without naming the row
 		}
 		r, err := bench.Measure(ctx, newCase(db, m, rows, 0), bench.Options{Count: 1, SampleTime: time.Millisecond})
 		if err != nil {
@@ -274,18 +279,28 @@ func TestPlanQuick(t *testing.T) {
 		names = append(names, c.FullName())
 	}
 	want := []string{
-		"PGScan/subject=pgarrow-select/rows=100000/batch=65536",
-		"PGScan/subject=pgarrow-copy/rows=100000/batch=65536",
-		"PGScan/subject=pgx-scan/rows=100000",
-		"PGScan/subject=pgx-raw/rows=100000",
-		"PGScan/subject=copy-discard/rows=100000",
-		"PGScan/subject=select-discard/rows=100000",
-		"PGScan/subject=adbc/rows=100000",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=10000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=50000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=100000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=200000/sweep=batch",
-		"PGScan/subject=pgarrow-select/rows=100000/batch=500000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536",
+		"PGScan/subject=pgarrow-copy/rows=100000/source=server/batch=65536",
+		"PGScan/subject=pgx-scan/rows=100000/source=server",
+		"PGScan/subject=pgx-raw/rows=100000/source=server",
+		"PGScan/subject=copy-discard/rows=100000/source=server",
+		"PGScan/subject=select-discard/rows=100000/source=server",
+		"PGScan/subject=adbc/rows=100000/source=server",
+		"PGScan/subject=connectorx/rows=100000/source=server",
+		"PGScan/subject=pgarrow-select/rows=100000/source=replay/batch=65536",
+		"PGScan/subject=pgarrow-copy/rows=100000/source=replay/batch=65536",
+		"PGScan/subject=pgx-scan/rows=100000/source=replay",
+		"PGScan/subject=pgx-raw/rows=100000/source=replay",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536/partitions=1",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536/partitions=2",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=65536/partitions=4",
+		"PGScan/subject=connectorx/rows=100000/source=server/partitions=2",
+		"PGScan/subject=connectorx/rows=100000/source=server/partitions=4",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=10000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=50000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=100000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=200000/sweep=batch",
+		"PGScan/subject=pgarrow-select/rows=100000/source=server/batch=500000/sweep=batch",
 	}
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
@@ -293,6 +308,12 @@ func TestPlanQuick(t *testing.T) {
 	_, adbcErr := adbcAvailable(ctx)
 	if skip := p.Cases[6].Skip; (skip != "") != (adbcErr != nil) || (skip != "" && !strings.Contains(skip, "pip install adbc-driver-postgresql pyarrow")) {
 		t.Errorf("ADBC skip %q with availability error %v", skip, adbcErr)
+	}
+	_, cxErr := connectorxAvailable(ctx)
+	for _, i := range []int{7, 15, 16} {
+		if skip := p.Cases[i].Skip; (skip != "") != (cxErr != nil) || (skip != "" && !strings.Contains(skip, "pip install connectorx pyarrow")) {
+			t.Errorf("%s: skip %q with availability error %v", names[i], skip, cxErr)
+		}
 	}
 	p2, err := New().Plan(ctx, workload.Config{Scale: workload.Quick, Subjects: []string{"psdb"}})
 	if err != nil || len(p2.Cases) != 0 {
@@ -310,7 +331,7 @@ const secretPassword = "s3cret-Pw_42"
 // the machine through ps and /proc).
 func TestADBCCommandKeepsPasswordOffArgv(t *testing.T) {
 	dsn := "postgres://alice:" + secretPassword + "@db.example:5432/bench?sslmode=disable"
-	cmd, start, err := adbcCommand("/tmp/adbc_runner.py", dsn, "SELECT 1")
+	cmd, start, err := adbcCommand("/tmp/peer_runner.py", adbcStart{DSN: dsn, SQL: "SELECT 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,11 +359,11 @@ func TestADBCRunnerReadsDSNFromStdin(t *testing.T) {
 		t.Skip(err)
 	}
 	dsn := "postgres://alice:" + secretPassword + "@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"
-	script := filepath.Join(t.TempDir(), "adbc_runner.py")
+	script := filepath.Join(t.TempDir(), "peer_runner.py")
 	if err := os.WriteFile(script, adbcRunnerScript, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd, start, err := adbcCommand(script, dsn, "SELECT 1")
+	cmd, start, err := adbcCommand(script, adbcStart{DSN: dsn, SQL: "SELECT 1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +458,8 @@ func TestPlanShape(t *testing.T) {
 		descs[d.Name] = d
 	}
 	wantRoles := map[string]string{MethodSelect: results.RoleBaseline, MethodCopy: results.RoleSubject, MethodScan: results.RoleSubject,
-		MethodRaw: results.RoleSubject, MethodCeiling: results.RoleLimit, MethodSelectCeiling: results.RoleLimit, MethodADBC: results.RoleSubject}
+		MethodRaw: results.RoleSubject, MethodCeiling: results.RoleLimit, MethodSelectCeiling: results.RoleLimit, MethodADBC: results.RoleSubject,
+		MethodConnectorX: results.RoleSubject}
 	for m, role := range wantRoles {
 		if descs[m].Role != role {
 			t.Errorf("%s: descriptor role %q, want %q", m, descs[m].Role, role)
@@ -455,11 +477,120 @@ func TestPlanShape(t *testing.T) {
 			t.Errorf("%s: want the method under the label key subject", c.FullName())
 		}
 		sweep := c.Labels.Get("sweep") != ""
+		replayed := c.Labels.Get(LabelSource) == sourceReplay
+		parts := c.Labels.Get(LabelPartitions)
+		// The replay: pgarrow-select the baseline, the raw loop the
+		// reference; the partitions: pgarrow-select over one connection
+		// the baseline.
+		replayRole := map[string]string{MethodSelect: results.RoleBaseline, MethodRaw: results.RoleLimit}[s]
+		if replayRole == "" {
+			replayRole = results.RoleSubject
+		}
+		partsRole := results.RoleSubject
+		if s == MethodSelect && parts == "1" {
+			partsRole = results.RoleBaseline
+		}
 		switch {
-		case !sweep && (c.Role != wantRoles[s] || c.Group != "rows=100000"):
-			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
 		case sweep && (c.Role != results.RoleSubject || c.Group != "rows=100000/batch-sweep"):
 			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		case replayed && (c.Role != replayRole || c.Group != "rows=100000/replay"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		case parts != "" && (c.Role != partsRole || c.Group != "rows=100000/partitions"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
+		case !sweep && !replayed && parts == "" && (c.Role != wantRoles[s] || c.Group != "rows=100000"):
+			t.Errorf("%s: role %q group %q", c.FullName(), c.Role, c.Group)
 		}
+	}
+}
+
+// TestReplayAndPartitionsAgainstServer reads a small table from the replay
+// (every Go method) and over several connections (pgarrow, and ConnectorX
+// when installed): each verifies every row, or the checksums, then is
+// measured.
+func TestReplayAndPartitionsAgainstServer(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	db, _, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, 20_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.close()
+	const rows = 5000
+	_, cxErr := connectorxAvailable(ctx)
+	var cases []bench.Case
+	for _, m := range methods() {
+		if m.replay {
+			cases = append(cases, newCaseSpec(db, m, spec{rows: rows, replay: true}))
+		}
+		if !m.parallel {
+			continue
+		}
+		for _, p := range Partitions() {
+			if m.peer != "" && (p == 1 || cxErr != nil) {
+				continue
+			}
+			cases = append(cases, newCaseSpec(db, m, spec{rows: rows, partitions: p}))
+		}
+	}
+	for _, c := range cases {
+		r, err := bench.Measure(ctx, c, bench.Options{Count: 2, SampleTime: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.OK() {
+			t.Errorf("%s failed: %s", c.FullName(), r.Error)
+			continue
+		}
+		if v, _ := r.Median(MetricClientCPU); v <= 0 {
+			t.Errorf("%s: client CPU %v", c.FullName(), v)
+		}
+		if _, ok := r.Median(MetricServerCPU); ok == (c.Labels.Get(LabelSource) == sourceReplay) {
+			t.Errorf("%s: server CPU recorded %v; want it for server reads only", c.FullName(), ok)
+		}
+	}
+}
+
+// TestSharedBuffers checks the server's cache sizing: four times the
+// largest table, at least 1 GiB, capped at half the memory (and then
+// saying the table is not held).
+func TestSharedBuffers(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		rows, mem, want int64
+		held            bool
+	}{
+		{100_000, 0, gib, true},
+		{10_000_000, 64 * gib, 4 * heapBytesPerRow * 10_000_000, true},
+		{46_000_000, 24 * gib, 12 * gib, false},
+		{46_000_000, gib, gib, false},
+	} {
+		got, held := sharedBuffers(tc.rows, tc.mem)
+		want := (tc.want + 1<<20 - 1) &^ (1<<20 - 1)
+		if got != want || held != tc.held {
+			t.Errorf("sharedBuffers(%d, %d) = %d, %v; want %d, %v", tc.rows, tc.mem, got, held, want, tc.held)
+		}
+	}
+	if s := serverSettings(3 << 30)["shared_buffers"]; s != "3072MB" {
+		t.Errorf("shared_buffers setting %q, want 3072MB", s)
+	}
+	if !replayFits(10_000_000, 0) || replayFits(10_000_000, gib) || !replayFits(1_000_000, 8*gib) {
+		t.Error("replayFits: want a third of the available memory for the three recordings")
+	}
+}
+
+// TestConnectorXStartKeepsPasswordOffArgv checks the ConnectorX runner's
+// start: the connection string and the partitioning travel on stdin.
+func TestConnectorXStartKeepsPasswordOffArgv(t *testing.T) {
+	dsn := "postgres://alice:" + secretPassword + "@db.example:5432/bench?sslmode=disable"
+	cmd, start, err := adbcCommand("/tmp/peer_runner.py", adbcStart{DSN: dsn, SQL: "SELECT 1", Driver: driverConnectorX, PartitionOn: "id", Partitions: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv := strings.Join(cmd.Args, " "); strings.Contains(argv, secretPassword) || strings.Contains(argv, "db.example") {
+		t.Errorf("argv %q carries the connection string", argv)
+	}
+	var got adbcStart
+	if err := json.Unmarshal(start, &got); err != nil || got.DSN != dsn || got.Driver != "connectorx" || got.PartitionOn != "id" || got.Partitions != 4 {
+		t.Errorf("start line %q (%v): want the DSN, driver and partitioning", start, err)
 	}
 }

@@ -47,3 +47,25 @@ func peakRSS(pid string) float64 {
 	}
 	return 0
 }
+
+// meminfo returns a field of /proc/meminfo ("MemTotal", "MemAvailable")
+// in bytes, or 0 when unknown.
+func meminfo(field string) int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			fs := strings.Fields(v)
+			if len(fs) >= 1 {
+				if kb, err := strconv.ParseInt(fs[0], 10, 64); err == nil {
+					return kb * 1024
+				}
+			}
+		}
+	}
+	return 0
+}

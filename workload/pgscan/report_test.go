@@ -14,8 +14,9 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestReportGolden renders the pgscan sections from a recorded quick run
-// (schema 2: descriptors, roles, groups, in-round ratios; ADBC installed)
-// and compares the Markdown with a golden file. It needs no server.
+// (schema 2: descriptors, roles, groups, in-round ratios; ADBC and
+// ConnectorX installed; the replay and the partitioned reads) and compares
+// the Markdown with a golden file. It needs no server.
 func TestReportGolden(t *testing.T) {
 	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
 	if err != nil {
@@ -43,15 +44,47 @@ func TestReportGolden(t *testing.T) {
 	for _, want := range []string{
 		"| pgarrow-select | baseline | github.com/serbench/serbench/pgarrow this build |",
 		"| adbc | subject | adbc-driver-postgresql (Python) 1.13.0 |",
+		"| connectorx | subject | connectorx (Python) 0.4.6 |",
 		"| copy-discard | limit | – |",
 		"time × pgarrow-select", "time × copy-discard",
+		"| method | role | client CPU ns/row | rows/s |",
+		"### Client-only ceiling: the replay", "time × pgx-raw", "In the replay, pgarrow-select needs",
+		"### Partitioned reads", "| pgarrow-select | 4 |", "| connectorx | 2 |",
+		"as many rows per second as connectorx (goal ≥ 1.5×",
+		"(goal: the lowest of all Arrow readers:",
+		"Client CPU per row at the 100,000-row table, lowest first",
+		"pg_prewarm",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if s := New().Summary(run, run.Filter(Name, nil)); s == nil || len(s.Rows) != 7 || s.Header[3] != "× adbc" {
-		t.Errorf("summary %+v: want 7 methods and a column against the peer", s)
+	s := New().Summary(run, run.Filter(Name, nil))
+	if s == nil || len(s.Rows) != 8 || s.Header[1] != "client CPU ns/row" || s.Header[4] != "× adbc" {
+		t.Errorf("summary %+v: want 8 methods, client CPU per row first and a column against the peer", s)
+	}
+}
+
+// TestReportPreviousBuild renders a schema-2 run of the build before the
+// replay, the partitioned reads and ConnectorX (no source label): its
+// comparison still renders, lead by client CPU per row, and no replay or
+// partitions section appears.
+func TestReportPreviousBuild(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "quick-v1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, md := workloadtest.Markdown(t, run, New().Sections())
+	for _, want := range []string{"### Method and peer comparison", "| method | role | client CPU ns/row | rows/s |",
+		"pgarrow-select reads 3.43× as many rows per second as adbc", "Client CPU per row at the 100,000-row table"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{"### Client-only ceiling", "### Partitioned reads", "connectorx"} {
+		if strings.Contains(md, unwanted) {
+			t.Errorf("report has %q", unwanted)
+		}
 	}
 }
 
@@ -62,7 +95,7 @@ func TestReportGolden(t *testing.T) {
 // non-Arrow methods is made, since which methods produce Arrow is not
 // recorded.
 func TestReportSchema1(t *testing.T) {
-	run := workloadtest.Schema1(t, filepath.Join("testdata", "quick.jsonl"), "method")
+	run := workloadtest.Schema1(t, filepath.Join("testdata", "quick-v1.jsonl"), "method")
 	_, md := workloadtest.Markdown(t, run, New().Sections())
 	for _, want := range []string{"### Rows per second by table size", "### Method and peer comparison", "### Batch-size sweep",
 		"| copy-discard | limit |", "time × pgarrow-select", "pgarrow-select reads 3.43× as many rows per second as adbc"} {

@@ -47,6 +47,34 @@ func createTable(ctx context.Context, conn *pgx.Conn, rows int64) error {
 	return nil
 }
 
+// prewarm loads the table of n rows into shared buffers (pg_prewarm), so
+// that the measured reads find it there. With mustFit it also checks that
+// the table fits in a quarter of shared_buffers: a sequential scan of a
+// larger table reads through a small ring buffer and evicts its own pages.
+func prewarm(ctx context.Context, conn *pgx.Conn, rows int64, mustFit bool) error {
+	t := tableName(rows)
+	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_prewarm"); err != nil {
+		return fmt.Errorf("pgscan: create extension pg_prewarm (PostgreSQL's contrib modules): %w", err)
+	}
+	var blocks int64
+	if err := conn.QueryRow(ctx, "SELECT pg_prewarm($1::regclass)", t).Scan(&blocks); err != nil {
+		return fmt.Errorf("pgscan: pg_prewarm %s: %w", t, err)
+	}
+	if !mustFit {
+		return nil
+	}
+	var size, shared int64
+	err := conn.QueryRow(ctx, `SELECT pg_relation_size($1::regclass),
+		(SELECT setting::bigint * pg_size_bytes(coalesce(unit, '1')) FROM pg_settings WHERE name = 'shared_buffers')`, t).Scan(&size, &shared)
+	if err != nil {
+		return fmt.Errorf("pgscan: size of %s: %w", t, err)
+	}
+	if 4*size > shared {
+		return fmt.Errorf("pgscan: %s (%d bytes) exceeds a quarter of shared_buffers (%d bytes): its scans would go through the ring buffer", t, size, shared)
+	}
+	return nil
+}
+
 // epoch2020 is 2020-01-01 in days since the Unix epoch.
 const epoch2020 = 18262
 
