@@ -370,9 +370,7 @@ func TestCodegenWithRecords(t *testing.T) {
 	p := plan(t, workload.Config{Input: filepath.Join(testdata, "people.csv"), Formats: []string{"msgpack", "jsonl", "protobuf-wire"}, Codecs: []string{"none"}})
 	d := runPlan(t, New(), p)
 	r.Descriptors = append(r.Descriptors, d.Descriptors...)
-	for i := range d.Cases {
-		r.Cases = append(r.Cases, d.Cases[i])
-	}
+	r.Cases = append(r.Cases, d.Cases...)
 	blocks, err := renderCodegen(r, r.Filter(Name, nil))
 	if err != nil {
 		t.Fatal(err)
