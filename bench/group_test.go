@@ -52,8 +52,8 @@ func TestMeasureGroupInterleaves(t *testing.T) {
 	if v := rs[0].Summary[results.UnitVsBaseline].Median; v != 1 {
 		t.Errorf("baseline ÷ itself = %v, want 1", v)
 	}
-	if v := rs[1].Summary[results.UnitVsLimit].Median; v < 2 || v > 8 {
-		t.Errorf("b ÷ limit = %v, want about 4", v)
+	if v := rs[1].Summary[results.UnitVsLimit].Median; v < 1.5 {
+		t.Errorf("b ÷ limit = %v, want about 4 (at least 1.5: b spins 4× as long)", v)
 	}
 	if rs[0].Role != results.RoleBaseline || rs[1].Role != results.RoleSubject || rs[2].Role != results.RoleLimit {
 		t.Errorf("roles %q %q %q", rs[0].Role, rs[1].Role, rs[2].Role)
