@@ -15,6 +15,7 @@ import (
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/envelope"
 	"github.com/serbench/serbench/workload/features"
+	"github.com/serbench/serbench/workload/nested"
 	"github.com/serbench/serbench/workload/pgscan"
 	"github.com/serbench/serbench/workload/records"
 )
@@ -53,6 +54,7 @@ func Workloads() workload.Set {
 		records.New(),
 		envelope.New(),
 		pgscan.New(),
+		nested.New(),
 	}
 }
 
