@@ -230,6 +230,17 @@ func (p *planner) stringFiller(dt arrow.DataType) (filler, error) {
 			if err != nil {
 				return err
 			}
+			// The indices are int32 as pqarrow reads them; any other
+			// width goes through the generic accessor.
+			if idx, ok := a.Indices().(*array.Int32); ok {
+				for j, k := range idx.Int32Values()[from : from+n] {
+					if k < 0 || int(k) >= len(words) {
+						return fmt.Errorf("dictionary index %d of %d", k, len(words))
+					}
+					*(*string)(unsafe.Add(base, uintptr(j)*stride)) = words[k]
+				}
+				return nil
+			}
 			for j := range n {
 				k := a.GetValueIndex(from + j)
 				if k < 0 || k >= len(words) {
