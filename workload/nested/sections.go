@@ -33,7 +33,7 @@ func (*Workload) Summary(_ *results.Run, cases []*results.Case) *report.Table {
 			continue
 		}
 		f, s := fastest(v), smallest(v)
-		t.Rows = append(t.Rows, []string{ds, f.name(), report.Seconds(f.ns), s.name(), report.MiB(s.size) + " MiB"})
+		t.Rows = append(t.Rows, []string{ds, f.name(), report.Seconds(f.ns) + " s", s.fileName(), report.MiB(s.size) + " MiB"})
 	}
 	if len(t.Rows) == 0 {
 		return nil
@@ -51,6 +51,25 @@ type entry struct {
 }
 
 func (e entry) name() string { return e.subject + " " + e.codec }
+
+// fileName names the file an entry read (the Parquet readers share one).
+func (e entry) fileName() string { return fileKind(e.subject) + " " + e.codec }
+
+// fileKind is the file format a subject reads.
+func fileKind(subject string) string {
+	if strings.HasPrefix(subject, "parquet") {
+		return "Parquet"
+	}
+	return strings.TrimSuffix(subject, ParSuffix)
+}
+
+// signedDuration formats a fitted coefficient in ns, which may be negative.
+func signedDuration(ns float64) string {
+	if ns < 0 {
+		return "−" + report.Duration(-ns)
+	}
+	return report.Duration(ns)
+}
 
 func datasetsIn(cases []*results.Case) []string {
 	var out []string
@@ -125,10 +144,8 @@ func writerSubject(subject string) string {
 	return s
 }
 
-func renderFull(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+func renderFull(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	var blocks []report.Block
-	pal := report.RunPalette(run)
-	_ = pal
 	for _, ds := range datasetsIn(cases) {
 		v := fullView(cases, ds)
 		if len(v) == 0 {
@@ -289,7 +306,7 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 			fm, ft := models(pts)
 			row := []string{s, fmt.Sprint(len(pts)), "–", "–", "–", "–", "–"}
 			if fm.ok {
-				row[2], row[3], row[4], row[5] = report.Seconds(fm.a), report.Seconds(fm.b), report.Seconds(fm.c*(1<<20)), fmt.Sprintf("%.3f", fm.r2)
+				row[2], row[3], row[4], row[5] = signedDuration(fm.a), signedDuration(fm.b), signedDuration(fm.c*(1<<20)), fmt.Sprintf("%.3f", fm.r2)
 			}
 			if ft.ok {
 				row[6] = fmt.Sprintf("%.3f", ft.r2)
@@ -365,7 +382,7 @@ func checkClaims(cases []*results.Case) []claim {
 		}
 		f, s := fastest(v), smallest(v)
 		out = append(out, claim{text: ds + ": the columnar file is the smallest", known: true, held: isColumnar(s.subject),
-			measured: fmt.Sprintf("smallest: %s (%s MiB)", s.name(), report.MiB(s.size))})
+			measured: fmt.Sprintf("smallest: %s (%s MiB)", s.fileName(), report.MiB(s.size))})
 		out = append(out, claim{text: ds + ": the columnar full read is the fastest", known: true, held: isColumnar(f.subject),
 			measured: fmt.Sprintf("fastest: %s (%s s)", f.name(), report.Seconds(f.ns))})
 		pts := subPoints(cases, ds, SubjectParquetArrow)
@@ -477,7 +494,7 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 		f, s := fastest(v), smallest(v)
 		slowest := slices.MaxFunc(v, func(a, b entry) int { return cmpF(a.ns, b.ns) })
 		line := fmt.Sprintf("%s: the fastest full read is %s at %s s (%s faster than the slowest, %s); the smallest file is %s at %s MiB.",
-			ds, f.name(), report.Seconds(f.ns), report.Times(slowest.ns/f.ns), slowest.name(), s.name(), report.MiB(s.size))
+			ds, f.name(), report.Seconds(f.ns), report.Times(slowest.ns/f.ns), slowest.name(), s.fileName(), report.MiB(s.size))
 		if dec := limitCase(cases, ds, SubjectDecompress); dec != nil {
 			if dn, ok := dec.Median(results.UnitNsPerOp); ok && dn > 0 {
 				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s s (%s of the fastest read).", report.Seconds(dn), report.Times(dn/f.ns))
