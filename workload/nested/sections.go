@@ -345,13 +345,13 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 		var rowCases []*results.Case
 		queries := map[string]bool{}
 		for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelTier, TierDecodeProject) {
-			if q := c.Labels.Get(LabelQuery); q != QueryAll && q != "" {
+			if q := c.Labels.Get(LabelQuery); q != QueryAll && q != "" && c.Labels.Get(LabelSubject) != SubjectArrowIPC {
 				queries[q] = true
 			}
 		}
 		for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead) {
 			q := c.Labels.Get(LabelQuery)
-			if queries[q] && (c.Labels.Get(LabelTier) == TierDecodeProject || c.Labels.Get(LabelSubject) == SubjectParquetArrow) {
+			if queries[q] && (c.Labels.Get(LabelTier) != TierColumns || c.Labels.Get(LabelSubject) == SubjectParquetArrow) {
 				rowCases = append(rowCases, c)
 			}
 		}
@@ -359,7 +359,7 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 			rt.Cases = rowCases
 			tb := rt.Table()
 			if tb != nil {
-				tb.Caption = ds + ": the two tiers on the same queries — columns (parquet-arrow) vs decode and project (row formats, lz4, parallel; Arrow IPC)"
+				tb.Caption = ds + ": the projection tiers on the same queries — columns (parquet-arrow), Avro's reader schema (native skipping), decode and project (row formats, lz4, parallel; Arrow IPC)"
 				blocks = append(blocks, tb)
 			}
 		}
