@@ -81,7 +81,7 @@ const (
 	// fields only, in parallel batches: Avro's native skipping.
 	SubjectAvroReaderPar = "avro-reader-schema-par"
 	SubjectReadBytes     = "read-bytes"
-	SubjectDecompress      = "decompress"
+	SubjectDecompress    = "decompress"
 	// ParSuffix marks a row format's parallel reader (the seed's -par).
 	ParSuffix = "-par"
 )
@@ -965,7 +965,7 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 			Settings: map[string]string{"framing": frame, "projection": "decode and project", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
 	}
 	add(results.Descriptor{Name: SubjectAvroReaderPar, Module: "github.com/hamba/avro/v2", Version: format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
-		What: fmt.Sprintf("the Avro lz4 file decoded with a reader schema of only the queried fields, resolved against the writer schema (hamba/avro skips the rest), in batches of %d records across GOMAXPROCS; a named record wanted with different fields at two places (TPC-H's nation) keeps their union and is projected after", ParBatch),
+		What:     fmt.Sprintf("the Avro lz4 file decoded with a reader schema of only the queried fields, resolved against the writer schema (hamba/avro skips the rest), in batches of %d records across GOMAXPROCS; a named record wanted with different fields at two places (TPC-H's nation) keeps their union and is projected after", ParBatch),
 		Settings: map[string]string{"projection": "reader schema (native skipping)", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
 	add(results.Descriptor{Name: SubjectReadBytes, Role: results.RoleLimit, What: "reads the JSON-gzip file's bytes (256 KiB reads): the I/O floor"})
 	add(results.Descriptor{Name: SubjectDecompress, Role: results.RoleLimit, Module: "github.com/klauspost/compress",
