@@ -167,7 +167,7 @@ func (s sizes) records(ds string) int {
 func scales() workload.ScaleTable[sizes] {
 	return workload.ScaleTable[sizes]{
 		Quick:   sizes{TPCH: 4000, Media: 4000, UserEvents: 200, Singles: 3, PerK: 1},
-		Default: sizes{TPCH: 50_000, Media: 50_000, UserEvents: 2500, Singles: 0, PerK: 3},
+		Default: sizes{TPCH: 30_000, Media: 30_000, UserEvents: 1500, Singles: 0, PerK: 3},
 		Full:    sizes{TPCH: tpch.FullRecords, Media: 401_000, UserEvents: 31_000, Singles: 0, PerK: 5},
 		Describe: func(s sizes) string {
 			singles := "every leaf"

@@ -528,6 +528,22 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 	if total > 0 {
 		lines = append(lines, fmt.Sprintf("Of the seed's findings checked here, %d of %d held in this run (see the table below).", held, total))
 	}
+	failed := map[string]string{}
+	var order []string
+	for _, c := range cases {
+		if c.Status != results.StatusFailed {
+			continue
+		}
+		k := c.Labels.Get(LabelSubject) + " " + c.Labels.Get(LabelCodec)
+		if _, ok := failed[k]; !ok {
+			order = append(order, k)
+			failed[k] = c.Error
+		}
+	}
+	if len(order) > 0 {
+		lines = append(lines, fmt.Sprintf("%d subject × codec pairs FAILED verification and are left out of every ranking: %s (first: %s).",
+			len(order), strings.Join(order, ", "), failed[order[0]]))
+	}
 	if len(lines) == 0 {
 		return nil, nil
 	}
