@@ -572,6 +572,9 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 				f.remove()
 			}
 			src.release()
+			ds.colMu.Lock()
+			ds.lastQ, ds.lastWant = nil, nil
+			ds.colMu.Unlock()
 		}
 	}
 	return cases, nil
@@ -613,6 +616,33 @@ type dsCases[T any] struct {
 	colFile *dfile[T] // the Parquet file whose column sizes queries report
 	colMu   sync.Mutex
 	cols    []columnChunk
+	// lastQ and lastWant cache the latest query's projected reference.
+	lastQ    *query
+	lastWant []T
+}
+
+// projected returns the reference records projected onto q's leaves. The
+// last query's projection is kept: the cases of one query (a comparison
+// group) are set up one after another and share it.
+func (d *dsCases[T]) projected(q *query, recs []T) ([]T, error) {
+	if q.leaves == nil {
+		return recs, nil
+	}
+	d.colMu.Lock()
+	defer d.colMu.Unlock()
+	if d.lastQ == q {
+		return d.lastWant, nil
+	}
+	p, err := dsn.NewProjector[T](q.leaves)
+	if err != nil {
+		return nil, err
+	}
+	want := make([]T, len(recs))
+	for i := range recs {
+		want[i] = p.Project(&recs[i])
+	}
+	d.lastQ, d.lastWant = q, want
+	return want, nil
 }
 
 // columns returns the compressed size of every leaf column of colFile.
@@ -716,16 +746,8 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 		if err != nil {
 			return err
 		}
-		want = recs
-		if q.leaves != nil {
-			p, err := dsn.NewProjector[T](q.leaves)
-			if err != nil {
-				return err
-			}
-			want = make([]T, len(recs))
-			for i := range recs {
-				want[i] = p.Project(&recs[i])
-			}
+		if want, err = d.projected(q, recs); err != nil {
+			return err
 		}
 		cols, err := d.columns()
 		if err != nil {
@@ -924,7 +946,7 @@ func (d *dsCases[T]) sizeCase(dir string, s pqSettings) bench.Case {
 func descriptors(cfg workload.Config) []results.Descriptor {
 	arrowV := format.ModuleVersion("github.com/apache/arrow-go/v18", "v18.8.0")
 	pqV := format.ModuleVersion("github.com/parquet-go/parquet-go", "v0.32.0")
-	par := fmt.Sprintf("row groups across GOMAXPROCS goroutines, each with its own reader")
+	par := "row groups across GOMAXPROCS goroutines, each with its own reader"
 	var out []results.Descriptor
 	add := func(d results.Descriptor) {
 		if cfg.WantSubject(d.Name) {
