@@ -157,7 +157,7 @@ func renderFull(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 		rb := limitCase(cases, ds, SubjectReadBytes)
 		sort.SliceStable(v, func(i, j int) bool { return v[i].ns < v[j].ns })
 		t := &report.Table{Caption: fmt.Sprintf("%s: full read of %s records into Go structs, fastest first", ds, report.Int(v[0].c.Metrics[MetricRecords])),
-			Header: []string{"subject", "codec", "file MiB", "read", "speed vs slowest", "size vs largest", "× gzip-only floor", "write"}}
+			Header: []string{"subject", "codec", "file MiB", "read", "speed vs slowest", "size vs largest", "× gzip-only floor", "write s"}}
 		for _, e := range v {
 			w := "–"
 			if ns, ok := writeNs(cases, ds, writerSubject(e.subject), e.codec); ok {
