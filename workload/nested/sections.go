@@ -400,7 +400,7 @@ func checkClaims(cases []*results.Case) []claim {
 			slices.Sort(single)
 			med := single[len(single)/2]
 			out = append(out, claim{text: ds + ": a one-column query is an order of magnitude faster than a full read", known: true, held: full/med >= 10,
-				measured: fmt.Sprintf("parquet-arrow: full %s s, median single leaf %s s: %s", report.Seconds(full), report.Seconds(med), report.Times(full/med))})
+				measured: fmt.Sprintf("parquet-arrow: full %s, median single leaf %s: %s", report.Duration(full), report.Duration(med), report.Times(full/med))})
 		}
 		fm, ft := models(pts)
 		if fm.ok && ft.ok {
