@@ -111,7 +111,7 @@ const (
 
 // rowFormatNames are the row formats, in report order.
 func rowFormatNames() []string {
-	return []string{"json", "json-goccy", "msgpack", "cbor", "protobuf", "avro"}
+	return []string{"edn", "json", "json-goccy", "msgpack", "cbor", "protobuf", "avro"}
 }
 
 // rowCodecs are the stream codecs of the row formats.
@@ -392,7 +392,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	if err != nil {
 		return nil, err
 	}
-	rows := []rowFormat[T]{jsonStd[T](), jsonGoccy[T](), mp(), cborFormat[T](), pb, av}
+	rows := []rowFormat[T]{ednFormat[T](), jsonStd[T](), jsonGoccy[T](), mp(), cborFormat[T](), pb, av}
 	codecs := codec.Default()
 	queries := makeQueries(name, leaves, sz)
 	rowQ := rowQueries(queries)
@@ -1020,7 +1020,7 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 // dataset (the descriptors do not depend on the record type).
 func rowDescriptors() []rowFormat[struct{}] {
 	av, _ := avroFormat[struct{}](`{"type":"record","name":"x","fields":[]}`)
-	return []rowFormat[struct{}]{jsonStd[struct{}](), jsonGoccy[struct{}](),
+	return []rowFormat[struct{}]{ednFormat[struct{}](), jsonStd[struct{}](), jsonGoccy[struct{}](),
 		{name: "msgpack", module: "github.com/tinylib/msgp", ver: format.ModuleVersion("github.com/tinylib/msgp", "v1.6.5"),
 			what: "MessagePack with tinylib/msgp generated code, length-prefixed"},
 		cborFormat[struct{}](),

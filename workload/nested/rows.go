@@ -15,6 +15,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/hamba/avro/v2"
 	"github.com/tinylib/msgp/msgp"
+	"olympos.io/encoding/edn"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/serbench/serbench/codec"
@@ -65,6 +66,21 @@ func jsonGoccy[T any]() rowFormat[T] {
 		},
 		unmarshal: func() func([]byte, *T) error {
 			return func(b []byte, v *T) error { return gojson.Unmarshal(b, v) }
+		}}
+}
+
+func ednFormat[T any]() rowFormat[T] {
+	return rowFormat[T]{name: "edn", text: true, module: "olympos.io/encoding/edn",
+		ver:  format.ModuleVersion("olympos.io/encoding/edn", "v0.0.0-20201019073823-d3554ca0b0a3"),
+		what: "EDN by reflection (olympos.io/encoding/edn; keys from the Go field names), one record a line — the seed's baseline format",
+		marshal: func() func([]byte, *T) ([]byte, error) {
+			return func(dst []byte, v *T) ([]byte, error) {
+				b, err := edn.Marshal(v)
+				return append(dst, b...), err
+			}
+		},
+		unmarshal: func() func([]byte, *T) error {
+			return func(b []byte, v *T) error { return edn.Unmarshal(b, v) }
 		}}
 }
 

@@ -426,7 +426,7 @@ func renderClaims(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 		}
 		t.Rows = append(t.Rows, []string{c.text, c.measured, v})
 	}
-	t.Notes = []string{"The seed's columnar format was its own (dendrite, JVM); here it is Parquet read two ways. The seed's JVM-only formats (EDN, SMILE, Fressian, Nippy, Java serialization, Kryo) are out of scope: no Go library reads them from these records."}
+	t.Notes = []string{"The seed's columnar format was its own (dendrite, JVM); here it is Parquet read two ways. EDN is read with olympos.io/encoding/edn; the seed's other JVM formats (SMILE, Fressian, Nippy, and Java serialization and Kryo) are out of scope here: they have no maintained Go library for these records."}
 	return []report.Block{t}, nil
 }
 
