@@ -15,8 +15,8 @@ import (
 	gojson "github.com/goccy/go-json"
 	"github.com/hamba/avro/v2"
 	"github.com/tinylib/msgp/msgp"
-	"olympos.io/encoding/edn"
 	"google.golang.org/protobuf/proto"
+	"olympos.io/encoding/edn"
 
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/format"
