@@ -108,6 +108,10 @@ func (d *ocfDecoder[T]) Decode(v *T) (err error) {
 		}
 		return io.EOF
 	}
+	// hamba/avro leaves a slice it would reuse untouched when the datum's
+	// array is empty: zero v so that nothing of the previous value survives.
+	var zero T
+	*v = zero
 	if err := d.dec.Decode(v); err != nil {
 		return fmt.Errorf("avro ocf: record %d: %w", d.n, format.Unexpected("decode", err))
 	}
@@ -195,6 +199,9 @@ func (d *datumDecoder[T]) Decode(v *T) (err error) {
 		return fmt.Errorf("avro: datum %d: %w", d.n, err)
 	}
 	defer format.CatchPanic("avro", &err)
+	// As in the OCF decoder: an empty array would keep the previous slice.
+	var zero T
+	*v = zero
 	if err := avro.Unmarshal(d.schema, d.buf, v); err != nil {
 		if errors.Is(err, io.EOF) {
 			err = fmt.Errorf("%w: %w", io.ErrUnexpectedEOF, err)

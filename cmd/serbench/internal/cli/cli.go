@@ -16,6 +16,7 @@ import (
 	"github.com/serbench/serbench/workload/data"
 	"github.com/serbench/serbench/workload/envelope"
 	"github.com/serbench/serbench/workload/features"
+	"github.com/serbench/serbench/workload/nested"
 	"github.com/serbench/serbench/workload/pgscan"
 	"github.com/serbench/serbench/workload/records"
 )
@@ -54,6 +55,7 @@ func Workloads() workload.Set {
 		records.New(),
 		envelope.New(),
 		pgscan.New(),
+		nested.New(),
 		data.New(),
 	}
 }

@@ -1,0 +1,88 @@
+package nested
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/serbench/serbench/format"
+)
+
+// errEOF is io.EOF, named for the floors' read loop.
+var errEOF = io.EOF
+
+// writeFormat writes recs to path with a serbench format (Arrow IPC file).
+func writeFormat[T any](path string, f format.Format[T], recs []T) (int64, error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return 0, fmt.Errorf("create: %w", err)
+	}
+	defer out.Close()
+	bw := bufio.NewWriterSize(out, 1<<20)
+	enc, err := f.NewEncoder(bw)
+	if err != nil {
+		return 0, err
+	}
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			return 0, fmt.Errorf("record %d: %w", i, err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return 0, err
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, fmt.Errorf("flush: %w", err)
+	}
+	if err := out.Close(); err != nil {
+		return 0, fmt.Errorf("close: %w", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+// readFormat decodes every record of path into out with a serbench format
+// (random access: the file itself is the reader), applying post to each.
+func readFormat[T any](path string, f format.Format[T], out []T, post func(*T)) (err error) {
+	defer format.CatchPanic(f.Descriptor().Name, &err)
+	fh, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return err
+	}
+	dec, err := f.NewDecoder(io.NewSectionReader(fh, 0, fi.Size()))
+	if err != nil {
+		return err
+	}
+	n := 0
+	for {
+		var v T
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("record %d: %w", n, err)
+		}
+		if n >= len(out) {
+			return errTooMany
+		}
+		out[n] = v
+		if post != nil {
+			post(&out[n])
+		}
+		n++
+	}
+	if n != len(out) {
+		return fmt.Errorf("read %d of %d: %w", n, len(out), errTooFew)
+	}
+	return nil
+}

@@ -1,0 +1,1030 @@
+// Package nested is the nested workload (seed 004, Dendrite): for nested
+// records, how much a columnar file saves when a query reads only a few
+// columns, and how its full read compares with row formats.
+//
+// Three datasets (dataset/nested: tpch, media, userevents) are written to
+// real files: Parquet (parquet-go, five page codecs), an Arrow IPC file,
+// and row formats (JSON with two libraries, MessagePack, CBOR, Protocol
+// Buffers, Avro) × gzip and lz4, newline-separated or length-prefixed as
+// the seed's. Each file is read back into the dataset's Go structs and
+// verified against the generator: fully (full schema, with the floors of
+// reading the bytes and decompressing only) and, for sub-schema queries, a
+// set of leaf paths at a time, every subject returning the struct with only
+// those fields filled, checked against nested.Project of the reference.
+package nested
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/codec"
+	dsn "github.com/serbench/serbench/dataset/nested"
+	"github.com/serbench/serbench/dataset/nested/media"
+	mediapb "github.com/serbench/serbench/dataset/nested/media/pb"
+	"github.com/serbench/serbench/dataset/nested/nestedarrow"
+	"github.com/serbench/serbench/dataset/nested/tpch"
+	tpchpb "github.com/serbench/serbench/dataset/nested/tpch/pb"
+	"github.com/serbench/serbench/dataset/nested/userevents"
+	uepb "github.com/serbench/serbench/dataset/nested/userevents/pb"
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/format/arrowipc"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// Name is the workload's CLI name.
+const Name = "nested"
+
+// caseName is the benchmark base name of every case.
+const caseName = "Nested"
+
+// Label keys.
+const (
+	LabelSubject = "subject"
+	LabelDataset = "dataset"
+	LabelCodec   = "codec"
+	LabelOp      = "op"
+	LabelQuery   = "query"
+	LabelTier    = "tier"
+)
+
+// Ops.
+const (
+	OpWrite      = "write"
+	OpRead       = "read"
+	OpReadBytes  = "read-bytes"
+	OpDecompress = "decompress"
+	// OpSize writes TPC-H Parquet with one set of settings, for the size
+	// table (the seed's 36.8 MB).
+	OpSize = "size"
+)
+
+// Subjects.
+const (
+	SubjectParquetArrow    = "parquet-arrow"
+	SubjectParquetArrowPar = "parquet-arrow-par"
+	SubjectParquetGo       = "parquet-go"
+	SubjectParquetGoPar    = "parquet-go-par"
+	SubjectArrowIPC        = "arrow-ipc"
+	// SubjectAvroReaderPar reads Avro with a reader schema of the query's
+	// fields only, in parallel batches: Avro's native skipping.
+	SubjectAvroReaderPar = "avro-reader-schema-par"
+	SubjectReadBytes     = "read-bytes"
+	SubjectDecompress    = "decompress"
+	// ParSuffix marks a row format's parallel reader (the seed's -par).
+	ParSuffix = "-par"
+)
+
+// Projection tiers of a sub-schema read.
+const (
+	// TierColumns reads only the queried columns' chunks.
+	TierColumns = "columns"
+	// TierDecodeProject decodes whole records and projects them.
+	TierDecodeProject = "decode+project"
+	// TierNative uses a row format's own skipping (an Avro reader schema).
+	TierNative = "native"
+)
+
+// QueryAll names the full-schema query.
+const QueryAll = "all"
+
+// Metric names.
+const (
+	MetricFile     = "file-B"
+	MetricRecords  = "records"
+	MetricLeaves   = "leaves"
+	MetricColsB    = "cols-total-B"
+	MetricColMaxB  = "cols-max-B"
+	MetricFullEstB = "full-est-B"
+)
+
+// rowFormatNames are the row formats, in report order.
+func rowFormatNames() []string {
+	return []string{"edn", "json", "json-goccy", "msgpack", "cbor", "protobuf", "avro"}
+}
+
+// rowCodecs are the stream codecs of the row formats.
+func rowCodecs() []string { return []string{"gzip", "lz4"} }
+
+// datasetNames lists the datasets in order.
+func datasetNames() []string { return []string{"tpch", "media", "userevents"} }
+
+// Workload is the nested workload.
+type Workload struct{}
+
+// New returns the nested workload.
+func New() *Workload { return &Workload{} }
+
+// Name implements workload.Workload.
+func (*Workload) Name() string { return Name }
+
+// Description implements workload.Workload.
+func (*Workload) Description() string {
+	return "nested records (seed 004): Parquet and Arrow vs row formats × gzip/lz4, full reads into Go structs and sub-schema queries of k leaves"
+}
+
+// Subjects implements workload.Workload.
+func (*Workload) Subjects() []string {
+	out := []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo, SubjectParquetGoPar, SubjectArrowIPC}
+	for _, f := range rowFormatNames() {
+		out = append(out, f, f+ParSuffix)
+	}
+	return append(out, SubjectAvroReaderPar, SubjectReadBytes, SubjectDecompress)
+}
+
+// sizes is what one scale measures.
+type sizes struct {
+	// Records per dataset.
+	TPCH, Media, UserEvents int
+	// Singles is the number of single-leaf queries (0: every leaf).
+	Singles int
+	// PerK is the number of random subsets per k.
+	PerK int
+}
+
+func (s sizes) records(ds string) int {
+	switch ds {
+	case "tpch":
+		return s.TPCH
+	case "media":
+		return s.Media
+	}
+	return s.UserEvents
+}
+
+// scales is the workload's scale table.
+func scales() workload.ScaleTable[sizes] {
+	return workload.ScaleTable[sizes]{
+		Quick:   sizes{TPCH: 4000, Media: 4000, UserEvents: 200, Singles: 3, PerK: 1},
+		Default: sizes{TPCH: 30_000, Media: 30_000, UserEvents: 1500, Singles: 0, PerK: 3},
+		Full:    sizes{TPCH: tpch.FullRecords, Media: 401_000, UserEvents: 31_000, Singles: 0, PerK: 5},
+		Describe: func(s sizes) string {
+			singles := "every leaf"
+			if s.Singles > 0 {
+				singles = strconv.Itoa(s.Singles) + " single leaves"
+			}
+			return fmt.Sprintf("tpch %s, media %s, userevents %s records; %s, %d subsets per k",
+				report.Int(float64(s.TPCH)), report.Int(float64(s.Media)), report.Int(float64(s.UserEvents)), singles, s.PerK)
+		}}
+}
+
+// ScaleInfo implements workload.Scaler.
+func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
+
+// Plan implements workload.Workload. Files go to cfg.TempDir (a new temp
+// dir when empty); nothing is generated until a case's Setup.
+func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
+	return newPlan(ctx, scales().At(cfg.Scale), cfg, datasetNames())
+}
+
+// newPlan builds the plan for the named datasets.
+func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []string) (*workload.Plan, error) {
+	dir := cfg.TempDir
+	owns := false
+	if !cfg.DryRun {
+		d, err := os.MkdirTemp(cfg.TempDir, "serbench-nested-")
+		if err != nil {
+			return nil, fmt.Errorf("nested: temp dir: %w", err)
+		}
+		dir, owns = d, true
+	}
+	var cases []bench.Case
+	for _, name := range datasets {
+		n := sz.records(name)
+		var (
+			cs  []bench.Case
+			err error
+		)
+		switch name {
+		case "tpch":
+			load := func() ([]tpch.LineItem, error) {
+				t, err := tpch.Load(ctx, tpch.Options{Output: os.Stderr})
+				if err != nil {
+					return nil, fmt.Errorf("tpch: %w", err)
+				}
+				return t.Slice(n), nil
+			}
+			cs, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(tpchpb.Mapping()), msgpackMsgp[tpch.LineItem])
+		case "media":
+			load := func() ([]media.Record, error) { return media.Generate(n), nil }
+			cs, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(mediapb.Mapping()), msgpackMsgp[media.Record])
+		case "userevents":
+			load := func() ([]userevents.Record, error) { return userevents.Generate(n), nil }
+			cs, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(uepb.Mapping()), msgpackMsgp[userevents.Record])
+		default:
+			err = fmt.Errorf("unknown dataset %q", name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("nested: %s: %w", name, err)
+		}
+		cases = append(cases, cs...)
+	}
+	p := &workload.Plan{Cases: cases, Descriptors: descriptors(cfg)}
+	if owns {
+		p.Close = func() error { return os.RemoveAll(dir) }
+	}
+	return p, nil
+}
+
+// source holds a dataset's records, generated once in the first Setup
+// that needs them, and the projected references of the queries.
+type source[T any] struct {
+	once sync.Once
+	load func() ([]T, error)
+	recs []T
+	err  error
+	// out is the destination every read fills (cleared before each).
+	out []T
+}
+
+func (s *source[T]) get() ([]T, error) {
+	s.once.Do(func() {
+		s.recs, s.err = s.load()
+		if s.err == nil {
+			s.out = make([]T, len(s.recs))
+		}
+	})
+	return s.recs, s.err
+}
+
+// release drops the records once the dataset's last case is done.
+func (s *source[T]) release() {
+	s.recs, s.out = nil, nil
+}
+
+// dfile is one file of a dataset: a format (and codec) and its path.
+type dfile[T any] struct {
+	mu    sync.Mutex
+	src   *source[T]
+	path  string
+	kind  string // "parquet", "arrow-ipc" or a row format name
+	codec string
+	write func(path string, recs []T) (int64, error)
+	// written and size describe the file on disk.
+	written bool
+	size    int64
+}
+
+// ensure writes the file once.
+func (f *dfile[T]) ensure() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.written {
+		fi, err := os.Stat(f.path)
+		if err == nil && fi.Size() == f.size {
+			return nil
+		}
+		if err == nil {
+			return fmt.Errorf("file %s is %d bytes, was written as %d (truncated or replaced)", f.path, fi.Size(), f.size)
+		}
+		return fmt.Errorf("file written earlier: %w", err)
+	}
+	recs, err := f.src.get()
+	if err != nil {
+		return err
+	}
+	size, err := f.write(f.path, recs)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(f.path), err)
+	}
+	f.written, f.size = true, size
+	return nil
+}
+
+func (f *dfile[T]) remove() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	os.Remove(f.path)
+	f.written = false
+}
+
+// reader reads a file into out (zeroed), returning only the leaves of q
+// (nil: all).
+type reader[T any] func(path string, q *query, out []T) error
+
+// query is a set of leaves.
+type query struct {
+	id     string
+	leaves []string // nil for the full schema
+	cols   []int    // leaf indices in schema order
+}
+
+// makeQueries draws a dataset's queries: single leaves, seeded random
+// subsets for each k of the seed's Fibonacci-like ladder, and all leaves.
+func makeQueries(name string, leaves []string, sz sizes) []*query {
+	n := len(leaves)
+	rng := rand.New(rand.NewPCG(0x5eed_0004, uint64(len(name))*7919+uint64(n)))
+	mk := func(id string, idx []int) *query {
+		slices.Sort(idx)
+		q := &query{id: id, cols: idx}
+		for _, i := range idx {
+			q.leaves = append(q.leaves, leaves[i])
+		}
+		return q
+	}
+	var out []*query
+	singles := rng.Perm(n)
+	if sz.Singles > 0 && sz.Singles < n {
+		singles = singles[:sz.Singles]
+	}
+	slices.Sort(singles)
+	for _, i := range singles {
+		out = append(out, mk(fmt.Sprintf("k01-%s", leaves[i]), []int{i}))
+	}
+	for _, k := range []int{2, 3, 5, 8, 13, 21, 34, n - 1} {
+		if k >= n || k < 2 || (k == n-1 && slices.Contains([]int{2, 3, 5, 8, 13, 21, 34}, k)) {
+			continue
+		}
+		for j := range sz.PerK {
+			out = append(out, mk(fmt.Sprintf("k%02d-%d", k, j+1), rng.Perm(n)[:k]))
+		}
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	q := mk(QueryAll, all)
+	q.leaves = nil
+	return append(out, q)
+}
+
+// rowQueries picks the few queries row formats and Arrow IPC also answer
+// (decode and project costs about a full read whatever the query): the
+// first single leaf and the first subset of five.
+func rowQueries(qs []*query) map[string]bool {
+	out := map[string]bool{}
+	for _, q := range qs {
+		if strings.HasPrefix(q.id, "k01-") && len(out) == 0 {
+			out[q.id] = true
+		}
+		if strings.HasPrefix(q.id, "k05-") && !out["k05"] {
+			out[q.id], out["k05"] = true, true
+		}
+	}
+	delete(out, "k05")
+	return out
+}
+
+// pqSubsetCodec is the Parquet codec of the sub-schema queries.
+const pqSubsetCodec = "zstd"
+
+// verifyStride is how many records apart a timed read's records are spot
+// checked after the timer stops; every record is checked in Verify.
+const verifyStride = 61
+
+// datasetCases builds one dataset's cases.
+func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir string, load func() ([]T, error),
+	avroSchema string, pb rowFormat[T], mp func() rowFormat[T]) ([]bench.Case, error) {
+	leaves := dsn.Leaves[T]()
+	src := &source[T]{load: load}
+	av, err := avroFormat[T](avroSchema)
+	if err != nil {
+		return nil, err
+	}
+	rows := []rowFormat[T]{ednFormat[T](), jsonStd[T](), jsonGoccy[T](), mp(), cborFormat[T](), pb, av}
+	codecs := codec.Default()
+	queries := makeQueries(name, leaves, sz)
+	rowQ := rowQueries(queries)
+	ds := &dsCases[T]{name: name, n: n, src: src, leaves: leaves, cfg: cfg}
+
+	// Files.
+	var files []*dfile[T]
+	add := func(kind, cname string, write func(string, []T) (int64, error)) *dfile[T] {
+		f := &dfile[T]{src: src, kind: kind, codec: cname, write: write,
+			path: filepath.Join(dir, fmt.Sprintf("%s-%s-%s", name, kind, cname))}
+		files = append(files, f)
+		return f
+	}
+	pqFiles := map[string]*dfile[T]{}
+	for _, c := range parquetCodecNames() {
+		s := pqSettings{codec: c, rowGroup: RowGroupRows}
+		pqFiles[c] = add("parquet", c, func(path string, recs []T) (int64, error) { return writeParquet(path, recs, s) })
+	}
+	am, err := nestedarrow.NewMapping[T]()
+	if err != nil {
+		return nil, err
+	}
+	arrowFmt, err := arrowipc.New("arrow-ipc", am, arrowipc.File, "zstd", RowGroupRows)
+	if err != nil {
+		return nil, err
+	}
+	arrowFile := add("arrow-ipc", "zstd", func(path string, recs []T) (int64, error) { return writeFormat(path, arrowFmt, recs) })
+	rowFiles := map[string]*dfile[T]{}
+	for _, rf := range rows {
+		for _, cname := range rowCodecs() {
+			c, err := codecs.Parse(cname)
+			if err != nil {
+				return nil, err
+			}
+			rf := rf
+			rowFiles[rf.name+"/"+cname] = add(rf.name, cname, func(path string, recs []T) (int64, error) { return writeRows(path, rf, c, recs) })
+		}
+	}
+	ds.files = files
+	ds.colFile = pqFiles[pqSubsetCodec]
+
+	// Readers.
+	pqArrow := func(par bool) reader[T] {
+		return func(path string, q *query, out []T) error {
+			var cols []int
+			if q.leaves != nil {
+				cols = q.cols
+			}
+			return pqArrowRead(path, cols, q.leaves, out, par)
+		}
+	}
+	pqGo := func(par bool) reader[T] {
+		return func(path string, q *query, out []T) error { return pqGoRead(path, q.leaves, out, par) }
+	}
+	arrowRead := func(path string, q *query, out []T) error {
+		return readFormat(path, arrowFmt, out, projectFn[T](q))
+	}
+	rowRead := func(rf rowFormat[T], c codec.Codec, par bool) reader[T] {
+		return func(path string, q *query, out []T) error {
+			if par {
+				return readRowsPar(path, rf, c, out, projectFn[T](q))
+			}
+			return readRows(path, rf, c, out, projectFn[T](q))
+		}
+	}
+
+	var cases []bench.Case
+	// Writes, one per file.
+	for _, f := range files {
+		subject := f.kind
+		if f.kind == "parquet" {
+			subject = SubjectParquetGo
+		}
+		if !cfg.WantSubject(subject) {
+			continue
+		}
+		cases = append(cases, ds.writeCase(f, subject))
+	}
+	// Full-schema reads: every subject, both floors.
+	full := queries[len(queries)-1]
+	group := name + "/" + QueryAll + "/read"
+	for _, c := range parquetCodecNames() {
+		f := pqFiles[c]
+		for _, s := range []struct {
+			subject string
+			r       reader[T]
+		}{{SubjectParquetArrow, pqArrow(false)}, {SubjectParquetArrowPar, pqArrow(true)}, {SubjectParquetGo, pqGo(false)}, {SubjectParquetGoPar, pqGo(true)}} {
+			if cfg.WantSubject(s.subject) {
+				cases = append(cases, ds.readCase(f, s.subject, full, TierColumns, group, s.r))
+			}
+		}
+	}
+	if cfg.WantSubject(SubjectArrowIPC) {
+		cases = append(cases, ds.readCase(arrowFile, SubjectArrowIPC, full, TierDecodeProject, group, arrowRead))
+	}
+	for _, rf := range rows {
+		for _, cname := range rowCodecs() {
+			c := codecs.MustParse(cname)
+			f := rowFiles[rf.name+"/"+cname]
+			for _, par := range []bool{false, true} {
+				subject := rf.name
+				if par {
+					subject += ParSuffix
+				}
+				if cfg.WantSubject(subject) {
+					cases = append(cases, ds.readCase(f, subject, full, TierDecodeProject, group, rowRead(rf, c, par)))
+				}
+			}
+		}
+	}
+	jsonGz := rowFiles["json/gzip"]
+	if cfg.WantSubject(SubjectDecompress) {
+		cases = append(cases, ds.limitCase(jsonGz, SubjectDecompress, group, codecs.MustParse("gzip")))
+	}
+	if cfg.WantSubject(SubjectReadBytes) {
+		cases = append(cases, ds.limitCase(jsonGz, SubjectReadBytes, group, nil))
+	}
+	// Sub-schema queries.
+	pqf := pqFiles[pqSubsetCodec]
+	for _, q := range queries[:len(queries)-1] {
+		group := name + "/" + q.id + "/read"
+		for _, s := range []struct {
+			subject string
+			r       reader[T]
+		}{{SubjectParquetArrow, pqArrow(false)}, {SubjectParquetArrowPar, pqArrow(true)}, {SubjectParquetGo, pqGo(false)}} {
+			// Every query reads parquet-arrow; the parallel reader and
+			// parquet-go's GenericReader (the contrast) read the subsets
+			// and the first single leaf, which keeps the default scale
+			// within minutes.
+			if s.subject != SubjectParquetArrow && len(q.leaves) == 1 && q != queries[0] {
+				continue
+			}
+			if cfg.WantSubject(s.subject) {
+				cases = append(cases, ds.readCase(pqf, s.subject, q, TierColumns, group, s.r))
+			}
+		}
+		if !rowQ[q.id] {
+			continue
+		}
+		if cfg.WantSubject(SubjectArrowIPC) {
+			cases = append(cases, ds.readCase(arrowFile, SubjectArrowIPC, q, TierDecodeProject, group, arrowRead))
+		}
+		for _, rf := range rows {
+			subject := rf.name + ParSuffix
+			if cfg.WantSubject(subject) {
+				cases = append(cases, ds.readCase(rowFiles[rf.name+"/lz4"], subject, q, TierDecodeProject, group, rowRead(rf, codecs.MustParse("lz4"), true)))
+			}
+		}
+		if cfg.WantSubject(SubjectAvroReaderPar) {
+			af, mixed, err := avroProjected[T](avroSchema, q.leaves)
+			if err != nil {
+				return nil, fmt.Errorf("avro reader schema for %s: %w", q.id, err)
+			}
+			var post func(*T)
+			if mixed {
+				post = projectFn[T](q)
+			}
+			lz4 := codecs.MustParse("lz4")
+			cases = append(cases, ds.readCase(rowFiles["avro/lz4"], SubjectAvroReaderPar, q, TierNative, group,
+				func(path string, _ *query, out []T) error { return readRowsPar(path, af, lz4, out, post) }))
+		}
+	}
+	// The Parquet size table (TPC-H only).
+	if name == "tpch" && cfg.WantSubject(SubjectParquetGo) {
+		for _, s := range sizeSettings() {
+			cases = append(cases, ds.sizeCase(dir, s))
+		}
+	}
+	if len(cases) > 0 {
+		last := &cases[len(cases)-1]
+		td := last.Teardown
+		last.Teardown = func() {
+			if td != nil {
+				td()
+			}
+			for _, f := range files {
+				f.remove()
+			}
+			src.release()
+			ds.colMu.Lock()
+			ds.lastQ, ds.lastWant = nil, nil
+			ds.colMu.Unlock()
+		}
+	}
+	return cases, nil
+}
+
+// sizeSettings are the Parquet settings of the size table.
+func sizeSettings() []pqSettings {
+	var out []pqSettings
+	for _, c := range []string{"snappy", "zstd", "gzip"} {
+		for _, rg := range []int64{RowGroupRows, 1 << 20} {
+			for _, delta := range []bool{false, true} {
+				out = append(out, pqSettings{codec: c, rowGroup: rg, delta: delta})
+			}
+		}
+	}
+	return out
+}
+
+// projectFn returns the projection of q's leaves (nil for all).
+func projectFn[T any](q *query) func(*T) {
+	if q.leaves == nil {
+		return nil
+	}
+	p, err := dsn.NewProjector[T](q.leaves)
+	if err != nil {
+		return func(*T) {}
+	}
+	return func(v *T) { *v = p.Project(v) }
+}
+
+// dsCases builds the cases of one dataset.
+type dsCases[T any] struct {
+	name    string
+	n       int
+	src     *source[T]
+	leaves  []string
+	cfg     workload.Config
+	files   []*dfile[T]
+	colFile *dfile[T] // the Parquet file whose column sizes queries report
+	colMu   sync.Mutex
+	cols    []columnChunk
+	// lastQ and lastWant cache the latest query's projected reference.
+	lastQ    *query
+	lastWant []T
+}
+
+// projected returns the reference records projected onto q's leaves. The
+// last query's projection is kept: the cases of one query (a comparison
+// group) are set up one after another and share it.
+func (d *dsCases[T]) projected(q *query, recs []T) ([]T, error) {
+	if q.leaves == nil {
+		return recs, nil
+	}
+	d.colMu.Lock()
+	defer d.colMu.Unlock()
+	if d.lastQ == q {
+		return d.lastWant, nil
+	}
+	p, err := dsn.NewProjector[T](q.leaves)
+	if err != nil {
+		return nil, err
+	}
+	want := make([]T, len(recs))
+	for i := range recs {
+		want[i] = p.Project(&recs[i])
+	}
+	d.lastQ, d.lastWant = q, want
+	return want, nil
+}
+
+// columns returns the compressed size of every leaf column of colFile.
+func (d *dsCases[T]) columns() ([]columnChunk, error) {
+	d.colMu.Lock()
+	defer d.colMu.Unlock()
+	if d.cols != nil {
+		return d.cols, nil
+	}
+	if err := d.colFile.ensure(); err != nil {
+		return nil, err
+	}
+	cols, err := pqColumns(d.colFile.path)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cols {
+		if i >= len(d.leaves) || c.path != d.leaves[i] {
+			return nil, fmt.Errorf("parquet column %d is %q, want leaf %q", i, c.path, d.leaves[min(i, len(d.leaves)-1)])
+		}
+	}
+	if len(cols) != len(d.leaves) {
+		return nil, fmt.Errorf("parquet file has %d columns, want %d leaves", len(cols), len(d.leaves))
+	}
+	d.cols = cols
+	return cols, nil
+}
+
+func (d *dsCases[T]) labels(subject, cname, op, q, tier string) results.Labels {
+	ls := results.Labels{{Key: LabelSubject, Value: subject}, {Key: LabelDataset, Value: d.name}}
+	if cname != "" {
+		ls = append(ls, results.Label{Key: LabelCodec, Value: cname})
+	}
+	ls = append(ls, results.Label{Key: LabelOp, Value: op})
+	if q != "" {
+		ls = append(ls, results.Label{Key: LabelQuery, Value: q}, results.Label{Key: LabelTier, Value: tier})
+	}
+	return ls
+}
+
+// perRecord is a rough op time per record for estimates.
+func (d *dsCases[T]) perRecord() time.Duration {
+	switch d.name {
+	case "tpch":
+		return 2 * time.Microsecond
+	case "media":
+		return time.Microsecond
+	}
+	return 40 * time.Microsecond
+}
+
+// writeCase times writing f's format to a scratch file.
+func (d *dsCases[T]) writeCase(f *dfile[T], subject string) bench.Case {
+	c := bench.Case{Workload: Name, Name: caseName, Labels: d.labels(subject, f.codec, OpWrite, "", ""),
+		Affinity: d.name, Metrics: map[string]float64{}, Count: 2, Budget: time.Second, NoWarmup: true,
+		OpTime: time.Duration(d.n) * 2 * d.perRecord()}
+	scratch := f.path + ".w"
+	c.Setup = f.ensure
+	c.Verify = func() error {
+		// The file the reads use was written by the same code; read it
+		// back fully with the serial reader of its kind (Verify of the
+		// read cases does), here only check it exists.
+		return f.ensure()
+	}
+	c.Run = func(b *bench.B) error {
+		recs, err := d.src.get()
+		if err != nil {
+			return err
+		}
+		var size int64
+		for i := 0; i < b.N; i++ {
+			if size, err = f.write(scratch, recs); err != nil {
+				return err
+			}
+		}
+		b.StopTimer()
+		os.Remove(scratch)
+		c.Metrics[MetricFile] = float64(size)
+		c.Metrics[MetricRecords] = float64(d.n)
+		b.StartTimer()
+		return nil
+	}
+	return c
+}
+
+// readCase reads f with r for query q, verifying every record in Verify
+// and a stride of them after each timed run.
+func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group string, r reader[T]) bench.Case {
+	c := bench.Case{Workload: Name, Name: caseName, Labels: d.labels(subject, f.codec, OpRead, q.id, tier),
+		Group: group, Affinity: d.name, Metrics: map[string]float64{}, Count: 3, Budget: 2 * time.Second, NoWarmup: true,
+		OpTime: time.Duration(d.n) * d.perRecord()}
+	if q.leaves != nil && tier == TierColumns {
+		c.OpTime = c.OpTime * time.Duration(len(q.leaves)) / time.Duration(len(d.leaves))
+	}
+	var want []T // the projected reference
+	c.Setup = func() error {
+		if err := f.ensure(); err != nil {
+			return err
+		}
+		recs, err := d.src.get()
+		if err != nil {
+			return err
+		}
+		if want, err = d.projected(q, recs); err != nil {
+			return err
+		}
+		cols, err := d.columns()
+		if err != nil {
+			return err
+		}
+		k, total, largest := len(d.leaves), int64(0), int64(0)
+		for _, i := range q.cols {
+			total += cols[i].bytes
+			largest = max(largest, cols[i].bytes)
+		}
+		if q.leaves != nil {
+			k = len(q.leaves)
+		}
+		c.Metrics[MetricLeaves] = float64(k)
+		c.Metrics[MetricColsB] = float64(total)
+		c.Metrics[MetricColMaxB] = float64(largest)
+		c.Metrics[MetricFile] = float64(f.size)
+		c.Metrics[MetricRecords] = float64(d.n)
+		return nil
+	}
+	read := func(stride int) error {
+		out := d.src.out
+		clear(out)
+		return r(f.path, q, out)
+	}
+	check := func(stride int) error {
+		out := d.src.out
+		if len(out) != len(want) {
+			return fmt.Errorf("read %d records, want %d", len(out), len(want))
+		}
+		for i := 0; i < len(want); i += stride {
+			if err := dsn.Diff(&out[i], &want[i]); err != nil {
+				return fmt.Errorf("record %d: %w", i, err)
+			}
+		}
+		return nil
+	}
+	c.Verify = func() error {
+		if err := read(1); err != nil {
+			return err
+		}
+		return check(1)
+	}
+	c.Run = func(b *bench.B) error {
+		b.SetBytes(f.size)
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			clear(d.src.out)
+			b.StartTimer()
+			if err := r(f.path, q, d.src.out); err != nil {
+				return err
+			}
+			b.StopTimer()
+			if err := check(verifyStride); err != nil {
+				return err
+			}
+			b.StartTimer()
+		}
+		return nil
+	}
+	c.Teardown = func() { want = nil }
+	return c
+}
+
+// limitCase is a floor under the full read of f: reading its bytes (dec
+// nil) or decompressing it only.
+func (d *dsCases[T]) limitCase(f *dfile[T], subject, group string, dec codec.Codec) bench.Case {
+	op := OpReadBytes
+	if dec != nil {
+		op = OpDecompress
+	}
+	c := bench.Case{Workload: Name, Name: caseName, Labels: d.labels(subject, f.codec, op, QueryAll, ""),
+		Role: results.RoleLimit, Group: group, Affinity: d.name, Metrics: map[string]float64{}, Count: 3,
+		Notes:  []string{fmt.Sprintf("floor: %s of the %s-%s file", op, f.kind, f.codec)},
+		OpTime: time.Duration(d.n) * d.perRecord() / 10}
+	var want int64
+	c.Setup = func() error {
+		if err := f.ensure(); err != nil {
+			return err
+		}
+		c.Metrics[MetricFile] = float64(f.size)
+		return nil
+	}
+	run := func() (int64, error) {
+		fh, err := os.Open(f.path)
+		if err != nil {
+			return 0, err
+		}
+		defer fh.Close()
+		var rd interface{ Read([]byte) (int, error) } = fh
+		if dec != nil {
+			cr, err := dec.NewReader(fh)
+			if err != nil {
+				return 0, err
+			}
+			defer cr.Close()
+			rd = cr
+		}
+		buf := make([]byte, 256<<10)
+		var n int64
+		for {
+			k, err := rd.Read(buf)
+			n += int64(k)
+			if errors.Is(err, errEOF) {
+				return n, nil
+			}
+			if err != nil {
+				return n, err
+			}
+		}
+	}
+	c.Verify = func() error {
+		n, err := run()
+		if err != nil {
+			return err
+		}
+		if dec == nil && n != f.size {
+			return fmt.Errorf("read %d bytes of %d", n, f.size)
+		}
+		want = n
+		return nil
+	}
+	c.Run = func(b *bench.B) error {
+		b.SetBytes(f.size)
+		for i := 0; i < b.N; i++ {
+			n, err := run()
+			if err != nil {
+				return err
+			}
+			if n != want {
+				return fmt.Errorf("got %d bytes, want %d", n, want)
+			}
+		}
+		return nil
+	}
+	return c
+}
+
+// sizeCase writes TPC-H Parquet with settings s and reports its size and
+// the size it extrapolates to at the seed's record count.
+func (d *dsCases[T]) sizeCase(dir string, s pqSettings) bench.Case {
+	setting := fmt.Sprintf("%s-rg%dk", s.codec, s.rowGroup>>10)
+	if s.delta {
+		setting += "-delta"
+	}
+	ls := d.labels(SubjectParquetGo, s.codec, OpSize, "", "")
+	ls = append(ls, results.Label{Key: "settings", Value: setting})
+	c := bench.Case{Workload: Name, Name: caseName, Labels: ls, Affinity: d.name, Metrics: map[string]float64{},
+		Count: 1, NoWarmup: true, Notes: []string{s.String()}, OpTime: time.Duration(d.n) * 2 * d.perRecord()}
+	path := filepath.Join(dir, d.name+"-size-"+setting+".parquet")
+	c.Setup = func() error { _, err := d.src.get(); return err }
+	c.Verify = func() error {
+		recs, err := d.src.get()
+		if err != nil {
+			return err
+		}
+		size, err := writeParquet(path, recs, s)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(path)
+		out := d.src.out
+		clear(out)
+		if err := pqArrowRead(path, nil, nil, out, true); err != nil {
+			return fmt.Errorf("read back: %w", err)
+		}
+		for i := range recs {
+			if err := dsn.Diff(&out[i], &recs[i]); err != nil {
+				return fmt.Errorf("read back: record %d: %w", i, err)
+			}
+		}
+		c.Metrics[MetricFile] = float64(size)
+		c.Metrics[MetricFullEstB] = float64(size) * float64(tpch.FullRecords) / float64(d.n)
+		c.Metrics[MetricRecords] = float64(d.n)
+		return nil
+	}
+	c.Run = func(b *bench.B) error {
+		recs, err := d.src.get()
+		if err != nil {
+			return err
+		}
+		for i := 0; i < b.N; i++ {
+			if _, err := writeParquet(path, recs, s); err != nil {
+				return err
+			}
+		}
+		b.StopTimer()
+		os.Remove(path)
+		b.StartTimer()
+		return nil
+	}
+	return c
+}
+
+// descriptors describes every subject and codec of the plan.
+func descriptors(cfg workload.Config) []results.Descriptor {
+	arrowV := format.ModuleVersion("github.com/apache/arrow-go/v18", "v18.8.0")
+	pqV := format.ModuleVersion("github.com/parquet-go/parquet-go", "v0.32.0")
+	par := "row groups across GOMAXPROCS goroutines, each with its own reader"
+	var out []results.Descriptor
+	add := func(d results.Descriptor) {
+		if cfg.WantSubject(d.Name) {
+			d.Workload, d.Key = Name, LabelSubject
+			if d.Role == "" {
+				d.Role = results.RoleSubject
+			}
+			out = append(out, d)
+		}
+	}
+	pqWrite := fmt.Sprintf("written by parquet-go (dictionaries as the datasets' struct tags ask, ≤%d rows per row group)", RowGroupRows)
+	colSettings := func(parallel string) map[string]string {
+		return map[string]string{"projection": "only the queried columns' chunks", "parallel": parallel,
+			"dictionary": "as tagged", "verified": "every record in Verify, every 61st after each timed read"}
+	}
+	add(results.Descriptor{Name: SubjectParquetArrow, Module: "github.com/apache/arrow-go/v18", Version: arrowV,
+		What:     "Parquet " + pqWrite + ", read by arrow-go pqarrow into Arrow (dictionary columns as dictionaries) and assembled into the Go structs column by column (generic, reflection-planned)",
+		Settings: colSettings("no"), Tags: []string{"columnar"}})
+	add(results.Descriptor{Name: SubjectParquetArrowPar, Module: "github.com/apache/arrow-go/v18", Version: arrowV,
+		What: "parquet-arrow with " + par, Settings: colSettings("row groups"), Tags: []string{"columnar", "parallel"}})
+	add(results.Descriptor{Name: SubjectParquetGo, Module: "github.com/parquet-go/parquet-go", Version: pqV,
+		What:     "Parquet " + pqWrite + ", read with parquet-go's GenericReader[T] (a pruned schema for sub-schema reads): the idiomatic API",
+		Settings: colSettings("no"), Tags: []string{"columnar"}})
+	add(results.Descriptor{Name: SubjectParquetGoPar, Module: "github.com/parquet-go/parquet-go", Version: pqV,
+		What: "parquet-go with " + par, Settings: colSettings("row groups"), Tags: []string{"columnar", "parallel"}})
+	add(results.Descriptor{Name: SubjectArrowIPC, Module: "github.com/apache/arrow-go/v18", Version: arrowV,
+		What:     fmt.Sprintf("Arrow IPC file (zstd buffers, batches of %d rows) through nestedarrow's reflection mapping; sub-schema: decode and project", RowGroupRows),
+		Settings: map[string]string{"projection": "decode and project", "parallel": "no", "compression": "zstd buffers"}, Tags: []string{"columnar"}})
+	for _, rf := range rowDescriptors() {
+		frame := "uvarint length-prefixed"
+		if rf.text {
+			frame = "newline-separated"
+		}
+		add(results.Descriptor{Name: rf.name, Module: rf.module, Version: rf.ver, What: rf.what,
+			Settings: map[string]string{"framing": frame, "projection": "decode and project", "parallel": "no", "codecs": "gzip, lz4 (stream)"}, Tags: []string{"row"}})
+		add(results.Descriptor{Name: rf.name + ParSuffix, Module: rf.module, Version: rf.ver,
+			What:     fmt.Sprintf("%s decoded in batches of %d records across GOMAXPROCS goroutines (the seed's -par); one goroutine decompresses and splits", rf.name, ParBatch),
+			Settings: map[string]string{"framing": frame, "projection": "decode and project", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
+	}
+	add(results.Descriptor{Name: SubjectAvroReaderPar, Module: "github.com/hamba/avro/v2", Version: format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
+		What:     fmt.Sprintf("the Avro lz4 file decoded with a reader schema of only the queried fields, resolved against the writer schema (hamba/avro skips the rest), in batches of %d records across GOMAXPROCS; a named record wanted with different fields at two places (TPC-H's nation) keeps their union and is projected after", ParBatch),
+		Settings: map[string]string{"projection": "reader schema (native skipping)", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
+	add(results.Descriptor{Name: SubjectReadBytes, Role: results.RoleLimit, What: "reads the JSON-gzip file's bytes (256 KiB reads): the I/O floor"})
+	add(results.Descriptor{Name: SubjectDecompress, Role: results.RoleLimit, Module: "github.com/klauspost/compress",
+		What: "decompresses the JSON-gzip file without decoding: the seed's red line, a floor for any gzip-based reader"})
+	codecs := codec.Default()
+	for _, name := range parquetCodecNames() {
+		d := results.Descriptor{Workload: Name, Key: LabelCodec, Name: name, Module: "github.com/parquet-go/parquet-go", Version: pqV,
+			What: "Parquet page codec (parquet-go)"}
+		if name == "lz4" {
+			d.What = "Parquet page codec LZ4_RAW (parquet-go); for row formats the lz4 frame stream"
+		}
+		if name == "gzip" {
+			d.What = "Parquet page codec (parquet-go); for row formats the gzip stream"
+		}
+		if slices.Contains(rowCodecs(), name) {
+			if c, err := codecs.Parse(name); err == nil {
+				in := c.Info()
+				d.What += "; stream: " + in.Library + " " + in.Version
+				if in.HasLevels {
+					d.Settings = map[string]string{"stream level": strconv.Itoa(in.Level)}
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// rowDescriptors returns the row formats' names and libraries without a
+// dataset (the descriptors do not depend on the record type).
+func rowDescriptors() []rowFormat[struct{}] {
+	av, _ := avroFormat[struct{}](`{"type":"record","name":"x","fields":[]}`)
+	return []rowFormat[struct{}]{ednFormat[struct{}](), jsonStd[struct{}](), jsonGoccy[struct{}](),
+		{name: "msgpack", module: "github.com/tinylib/msgp", ver: format.ModuleVersion("github.com/tinylib/msgp", "v1.6.5"),
+			what: "MessagePack with tinylib/msgp generated code, length-prefixed"},
+		cborFormat[struct{}](),
+		{name: "protobuf", module: "google.golang.org/protobuf", ver: format.ModuleVersion("google.golang.org/protobuf", "v1.36.12"),
+			what: "Protocol Buffers (protoc-gen-go messages, converted to and from the Go struct), length-prefixed"},
+		av}
+}

@@ -1,0 +1,64 @@
+package nested
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/dataset/nested/tpch"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+func TestMain(m *testing.M) {
+	tpch.RunChildIfRequested()
+	os.Exit(m.Run())
+}
+
+// tinySizes is a plan small enough for unit tests.
+func tinySizes() sizes { return sizes{TPCH: 300, Media: 300, UserEvents: 40, Singles: 2, PerK: 1} }
+
+// runPlan measures every case of a plan and returns the results.
+func runPlan(t *testing.T, p *workload.Plan) []results.Case {
+	t.Helper()
+	var out []results.Case
+	err := bench.RunAll(context.Background(), p.Cases, bench.Options{SampleTime: time.Millisecond, Count: 1}, nil,
+		func(c results.Case) error { out = append(out, c); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestPlanRuns measures a tiny plan of every dataset: every case passes
+// its verification (every record, projected for sub-schema queries).
+func TestPlanRuns(t *testing.T) {
+	datasets := []string{"media", "userevents"}
+	if !testing.Short() {
+		datasets = append(datasets, "tpch")
+	}
+	cfg := workload.Config{TempDir: t.TempDir()}
+	p, err := newPlan(context.Background(), tinySizes(), cfg, datasets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, c := range runPlan(t, p) {
+		if knownFailure(c) {
+			continue
+		}
+		if c.Status != results.StatusOK {
+			t.Errorf("%s: %s: %s", c.FullName(), c.Status, c.Error)
+		}
+	}
+}
+
+// knownFailure reports a case that fails for a library bug the report
+// shows: parquet-go v0.32.0 cannot decode the LZ4_RAW pages it wrote for
+// some string columns (arrow-go reads the same file).
+func knownFailure(c results.Case) bool {
+	return c.Status == results.StatusFailed && c.Labels.Get(LabelCodec) == "lz4" &&
+		(c.Labels.Get(LabelSubject) == SubjectParquetGo || c.Labels.Get(LabelSubject) == SubjectParquetGoPar)
+}

@@ -1,0 +1,130 @@
+package nested
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/workloadtest"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite golden files")
+	record = flag.Bool("record", false, "re-record testdata/small.jsonl (a real run at tiny sizes)")
+)
+
+const smallRun = "small.jsonl"
+
+// TestRecordSmallRun re-records the results file of the golden test when
+// run with -record: every dataset at a tiny size, a few subjects of each
+// kind, the floors and the Parquet size table.
+func TestRecordSmallRun(t *testing.T) {
+	if !*record {
+		t.Skip("run with -record to re-record testdata/" + smallRun)
+	}
+	cfg := workload.Config{TempDir: t.TempDir(), Subjects: []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo,
+		SubjectArrowIPC, "json", "protobuf-par", "msgpack", SubjectAvroReaderPar, SubjectReadBytes, SubjectDecompress}}
+	p, err := newPlan(context.Background(), sizes{TPCH: 2000, Media: 2000, UserEvents: 100, Singles: 4, PerK: 1}, cfg, datasetNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	w, err := results.Create(filepath.Join("testdata", smallRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	host, _ := os.Hostname()
+	env := results.Env{CPU: "recorded by TestRecordSmallRun", Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Start: time.Now().UTC(),
+		Scale: "tiny", Count: 3, Command: []string{"go", "test", "-run", "TestRecordSmallRun", "-record"}, Host: host}
+	if err := w.WriteEnv(env); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p.Descriptors {
+		if err := w.WriteDescriptor(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := bench.RunAll(context.Background(), p.Cases, bench.Options{SampleTime: time.Millisecond, Count: 3}, nil, w.WriteCase); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteEnd(results.End{Time: time.Now().UTC(), Planned: len(p.Cases), Done: len(p.Cases)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReportGolden renders the sections from the recorded small run and
+// compares the Markdown with a golden file.
+func TestReportGolden(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", smallRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.File = smallRun
+	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md, *update)
+	for _, s := range []string{"### Findings", "R² with total size", "the seed found", "held", "est. MB at 600,572", "× gzip-only floor"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("report lacks %q", s)
+		}
+	}
+	if i, j := strings.Index(md, "### Findings"), strings.Index(md, "### Full schema"); i < 0 || j < i {
+		t.Error("the findings do not come first")
+	}
+	plots := 0
+	for _, w := range doc.Runs[0].Workloads {
+		for _, s := range w.Sections {
+			for _, b := range s.Blocks {
+				if p, ok := b.(*report.Plot); ok {
+					plots++
+					if !strings.Contains(string(p.SVG), "<svg") {
+						t.Errorf("%s is not an SVG", p.File)
+					}
+				}
+			}
+		}
+	}
+	if plots != 9 {
+		t.Errorf("%d plots, want 9 (three per dataset)", plots)
+	}
+	if tab := New().Summary(run, run.Filter(Name, nil)); tab == nil || len(tab.Rows) != 3 {
+		t.Errorf("summary: %v", tab)
+	}
+}
+
+// TestFitLinear checks the least-squares fit on an exact plane and R².
+func TestFitLinear(t *testing.T) {
+	var x1, x2, y []float64
+	for i := range 10 {
+		a, b := float64(i), float64((i*7)%5)
+		x1, x2 = append(x1, a), append(x2, b)
+		y = append(y, 3+2*a+0.5*b)
+	}
+	f := fitLinear(x1, x2, y)
+	if !f.ok || abs(f.a-3) > 1e-9 || abs(f.b-2) > 1e-9 || abs(f.c-0.5) > 1e-9 || abs(f.r2-1) > 1e-9 {
+		t.Errorf("fit = %+v, want a=3 b=2 c=0.5 R²=1", f)
+	}
+	if fitLinear(x1[:3], x2[:3], y[:3]).ok {
+		t.Error("a fit of three points should not be ok")
+	}
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
