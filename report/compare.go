@@ -90,10 +90,10 @@ type CompareOptions struct {
 	// slowdown counts as a regression (default NoiseThreshold, 5%).
 	Threshold float64
 	// Normalize compares each case's time as a ratio to its comparison
-	// group's limit row (or, without one, its baseline) measured in the
+	// group's baseline (the baseline's to the limit row) measured in the
 	// same round, instead of ns/op: a machine that is uniformly slower in
 	// one run then shows no change. Cases without such a ratio (measured
-	// alone, or limit rows themselves) are compared in ns/op.
+	// alone) are compared in ns/op.
 	Normalize bool
 }
 
@@ -106,14 +106,23 @@ func (o CompareOptions) threshold() float64 {
 }
 
 // timeUnit is the unit that stands for a case's time in a comparison.
+// Normalized, a case is compared by its in-round ratio to its group's
+// baseline (a real op of the same kind, and steadier than a limit row of
+// a few nanoseconds, whose speed moves with the process's layout), the
+// baseline by its ratio to the limit row, and a case without either by
+// its ns/op.
 func timeUnit(o, n *results.Case, opts CompareOptions) string {
 	if !opts.Normalize {
 		return results.UnitNsPerOp
 	}
-	for _, u := range []string{results.UnitVsLimit, results.UnitVsBaseline} {
+	units := []string{results.UnitVsBaseline, results.UnitVsLimit}
+	if o.Role == results.RoleBaseline {
+		units = []string{results.UnitVsLimit}
+	}
+	for _, u := range units {
 		_, a := o.Stat(u)
 		_, b := n.Stat(u)
-		if a && b && o.Role != results.RoleLimit && !(u == results.UnitVsBaseline && o.Role == results.RoleBaseline) {
+		if a && b {
 			return u
 		}
 	}

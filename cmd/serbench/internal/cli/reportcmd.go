@@ -110,7 +110,7 @@ func (a *app) compareCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to the limit row (or baseline) of the same sampling round, so a machine slower in one run shows no change")
+	fl.BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to its group's baseline (the baseline's to the limit row) in the same sampling round, so a machine slower in one run shows no change")
 	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold")
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
 	fl.Float64Var(&threshold, "threshold", results.NoiseThreshold*100, "regression threshold in percent")
