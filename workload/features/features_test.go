@@ -60,10 +60,11 @@ func TestEveryTypeVerifies(t *testing.T) {
 	}
 }
 
-// TestDefaultCoversEveryType checks that psdb and the limit row measure
-// every type at the default scale, with exactly one limit row per type.
-func TestDefaultCoversEveryType(t *testing.T) {
-	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Default})
+// TestFullCoversEveryType checks that psdb and the limit row measure
+// every type at the full scale, with exactly one limit row per type (the
+// default scale measures every scalar type and four vector types).
+func TestFullCoversEveryType(t *testing.T) {
+	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Full, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,15 +79,20 @@ func TestDefaultCoversEveryType(t *testing.T) {
 		}
 	}
 	for _, typ := range ds.Types() {
-		if psdbN[string(typ)] != 4*2 {
-			t.Errorf("%s: %d psdb cases, want 8", typ, psdbN[string(typ)])
-		}
-		for _, n := range Sizes(workload.Default) {
+		sizes := 0
+		for _, n := range Sizes(workload.Full) {
+			if typ.IsVector() && n > maxVectorFeatures {
+				continue
+			}
+			sizes++
 			for _, op := range ops {
 				if k := fmt.Sprintf("%s/%d/%s", typ, n, op); limits[k] != 1 {
 					t.Errorf("%s: %d limit rows, want 1", k, limits[k])
 				}
 			}
+		}
+		if psdbN[string(typ)] != sizes*2 {
+			t.Errorf("%s: %d psdb cases, want %d", typ, psdbN[string(typ)], sizes*2)
 		}
 	}
 }
