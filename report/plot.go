@@ -38,7 +38,10 @@ type LineChart struct {
 	// XFormat and YFormat label the ticks (default: compact numbers such
 	// as 10k and 1M). Use Duration for an axis in nanoseconds.
 	XFormat, YFormat func(float64) string
-	Series           []Series
+	// BinaryX puts a log X axis's ticks at powers of two (for byte sizes
+	// formatted with Bytes: 1 KiB, 4 KiB … instead of 9.77 KiB).
+	BinaryX bool
+	Series  []Series
 	// Palette gives each series its colour by name, the same in every
 	// chart of a run (see RunPalette); nil colours by series order.
 	Palette *Palette
@@ -126,6 +129,9 @@ func (e errPoints) YError(i int) (float64, float64) {
 func (c LineChart) SVG() ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
 	setTickFormat(&p.X, c.LogX, c.XFormat)
+	if c.LogX && c.BinaryX {
+		p.X.Tick.Marker = labelledTicks{inner: logTicks2{}, format: orCompact(c.XFormat)}
+	}
 	setTickFormat(&p.Y, c.LogY, c.YFormat)
 	legend := plot.NewLegend()
 	var names []string
@@ -203,8 +209,10 @@ type ScatterChart struct {
 	LogX, LogY            bool
 	// XFormat and YFormat label the ticks, as for LineChart.
 	XFormat, YFormat func(float64) string
-	Points           []Point
-	Frontier         bool
+	// BinaryX puts a log X axis's ticks at powers of two (see LineChart).
+	BinaryX  bool
+	Points   []Point
+	Frontier bool
 }
 
 // SVG renders the scatter chart: every point, the Pareto frontier drawn
@@ -213,6 +221,9 @@ type ScatterChart struct {
 func (c ScatterChart) SVG() ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
 	setTickFormat(&p.X, c.LogX, c.XFormat)
+	if c.LogX && c.BinaryX {
+		p.X.Tick.Marker = labelledTicks{inner: logTicks2{}, format: orCompact(c.XFormat)}
+	}
 	setTickFormat(&p.Y, c.LogY, c.YFormat)
 	var keep []int
 	var xys plotter.XYs
@@ -481,6 +492,38 @@ func setTickFormat(ax *plot.Axis, log bool, f func(float64) string) {
 		inner = logTicks125{}
 	}
 	ax.Tick.Marker = labelledTicks{inner: inner, format: f}
+}
+
+// orCompact returns f, or Compact when f is nil.
+func orCompact(f func(float64) string) func(float64) string {
+	if f == nil {
+		return Compact
+	}
+	return f
+}
+
+// logTicks2 marks a log axis at powers of two, labelling every second,
+// fourth … so that at most about eight carry a label.
+type logTicks2 struct{}
+
+func (logTicks2) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	first, last := int(math.Ceil(math.Log2(lo))), int(math.Floor(math.Log2(hi)))
+	step := 1
+	for (last-first)/step > 8 {
+		step *= 2
+	}
+	var ts []plot.Tick
+	for e := first; e <= last; e++ {
+		t := plot.Tick{Value: math.Exp2(float64(e))}
+		if (e-first)%step == 0 {
+			t.Label = "x"
+		}
+		ts = append(ts, t)
+	}
+	return ts
 }
 
 // logTicks125 marks a log axis at 1, 2 and 5 times each power of ten

@@ -367,7 +367,7 @@ func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error
 		if op == OpUnmarshal {
 			extra = outerOnlyColumns(v)
 		}
-		if p := sweepPlot(v, op, extra); p != nil {
+		if p := sweepPlot(run, v, op, extra); p != nil {
 			blocks = append(blocks, p)
 		}
 	}
@@ -382,11 +382,12 @@ func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error
 	return blocks, nil
 }
 
-func sweepPlot(v view, op string, extra []column) *report.Plot {
+func sweepPlot(run *results.Run, v view, op string, extra []column) *report.Plot {
 	chart := report.LineChart{
 		Title:  "envelope: " + op,
-		XLabel: "payload (bytes)", YLabel: "ns/op",
-		LogX: true, LogY: true,
+		XLabel: "payload", YLabel: "time per op",
+		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration, BinaryX: true,
+		Palette: report.RunPalette(run),
 	}
 	var cols []column
 	for _, s := range v.subjects {
@@ -399,9 +400,10 @@ func sweepPlot(v view, op string, extra []column) *report.Plot {
 			if cs == nil || !cs.OK() {
 				continue
 			}
-			ns, _ := cs.Median(results.UnitNsPerOp)
+			st, _ := cs.Stat(results.UnitNsPerOp)
 			ser.X = append(ser.X, b)
-			ser.Y = append(ser.Y, ns)
+			ser.Y = append(ser.Y, st.Median)
+			ser.Lo, ser.Hi = append(ser.Lo, st.Lo), append(ser.Hi, st.Hi)
 		}
 		if len(ser.X) > 0 {
 			chart.Series = append(chart.Series, ser)
@@ -411,7 +413,7 @@ func sweepPlot(v view, op string, extra []column) *report.Plot {
 	if err != nil {
 		return nil
 	}
-	return &report.Plot{File: "envelope-" + op + ".svg", Caption: chart.Title + " — ns/op against payload size, log-log", SVG: svg}
+	return &report.Plot{File: "envelope-" + op + ".svg", Caption: chart.Title + " — time per op against payload size, log-log; bars: the median's confidence interval", SVG: svg}
 }
 
 // crossPoints pairs the medians of flat (op fop) and wrapped (op wop) at

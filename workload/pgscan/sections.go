@@ -186,7 +186,7 @@ func renderBySize(run *results.Run, cases []*results.Case) ([]report.Block, erro
 		return nil, nil
 	}
 	t := &report.Table{Header: append([]string{"rows"}, v.methods...)}
-	chart := report.LineChart{Title: "pgscan: rows/s by table size", XLabel: "rows in the table", YLabel: "rows per second", LogX: true}
+	chart := report.LineChart{Title: "pgscan: rows/s by table size", XLabel: "rows in the table", YLabel: "rows per second", LogX: true, Palette: report.RunPalette(run)}
 	series := map[string]*report.Series{}
 	for _, n := range v.sizes {
 		_, best := v.fastest(n, false)

@@ -577,7 +577,7 @@ func (s sections) renderTradeoffs(run *results.Run, cases []*results.Case) ([]re
 	chart := report.ScatterChart{
 		Title:  fmt.Sprintf("%s: file size against write + read time, %s records", s.workload, report.Int(v.records)),
 		XLabel: "file size", YLabel: "write + read",
-		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration,
+		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration, BinaryX: true,
 		Points: rp, Frontier: true,
 	}
 	if svg, err := chart.SVG(); err == nil {
