@@ -236,7 +236,11 @@ func envTable(run *results.Run) *Table {
 func genericSections(cases []*results.Case) []SectionDoc {
 	var out []SectionDoc
 	var failed, skipped, noisy [][]string
+	once := 0
 	for _, c := range cases {
+		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() && s.N == 1 {
+			once++
+		}
 		switch {
 		case c.Skipped():
 			skipped = append(skipped, []string{c.FullName(), c.Error})
@@ -258,11 +262,20 @@ func genericSections(cases []*results.Case) []SectionDoc {
 			Header: []string{"case", "why, and how to run it"}, Rows: skipped,
 		}}})
 	}
-	if len(noisy) > 0 {
-		out = append(out, SectionDoc{Title: "Noisy cases", Blocks: []Block{&Table{
-			Header: []string{"case", "median", "interval", "width"}, Rows: noisy,
-			Notes: []string{fmt.Sprintf("Cases whose ns/op interval is wider than ±%.0f%% of the median; treat their comparisons with care, or re-run with a higher --count.", results.NoiseThreshold*100)},
-		}}})
+	if len(noisy) > 0 || once > 0 {
+		notes := []string{fmt.Sprintf("Cases whose ns/op interval is wider than ±%.0f%% of the median; treat their comparisons with care, or re-run with a higher --count.", results.NoiseThreshold*100)}
+		if once > 0 {
+			what := "1 case was measured once (a slow op whose time budget allowed one sample): it has"
+			if once > 1 {
+				what = Int(float64(once)) + " cases were measured once (slow ops whose time budget allowed one sample): they have"
+			}
+			notes = append(notes, what+" no interval, so they can be called neither noisy nor steady; tables mark them (n=1).")
+		}
+		blocks := []Block{&Table{Header: []string{"case", "median", "interval", "width"}, Rows: noisy, Notes: notes}}
+		if len(noisy) == 0 {
+			blocks = []Block{&Text{Body: notes[1]}}
+		}
+		out = append(out, SectionDoc{Title: "Noisy cases", Blocks: blocks})
 	}
 	var raw strings.Builder
 	for _, c := range cases {

@@ -218,7 +218,8 @@ type Case struct {
 	// Summary maps a unit to its statistic over the samples.
 	Summary map[string]Stat `json:"summary,omitempty"`
 	// Noisy is set when the ns/op interval is wider than the noise
-	// threshold (±5% of the median by default).
+	// threshold (±5% of the median by default). A case with one sample
+	// has no interval and is never noisy; reports show its n instead.
 	Noisy bool `json:"noisy,omitempty"`
 	// Notes are remarks the workload attached (e.g. "limit row").
 	Notes []string `json:"notes,omitempty"`

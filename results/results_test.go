@@ -209,15 +209,28 @@ func TestSummarize(t *testing.T) {
 }
 
 func TestNoisyFlag(t *testing.T) {
-	c := Case{Samples: []Sample{{NsPerOp: 100}, {NsPerOp: 101}, {NsPerOp: 100}, {NsPerOp: 99}, {NsPerOp: 100}}}
-	c.Summarize()
-	if c.Noisy {
-		t.Error("±1% case marked noisy")
+	tests := []struct {
+		name  string
+		ns    []float64
+		noisy bool
+	}{
+		{"tight five", []float64{100, 101, 100, 99, 100}, false},
+		{"one outlier of five widens [min,max]", []float64{100, 101, 100, 99, 150}, true},
+		{"one outlier of twenty stays outside the interval", []float64{100, 101, 100, 99, 100, 100, 101, 100, 99, 100, 100, 101, 100, 99, 100, 100, 101, 100, 99, 150}, false},
+		{"two samples that disagree", []float64{100, 120}, true},
+		{"one sample has no interval: not noisy", []float64{100}, false},
 	}
-	c.Samples[4].NsPerOp = 150
-	c.Summarize()
-	if !c.Noisy {
-		t.Error("±50% case not marked noisy")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c Case
+			for _, v := range tt.ns {
+				c.Samples = append(c.Samples, Sample{NsPerOp: v})
+			}
+			c.Summarize()
+			if c.Noisy != tt.noisy {
+				t.Errorf("noisy = %v, want %v (interval %+v)", c.Noisy, tt.noisy, c.Summary[UnitNsPerOp])
+			}
+		})
 	}
 }
 

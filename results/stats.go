@@ -71,6 +71,9 @@ func (c *Case) Summarize() {
 	for u, vs := range cols {
 		c.Summary[u] = Summarize(vs)
 	}
+	// A single sample has no interval, so it cannot be wide: such a case
+	// (a slow op capped by its time budget) is shown with "n=1" instead,
+	// and the noisy flag keeps meaning "its samples disagree".
 	ns := c.Summary[UnitNsPerOp]
-	c.Noisy = ns.N < 2 || ns.RelWidth() > NoiseThreshold
+	c.Noisy = ns.N >= 2 && ns.RelWidth() > NoiseThreshold
 }
