@@ -160,26 +160,31 @@ func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, e
 	return &workload.Plan{Cases: cases, Descriptors: descs}, nil
 }
 
-// dataCache generates each payload size's envelope once per plan. Every
-// subject reads the same envelope and none modifies it.
+// dataCache generates the envelope of the payload size the current
+// groups use; every subject reads the same envelope and none modifies it.
+// Cases are planned size by size, so it keeps only the latest envelope:
+// the live heap stays that of one size instead of growing with every
+// size measured, and the GC before each sample costs the same throughout.
 type dataCache struct {
-	mu sync.Mutex
-	m  map[int]*ds.Envelope
+	mu   sync.Mutex
+	size int
+	env  *ds.Envelope
 }
 
-func newDataCache() *dataCache { return &dataCache{m: map[int]*ds.Envelope{}} }
+func newDataCache() *dataCache { return &dataCache{} }
 
 func (c *dataCache) get(size int) (*ds.Envelope, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.m[size]; ok {
-		return e, nil
+	if c.env != nil && c.size == size {
+		return c.env, nil
 	}
+	c.env = nil // let the previous envelope go before generating
 	e, err := ds.New(Seed, size)
 	if err != nil {
 		return nil, fmt.Errorf("generate %d-byte envelope: %w", size, err)
 	}
-	c.m[size] = e
+	c.size, c.env = size, e
 	return e, nil
 }
 
@@ -225,7 +230,7 @@ func newCase(data *dataCache, s envelopefmt.Subject, z ds.Size, op string) bench
 	}
 	// Teardown drops the prepared messages and buffers: a plan holds its
 	// cases until the run ends, and at 5 MB each they add up.
-	c.Teardown = func() { p = nil }
+	c.Teardown = func() { p, src = nil, nil }
 	c.Verify = func() error {
 		if err := p.Verify(); err != nil {
 			return err

@@ -161,26 +161,33 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 	return &workload.Plan{Cases: cases, Descriptors: descs}, nil
 }
 
-// dataCache generates each (type, N) input once per plan.
+// dataCache generates the (type, N) input the current groups use. Groups
+// run in plan order — a type and size's encode group, then its decode
+// group — so it keeps only the latest input: the live heap stays that of
+// one group rather than growing with every input the run has seen, and
+// the GC before each sample (and every GC an allocating subject triggers
+// inside a sample) costs the same early and late in the run.
 type dataCache struct {
-	mu sync.Mutex
-	m  map[string]*ds.Data
+	mu   sync.Mutex
+	key  string
+	data *ds.Data
 }
 
-func newDataCache() *dataCache { return &dataCache{m: map[string]*ds.Data{}} }
+func newDataCache() *dataCache { return &dataCache{} }
 
 func (c *dataCache) get(t ds.Type, n int) (*ds.Data, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	key := string(t) + "/" + strconv.Itoa(n)
-	if d, ok := c.m[key]; ok {
-		return d, nil
+	if c.data != nil && c.key == key {
+		return c.data, nil
 	}
+	c.key, c.data = "", nil // let the previous input go before generating
 	d, err := ds.Generate(t, n, Seed)
 	if err != nil {
 		return nil, err
 	}
-	c.m[key] = d
+	c.key, c.data = key, d
 	return d, nil
 }
 
@@ -215,6 +222,9 @@ func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case
 		}
 		return nil
 	}
+	// Teardown drops the case's codec, buffers and input once its group
+	// is measured, so that they do not stay live for the rest of the run.
+	c.Teardown = func() { d, cd, encoded = nil, nil, nil }
 	// Verify encodes, decodes a private copy and compares every value
 	// with the source; the decode case then times decoding that copy.
 	c.Verify = func() error {
