@@ -57,7 +57,23 @@ func CollectEnv(scale string, count int, args []string) results.Env {
 	}
 	e.Host, _ = os.Hostname()
 	e.Kernel, e.MemTotal = kernelRelease(), memTotal()
+	for _, k := range []string{"GOGC", "GOMEMLIMIT", "GODEBUG"} {
+		if v := os.Getenv(k); v != "" {
+			if e.GoRuntime == nil {
+				e.GoRuntime = map[string]string{}
+			}
+			e.GoRuntime[k] = v
+		}
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "DefaultGODEBUG" && s.Value != "" {
+				if e.GoRuntime == nil {
+					e.GoRuntime = map[string]string{}
+				}
+				e.GoRuntime["default GODEBUG"] = s.Value
+			}
+		}
 		e.Libraries = libraryVersions(bi)
 		for _, s := range bi.Settings {
 			switch s.Key {

@@ -216,6 +216,12 @@ func envTable(run *results.Run) *Table {
 		add("memory", Bytes(float64(e.MemTotal)))
 	}
 	add("command", strings.Join(e.Command, " "))
+	rt := make([]string, 0, len(e.GoRuntime))
+	for k, v := range e.GoRuntime {
+		rt = append(rt, k+"="+v)
+	}
+	sort.Strings(rt)
+	add("Go runtime settings", strings.Join(rt, ", "))
 	libs := make([]string, 0, len(e.Libraries))
 	for l, v := range e.Libraries {
 		libs = append(libs, l+" "+v)

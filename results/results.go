@@ -134,8 +134,12 @@ type Env struct {
 	// Kernel is the operating system's release (uname -r on Linux).
 	Kernel string `json:"kernel,omitempty"`
 	// MemTotal is the machine's memory in bytes.
-	MemTotal uint64            `json:"mem_total_B,omitempty"`
-	Extra    map[string]string `json:"extra,omitempty"`
+	MemTotal uint64 `json:"mem_total_B,omitempty"`
+	// GoRuntime holds the Go runtime settings the run measured under when
+	// they are set: GOGC, GOMEMLIMIT, GODEBUG from the environment and the
+	// build's default GODEBUG. They change what allocating subjects cost.
+	GoRuntime map[string]string `json:"go_runtime,omitempty"`
+	Extra     map[string]string `json:"extra,omitempty"`
 }
 
 // A Sample is one timed batch of iterations of a case.
