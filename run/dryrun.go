@@ -19,6 +19,8 @@ type Planned struct {
 	Estimate time.Duration
 	// Err is why the workload could not be planned (it would be skipped).
 	Err error
+	// Forks is the number of processes the cases would be measured in.
+	Forks int
 }
 
 // DryRun plans the chosen workloads without acquiring anything (no
@@ -44,9 +46,15 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 			continue
 		}
 		cases := o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter))
+		// Every fork calibrates and warms each case up again.
+		pl.Forks = o.planForks(p)
 		for i := range cases {
 			pl.Cases = append(pl.Cases, cases[i].FullName())
-			pl.Estimate += bench.Estimate(&cases[i], opts)
+			for _, n := range forkCounts(opts.Count, pl.Forks) {
+				fo := opts
+				fo.Count = n
+				pl.Estimate += bench.Estimate(&cases[i], fo)
+			}
 		}
 		if p.Close != nil {
 			if err := p.Close(); err != nil {

@@ -57,6 +57,18 @@ type Options struct {
 	Args []string
 	// Log receives one-line messages (skipped workloads, cleanup errors).
 	Log io.Writer
+	// Forks, when positive, overrides every workload's own number of
+	// processes to measure in (workload.Plan.Forks); 1 measures in this
+	// process.
+	Forks int
+	// Spawn launches forks; nil measures every workload in this process.
+	Spawn Spawner
+	// Cases, when non-nil, keeps exactly the cases with these full names
+	// (a fork measuring its parent's selection).
+	Cases []string
+	// ResultsOnly writes results.jsonl only: no bench.txt, no report (a
+	// fork, whose parent writes them).
+	ResultsOnly bool
 }
 
 // Progress follows a run: Begin with the number of cases, then the bench
@@ -211,6 +223,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	total := 0
 	var ran []workload.Workload
+	forks := map[string]int{}
 	for _, w := range ws {
 		p, err := w.Plan(ctx, cfg)
 		if err != nil {
@@ -226,13 +239,23 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			return nil, err
 		}
 		p.Cases = notDone(o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter)), done)
+		if o.Cases != nil {
+			p.Cases = only(p.Cases, o.Cases)
+		}
+		if f := o.forks(p); f > 1 {
+			forks[w.Name()] = f
+			if p.Env == nil {
+				p.Env = map[string]string{}
+			}
+			p.Env["forks"] = fmt.Sprintf("%d processes, %d samples per case in all", f, o.Count)
+		}
 		for k, v := range p.Env {
 			if env.Extra == nil {
 				env.Extra = map[string]string{}
 			}
 			env.Extra[w.Name()+"."+k] = results.Redact(v)
 		}
-		total += len(p.Cases)
+		total += len(p.Cases) * max(1, forks[w.Name()])
 		ran = append(ran, w)
 	}
 	if total == 0 && o.Shard.N > 1 && prev == nil {
@@ -286,15 +309,24 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		o.Progress.Begin(total)
 	}
 	var runErr error
-	finished := 0
+	finished, nCases := 0, 0
+	for _, p := range plans {
+		nCases += len(p.plan.Cases)
+	}
 	for _, p := range plans {
 		n := len(p.plan.Cases)
-		runErr = bench.RunAll(ctx, p.plan.Cases, opts, prog, func(c results.Case) error {
+		emit := func(c results.Case) error {
 			c.Error = results.Redact(c.Error)
 			run.Cases = append(run.Cases, c)
 			finished++
 			return rw.WriteCase(c)
-		})
+		}
+		if f := forks[p.w.Name()]; f > 1 && n > 0 {
+			runErr = measureForked(ctx, o, p.w.Name(), p.plan.Cases, f, tmp, prog, emit)
+			n *= f
+		} else {
+			runErr = bench.RunAll(ctx, p.plan.Cases, opts, prog, emit)
+		}
 		prog.offset += n
 		// Release the workload's data (servers, files, in-memory inputs)
 		// now, so the next workload's GCs and peak RSS do not carry it.
@@ -308,7 +340,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	out := &Outcome{Run: run, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
 	out.Interrupted = runErr != nil && bench.IsInterrupted(runErr)
-	end := results.End{Time: time.Now().UTC(), Interrupted: runErr != nil, Planned: total, Done: finished}
+	end := results.End{Time: time.Now().UTC(), Interrupted: runErr != nil, Planned: nCases, Done: finished}
 	if runErr != nil {
 		end.Error = results.Redact(runErr.Error())
 		if out.Interrupted {
@@ -323,8 +355,10 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err := rw.Close(); err != nil {
 		return out, err
 	}
-	if err := WriteOutputs(o.Out, []*results.Run{run}, o.Workloads.Sections()); err != nil {
-		return out, err
+	if !o.ResultsOnly {
+		if err := WriteOutputs(o.Out, []*results.Run{run}, o.Workloads.Sections()); err != nil {
+			return out, err
+		}
 	}
 	if runErr != nil && !out.Interrupted {
 		return out, runErr
@@ -457,6 +491,39 @@ func checkSubjects(ws []workload.Workload, subjects []string) error {
 		}
 	}
 	return nil
+}
+
+// forks is the number of processes plan p is measured in.
+func (o Options) forks(p *workload.Plan) int {
+	if o.Spawn == nil || o.Cases != nil {
+		return 1 // no way to fork, or this is a fork already
+	}
+	return o.planForks(p)
+}
+
+// planForks is the number of processes plan p asks for (or --forks), at
+// most one per sample.
+func (o Options) planForks(p *workload.Plan) int {
+	f := p.Forks
+	if o.Forks > 0 {
+		f = o.Forks
+	}
+	return max(1, min(f, max(o.Count, 1)))
+}
+
+// only keeps the cases whose full names are listed, in plan order.
+func only(cases []bench.Case, names []string) []bench.Case {
+	keep := make(map[string]bool, len(names))
+	for _, n := range names {
+		keep[n] = true
+	}
+	var out []bench.Case
+	for _, c := range cases {
+		if keep[c.FullName()] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // offsetProgress turns a workload's case counts into the run's.

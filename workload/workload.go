@@ -96,6 +96,15 @@ type Plan struct {
 	// worth describing (formats, codecs). They are written into the
 	// results so that reports render from what the run used.
 	Descriptors []results.Descriptor
+	// Forks is how many processes the cases are measured in, one after
+	// another, each taking its share of the samples (JMH's forks): a
+	// process's memory layout and runtime state can move an allocating
+	// subject by 10–30% for that process's life, so samples from one
+	// process understate how far a figure moves between runs. 0 or 1
+	// measures in the serbench process. A workload that forks must need no
+	// configuration beyond the scale and subjects, and plan cheaply: every
+	// fork plans it again.
+	Forks int
 }
 
 // A Workload is one named experiment.

@@ -65,6 +65,10 @@ type app struct {
 	stdout, stderr io.Writer
 	workloads      workload.Set
 	args           []string
+	// exe and exeEnv run a fork: this program (os.Executable when empty)
+	// with these extra environment variables.
+	exe    string
+	exeEnv []string
 }
 
 // Main runs the command line with args (without the program name) and

@@ -107,7 +107,15 @@ func TestRunReportCompare(t *testing.T) {
 	if len(run.Cases) != 6 || run.Env.Scale != "quick" || run.Env.Count != 3 || len(run.Env.Command) == 0 {
 		t.Fatalf("results: %d cases, env %+v", len(run.Cases), run.Env)
 	}
+	// features asks for four processes; --count 3 makes them three, each
+	// a real fork of this binary taking one sample per case.
+	if !strings.Contains(run.Env.Extra["features.forks"], "3 processes") {
+		t.Errorf("env does not record the forks: %v", run.Env.Extra)
+	}
 	for _, c := range run.Cases {
+		if len(c.Samples) != 3 || c.Samples[2].Round != 3 {
+			t.Errorf("%s: %d samples from the forks, want 3 (rounds 1–3)", c.FullName(), len(c.Samples))
+		}
 		if c.Labels.Get("subject") == "psdb" && c.Metrics["serialized-B"] != 409 {
 			t.Errorf("psdb int32 N=100 serialized to %v bytes, want 409", c.Metrics["serialized-B"])
 		}
@@ -145,7 +153,7 @@ func TestRunReportCompare(t *testing.T) {
 // measures nothing; compare speaks text, Markdown and JSON.
 func TestDryRunAndCompareFormats(t *testing.T) {
 	code, out, stderr := runCLI(t, "run", "features", "--scale", "quick", "--dry-run", "--filter", "type=int32/")
-	if code != 0 || !strings.Contains(out, "features: 42 cases, about ") || !strings.Contains(out, "  Features/subject=psdb/type=int32/n=100/op=encode") {
+	if code != 0 || !strings.Contains(out, "features: 42 cases in 4 processes, about ") || !strings.Contains(out, "  Features/subject=psdb/type=int32/n=100/op=encode") {
 		t.Fatalf("dry run: exit %d\n%s%s", code, out, stderr)
 	}
 	a, b := "../../../../report/testdata/run-a.jsonl", "../../../../report/testdata/run-b.jsonl"
@@ -221,7 +229,7 @@ func TestInterruptKeepsFinishedCases(t *testing.T) {
 	// --resume finishes it: every case once, the interrupted ones too.
 	var out2, err2 bytes.Buffer
 	if code := Main(context.Background(), []string{"run", "features", "--scale", "quick", "--count", "1", "--benchtime", "1ms",
-		"--progress", "none", "--out", dir, "--filter", "type=int32/", "--resume"}, &out2, &err2); code != 0 {
+		"--progress", "none", "--out", dir, "--filter", "n=100/", "--resume"}, &out2, &err2); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, err2.String())
 	}
 	run2, err := results.ReadFile(filepath.Join(dir, "results.jsonl"))

@@ -34,6 +34,9 @@ type runFlags struct {
 	shard     string
 	runID     string
 	dryRun    bool
+	forks     int
+	fork      string // "K/N" in a fork (hidden)
+	cases     string // a fork's case list (hidden)
 	// The data workload's input.
 	input   string
 	limit   int64
@@ -77,6 +80,11 @@ func (a *app) runCmd() *cobra.Command {
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
 	fl.StringVar(&f.shard, "shard", "", "run only shard K of N (K/N, 1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; `serbench report` merges the shards")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
+	fl.IntVar(&f.forks, "forks", 0, "measure each workload in N processes one after another, the samples split among them (default: the workload's choice: features 4, others 1)")
+	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
+	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
+	_ = fl.MarkHidden("fork")
+	_ = fl.MarkHidden("cases")
 	fl.StringVar(&f.runID, "run-id", "", "the id the shards of one run share (default: derived from the command line and the build)")
 	fl.StringVar(&f.input, "input", "", "data workload: your file (.jsonl, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …)")
 	fl.Int64Var(&f.limit, "limit", 0, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
@@ -109,16 +117,35 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if f.forks < 0 {
+		return usagef("--forks must be at least 1, got %d", f.forks)
+	}
 	prog, err := newProgress(f.progress, a.stderr)
 	if err != nil {
 		return usageError{err}
+	}
+	var rp run.Progress = prog
+	spawn := a.spawner()
+	var caseNames []string
+	if f.fork != "" {
+		// A fork measures its parent's selection and reports to it.
+		if err := parseFork(f.fork); err != nil {
+			return usageError{err}
+		}
+		if f.cases == "" {
+			return usagef("--fork needs --cases FILE")
+		}
+		if caseNames, err = run.ReadCasesFile(f.cases); err != nil {
+			return usageError{err}
+		}
+		rp, spawn = forkEvents{a.stdout}, nil
 	}
 	if err := a.configureData(names, f); err != nil {
 		return err
 	}
 	if f.dryRun {
 		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
-			Count: f.count, Benchtime: f.benchtime, PGDSN: f.pgDSN, Shard: shard})
+			Count: f.count, Benchtime: f.benchtime, PGDSN: f.pgDSN, Shard: shard, Forks: f.forks})
 	}
 	out := f.out
 	if out == "" {
@@ -129,12 +156,19 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	res, err := run.Run(ctx, run.Options{
 		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
-		PGDSN: f.pgDSN, Progress: prog, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
+		PGDSN: f.pgDSN, Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
+		Forks: f.forks, Spawn: spawn, Cases: caseNames, ResultsOnly: f.fork != "",
 	})
 	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
 		return usageError{ue}
 	}
 	if res == nil {
+		return err
+	}
+	if f.fork != "" {
+		if err == nil && res.Interrupted {
+			err = exitError{ExitInterrupted, errors.New("fork interrupted")}
+		}
 		return err
 	}
 	a.printSummary(res.Run, res.Workloads)
@@ -164,7 +198,11 @@ func (a *app) dryRun(ctx context.Context, o run.Options) error {
 			fmt.Fprintf(a.stdout, "%s: cannot be planned here: %v\n", p.Workload, p.Err)
 			continue
 		}
-		fmt.Fprintf(a.stdout, "%s: %s, about %s\n", p.Workload, plural(len(p.Cases), "case"), roundEstimate(p.Estimate))
+		procs := ""
+		if p.Forks > 1 {
+			procs = fmt.Sprintf(" in %d processes", p.Forks)
+		}
+		fmt.Fprintf(a.stdout, "%s: %s%s, about %s\n", p.Workload, plural(len(p.Cases), "case"), procs, roundEstimate(p.Estimate))
 		for _, c := range p.Cases {
 			fmt.Fprintf(a.stdout, "  %s\n", c)
 		}

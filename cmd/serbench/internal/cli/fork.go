@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/run"
+)
+
+// spawner returns the run.Spawner that measures a fork by running this
+// program again: `serbench run W --fork K/N --cases FILE --count C …`,
+// its progress read from the fork's standard output, its messages passed
+// to stderr.
+func (a *app) spawner() run.Spawner {
+	return func(ctx context.Context, f run.Fork, events func(run.ForkEvent)) error {
+		exe := a.exe
+		if exe == "" {
+			var err error
+			if exe, err = os.Executable(); err != nil {
+				return fmt.Errorf("cannot find this program to fork: %w", err)
+			}
+		}
+		args := []string{"run", f.Workload, "--scale", string(f.Scale), "--count", strconv.Itoa(f.Count),
+			"--benchtime", f.Benchtime, "--out", f.Out, "--force", "--forks", "1",
+			"--fork", fmt.Sprintf("%d/%d", f.K, f.N), "--cases", f.CasesFile}
+		if len(f.Subjects) > 0 {
+			args = append(args, "--subject", strings.Join(f.Subjects, ","))
+		}
+		cmd := exec.Command(exe, args...)
+		cmd.Env = append(os.Environ(), a.exeEnv...)
+		cmd.Stderr = a.stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return err
+		}
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("start fork: %w", err)
+		}
+		// An interrupt ends the fork as it ends a run: after its current
+		// group, keeping what it finished.
+		stop := context.AfterFunc(ctx, func() { _ = cmd.Process.Signal(os.Interrupt) })
+		defer stop()
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			if e, ok := run.ParseForkEvent(sc.Text()); ok {
+				events(e)
+			}
+		}
+		_, _ = io.Copy(io.Discard, out)
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &ee) && ee.ExitCode() == ExitInterrupted, ctx.Err() != nil:
+			return bench.ErrInterrupted
+		default:
+			return err
+		}
+	}
+}
+
+// forkEvents is a fork's progress display: one line per case started and
+// finished on standard output, for the parent to read.
+type forkEvents struct{ w io.Writer }
+
+var _ run.Progress = forkEvents{}
+
+func (forkEvents) Begin(int) {}
+func (forkEvents) End()      {}
+
+// Start implements bench.Progress.
+func (p forkEvents) Start(_, _ int, c *bench.Case) {
+	fmt.Fprintln(p.w, run.FormatForkEvent(run.ForkEvent{Name: c.FullName()}))
+}
+
+// Done implements bench.Progress.
+func (p forkEvents) Done(_, _ int, r *results.Case) {
+	fmt.Fprintln(p.w, run.FormatForkEvent(run.ForkEvent{Done: true, Name: r.FullName(), Status: r.Status, Error: r.Error}))
+}
+
+// parseFork checks --fork K/N.
+func parseFork(s string) error {
+	k, n, ok := strings.Cut(s, "/")
+	ki, err1 := strconv.Atoi(k)
+	ni, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || ki < 1 || ki > ni {
+		return fmt.Errorf("--fork %q: want K/N with 1 ≤ K ≤ N", s)
+	}
+	return nil
+}

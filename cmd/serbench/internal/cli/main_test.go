@@ -1,0 +1,24 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// forkChildEnv marks a process started by a test's run as one of its
+// forks: the test binary then acts as serbench.
+const forkChildEnv = "SERBENCH_CLI_TEST_FORK"
+
+// TestMain lets runs started by the tests fork: os.Executable is the test
+// binary, which, started with forkChildEnv set, runs the command line it
+// was given instead of the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv(forkChildEnv) == "1" {
+		os.Exit(Main(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if err := os.Setenv(forkChildEnv, "1"); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}

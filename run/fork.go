@@ -1,0 +1,260 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// A Fork asks for one process to measure part of a workload's samples.
+type Fork struct {
+	// Workload names the workload; Scale, Subjects and Benchtime are the
+	// run's.
+	Workload  string
+	Scale     workload.Scale
+	Subjects  []string
+	Benchtime string
+	// K and N: this is fork K of N (1-based).
+	K, N int
+	// Count is the number of samples this fork takes per case.
+	Count int
+	// CasesFile lists the full names of the cases to measure, one per
+	// line: exactly the parent's selection after filter, shard and resume.
+	CasesFile string
+	// Out is the directory the fork writes its results.jsonl into.
+	Out string
+}
+
+// A ForkEvent is a fork's progress: a case started or finished.
+type ForkEvent struct {
+	// Done is false when the case starts, true when it is finished.
+	Done bool
+	// Name is the case's full name (Case.FullName).
+	Name string
+	// Status and Error are the finished case's (results.Status*).
+	Status, Error string
+}
+
+// A Spawner runs a fork as a separate process and waits for it, passing
+// its progress to events. It returns bench.ErrInterrupted when the fork
+// was interrupted, and an error when it failed; either way the fork's
+// results file holds whatever it finished.
+type Spawner func(ctx context.Context, f Fork, events func(ForkEvent)) error
+
+// ForkEventPrefix starts the lines a fork prints on its standard output to
+// report progress: "<prefix>\tstart\t<name>" and
+// "<prefix>\tdone\t<name>\t<status>\t<error>".
+const ForkEventPrefix = "serbench-fork"
+
+// FormatForkEvent renders e as one line for the parent to parse.
+func FormatForkEvent(e ForkEvent) string {
+	clean := func(s string) string { return strings.NewReplacer("\t", " ", "\n", " ").Replace(s) }
+	if !e.Done {
+		return ForkEventPrefix + "\tstart\t" + clean(e.Name)
+	}
+	return ForkEventPrefix + "\tdone\t" + clean(e.Name) + "\t" + e.Status + "\t" + clean(e.Error)
+}
+
+// ParseForkEvent parses a line written by FormatForkEvent; ok is false for
+// any other line.
+func ParseForkEvent(line string) (e ForkEvent, ok bool) {
+	f := strings.Split(strings.TrimRight(line, "\r\n"), "\t")
+	switch {
+	case len(f) == 3 && f[0] == ForkEventPrefix && f[1] == "start":
+		return ForkEvent{Name: f[2]}, true
+	case len(f) == 5 && f[0] == ForkEventPrefix && f[1] == "done":
+		return ForkEvent{Done: true, Name: f[2], Status: f[3], Error: f[4]}, true
+	}
+	return ForkEvent{}, false
+}
+
+// ReadCasesFile reads a fork's case list (one full name per line).
+func ReadCasesFile(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cases file: %w", err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// forkCounts splits count samples over n forks, the first ones taking the
+// remainder: 20 over 4 is 5 each, 10 over 4 is 3, 3, 2, 2.
+func forkCounts(count, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = count / n
+		if i < count%n {
+			out[i]++
+		}
+	}
+	return out
+}
+
+// forkBatch is the number of cases, rounded up to whole comparison
+// groups, that the forks measure before the next batch: the results then
+// stream batch by batch, an interrupt keeps the finished batches, and the
+// forks of one case run minutes apart at most.
+const forkBatch = 48
+
+// batches cuts cases into runs of whole comparison groups (cases of one
+// group are adjacent in a plan) of at least forkBatch cases.
+func batches(cases []bench.Case) [][]bench.Case {
+	var out [][]bench.Case
+	start := 0
+	for i := 1; i <= len(cases); i++ {
+		end := i == len(cases)
+		if !end && (i-start < forkBatch || sameGroup(&cases[i-1], &cases[i])) {
+			continue
+		}
+		out = append(out, cases[start:i])
+		start = i
+	}
+	return out
+}
+
+func sameGroup(a, b *bench.Case) bool { return a.Group != "" && a.Group == b.Group }
+
+// measureForked measures cases in forks processes: batch by batch, each
+// batch by every fork one after another, each fork taking its share of
+// the samples; every case is handed to emit once, with the samples of all
+// forks, when its batch is done. When ctx ends no further fork starts and
+// the current batch is discarded: the finished batches are kept.
+func measureForked(ctx context.Context, o Options, w string, cases []bench.Case, forks int, tmp string, prog *offsetProgress, emit func(results.Case) error) error {
+	dir, err := os.MkdirTemp(tmp, "forks-")
+	if err != nil {
+		return fmt.Errorf("forks: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	done := 0
+	for b, batch := range batches(cases) {
+		err := measureBatch(ctx, o, w, batch, forks, filepath.Join(dir, fmt.Sprintf("batch-%d", b+1)), prog, &done, emit)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measureBatch measures one batch in every fork and emits its cases.
+func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, forks int, dir string, prog *offsetProgress, done *int, emit func(results.Case) error) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("forks: %w", err)
+	}
+	var names strings.Builder
+	index := make(map[string]int, len(cases))
+	for i := range cases {
+		n := cases[i].FullName()
+		index[n] = i
+		names.WriteString(n + "\n")
+	}
+	list := filepath.Join(dir, "cases.txt")
+	if err := os.WriteFile(list, []byte(names.String()), 0o644); err != nil {
+		return fmt.Errorf("forks: %w", err)
+	}
+	merged := make([]*results.Case, len(cases))
+	var runErr error
+	for k, count := range forkCounts(o.Count, forks) {
+		if count == 0 {
+			continue
+		}
+		if ctx.Err() != nil {
+			runErr = bench.ErrInterrupted
+			break
+		}
+		f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(),
+			K: k + 1, N: forks, Count: count, CasesFile: list, Out: filepath.Join(dir, fmt.Sprintf("fork-%d", k+1))}
+		err := o.Spawn(ctx, f, func(e ForkEvent) {
+			i, ok := index[e.Name]
+			if !ok {
+				return
+			}
+			if !e.Done {
+				prog.Start(*done, 0, &cases[i])
+				return
+			}
+			*done++
+			prog.Done(*done, 0, &results.Case{Workload: w, Name: cases[i].Name, Labels: cases[i].Labels, Status: e.Status, Error: e.Error})
+		})
+		got, rerr := results.ReadFile(filepath.Join(f.Out, ResultsFile))
+		if rerr == nil {
+			for _, c := range got.Cases {
+				if i, ok := index[c.FullName()]; ok {
+					merged[i] = mergeFork(merged[i], c)
+				}
+			}
+		}
+		if err != nil {
+			runErr = err
+			if !errors.Is(err, bench.ErrInterrupted) {
+				runErr = fmt.Errorf("fork %d/%d: %w", k+1, forks, err)
+			}
+			break
+		}
+		if rerr != nil {
+			runErr = fmt.Errorf("fork %d/%d: %w", k+1, forks, rerr)
+			break
+		}
+	}
+	if errors.Is(runErr, bench.ErrInterrupted) {
+		// Not every fork measured this batch: its cases are not finished
+		// (--resume measures them again), as a case cut short in one
+		// process is discarded.
+		return runErr
+	}
+	for i, c := range merged {
+		if c == nil {
+			continue
+		}
+		if c.OK() {
+			c.Summarize()
+		}
+		c.Group = cases[i].Group
+		if err := emit(*c); err != nil {
+			return err
+		}
+	}
+	return runErr
+}
+
+// mergeFork adds fork result c to the case merged so far: samples are
+// concatenated (rounds renumbered to follow the earlier forks'), a failure
+// or skip in any fork makes the case failed or skipped.
+func mergeFork(acc *results.Case, c results.Case) *results.Case {
+	if acc == nil {
+		c.Summary, c.Noisy = nil, false
+		return &c
+	}
+	acc.Elapsed += c.Elapsed
+	if !acc.OK() {
+		return acc
+	}
+	if !c.OK() {
+		acc.Status, acc.Error = c.Status, c.Error
+		acc.Samples, acc.Summary = nil, nil
+		return acc
+	}
+	last := 0
+	for _, s := range acc.Samples {
+		last = max(last, s.Round)
+	}
+	for _, s := range c.Samples {
+		if s.Round > 0 {
+			s.Round += last
+		}
+		acc.Samples = append(acc.Samples, s)
+	}
+	return acc
+}

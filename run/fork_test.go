@@ -1,0 +1,156 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+func TestForkCounts(t *testing.T) {
+	tests := []struct {
+		count, n int
+		want     []int
+	}{
+		{20, 4, []int{5, 5, 5, 5}},
+		{10, 4, []int{3, 3, 2, 2}},
+		{3, 3, []int{1, 1, 1}},
+		{1, 1, []int{1}},
+	}
+	for _, tt := range tests {
+		if got := forkCounts(tt.count, tt.n); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("forkCounts(%d, %d) = %v, want %v", tt.count, tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestBatchesKeepGroupsWhole: batches hold at least forkBatch cases and
+// never split a comparison group.
+func TestBatchesKeepGroupsWhole(t *testing.T) {
+	var cases []bench.Case
+	for g := 0; g < 25; g++ {
+		for s := 0; s < 7; s++ {
+			cases = append(cases, bench.Case{Name: "C", Group: fmt.Sprint("g", g), Labels: results.Labels{{Key: "subject", Value: fmt.Sprint(s)}, {Key: "g", Value: fmt.Sprint(g)}}})
+		}
+	}
+	bs := batches(cases)
+	total := 0
+	for i, b := range bs {
+		total += len(b)
+		if i < len(bs)-1 && len(b) < forkBatch {
+			t.Errorf("batch %d has %d cases, want ≥ %d", i, len(b), forkBatch)
+		}
+		if b[0].Group == "" || (total < len(cases) && b[len(b)-1].Group == cases[total].Group) {
+			t.Errorf("batch %d splits group %s", i, b[len(b)-1].Group)
+		}
+	}
+	if total != len(cases) || len(bs) < 2 {
+		t.Errorf("%d batches of %d cases in all, want %d cases", len(bs), total, len(cases))
+	}
+}
+
+func TestForkEventRoundTrip(t *testing.T) {
+	for _, e := range []ForkEvent{
+		{Name: "Features/subject=psdb/n=100"},
+		{Done: true, Name: "F/subject=a", Status: results.StatusFailed, Error: "verify: bad\ttab"},
+		{Done: true, Name: "F/subject=b", Status: results.StatusOK},
+	} {
+		got, ok := ParseForkEvent(FormatForkEvent(e))
+		want := e
+		if want.Error == "verify: bad\ttab" {
+			want.Error = "verify: bad tab"
+		}
+		if !ok || got != want {
+			t.Errorf("round trip of %+v: %+v, %v", e, got, ok)
+		}
+	}
+	if _, ok := ParseForkEvent("serbench: 3 cases"); ok {
+		t.Error("an ordinary line parsed as an event")
+	}
+}
+
+// forked is the fake workload asking for three processes.
+type forked struct{ fake }
+
+func (f forked) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
+	p, err := f.fake.Plan(ctx, cfg)
+	if p != nil {
+		p.Forks = 3
+	}
+	return p, err
+}
+
+// TestForksMergeSamples: a workload that asks for three forks is measured
+// by three "processes" (here: Run called as the fork would be), each
+// taking its share of the samples of exactly the parent's cases; the
+// parent's results hold every case once with all samples, rounds numbered
+// on, and record the forks.
+func TestForksMergeSamples(t *testing.T) {
+	var spawned []Fork
+	spawn := func(ctx context.Context, f Fork, events func(ForkEvent)) error {
+		spawned = append(spawned, f)
+		names, err := ReadCasesFile(f.CasesFile)
+		if err != nil {
+			return err
+		}
+		_, err = Run(ctx, Options{Workloads: workload.Set{forked{}}, Names: []string{f.Workload}, Scale: f.Scale,
+			Count: f.Count, Benchtime: 1e6, Out: f.Out, Force: true, Cases: names, ResultsOnly: true,
+			Progress: eventsProgress{events}})
+		return err
+	}
+	o := opts(t, t.TempDir(), func(o *Options) {
+		o.Workloads, o.Count, o.Spawn = workload.Set{forked{}}, 7, spawn
+		o.Subjects = []string{"a", "b", "lim"}
+	})
+	out, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spawned) != 3 || spawned[0].Count+spawned[1].Count+spawned[2].Count != 7 || spawned[2].K != 3 || spawned[2].N != 3 {
+		t.Fatalf("forks %+v", spawned)
+	}
+	run, err := results.ReadFile(out.ResultsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cases) != 3 || run.Env.Extra["fake.forks"] == "" {
+		t.Fatalf("%d cases, env extra %v", len(run.Cases), run.Env.Extra)
+	}
+	for _, c := range run.Cases {
+		if len(c.Samples) != 7 || !c.OK() || c.Group != "g" {
+			t.Errorf("%s: %d samples, status %s, group %q", c.FullName(), len(c.Samples), c.Status, c.Group)
+		}
+		for i, s := range c.Samples {
+			if s.Round != i+1 {
+				t.Errorf("%s: sample %d has round %d", c.FullName(), i, s.Round)
+			}
+		}
+		if _, ok := c.Stat(results.UnitVsBaseline); !ok {
+			t.Errorf("%s: no in-round ratio", c.FullName())
+		}
+	}
+	if st, err := os.Stat(filepath.Join(o.Out, "report.md")); err != nil || st.Size() == 0 {
+		t.Errorf("the parent writes the report: %v", err)
+	}
+	if forkDirs, _ := filepath.Glob(filepath.Join(o.Out, "fork-*")); len(forkDirs) > 0 {
+		t.Errorf("fork output left in the run's directory: %v", forkDirs)
+	}
+}
+
+// eventsProgress is a fork's progress as the CLI's fork mode reports it.
+type eventsProgress struct{ f func(ForkEvent) }
+
+func (eventsProgress) Begin(int) {}
+func (eventsProgress) End()      {}
+func (p eventsProgress) Start(_, _ int, c *bench.Case) {
+	p.f(ForkEvent{Name: c.FullName()})
+}
+func (p eventsProgress) Done(_, _ int, r *results.Case) {
+	p.f(ForkEvent{Done: true, Name: r.FullName(), Status: r.Status, Error: r.Error})
+}
