@@ -71,6 +71,11 @@ type Case struct {
 	// tell (a file of a million records, a scan of ten million rows); zero
 	// means "shorter than a sample". It only feeds Estimate.
 	OpTime time.Duration
+	// Iters, when positive, is the number of iterations per sample,
+	// calibrated by an earlier process measuring the same case (a fork):
+	// calibration is skipped and one run of Iters iterations warms the
+	// case up instead.
+	Iters int
 	// Budget, when positive, caps the time spent sampling: no new sample
 	// starts once the samples so far took Budget (at least one sample is
 	// always taken). Slow ops then get fewer samples, and reports show n.
@@ -290,6 +295,17 @@ func (m *member) prepare(ctx context.Context, opts Options) error {
 	}
 	if err := ctx.Err(); err != nil {
 		return ErrInterrupted
+	}
+	if c.Iters > 0 {
+		// Calibrated elsewhere: warm up with one run of a sample's size.
+		if !(c.Iters == 1 && c.NoWarmup) {
+			if _, err := runOnce(&m.b, c.Run, c.Iters); err != nil {
+				m.fail("run", err)
+				return nil
+			}
+		}
+		m.n, m.active = c.Iters, true
+		return nil
 	}
 	// Calibrate: grow N until one run lasts at least SampleTime, as
 	// testing.B does. The calibration runs double as warm-up.

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +102,24 @@ func TestGroupsKeepsMembersTogether(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "1+3 2 4" {
 		t.Errorf("groups %v", got)
+	}
+}
+
+// TestPresetItersSkipCalibration: a case given its iterations (by an
+// earlier fork) runs once to warm up and then samples at exactly that N.
+func TestPresetItersSkipCalibration(t *testing.T) {
+	var runs []int
+	c := Case{Name: "P", Labels: results.Labels{{Key: "subject", Value: "p"}}, Iters: 37,
+		Verify: func() error { return nil },
+		Run: func(b *B) error {
+			runs = append(runs, b.N)
+			return nil
+		}}
+	r, err := Measure(context.Background(), c, Options{Count: 3, SampleTime: time.Second})
+	if err != nil || !r.OK() {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if want := []int{37, 37, 37, 37}; !slices.Equal(runs, want) {
+		t.Errorf("runs with N = %v, want %v (one warm-up, three samples, no calibration)", runs, want)
 	}
 }

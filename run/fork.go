@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/serbench/serbench/bench"
@@ -30,6 +31,10 @@ type Fork struct {
 	CasesFile string
 	// Out is the directory the fork writes its results.jsonl into.
 	Out string
+	// ItersFile, when set, gives each case its iterations per sample as
+	// the first fork calibrated them ("<full name>\t<iterations>" lines):
+	// later forks skip calibration and warm up with one sample's run.
+	ItersFile string
 }
 
 // A ForkEvent is a fork's progress: a case started or finished.
@@ -90,6 +95,39 @@ func ReadCasesFile(path string) ([]string, error) {
 	return out, nil
 }
 
+// ReadItersFile reads a fork's iterations file.
+func ReadItersFile(path string) (map[string]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("iterations file: %w", err)
+	}
+	out := map[string]int{}
+	for _, l := range strings.Split(string(b), "\n") {
+		name, n, ok := strings.Cut(strings.TrimSpace(l), "\t")
+		if !ok {
+			continue
+		}
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("iterations file: bad line %q", l)
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// writeIters records the iterations per sample of the cases measured in
+// got, for the next forks.
+func writeIters(path string, got *results.Run) error {
+	var b strings.Builder
+	for _, c := range got.Cases {
+		if c.OK() && len(c.Samples) > 0 {
+			fmt.Fprintf(&b, "%s\t%d\n", c.FullName(), c.Samples[len(c.Samples)-1].Iters)
+		}
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
 // forkCounts splits count samples over n forks, the first ones taking the
 // remainder: 20 over 4 is 5 each, 10 over 4 is 3, 3, 2, 2.
 func forkCounts(count, n int) []int {
@@ -109,23 +147,52 @@ func forkCounts(count, n int) []int {
 // forks of one case run minutes apart at most.
 const forkBatch = 48
 
-// batches cuts cases into runs of whole comparison groups (cases of one
-// group are adjacent in a plan) of at least forkBatch cases.
+// batches cuts cases into batches of whole units — a comparison group, or
+// the cases sharing an Affinity — of at least forkBatch cases (the last
+// may be smaller). A unit's cases need not be adjacent in the plan (a
+// type's encode and decode groups interleave); each batch keeps plan order.
 func batches(cases []bench.Case) [][]bench.Case {
-	var out [][]bench.Case
-	start := 0
-	for i := 1; i <= len(cases); i++ {
-		end := i == len(cases)
-		if !end && (i-start < forkBatch || sameGroup(&cases[i-1], &cases[i])) {
-			continue
+	unitOf := make([]int, len(cases))
+	first := map[string]int{}
+	var size []int
+	for i := range cases {
+		key := unitKey(&cases[i])
+		u, ok := first[key]
+		if !ok {
+			u = len(size)
+			first[key] = u
+			size = append(size, 0)
 		}
-		out = append(out, cases[start:i])
-		start = i
+		unitOf[i] = u
+		size[u]++
+	}
+	batchOf := make([]int, len(size))
+	nb, n := 0, 0
+	for u, k := range size {
+		if n >= forkBatch {
+			nb, n = nb+1, 0
+		}
+		batchOf[u] = nb
+		n += k
+	}
+	out := make([][]bench.Case, nb+1)
+	for i := range cases {
+		b := batchOf[unitOf[i]]
+		out[b] = append(out[b], cases[i])
 	}
 	return out
 }
 
-func sameGroup(a, b *bench.Case) bool { return a.Group != "" && a.Group == b.Group }
+// unitKey is what keeps cases together: their Affinity, else their group.
+func unitKey(c *bench.Case) string {
+	switch {
+	case c.Affinity != "":
+		return "a\x00" + c.Affinity
+	case c.Group != "":
+		return "g\x00" + c.Group
+	}
+	return "c\x00" + c.FullName()
+}
 
 // measureForked measures cases in forks processes: batch by batch, each
 // batch by every fork one after another, each fork taking its share of
@@ -166,6 +233,7 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 	}
 	merged := make([]*results.Case, len(cases))
 	var runErr error
+	iters := ""
 	for k, count := range forkCounts(o.Count, forks) {
 		if count == 0 {
 			continue
@@ -175,7 +243,7 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			break
 		}
 		f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(),
-			K: k + 1, N: forks, Count: count, CasesFile: list, Out: filepath.Join(dir, fmt.Sprintf("fork-%d", k+1))}
+			K: k + 1, N: forks, Count: count, CasesFile: list, Out: filepath.Join(dir, fmt.Sprintf("fork-%d", k+1)), ItersFile: iters}
 		err := o.Spawn(ctx, f, func(e ForkEvent) {
 			i, ok := index[e.Name]
 			if !ok {
@@ -193,6 +261,12 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			for _, c := range got.Cases {
 				if i, ok := index[c.FullName()]; ok {
 					merged[i] = mergeFork(merged[i], c)
+				}
+			}
+			if iters == "" && err == nil {
+				iters = filepath.Join(dir, "iters.txt")
+				if werr := writeIters(iters, got); werr != nil {
+					return fmt.Errorf("forks: %w", werr)
 				}
 			}
 		}

@@ -31,23 +31,31 @@ func TestForkCounts(t *testing.T) {
 }
 
 // TestBatchesKeepGroupsWhole: batches hold at least forkBatch cases and
-// never split a comparison group.
+// never split a comparison group, even when its cases interleave with
+// another group's in the plan (features plans encode, decode, encode, …).
 func TestBatchesKeepGroupsWhole(t *testing.T) {
 	var cases []bench.Case
-	for g := 0; g < 25; g++ {
+	for n := 0; n < 12; n++ {
 		for s := 0; s < 7; s++ {
-			cases = append(cases, bench.Case{Name: "C", Group: fmt.Sprint("g", g), Labels: results.Labels{{Key: "subject", Value: fmt.Sprint(s)}, {Key: "g", Value: fmt.Sprint(g)}}})
+			for _, op := range []string{"encode", "decode"} {
+				cases = append(cases, bench.Case{Name: "C", Group: fmt.Sprint(n, "/", op),
+					Labels: results.Labels{{Key: "subject", Value: fmt.Sprint(s)}, {Key: "n", Value: fmt.Sprint(n)}, {Key: "op", Value: op}}})
+			}
 		}
 	}
 	bs := batches(cases)
 	total := 0
+	batchOf := map[string]int{}
 	for i, b := range bs {
 		total += len(b)
 		if i < len(bs)-1 && len(b) < forkBatch {
 			t.Errorf("batch %d has %d cases, want ≥ %d", i, len(b), forkBatch)
 		}
-		if b[0].Group == "" || (total < len(cases) && b[len(b)-1].Group == cases[total].Group) {
-			t.Errorf("batch %d splits group %s", i, b[len(b)-1].Group)
+		for _, c := range b {
+			if j, ok := batchOf[c.Group]; ok && j != i {
+				t.Errorf("group %s split between batches %d and %d", c.Group, j, i)
+			}
+			batchOf[c.Group] = i
 		}
 	}
 	if total != len(cases) || len(bs) < 2 {
@@ -99,8 +107,14 @@ func TestForksMergeSamples(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		var iters map[string]int
+		if f.ItersFile != "" {
+			if iters, err = ReadItersFile(f.ItersFile); err != nil {
+				return err
+			}
+		}
 		_, err = Run(ctx, Options{Workloads: workload.Set{forked{}}, Names: []string{f.Workload}, Scale: f.Scale,
-			Count: f.Count, Benchtime: 1e6, Out: f.Out, Force: true, Cases: names, ResultsOnly: true,
+			Count: f.Count, Benchtime: 1e6, Out: f.Out, Force: true, Cases: names, Iters: iters, ResultsOnly: true,
 			Progress: eventsProgress{events}})
 		return err
 	}
@@ -114,6 +128,10 @@ func TestForksMergeSamples(t *testing.T) {
 	}
 	if len(spawned) != 3 || spawned[0].Count+spawned[1].Count+spawned[2].Count != 7 || spawned[2].K != 3 || spawned[2].N != 3 {
 		t.Fatalf("forks %+v", spawned)
+	}
+	// The first fork calibrates; the others reuse its iterations.
+	if spawned[0].ItersFile != "" || spawned[1].ItersFile == "" || spawned[2].ItersFile != spawned[1].ItersFile {
+		t.Errorf("iterations files: %q %q %q", spawned[0].ItersFile, spawned[1].ItersFile, spawned[2].ItersFile)
 	}
 	run, err := results.ReadFile(out.ResultsPath)
 	if err != nil {
@@ -129,6 +147,9 @@ func TestForksMergeSamples(t *testing.T) {
 		for i, s := range c.Samples {
 			if s.Round != i+1 {
 				t.Errorf("%s: sample %d has round %d", c.FullName(), i, s.Round)
+			}
+			if s.Iters != c.Samples[0].Iters {
+				t.Errorf("%s: sample %d ran %d iterations, the first fork's %d", c.FullName(), i, s.Iters, c.Samples[0].Iters)
 			}
 		}
 		if _, ok := c.Stat(results.UnitVsBaseline); !ok {

@@ -66,6 +66,9 @@ type Options struct {
 	// Cases, when non-nil, keeps exactly the cases with these full names
 	// (a fork measuring its parent's selection).
 	Cases []string
+	// Iters gives cases (by full name) their iterations per sample, as a
+	// fork's parent learnt them from its first fork: they skip calibration.
+	Iters map[string]int
 	// ResultsOnly writes results.jsonl only: no bench.txt, no report (a
 	// fork, whose parent writes them).
 	ResultsOnly bool
@@ -241,6 +244,11 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		p.Cases = notDone(o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter)), done)
 		if o.Cases != nil {
 			p.Cases = only(p.Cases, o.Cases)
+		}
+		for i := range p.Cases {
+			if n := o.Iters[p.Cases[i].FullName()]; n > 0 {
+				p.Cases[i].Iters = n
+			}
 		}
 		if f := o.forks(p); f > 1 {
 			forks[w.Name()] = f

@@ -37,6 +37,7 @@ type runFlags struct {
 	forks     int
 	fork      string // "K/N" in a fork (hidden)
 	cases     string // a fork's case list (hidden)
+	iters     string // a fork's iterations per sample (hidden)
 	// The data workload's input.
 	input   string
 	limit   int64
@@ -83,6 +84,8 @@ func (a *app) runCmd() *cobra.Command {
 	fl.IntVar(&f.forks, "forks", 0, "measure each workload in N processes one after another, the samples split among them (default: the workload's choice: features 4, others 1)")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
 	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
+	fl.StringVar(&f.iters, "iters", "", "internal: iterations per sample of each case, as an earlier fork calibrated them")
+	_ = fl.MarkHidden("iters")
 	_ = fl.MarkHidden("fork")
 	_ = fl.MarkHidden("cases")
 	fl.StringVar(&f.runID, "run-id", "", "the id the shards of one run share (default: derived from the command line and the build)")
@@ -127,6 +130,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	var rp run.Progress = prog
 	spawn := a.spawner()
 	var caseNames []string
+	var iters map[string]int
 	if f.fork != "" {
 		// A fork measures its parent's selection and reports to it.
 		if err := parseFork(f.fork); err != nil {
@@ -139,6 +143,11 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 			return usageError{err}
 		}
 		rp, spawn = forkEvents{a.stdout}, nil
+		if f.iters != "" {
+			if iters, err = run.ReadItersFile(f.iters); err != nil {
+				return usageError{err}
+			}
+		}
 	}
 	if err := a.configureData(names, f); err != nil {
 		return err
@@ -157,7 +166,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
 		PGDSN: f.pgDSN, Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
-		Forks: f.forks, Spawn: spawn, Cases: caseNames, ResultsOnly: f.fork != "",
+		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
 	})
 	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
 		return usageError{ue}
