@@ -562,6 +562,10 @@ func (b Block) boolRange(dst []bool, start, n int) ([]bool, error) {
 	}
 	dst, t := grow(dst, n)
 	d := b.data
+	if start&7 == 0 { // whole bytes from the first: every full read
+		unpackBits(boolBytes(t), d[start>>3:])
+		return dst, nil
+	}
 	k := 0
 	p := start
 	for ; p&7 != 0 && k < n; p, k = p+1, k+1 {
@@ -597,7 +601,13 @@ func (b Block) AppendBoolBits(dst []byte) ([]byte, error) {
 	if dt := DataType(b.meta >> metaTypeShift & 31); dt != TypeBool && dt != TypeBoolVector {
 		return dst, b.mismatch("bool")
 	}
-	out := append(dst, b.data...)
+	var out []byte
+	if l := len(dst); cap(dst)-l >= len(b.data) { // in place (see copyPayload)
+		out = dst[:l+len(b.data)]
+		copyPayload(out[l:], b.data)
+	} else {
+		out = append(dst, b.data...)
+	}
 	if pad := 8*len(b.data) - b.count; pad != 0 {
 		out[len(out)-1] &^= 1<<pad - 1
 	}
@@ -655,7 +665,7 @@ func (b Block) AppendInt32s(dst []int32) ([]int32, error) {
 		if n := len(b.data) >> 2; cap(dst)-len(dst) >= n { // in place: one copy
 			l := len(dst)
 			dst = dst[:l+n]
-			copy(bytesOf32(u32s(dst[l:])), b.data)
+			copyPayload(bytesOf32(u32s(dst[l:])), b.data)
 			return dst, nil
 		}
 		return appendData32(dst, b.data), nil
@@ -669,7 +679,7 @@ func (b Block) AppendInt64s(dst []int64) ([]int64, error) {
 		if n := len(b.data) >> 3; cap(dst)-len(dst) >= n { // in place: one copy
 			l := len(dst)
 			dst = dst[:l+n]
-			copy(bytesOf64(u64s(dst[l:])), b.data)
+			copyPayload(bytesOf64(u64s(dst[l:])), b.data)
 			return dst, nil
 		}
 		return appendData64(dst, b.data), nil
@@ -684,7 +694,7 @@ func (b Block) AppendUint32s(dst []uint32) ([]uint32, error) {
 		if n := len(b.data) >> 2; cap(dst)-len(dst) >= n { // in place: one copy
 			l := len(dst)
 			dst = dst[:l+n]
-			copy(bytesOf32(u32s(dst[l:])), b.data)
+			copyPayload(bytesOf32(u32s(dst[l:])), b.data)
 			return dst, nil
 		}
 		return appendData32(dst, b.data), nil
@@ -698,7 +708,7 @@ func (b Block) AppendUint64s(dst []uint64) ([]uint64, error) {
 		if n := len(b.data) >> 3; cap(dst)-len(dst) >= n { // in place: one copy
 			l := len(dst)
 			dst = dst[:l+n]
-			copy(bytesOf64(u64s(dst[l:])), b.data)
+			copyPayload(bytesOf64(u64s(dst[l:])), b.data)
 			return dst, nil
 		}
 		return appendData64(dst, b.data), nil
@@ -713,7 +723,7 @@ func (b Block) AppendFloat32s(dst []float32) ([]float32, error) {
 		if n := len(b.data) >> 2; cap(dst)-len(dst) >= n { // in place: one copy
 			l := len(dst)
 			dst = dst[:l+n]
-			copy(bytesOf32(u32s(dst[l:])), b.data)
+			copyPayload(bytesOf32(u32s(dst[l:])), b.data)
 			return dst, nil
 		}
 		return appendData32(dst, b.data), nil
@@ -727,7 +737,7 @@ func (b Block) AppendFloat64s(dst []float64) ([]float64, error) {
 		if n := len(b.data) >> 3; cap(dst)-len(dst) >= n { // in place: one copy
 			l := len(dst)
 			dst = dst[:l+n]
-			copy(bytesOf64(u64s(dst[l:])), b.data)
+			copyPayload(bytesOf64(u64s(dst[l:])), b.data)
 			return dst, nil
 		}
 		return appendData64(dst, b.data), nil
@@ -737,6 +747,14 @@ func (b Block) AppendFloat64s(dst []float64) ([]float64, error) {
 
 // AppendBools appends every value of a Bool or BoolVector block to dst.
 func (b Block) AppendBools(dst []bool) ([]bool, error) {
+	if dt := DataType(b.meta >> metaTypeShift & 31); dt == TypeBool || dt == TypeBoolVector {
+		if n := b.count; cap(dst)-len(dst) >= n { // in place: no growth check, no call but the unpacking
+			l := len(dst)
+			dst = dst[:l+n]
+			unpackBits(boolBytes(dst[l:]), b.data)
+			return dst, nil
+		}
+	}
 	return b.boolRange(dst, 0, b.count)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // All Append functions append one complete, uncompressed PSDB block to dst
@@ -113,10 +114,164 @@ func appendVectors[T any](dst []byte, h Header, s *Schema, dt DataType, vecs [][
 	return out, nil
 }
 
-// Element writers.
+// appendWordVectors writes a vector block of 4- or 8-byte words (w is 4
+// or 8, matching T). It checks each vector's length as it copies it, and
+// copies vectors of 16, 32 or 64 bytes (4 or 8 words, the common feature
+// vector sizes) with inline fixed-size moves instead of a memmove call:
+// per vector, the work left is loading its slice header, one compare and
+// the move.
+func appendWordVectors[T any](dst []byte, h Header, s *Schema, dt DataType, w int, vecs [][]T) ([]byte, error) {
+	if s == nil || s.dt != dt || s.version != h.SchemaVersion || len(vecs) != s.n {
+		return dst, checkVectors(h, s, dt, vecs)
+	}
+	out, data, err := begin(dst, h, dt, s.elements*w, 0)
+	if err != nil {
+		return dst, err
+	}
+	lens := s.vecLens[:len(vecs)]
+	if !nativeLE {
+		if err := checkVectors(h, s, dt, vecs); err != nil {
+			return dst, err
+		}
+		off := 0
+		for _, v := range vecs {
+			b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), w*len(v))
+			if w == 4 {
+				putUint32sPortable(data[off:], unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(v)))
+			} else {
+				putUint64sPortable(data[off:], unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), len(v)))
+			}
+			off += len(b)
+		}
+		return out, nil
+	}
+	// Every vector's length is checked before it is written, and the
+	// lengths add up to the data size, so the writes stay in data.
+	base := unsafe.Pointer(unsafe.SliceData(data))
+	if l := s.vecLen; l >= 0 && (w*l == 32 || w*l == 64) {
+		// All vectors of 32 or 64 bytes: a small loop of fixed moves
+		// whose length check is a compare with a register.
+		if moveVectors(base, headers(vecs), l, w*l == 64) >= 0 {
+			return dst, checkVectors(h, s, dt, vecs)
+		}
+		return out, nil
+	}
+	off := 0
+	for i, v := range vecs {
+		if len(v) != lens[i] {
+			return dst, checkVectors(h, s, dt, vecs)
+		}
+		p := unsafe.Pointer(unsafe.SliceData(v))
+		n := w * len(v)
+		switch n {
+		case 0:
+			continue
+		case 16:
+			*(*[16]byte)(unsafe.Add(base, off)) = *(*[16]byte)(p)
+		case 32:
+			d := unsafe.Add(base, off)
+			*(*[16]byte)(d) = *(*[16]byte)(p)
+			*(*[16]byte)(unsafe.Add(d, 16)) = *(*[16]byte)(unsafe.Add(p, 16))
+		case 64:
+			d := unsafe.Add(base, off)
+			*(*[16]byte)(d) = *(*[16]byte)(p)
+			*(*[16]byte)(unsafe.Add(d, 16)) = *(*[16]byte)(unsafe.Add(p, 16))
+			*(*[16]byte)(unsafe.Add(d, 32)) = *(*[16]byte)(unsafe.Add(p, 32))
+			*(*[16]byte)(unsafe.Add(d, 48)) = *(*[16]byte)(unsafe.Add(p, 48))
+		default:
+			copy(data[off:off+n], unsafe.Slice((*byte)(p), n))
+		}
+		off += n
+	}
+	return out, nil
+}
 
-func write32[T word32](b []byte, v []T) error { putUint32s(b, u32s(v)); return nil }
-func write64[T word64](b []byte, v []T) error { putUint64s(b, u64s(v)); return nil }
+// sliceHeader is the memory layout of a Go slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// headers returns the slice headers of vecs.
+func headers[T any](vecs [][]T) []sliceHeader {
+	return unsafe.Slice((*sliceHeader)(unsafe.Pointer(unsafe.SliceData(vecs))), len(vecs))
+}
+
+// moveVectors copies the first 32 bytes (64 when big) of every vector in
+// vs to consecutive places from base, if its length is l, and returns the
+// index of the first vector of another length, or -1. base must have
+// room for len(vs) moves. (A separate function so that the loop keeps
+// everything in registers.)
+func moveVectors(base unsafe.Pointer, vs []sliceHeader, l int, big bool) int {
+	if big {
+		for i := range vs {
+			v := &vs[i]
+			if v.len != l {
+				return i
+			}
+			p, d := v.data, unsafe.Add(base, 64*i)
+			*(*[16]byte)(d) = *(*[16]byte)(p)
+			*(*[16]byte)(unsafe.Add(d, 16)) = *(*[16]byte)(unsafe.Add(p, 16))
+			*(*[16]byte)(unsafe.Add(d, 32)) = *(*[16]byte)(unsafe.Add(p, 32))
+			*(*[16]byte)(unsafe.Add(d, 48)) = *(*[16]byte)(unsafe.Add(p, 48))
+		}
+		return -1
+	}
+	i := 0
+	for ; i+2 <= len(vs); i += 2 { // two vectors per iteration
+		v := vs[i : i+2 : i+2]
+		if v[0].len != l || v[1].len != l {
+			break
+		}
+		p, q, d := v[0].data, v[1].data, unsafe.Add(base, 32*i)
+		*(*[16]byte)(d) = *(*[16]byte)(p)
+		*(*[16]byte)(unsafe.Add(d, 16)) = *(*[16]byte)(unsafe.Add(p, 16))
+		*(*[16]byte)(unsafe.Add(d, 32)) = *(*[16]byte)(q)
+		*(*[16]byte)(unsafe.Add(d, 48)) = *(*[16]byte)(unsafe.Add(q, 16))
+	}
+	for ; i < len(vs); i++ {
+		v := &vs[i]
+		if v.len != l {
+			return i
+		}
+		p, d := v.data, unsafe.Add(base, 32*i)
+		*(*[16]byte)(d) = *(*[16]byte)(p)
+		*(*[16]byte)(unsafe.Add(d, 16)) = *(*[16]byte)(unsafe.Add(p, 16))
+	}
+	return -1
+}
+
+// packVectors8 packs every vector of 8 bools in vs into one byte of
+// data (len(data) must be len(vs)), four vectors per 4-byte store, and
+// returns the index of the first vector whose length is not 8, or -1.
+func packVectors8(data []byte, vs []sliceHeader) int {
+	data = data[:len(vs)]
+	const m = 0x8040201008040201 // see packByte
+	i := 0
+	for ; i+4 <= len(vs); i += 4 {
+		v := vs[i : i+4 : i+4]
+		if v[0].len != 8 || v[1].len != 8 || v[2].len != 8 || v[3].len != 8 {
+			break
+		}
+		a := le8(v[0].data) * m >> 56
+		b := le8(v[1].data) * m >> 56
+		c := le8(v[2].data) * m >> 56
+		d := le8(v[3].data) * m >> 56
+		binary.LittleEndian.PutUint32(data[i:], uint32(a|b<<8|c<<16|d<<24))
+	}
+	for ; i < len(vs); i++ {
+		if vs[i].len != 8 {
+			return i
+		}
+		data[i] = byte(le8(vs[i].data) * m >> 56)
+	}
+	return -1
+}
+
+// le8 loads the 8 bytes at p as a little-endian word.
+func le8(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(p), 8)) }
+
+// Element writers.
 
 func writeInt8(b []byte, v []int32) error {
 	b = b[:len(v)]
@@ -392,18 +547,36 @@ func AppendBoolBits(dst []byte, h Header, bits []byte, n int) ([]byte, error) {
 // BoolVector feature group of h's schema version, and vecs must match its
 // vector lengths.
 func AppendBoolVectors(dst []byte, h Header, s *Schema, vecs [][]bool) ([]byte, error) {
-	if err := checkVectors(h, s, TypeBoolVector, vecs); err != nil {
-		return dst, err
+	if s == nil || s.dt != TypeBoolVector || s.version != h.SchemaVersion || len(vecs) != s.n {
+		return dst, checkVectors(h, s, TypeBoolVector, vecs)
 	}
 	n := s.elements
 	out, data, err := begin(dst, h, TypeBoolVector, (n+7)/8, boolPadding(n))
 	if err != nil {
 		return dst, err
 	}
+	if s.vecLen == 8 {
+		// Every vector one whole byte: a small loop of one load, one
+		// multiply and one store per vector (see packVectors8).
+		if packVectors8(data, headers(vecs)) >= 0 {
+			return dst, checkVectors(h, s, TypeBoolVector, vecs)
+		}
+		return out, nil
+	}
 	clear(data)
+	lens := s.vecLens[:len(vecs)]
 	pos := 0
-	for _, v := range vecs {
-		packBools(data, pos, v)
+	for i, v := range vecs {
+		if len(v) != lens[i] {
+			return dst, checkVectors(h, s, TypeBoolVector, vecs)
+		}
+		// A vector of 8 starting on a byte boundary is one byte: one
+		// load and one multiply (see packByte), no call.
+		if len(v) == 8 && pos&7 == 0 {
+			data[pos>>3] = packByte(binary.LittleEndian.Uint64(boolBytes(v)))
+		} else {
+			packBools(data, pos, v)
+		}
 		pos += len(v)
 	}
 	return out, nil
@@ -526,12 +699,12 @@ func AppendFP16Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byt
 
 // AppendFloat32Vectors appends an FP32Vector block.
 func AppendFloat32Vectors(dst []byte, h Header, s *Schema, vecs [][]float32) ([]byte, error) {
-	return appendVectors(dst, h, s, TypeFP32Vector, vecs, write32[float32])
+	return appendWordVectors(dst, h, s, TypeFP32Vector, 4, vecs)
 }
 
 // AppendFloat64Vectors appends an FP64Vector block.
 func AppendFloat64Vectors(dst []byte, h Header, s *Schema, vecs [][]float64) ([]byte, error) {
-	return appendVectors(dst, h, s, TypeFP64Vector, vecs, write64[float64])
+	return appendWordVectors(dst, h, s, TypeFP64Vector, 8, vecs)
 }
 
 // AppendInt8Vectors appends an Int8Vector block, narrowing the values.
@@ -546,12 +719,12 @@ func AppendInt16Vectors(dst []byte, h Header, s *Schema, vecs [][]int32) ([]byte
 
 // AppendInt32Vectors appends an Int32Vector block.
 func AppendInt32Vectors(dst []byte, h Header, s *Schema, vecs [][]int32) ([]byte, error) {
-	return appendVectors(dst, h, s, TypeInt32Vector, vecs, write32[int32])
+	return appendWordVectors(dst, h, s, TypeInt32Vector, 4, vecs)
 }
 
 // AppendInt64Vectors appends an Int64Vector block.
 func AppendInt64Vectors(dst []byte, h Header, s *Schema, vecs [][]int64) ([]byte, error) {
-	return appendVectors(dst, h, s, TypeInt64Vector, vecs, write64[int64])
+	return appendWordVectors(dst, h, s, TypeInt64Vector, 8, vecs)
 }
 
 // AppendUint8Vectors appends a Uint8Vector block, narrowing the values.
@@ -566,10 +739,10 @@ func AppendUint16Vectors(dst []byte, h Header, s *Schema, vecs [][]uint32) ([]by
 
 // AppendUint32Vectors appends a Uint32Vector block.
 func AppendUint32Vectors(dst []byte, h Header, s *Schema, vecs [][]uint32) ([]byte, error) {
-	return appendVectors(dst, h, s, TypeUint32Vector, vecs, write32[uint32])
+	return appendWordVectors(dst, h, s, TypeUint32Vector, 4, vecs)
 }
 
 // AppendUint64Vectors appends a Uint64Vector block.
 func AppendUint64Vectors(dst []byte, h Header, s *Schema, vecs [][]uint64) ([]byte, error) {
-	return appendVectors(dst, h, s, TypeUint64Vector, vecs, write64[uint64])
+	return appendWordVectors(dst, h, s, TypeUint64Vector, 8, vecs)
 }

@@ -1,6 +1,9 @@
 package psdb
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Schema describes a feature group: its schema version, data type, number
 // of features, and per feature the vector length (vector types) and the
@@ -16,6 +19,7 @@ type Schema struct {
 	vecOffs  []int // prefix sums of vecLens, len n+1; nil for scalar types
 	maxStr   []int // per feature; nil for non-string types
 	elements int   // total stored elements (features, or sum of vector lengths)
+	vecLen   int   // every vector's length when all are equal, else -1
 }
 
 // NewSchema validates and returns a schema. For vector types,
@@ -45,6 +49,10 @@ func NewSchema(version uint16, dt DataType, numFeatures int, vectorLengths, maxS
 			s.vecOffs[i+1] = s.vecOffs[i] + l
 		}
 		s.elements = s.vecOffs[numFeatures]
+		s.vecLen = -1
+		if numFeatures > 0 && s.elements == numFeatures*vectorLengths[0] && !slices.ContainsFunc(vectorLengths, func(l int) bool { return l != vectorLengths[0] }) {
+			s.vecLen = vectorLengths[0]
+		}
 	} else if len(vectorLengths) != 0 {
 		return nil, fmt.Errorf("%w: vector lengths given for scalar type %s", ErrSchema, dt)
 	}

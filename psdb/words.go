@@ -65,10 +65,46 @@ func putUint64sPortable(b []byte, v []uint64) {
 	}
 }
 
+// copyPayload copies src into dst (len(dst) ≤ len(src)): the copy of a
+// block's data section into a typed destination.
+//
+// A block's data starts at offset 9, after the header, so it is rarely
+// 8-byte aligned while the destination (a Go slice of words) is. On
+// amd64 CPUs with ERMS and FSRM (recent Intel), the runtime's memmove
+// copies 2 KiB or more to a 16-byte-aligned destination with REP MOVSQ,
+// which runs 4–5× slower from a misaligned source (measured: 4,000
+// bytes from offset 9 in 354 ns, from offset 0 in 68 ns). Its other path
+// for large copies (AVX loads and stores, taken when the destination is
+// not 16-byte aligned) does not care about the source's alignment. So a
+// large copy from a misaligned source copies its first 8 bytes alone and
+// the rest to the now misaligned destination, in pieces of 512 KiB (from
+// 1 MiB on, that path switches to non-temporal stores, slower here than
+// the aligned REP MOVSQ it replaces). Measured on a Xeon with ERMS+FSRM,
+// source at offset 9, copy → copyPayload (aligned copy): 4,000 bytes
+// 194 → 37 ns (28), 400 KB 13.9 → 6.9 µs (6.8), 3.2 MB 115 → 109 µs (99).
+// Elsewhere it costs one extra 8-byte move.
+func copyPayload(dst, src []byte) {
+	if len(dst) >= 2048 && uintptr(unsafe.Pointer(unsafe.SliceData(src)))&7 != 0 &&
+		uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&15 == 0 {
+		src = src[:len(dst)]
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+		dst, src = dst[8:], src[8:]
+		for len(src) > copyPiece {
+			copy(dst[:copyPiece], src[:copyPiece])
+			dst, src = dst[copyPiece:], src[copyPiece:]
+		}
+	}
+	copy(dst, src)
+}
+
+// copyPiece is copyPayload's piece size, below memmove's non-temporal
+// threshold.
+const copyPiece = 512 << 10
+
 // getUint32s fills dst from the little-endian words in b[:4*len(dst)].
 func getUint32s(dst []uint32, b []byte) {
 	if nativeLE {
-		copy(bytesOf32(dst), b)
+		copyPayload(bytesOf32(dst), b)
 		return
 	}
 	getUint32sPortable(dst, b)
@@ -84,7 +120,7 @@ func getUint32sPortable(dst []uint32, b []byte) {
 // getUint64s fills dst from the little-endian words in b[:8*len(dst)].
 func getUint64s(dst []uint64, b []byte) {
 	if nativeLE {
-		copy(bytesOf64(dst), b)
+		copyPayload(bytesOf64(dst), b)
 		return
 	}
 	getUint64sPortable(dst, b)
@@ -131,4 +167,32 @@ func grow[T any](s []T, n int) ([]T, []T) {
 	l := len(s)
 	s = slices.Grow(s, n)[:l+n]
 	return s, s[l:]
+}
+
+// unpackBits writes the first len(out) bits of src, most significant
+// first, to out as bool bytes (0/1): one table word and one 8-byte store
+// per 8 values, 4 bytes of bits per iteration, with the stores' bounds
+// checked once per iteration.
+func unpackBits(out []byte, src []byte) {
+	full := len(out) >> 3
+	src = src[:(len(out)+7)>>3]
+	o := unsafe.Pointer(unsafe.SliceData(out))
+	i := 0
+	for ; i+4 <= full; i += 4 {
+		c := src[i : i+4 : i+4]
+		w := unsafe.Slice((*byte)(unsafe.Add(o, 8*i)), 32) // within out: 8*i+32 ≤ 8*full
+		binary.LittleEndian.PutUint64(w, unpackTabWord(c[0]))
+		binary.LittleEndian.PutUint64(w[8:], unpackTabWord(c[1]))
+		binary.LittleEndian.PutUint64(w[16:], unpackTabWord(c[2]))
+		binary.LittleEndian.PutUint64(w[24:], unpackTabWord(c[3]))
+	}
+	for ; i < full; i++ {
+		binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(unsafe.Add(o, 8*i)), 8), unpackTabWord(src[i]))
+	}
+	if r := len(out) & 7; r != 0 {
+		x := unpackTabWord(src[full])
+		for j, tail := 0, out[8*full:]; j < r; j++ {
+			tail[j] = byte(x >> (8 * j))
+		}
+	}
 }

@@ -22,9 +22,9 @@ func TestEveryQuickCaseVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 6 subjects × 5 types, plus proto3-fixed on int32 and fp16, × 3
-	// sizes × 2 ops.
-	if want := (6*5 + 2) * 3 * 2; len(p.Cases) != want {
+	// 6 subjects × 5 types, plus proto3-fixed on int32 and fp16 and
+	// psdb-bits on bool, × 3 sizes × 2 ops.
+	if want := (6*5 + 3) * 3 * 2; len(p.Cases) != want {
 		t.Fatalf("%d cases, want %d", len(p.Cases), want)
 	}
 	for _, c := range p.Cases {

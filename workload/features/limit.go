@@ -19,11 +19,11 @@ import (
 // flattened values). limitMethods describes each, for the descriptor.
 func limitMethods() map[string]string {
 	return map[string]string{
-		"int32, int64, uint32, uint64, float32, float64": "copy() of the packed little-endian bytes, encode and decode",
+		"int32, int64, uint32, uint64, float32, float64": "one copy of the packed little-endian bytes to and from offset 9 of the encoded bytes, where PSDB's header puts them and any decoder of that format must read them (from an address not 8-byte aligned; the copy peels 8 bytes so that memmove avoids its REP MOVSQ path, 4–5× slower from a misaligned source on this CPU family)",
 		"int8, int16, uint8, uint16":                     "encode: narrow the int32/uint32 inputs to 1 or 2 bytes each; decode: widen them back to int32/uint32 (plain loops, no range checks)",
 		"fp16":                                           "encode: float32 → binary16 by bit arithmetic, round to nearest even (F. Giesen's float_to_half_fast3_rtne); decode: binary16 → float32 by bit arithmetic (exponent rebias; magic multiply for subnormals)",
 		"fp8e4m3, fp8e5m2":                               "encode: float32 → fp8 by the same bit arithmetic, round to nearest even, no range checks (inputs are in range); decode: a 256-entry float32 table built per case",
-		"bool":                                           "copy() of the packed bits (N/8 bytes); every subject packs []bool on encode and unpacks to []bool on decode, so this limit omits that work",
+		"bool":                                           "every subject but psdb-bits takes []bool and returns []bool, so the limit packs and unpacks: encode 8 bools per 8-byte load and one multiply (bit 7-i of the byte from bool i), decode one 256-entry table load and one 8-byte store per 8 bools; psdb-bits (packed bits in and out) does less than this limit: its own floor is a copy of N/8 bytes",
 		"string":                                         "encode: each string's uint16 length written and its bytes copied (psdb's layout); decode: all string bytes and the N+1 precomputed offsets copied",
 		"vectors (…x8)":                                  "the element type's limit over the N·8 flattened values",
 	}
@@ -70,10 +70,21 @@ func newLimit(d *ds.Data) (codec, error) {
 		return d.Source()
 	}
 	switch t := d.Type.Elem(); t {
-	case ds.Int32, ds.Int64, ds.Uint32, ds.Uint64, ds.Float32, ds.Float64, ds.Bool:
-		l.enc = func() []byte { copy(buf, src); return buf }
-		l.dec = func(b []byte) { copy(buf, b) }
+	case ds.Int32, ds.Int64, ds.Uint32, ds.Uint64, ds.Float32, ds.Float64:
+		// The data sits at offset limitDataOffset, where a PSDB block
+		// (9-byte header) has it: encode copies the values there, decode
+		// copies them from there into a page-aligned destination.
+		blk := pageAligned(limitDataOffset + len(d.Raw))
+		l.enc = func() []byte { copy(blk[limitDataOffset:], src); return blk }
+		l.dec = func(b []byte) { limCopyMisaligned(buf, b[limitDataOffset:]) }
 		l.out = copied
+	case ds.Bool:
+		out := pageAligned(n)
+		l.enc = func() []byte { return limPackBools(buf, d.Bool) }
+		l.dec = func(b []byte) { limUnpackBools(out, b) }
+		l.out = func() *ds.Output {
+			return &ds.Output{Bool: unsafe.Slice((*bool)(unsafe.Pointer(unsafe.SliceData(out))), n)}
+		}
 	case ds.Int8, ds.Int16:
 		out := alignedOf[int32](n)
 		if t == ds.Int8 {
@@ -142,6 +153,105 @@ func newLimit(d *ds.Data) (codec, error) {
 		}
 	}
 	return l, nil
+}
+
+// limitDataOffset is where the 32- and 64-bit limit rows keep the data in
+// their encoded bytes: offset 9, after PSDB's header, because a decoder of
+// the byte-compatible format must read the values from there, and from an
+// address that is not 8-byte aligned the copy costs more than from an
+// aligned buffer (see limCopyMisaligned).
+const limitDataOffset = 9
+
+// limCopyMisaligned copies src to dst (as long) as fast as pure Go can
+// from a source that is not 8-byte aligned. On amd64 CPUs with ERMS+FSRM
+// the runtime copies 2 KiB or more to a 16-byte-aligned destination with
+// REP MOVSQ, 4–5× slower from a misaligned source; copying the first 8
+// bytes alone leaves a misaligned destination, for which memmove uses AVX
+// moves that do not care about alignment, in pieces below its 1 MiB
+// non-temporal threshold.
+func limCopyMisaligned(dst, src []byte) {
+	src = src[:len(dst)]
+	if len(dst) >= 2048 && uintptr(unsafe.Pointer(unsafe.SliceData(src)))&7 != 0 &&
+		uintptr(unsafe.Pointer(unsafe.SliceData(dst)))&15 == 0 {
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+		dst, src = dst[8:], src[8:]
+		const piece = 512 << 10
+		for len(src) > piece {
+			copy(dst[:piece], src[:piece])
+			dst, src = dst[piece:], src[piece:]
+		}
+	}
+	copy(dst, src)
+}
+
+// limPackBools packs vals (0/1 bytes) into bits, the first value in the
+// most significant bit, 8 values per 8-byte load and one multiply (the
+// multiplier moves byte i to bit 63-i; no partial products overlap),
+// through raw pointers (no bounds checks).
+func limPackBools(dst []byte, vals []bool) []byte {
+	full := len(vals) / 8
+	dst = dst[:(len(vals)+7)/8]
+	p, q := unsafe.Pointer(unsafe.SliceData(vals)), unsafe.Pointer(unsafe.SliceData(dst))
+	const m = 0x8040201008040201
+	i := 0
+	for ; i+4 <= full; i += 4 { // unrolled: 32 values, one 4-byte store
+		in := unsafe.Slice((*byte)(unsafe.Add(p, 8*i)), 32)
+		a := binary.LittleEndian.Uint64(in) * m >> 56
+		b := binary.LittleEndian.Uint64(in[8:]) * m >> 56
+		c := binary.LittleEndian.Uint64(in[16:]) * m >> 56
+		d := binary.LittleEndian.Uint64(in[24:]) * m >> 56
+		binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(unsafe.Add(q, i)), 4), uint32(a|b<<8|c<<16|d<<24))
+	}
+	for ; i < full; i++ {
+		x := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, 8*i)), 8))
+		*(*byte)(unsafe.Add(q, i)) = byte(x * m >> 56)
+	}
+	if r := vals[8*full:]; len(r) > 0 {
+		var c byte
+		for j, v := range r {
+			if v {
+				c |= 0x80 >> j
+			}
+		}
+		dst[full] = c
+	}
+	return dst
+}
+
+// limUnpackTab maps a byte of bits to its 8 bools (0/1 bytes), first
+// value (the most significant bit) in the lowest byte.
+var limUnpackTab = func() (t [256]uint64) {
+	for c := range t {
+		for j := range 8 {
+			if c&(0x80>>j) != 0 {
+				t[c] |= 1 << (8 * j)
+			}
+		}
+	}
+	return t
+}()
+
+// limUnpackBools writes the len(out) bits of data as bools (0/1 bytes):
+// one table load and one 8-byte store per 8 values, through raw pointers.
+func limUnpackBools(out []byte, data []byte) {
+	full := len(out) / 8
+	data = data[:(len(out)+7)/8]
+	o := unsafe.Pointer(unsafe.SliceData(out))
+	i := 0
+	for ; i+4 <= full; i += 4 { // unrolled: 4 bytes of bits
+		c := data[i : i+4 : i+4]
+		w := unsafe.Slice((*byte)(unsafe.Add(o, 8*i)), 32)
+		binary.LittleEndian.PutUint64(w, limUnpackTab[c[0]])
+		binary.LittleEndian.PutUint64(w[8:], limUnpackTab[c[1]])
+		binary.LittleEndian.PutUint64(w[16:], limUnpackTab[c[2]])
+		binary.LittleEndian.PutUint64(w[24:], limUnpackTab[c[3]])
+	}
+	for ; i < full; i++ {
+		binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(unsafe.Add(o, 8*i)), 8), limUnpackTab[data[i]])
+	}
+	for j := 8 * full; j < len(out); j++ {
+		out[j] = data[j>>3] >> (7 - j&7) & 1
+	}
 }
 
 // fp8Table is the 256-entry decode table of fp8 type t, built per case

@@ -63,7 +63,7 @@ func TestLimitEncodeIsPSDBData(t *testing.T) {
 		{ds.Uint64, nil, func(d *ds.Data) []byte { return d.Raw }, func(d *ds.Data) ([]byte, error) { return psdb.AppendUint64s(nil, h, d.Uint64) }},
 		{ds.Float32, nil, func(d *ds.Data) []byte { return d.Raw }, func(d *ds.Data) ([]byte, error) { return psdb.AppendFloat32s(nil, h, d.Float32) }},
 		{ds.Float64, nil, func(d *ds.Data) []byte { return d.Raw }, func(d *ds.Data) ([]byte, error) { return psdb.AppendFloat64s(nil, h, d.Float64) }},
-		{ds.Bool, nil, func(d *ds.Data) []byte { return d.Raw }, func(d *ds.Data) ([]byte, error) { return psdb.AppendBools(nil, h, d.Bool) }},
+		{ds.Bool, nil, func(d *ds.Data) []byte { return limPackBools(make([]byte, len(d.Raw)), d.Bool) }, func(d *ds.Data) ([]byte, error) { return psdb.AppendBools(nil, h, d.Bool) }},
 		{ds.FP16, edgeFloats(), func(d *ds.Data) []byte { return limFP16Enc(make([]byte, 2*len(d.Float32)), d.Float32) },
 			func(d *ds.Data) ([]byte, error) { return psdb.AppendFP16s(nil, h, d.Float32) }},
 		{ds.FP8E4M3, fp8Edges, func(d *ds.Data) []byte { return limE4M3Enc(make([]byte, len(d.Float32)), d.Float32) },

@@ -32,6 +32,9 @@ type psdbCodec struct {
 	vf64 [][]float64
 	vb   [][]bool
 	vs   [][]string
+	// enc and dec are chosen once per case by bind.
+	enc func(b []byte) ([]byte, error)
+	dec func(b []byte) error
 }
 
 // psdbType returns psdb's data type for t (vector types map to psdb's
@@ -93,117 +96,127 @@ func newPSDB(d *ds.Data) (codec, error) {
 		c.vi32, c.vi64, c.vu32, c.vu64 = views(d.Int32, n, l), views(d.Int64, n, l), views(d.Uint32, n, l), views(d.Uint64, n, l)
 		c.vf32, c.vf64, c.vb, c.vs = views(d.Float32, n, l), views(d.Float64, n, l), views(d.Bool, n, l), views(d.String, n, l)
 	}
+	c.bind()
 	return c, nil
 }
 
-func (c *psdbCodec) Encode() ([]byte, error) {
-	var err error
-	b, h, d := c.buf[:0], c.h, c.d
+// bind chooses, once, the encoder and decoder for c's type, so a timed
+// call makes no type dispatch of its own (the type names are strings).
+func (c *psdbCodec) bind() {
+	d, h, s := c.d, c.h, c.schema
+	o := &c.out
+	var enc func(b []byte) ([]byte, error)
 	if d.Type.IsVector() {
-		s := c.schema
 		switch d.Type.Elem() {
 		case ds.Int8:
-			b, err = psdb.AppendInt8Vectors(b, h, s, c.vi32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt8Vectors(b, h, s, c.vi32) }
 		case ds.Int16:
-			b, err = psdb.AppendInt16Vectors(b, h, s, c.vi32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt16Vectors(b, h, s, c.vi32) }
 		case ds.Int32:
-			b, err = psdb.AppendInt32Vectors(b, h, s, c.vi32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt32Vectors(b, h, s, c.vi32) }
 		case ds.Int64:
-			b, err = psdb.AppendInt64Vectors(b, h, s, c.vi64)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt64Vectors(b, h, s, c.vi64) }
 		case ds.Uint8:
-			b, err = psdb.AppendUint8Vectors(b, h, s, c.vu32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint8Vectors(b, h, s, c.vu32) }
 		case ds.Uint16:
-			b, err = psdb.AppendUint16Vectors(b, h, s, c.vu32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint16Vectors(b, h, s, c.vu32) }
 		case ds.Uint32:
-			b, err = psdb.AppendUint32Vectors(b, h, s, c.vu32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint32Vectors(b, h, s, c.vu32) }
 		case ds.Uint64:
-			b, err = psdb.AppendUint64Vectors(b, h, s, c.vu64)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint64Vectors(b, h, s, c.vu64) }
 		case ds.FP8E4M3:
-			b, err = psdb.AppendFP8E4M3Vectors(b, h, s, c.vf32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP8E4M3Vectors(b, h, s, c.vf32) }
 		case ds.FP8E5M2:
-			b, err = psdb.AppendFP8E5M2Vectors(b, h, s, c.vf32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP8E5M2Vectors(b, h, s, c.vf32) }
 		case ds.FP16:
-			b, err = psdb.AppendFP16Vectors(b, h, s, c.vf32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP16Vectors(b, h, s, c.vf32) }
 		case ds.Float32:
-			b, err = psdb.AppendFloat32Vectors(b, h, s, c.vf32)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFloat32Vectors(b, h, s, c.vf32) }
 		case ds.Float64:
-			b, err = psdb.AppendFloat64Vectors(b, h, s, c.vf64)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFloat64Vectors(b, h, s, c.vf64) }
 		case ds.Bool:
-			b, err = psdb.AppendBoolVectors(b, h, s, c.vb)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendBoolVectors(b, h, s, c.vb) }
 		case ds.String:
-			b, err = psdb.AppendStringVectors(b, h, s, c.vs)
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendStringVectors(b, h, s, c.vs) }
 		}
-		c.buf = b
-		return b, err
+	} else {
+		switch d.Type {
+		case ds.Int8:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt8s(b, h, d.Int32) }
+		case ds.Int16:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt16s(b, h, d.Int32) }
+		case ds.Int32:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt32s(b, h, d.Int32) }
+		case ds.Int64:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt64s(b, h, d.Int64) }
+		case ds.Uint8:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint8s(b, h, d.Uint32) }
+		case ds.Uint16:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint16s(b, h, d.Uint32) }
+		case ds.Uint32:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint32s(b, h, d.Uint32) }
+		case ds.Uint64:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint64s(b, h, d.Uint64) }
+		case ds.FP8E4M3:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP8E4M3s(b, h, d.Float32) }
+		case ds.FP8E5M2:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP8E5M2s(b, h, d.Float32) }
+		case ds.FP16:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP16s(b, h, d.Float32) }
+		case ds.Float32:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFloat32s(b, h, d.Float32) }
+		case ds.Float64:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFloat64s(b, h, d.Float64) }
+		case ds.Bool:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendBools(b, h, d.Bool) }
+		case ds.String:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendStrings(b, h, s, d.String) }
+		}
 	}
-	switch d.Type {
-	case ds.Int8:
-		b, err = psdb.AppendInt8s(b, h, d.Int32)
-	case ds.Int16:
-		b, err = psdb.AppendInt16s(b, h, d.Int32)
-	case ds.Int32:
-		b, err = psdb.AppendInt32s(b, h, d.Int32)
-	case ds.Int64:
-		b, err = psdb.AppendInt64s(b, h, d.Int64)
-	case ds.Uint8:
-		b, err = psdb.AppendUint8s(b, h, d.Uint32)
-	case ds.Uint16:
-		b, err = psdb.AppendUint16s(b, h, d.Uint32)
-	case ds.Uint32:
-		b, err = psdb.AppendUint32s(b, h, d.Uint32)
-	case ds.Uint64:
-		b, err = psdb.AppendUint64s(b, h, d.Uint64)
-	case ds.FP8E4M3:
-		b, err = psdb.AppendFP8E4M3s(b, h, d.Float32)
-	case ds.FP8E5M2:
-		b, err = psdb.AppendFP8E5M2s(b, h, d.Float32)
-	case ds.FP16:
-		b, err = psdb.AppendFP16s(b, h, d.Float32)
-	case ds.Float32:
-		b, err = psdb.AppendFloat32s(b, h, d.Float32)
-	case ds.Float64:
-		b, err = psdb.AppendFloat64s(b, h, d.Float64)
-	case ds.Bool:
-		b, err = psdb.AppendBools(b, h, d.Bool)
+	c.enc = enc
+	var read func(blk psdb.Block) error
+	switch d.Type.Elem() {
 	case ds.String:
-		b, err = psdb.AppendStrings(b, h, c.schema, d.String)
+		c.dec = func(b []byte) error {
+			_, err := psdb.ParseStrings(b, s, &c.strs)
+			return err
+		}
+		return
+	case ds.Int8, ds.Int16, ds.Int32:
+		read = func(blk psdb.Block) (err error) { o.Int32, err = blk.AppendInt32s(o.Int32[:0]); return }
+	case ds.Int64:
+		read = func(blk psdb.Block) (err error) { o.Int64, err = blk.AppendInt64s(o.Int64[:0]); return }
+	case ds.Uint8, ds.Uint16, ds.Uint32:
+		read = func(blk psdb.Block) (err error) { o.Uint32, err = blk.AppendUint32s(o.Uint32[:0]); return }
+	case ds.Uint64:
+		read = func(blk psdb.Block) (err error) { o.Uint64, err = blk.AppendUint64s(o.Uint64[:0]); return }
+	case ds.Float32:
+		read = func(blk psdb.Block) (err error) { o.Float32, err = blk.AppendFloat32s(o.Float32[:0]); return }
+	case ds.Float64:
+		read = func(blk psdb.Block) (err error) { o.Float64, err = blk.AppendFloat64s(o.Float64[:0]); return }
+	case ds.FP16, ds.FP8E4M3, ds.FP8E5M2:
+		// psdb widens halves and fp8 to float32 on read.
+		read = func(blk psdb.Block) (err error) { c.f32, err = blk.AppendFloat32s(c.f32[:0]); return }
+	case ds.Bool:
+		read = func(blk psdb.Block) (err error) { o.Bool, err = blk.AppendBools(o.Bool[:0]); return }
 	}
+	c.dec = func(b []byte) error {
+		blk, err := psdb.Parse(b, s)
+		if err != nil {
+			return err
+		}
+		return read(blk)
+	}
+}
+
+func (c *psdbCodec) Encode() ([]byte, error) {
+	b, err := c.enc(c.buf[:0])
 	c.buf = b
 	return b, err
 }
 
 func (c *psdbCodec) Decode(b []byte) error {
-	if c.d.Type.Elem() == ds.String {
-		if _, err := psdb.ParseStrings(b, c.schema, &c.strs); err != nil {
-			return fmt.Errorf("psdb: %w", err)
-		}
-		return nil
-	}
-	blk, err := psdb.Parse(b, c.schema)
-	if err != nil {
-		return fmt.Errorf("psdb: %w", err)
-	}
-	o := &c.out
-	switch c.d.Type.Elem() {
-	case ds.Int8, ds.Int16, ds.Int32:
-		o.Int32, err = blk.AppendInt32s(o.Int32[:0])
-	case ds.Int64:
-		o.Int64, err = blk.AppendInt64s(o.Int64[:0])
-	case ds.Uint8, ds.Uint16, ds.Uint32:
-		o.Uint32, err = blk.AppendUint32s(o.Uint32[:0])
-	case ds.Uint64:
-		o.Uint64, err = blk.AppendUint64s(o.Uint64[:0])
-	case ds.Float32:
-		o.Float32, err = blk.AppendFloat32s(o.Float32[:0])
-	case ds.Float64:
-		o.Float64, err = blk.AppendFloat64s(o.Float64[:0])
-	case ds.FP16, ds.FP8E4M3, ds.FP8E5M2:
-		// psdb widens halves and fp8 to float32 on read.
-		c.f32, err = blk.AppendFloat32s(c.f32[:0])
-	case ds.Bool:
-		o.Bool, err = blk.AppendBools(o.Bool[:0])
-	}
-	if err != nil {
+	if err := c.dec(b); err != nil {
 		return fmt.Errorf("psdb: %w", err)
 	}
 	return nil
@@ -232,4 +245,55 @@ func (c *psdbCodec) Out() *ds.Output {
 		}
 	}
 	return &o
+}
+
+// psdbBitsCodec is psdb's packed-bits bool API: the caller's values are
+// already packed bits (psdb's own layout, most significant bit first), so
+// encode is AppendBoolBits (one copy of N/8 bytes after the header) and
+// decode is Parse and Block.AppendBoolBits (one copy out). It does less
+// work than the other bool subjects and the limit row, which convert
+// []bool; its own floor is a copy of N/8 bytes.
+type psdbBitsCodec struct {
+	d      *ds.Data
+	schema *psdb.Schema
+	h      psdb.Header
+	buf    []byte
+	bits   []byte
+}
+
+func newPSDBBits(d *ds.Data) (codec, error) {
+	if d.Type != ds.Bool {
+		return nil, fmt.Errorf("psdb-bits: unsupported type %s", d.Type)
+	}
+	s, err := psdb.NewSchema(1, psdb.TypeBool, d.N, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("psdb-bits: schema: %w", err)
+	}
+	return &psdbBitsCodec{d: d, schema: s, h: s.Header(psdb.NoExpiry), buf: make([]byte, 0, psdb.HeaderLen+len(d.Raw))}, nil
+}
+
+func (c *psdbBitsCodec) Encode() ([]byte, error) {
+	b, err := psdb.AppendBoolBits(c.buf[:0], c.h, c.d.Raw, c.d.N)
+	c.buf = b
+	return b, err
+}
+
+func (c *psdbBitsCodec) Decode(b []byte) error {
+	blk, err := psdb.Parse(b, c.schema)
+	if err == nil {
+		c.bits, err = blk.AppendBoolBits(c.bits[:0])
+	}
+	if err != nil {
+		return fmt.Errorf("psdb-bits: %w", err)
+	}
+	return nil
+}
+
+// Out unpacks the bits to []bool (outside the timed region).
+func (c *psdbBitsCodec) Out() *ds.Output {
+	o := make([]bool, c.d.N)
+	for i := range o {
+		o[i] = c.bits[i/8]&(0x80>>(i%8)) != 0
+	}
+	return &ds.Output{Bool: o}
 }

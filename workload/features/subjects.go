@@ -112,6 +112,8 @@ func subjects() []subject {
 			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc", "fp16/fp8 decode": narrowOut,
 				"strings": "copied (string(bytes))",
 				"types":   "each type's own FlatBuffers scalar ([byte] … [ulong]); fp16 bit patterns in [ushort], fp8 in [ubyte] (written with CreateByteVector, read with ValuesBytes); vector types: the N·8 values flattened into the one vector"}, make: newFlatbuffers},
+		{name: "psdb-bits", role: results.RoleSubject, note: "psdb's packed-bits bool API: the values are given and returned as packed bits (psdb's own layout), so encode and decode are one copy of N/8 bytes plus the header; it does less work than the row's limit, which converts []bool (its own floor is a copy of N/8 bytes)",
+			types: []ds.Type{ds.Bool}, settings: map[string]string{"reuse": "output buffer and slice", "input/output": "packed bits, not []bool: AppendBoolBits and Block.AppendBoolBits"}, make: newPSDBBits},
 		{name: "limit", role: results.RoleLimit, note: "limit row: per type, the least work any codec with the same input and output must do, as the fastest known pure-Go loop with no format (settings: the method per type)",
 			settings: limitMethods(), make: newLimit},
 	}
