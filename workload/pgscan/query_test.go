@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
@@ -162,4 +163,46 @@ func TestBadQuery(t *testing.T) {
 	if err := CheckQuery(Query{Rows: 5}); err == nil {
 		t.Error("--rows without --query accepted")
 	}
+}
+
+// TestQueryExternal reads a query on a server named by --pg-dsn: no table
+// is built there, the replay is skipped, the methods verify.
+func TestQueryExternal(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	srv, err := pgserver.Start(ctx, pgserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	p, err := NewWith(Query{SQL: "SELECT i AS n, repeat('x', i % 17) AS s FROM generate_series(1, 1000) AS i"}).Plan(ctx,
+		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(), Subjects: []string{MethodSelect, MethodScan, MethodRaw, MethodADBC}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, c := range p.Cases {
+		if c.Labels.Get(LabelSource) == sourceReplay && c.Skip == "" {
+			t.Errorf("%s: replay planned against --pg-dsn", c.FullName())
+		}
+	}
+	var server string
+	for _, d := range p.Descriptors {
+		if d.Key == LabelQuery {
+			server = d.Settings[QuerySettingServer]
+		}
+	}
+	if server != "external (--pg-dsn)" {
+		t.Errorf("query descriptor's server %q", server)
+	}
+	conn, err := srv.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'performance_test_%'").Scan(&tables); err != nil || tables != 0 {
+		t.Errorf("%d generated tables on the external server (%v)", tables, err)
+	}
+	conn.Close(ctx)
+	measureQueryPlan(t, p)
 }
