@@ -87,7 +87,7 @@ func (s *csvSink) float(v float64, bits int) error {
 	same := err == nil && (bits == 32 && math.Float32bits(float32(back)) == math.Float32bits(float32(v)) ||
 		bits == 64 && math.Float64bits(back) == math.Float64bits(v))
 	if !same {
-		return fmt.Errorf("float %v (bits %#x) does not survive CSV text exactly (NaN payload)", v, math.Float64bits(v))
+		return cannotHold("float %v (bits %#x) does not survive CSV text exactly (NaN payload)", v, math.Float64bits(v))
 	}
 	return nil
 }
@@ -104,7 +104,7 @@ func (s *csvSink) bin(v []byte) {
 func (s *csvSink) date(d int32) error {
 	t := arrow.Date32(d).ToTime()
 	if t.Year() < 0 || t.Year() > 9999 {
-		return fmt.Errorf("date %d days from the epoch is outside years 0..9999", d)
+		return cannotHold("date %d days from the epoch is outside years 0..9999", d)
 	}
 	s.buf = t.AppendFormat(s.buf, jsonv.DateLayout)
 	return nil
@@ -112,7 +112,7 @@ func (s *csvSink) date(d int32) error {
 func (s *csvSink) timestamp(v int64, unit arrow.TimeUnit) error {
 	t := jsonv.UnitToTime(v, unit)
 	if t.Year() < 0 || t.Year() > 9999 {
-		return fmt.Errorf("timestamp %d%s is outside years 0..9999 of RFC 3339", v, unit)
+		return cannotHold("timestamp %d%s is outside years 0..9999 of RFC 3339", v, unit)
 	}
 	s.buf = t.AppendFormat(s.buf, jsonv.TimestampLayout)
 	return nil
