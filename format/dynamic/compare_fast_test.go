@@ -21,19 +21,17 @@ func TestRangeEqualAgreesWithValues(t *testing.T) {
 			for _, pair := range [][2]arrow.Array{{a.Column(c), a.Column(c)}, {a.Column(c), b.Column(c)}} {
 				x, y := pair[0], pair[1]
 				for _, off := range [][3]int{{0, 0, 40}, {3, 3, 20}, {5, 9, 13}, {0, 1, 39}} {
-					fast := rangeEqual(x, off[0], y, off[1], off[2])
-					slow := true
+					// Only a fast "equal" is checked value by value: a
+					// difference would format values (ValueStr caches a
+					// time zone in the shared timestamp types of gen,
+					// which later tests' schemas then differ from).
+					if !rangeEqual(x, off[0], y, off[1], off[2]) {
+						continue
+					}
 					for r := 0; r < off[2]; r++ {
-						if compareValue(x, off[0]+r, y, off[1]+r, "c") != "" {
-							slow = false
-							break
+						if msg := compareValue(x, off[0]+r, y, off[1]+r, "c"); msg != "" {
+							t.Fatalf("seed %d column %d (%s) %v: fast path equal, values differ: %s", seed, c, x.DataType(), off, msg)
 						}
-					}
-					if fast && !slow {
-						t.Fatalf("seed %d column %d (%s) %v: fast path equal, values differ", seed, c, x.DataType(), off)
-					}
-					if x == y && off[0] == off[1] && !fast && x.NullN() == 0 {
-						t.Logf("seed %d column %d (%s): no fast path for equal data", seed, c, x.DataType())
 					}
 				}
 			}

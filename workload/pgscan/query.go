@@ -310,9 +310,6 @@ func scanQuery(ctx context.Context, s *session, check bool) (int64, error) {
 	return n, nil
 }
 
-// rawSink keeps the raw loop's work observable.
-var rawSink int
-
 // decodeRaw decodes one row of raw values with the connection's type map,
 // for the check only.
 func decodeRaw(m *pgtype.Map, fds []pgconn.FieldDescription, raw [][]byte, vals []any) error {
@@ -373,7 +370,9 @@ func rawQuery(ctx context.Context, s *session, check bool) (int64, error) {
 			}
 		}
 	}
-	rawSink = total
+	if total < 0 { // keeps the loop's work observable
+		return int64(n), errors.New("negative value length")
+	}
 	if err := rows.Err(); err != nil {
 		return int64(n), err
 	}
