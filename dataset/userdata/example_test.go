@@ -51,7 +51,7 @@ func Example() {
 	}
 	// Output:
 	// 5 rows, 7 columns, 4 notes
-	// skipped: csv: column tags: nested type list<item: utf8, nullable> cannot be held by a flat format
+	// skipped: csv: cannot hold this data: column tags: nested type list<item: utf8, nullable> cannot be held by a flat format
 	// arrow-stream true
 	// avro-ocf true
 	// msgpack true

@@ -161,7 +161,7 @@ func (g *avroGen) typ(dt arrow.DataType, path string) (any, error) {
 		}
 		return map[string]any{"type": "array", "items": it}, nil
 	}
-	return nil, fmt.Errorf("column %s: Arrow type %s has no Avro mapping", path, dt)
+	return nil, cannotHold("column %s: Arrow type %s has no Avro mapping", path, dt)
 }
 
 type avroSink struct{ buf []byte }

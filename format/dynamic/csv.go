@@ -2,6 +2,7 @@ package dynamic
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -87,7 +88,7 @@ func (s *csvSink) float(v float64, bits int) error {
 	same := err == nil && (bits == 32 && math.Float32bits(float32(back)) == math.Float32bits(float32(v)) ||
 		bits == 64 && math.Float64bits(back) == math.Float64bits(v))
 	if !same {
-		return fmt.Errorf("float %v (bits %#x) does not survive CSV text exactly (NaN payload)", v, math.Float64bits(v))
+		return cannotHold("float %v (bits %#x) does not survive CSV text exactly (NaN payload)", v, math.Float64bits(v))
 	}
 	return nil
 }
@@ -104,7 +105,7 @@ func (s *csvSink) bin(v []byte) {
 func (s *csvSink) date(d int32) error {
 	t := arrow.Date32(d).ToTime()
 	if t.Year() < 0 || t.Year() > 9999 {
-		return fmt.Errorf("date %d days from the epoch is outside years 0..9999", d)
+		return cannotHold("date %d days from the epoch is outside years 0..9999", d)
 	}
 	s.buf = t.AppendFormat(s.buf, jsonv.DateLayout)
 	return nil
@@ -112,7 +113,7 @@ func (s *csvSink) date(d int32) error {
 func (s *csvSink) timestamp(v int64, unit arrow.TimeUnit) error {
 	t := jsonv.UnitToTime(v, unit)
 	if t.Year() < 0 || t.Year() > 9999 {
-		return fmt.Errorf("timestamp %d%s is outside years 0..9999 of RFC 3339", v, unit)
+		return cannotHold("timestamp %d%s is outside years 0..9999 of RFC 3339", v, unit)
 	}
 	s.buf = t.AppendFormat(s.buf, jsonv.TimestampLayout)
 	return nil
@@ -157,37 +158,98 @@ type csvLine struct {
 	quoted []bool
 	buf    []byte
 	ends   []int
+	// line holds a line longer than the reader's buffer, or the rest of
+	// a line with a quote.
+	line []byte
 }
 
-// read reads one record; io.EOF at a clean end.
+// read reads one record; io.EOF at a clean end. A line without a quote
+// (the common case) is read whole with ReadSlice and split on commas; a
+// line with one goes through the cell-by-cell parser, which follows quoted
+// cells across lines.
 func (l *csvLine) read() error {
 	l.buf, l.ends, l.quoted = l.buf[:0], l.ends[:0], l.quoted[:0]
 	if _, err := l.r.Peek(1); err != nil {
 		return err
 	}
+	line, err := l.r.ReadSlice('\n')
+	for err == bufio.ErrBufferFull {
+		l.line = append(l.line[:0], line...)
+		for err == bufio.ErrBufferFull {
+			if len(l.line) > maxValueBytes {
+				return errors.New("record too long")
+			}
+			line, err = l.r.ReadSlice('\n')
+			l.line = append(l.line, line...)
+		}
+		line = l.line
+	}
+	if err != nil {
+		if bytes.IndexByte(line, '"') >= 0 {
+			return l.parse(line)
+		}
+		return fmt.Errorf("record without final newline: %w", io.ErrUnexpectedEOF)
+	}
+	if bytes.IndexByte(line, '"') >= 0 {
+		return l.parse(line)
+	}
+	body := line[:len(line)-1]
+	if len(body) > maxValueBytes {
+		return errors.New("record too long")
+	}
+	l.buf = append(l.buf, body...)
+	body = l.buf
+	l.cells = l.cells[:0]
+	for {
+		i := bytes.IndexByte(body, ',')
+		if i < 0 {
+			l.cells = append(l.cells, body)
+			l.quoted = append(l.quoted, false)
+			return nil
+		}
+		l.cells = append(l.cells, body[:i:i])
+		l.quoted = append(l.quoted, false)
+		body = body[i+1:]
+	}
+}
+
+// parse parses a record cell by cell: the bytes of pending first (a line
+// already read, which holds a quote), then the reader's.
+func (l *csvLine) parse(pending []byte) error {
+	// pending may alias the reader's buffer: keep a copy.
+	l.line = append(l.line[:0], pending...)
+	pending = l.line
+	next := func() (byte, error) {
+		if len(pending) > 0 {
+			c := pending[0]
+			pending = pending[1:]
+			return c, nil
+		}
+		return l.r.ReadByte()
+	}
 	for {
 		// One cell.
-		c, err := l.r.ReadByte()
+		c, err := next()
 		if err != nil {
 			return fmt.Errorf("record without final newline: %w", io.ErrUnexpectedEOF)
 		}
 		q := c == '"'
 		if q {
 			for {
-				c, err = l.r.ReadByte()
+				c, err = next()
 				if err != nil {
 					return fmt.Errorf("quoted cell not closed: %w", io.ErrUnexpectedEOF)
 				}
 				if c == '"' {
-					next, err := l.r.ReadByte()
+					n, err := next()
 					if err != nil {
 						return fmt.Errorf("record without final newline: %w", io.ErrUnexpectedEOF)
 					}
-					if next == '"' {
+					if n == '"' {
 						l.buf = append(l.buf, '"')
 						continue
 					}
-					c = next
+					c = n
 					break
 				}
 				l.buf = append(l.buf, c)
@@ -204,7 +266,7 @@ func (l *csvLine) read() error {
 				if len(l.buf) > maxValueBytes {
 					return errors.New("record too long")
 				}
-				c, err = l.r.ReadByte()
+				c, err = next()
 				if err != nil {
 					return fmt.Errorf("record without final newline: %w", io.ErrUnexpectedEOF)
 				}
@@ -219,7 +281,7 @@ func (l *csvLine) read() error {
 			l.cells = l.cells[:0]
 			start := 0
 			for _, e := range l.ends {
-				l.cells = append(l.cells, l.buf[start:e])
+				l.cells = append(l.cells, l.buf[start:e:e])
 				start = e
 			}
 			return nil

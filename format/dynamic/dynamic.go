@@ -32,6 +32,7 @@
 package dynamic
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -136,6 +137,19 @@ func Constructors() []Entry {
 	}
 }
 
+// ErrCannotHold is wrapped by the error of a format that cannot hold a
+// schema or one of its values (nested data in a flat format, NaN in JSON, a
+// date outside the years a text format can write, invalid UTF-8 in JSON,
+// an Arrow type without a mapping): a documented limit of the format, not a
+// bug. Test for it with errors.Is; its text, "cannot hold this data",
+// starts the error's message.
+var ErrCannotHold = errors.New("cannot hold this data")
+
+// cannotHold returns an error wrapping ErrCannotHold.
+func cannotHold(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrCannotHold, fmt.Sprintf(format, args...))
+}
+
 // All builds every format that can hold schema. The formats that cannot
 // (e.g. CSV for a nested schema) are returned in skipped with the reason.
 func All(schema *arrow.Schema, o Options) (formats []Format, skipped []error) {
@@ -188,7 +202,7 @@ func checkType(path string, dt arrow.DataType, flat bool) error {
 		return nil
 	case *arrow.StructType:
 		if flat {
-			return fmt.Errorf("column %s: nested type %s cannot be held by a flat format", path, dt)
+			return cannotHold("column %s: nested type %s cannot be held by a flat format", path, dt)
 		}
 		for _, f := range t.Fields() {
 			if err := checkType(path+"."+f.Name, f.Type, flat); err != nil {
@@ -198,11 +212,11 @@ func checkType(path string, dt arrow.DataType, flat bool) error {
 		return nil
 	case *arrow.ListType, *arrow.LargeListType:
 		if flat {
-			return fmt.Errorf("column %s: nested type %s cannot be held by a flat format", path, dt)
+			return cannotHold("column %s: nested type %s cannot be held by a flat format", path, dt)
 		}
 		return checkType(path+"[]", t.(arrow.ListLikeType).Elem(), flat)
 	}
-	return fmt.Errorf("column %s: Arrow type %s is not supported", path, dt)
+	return cannotHold("column %s: Arrow type %s is not supported", path, dt)
 }
 
 // rowDecoder assembles rows read by readRow into batches.

@@ -3,6 +3,7 @@ package dynamic
 import (
 	"bufio"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -92,6 +93,9 @@ func (s *jsonSink) str(v string) error {
 	s.sep()
 	var err error
 	s.buf, err = jsonv.AppendString(s.buf, v)
+	if errors.Is(err, jsonv.ErrInvalidUTF8) {
+		return fmt.Errorf("%w: %w", ErrCannotHold, err)
+	}
 	return err
 }
 func (s *jsonSink) bin(v []byte) {
@@ -103,7 +107,7 @@ func (s *jsonSink) bin(v []byte) {
 func (s *jsonSink) date(d int32) error {
 	t := arrow.Date32(d).ToTime()
 	if t.Year() < 0 || t.Year() > 9999 {
-		return fmt.Errorf("date %d days from the epoch is outside years 0..9999 of %s", d, jsonv.DateLayout)
+		return cannotHold("date %d days from the epoch is outside years 0..9999 of %s", d, jsonv.DateLayout)
 	}
 	s.sep()
 	s.buf = append(s.buf, '"')
@@ -114,7 +118,7 @@ func (s *jsonSink) date(d int32) error {
 func (s *jsonSink) timestamp(v int64, unit arrow.TimeUnit) error {
 	t := jsonv.UnitToTime(v, unit)
 	if t.Year() < 0 || t.Year() > 9999 {
-		return fmt.Errorf("timestamp %d%s is outside years 0..9999 of RFC 3339", v, unit)
+		return cannotHold("timestamp %d%s is outside years 0..9999 of RFC 3339", v, unit)
 	}
 	s.sep()
 	s.buf = append(s.buf, '"')
@@ -179,7 +183,7 @@ func checkNames(s *arrow.Schema) error {
 		case *arrow.StructType:
 			for _, f := range t.Fields() {
 				if _, err := jsonv.AppendString(nil, f.Name); err != nil {
-					return fmt.Errorf("field name %q in %s: %w", f.Name, path, err)
+					return fmt.Errorf("%w: field name %q in %s: %w", ErrCannotHold, f.Name, path, err)
 				}
 				if err := walk(path+"."+f.Name, f.Type); err != nil {
 					return err

@@ -187,7 +187,7 @@ func (g *pbGen) field(name string, num int32, dt arrow.DataType, nullable bool) 
 		}
 		return fd, nil
 	}
-	return nil, fmt.Errorf("field %s: Arrow type %s has no Protocol Buffers mapping", name, dt)
+	return nil, cannotHold("field %s: Arrow type %s has no Protocol Buffers mapping", name, dt)
 }
 
 // wrapper adds message name { <field> = 1 } holding a value of dt.

@@ -195,7 +195,7 @@ func writeRows(rec arrow.RecordBatch, s sink, first int64, row func(i int) error
 // checkFloat rejects NaN and infinities for formats without them.
 func checkFloat(v float64, what string) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%v cannot be held by %s", v, what)
+		return cannotHold("%v cannot be held by %s", v, what)
 	}
 	return nil
 }

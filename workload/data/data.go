@@ -19,7 +19,6 @@ package data
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -73,14 +72,16 @@ const (
 // uncompressed).
 const MetricColumnPrefix = "column-B:"
 
-// CannotHold marks, in a failed case's error, a format that cannot hold the
-// input's schema or one of its values (nested data in CSV, NaN in JSON):
-// the documented failures, as opposed to a bug.
-const CannotHold = "cannot hold this data"
+// CannotHold marks, in a failed case's recorded error, a format that cannot
+// hold the input's schema or one of its values (nested data in CSV, NaN in
+// JSON): the documented failures, as opposed to a bug. It is the text of
+// dynamic.ErrCannotHold, which the formats wrap (the workload tests for it
+// with errors.Is; a report, which has only the recorded text, with this).
+var CannotHold = dynamic.ErrCannotHold.Error()
 
 // errCannotHold is wrapped by the errors of cases whose format cannot hold
 // the data.
-var errCannotHold = errors.New(CannotHold)
+var errCannotHold = dynamic.ErrCannotHold
 
 // Workload is the data workload.
 type Workload struct {

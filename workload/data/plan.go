@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -114,7 +113,7 @@ func seq(bs []arrow.RecordBatch) func(yield func(*arrow.RecordBatch) bool) {
 // write writes batches to path with the pair's format and codec.
 func (p *pair) write(path string, bs []arrow.RecordBatch) (filebench.WriteStats, error) {
 	st, err := filebench.Write(context.Background(), path, p.format, p.codec, seq(bs), filebench.Options{})
-	return st, classify(err)
+	return st, err
 }
 
 // read reads path back verifying every row against bs.
@@ -131,16 +130,14 @@ func (p *pair) read(path string, bs []arrow.RecordBatch) (filebench.ReadStats, e
 	return st, nil
 }
 
-// classify marks a format's refusal of a value (NaN in JSON, …) as
-// errCannotHold.
-func classify(err error) error {
-	if err == nil || errors.Is(err, errCannotHold) {
+// holdErr returns err, a format constructor's refusal of the schema, as
+// wrapping errCannotHold (the formats wrap dynamic.ErrCannotHold already;
+// any other refusal of a schema is also the format's limit).
+func holdErr(err error) error {
+	if errors.Is(err, errCannotHold) {
 		return err
 	}
-	if strings.Contains(err.Error(), "cannot be held") || strings.Contains(err.Error(), "is not supported") {
-		return fmt.Errorf("%w: %w", errCannotHold, err)
-	}
-	return err
+	return fmt.Errorf("%w: %w", errCannotHold, err)
 }
 
 // head returns batches holding the first n rows of bs (slices; release
@@ -289,12 +286,12 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 		f, err := ctor.New(in.schema, dynamic.Options{})
 		if err != nil {
 			// The format cannot hold this schema: one failed case says why.
-			p := &pair{in: in, files: files, fname: ctor.Name, codec: codecs.MustParse("none"), holdErr: fmt.Errorf("%w: %w", errCannotHold, err)}
+			p := &pair{in: in, files: files, fname: ctor.Name, codec: codecs.MustParse("none"), holdErr: holdErr(err)}
 			p.path = filepath.Join(files.dir, "data-"+ctor.Name+"-none.bin")
 			files.all = append(files.all, p)
 			cases = append(cases, holdCase(p))
 			descs = append(descs, results.Descriptor{Key: records.LabelFormat, Name: ctor.Name, Role: results.RoleSubject,
-				What: "cannot hold this data: " + err.Error(), Tags: []string{dynamic.LabelSchemaDriven}})
+				What: holdErr(err).Error(), Tags: []string{dynamic.LabelSchemaDriven}})
 			continue
 		}
 		descs = append(descs, formatDescriptor(f.Descriptor()))

@@ -17,6 +17,10 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		return nil, nil
 	}
 	n := v.sizes[len(v.sizes)-1]
+	what := fmt.Sprintf("the %s-row table", report.Int(report.Number(n)))
+	if queryDescriptor(run) != nil {
+		what = fmt.Sprintf("your query's %s rows", report.Int(report.Number(n)))
+	}
 	var lines []string
 	// Client CPU per row first: when the server sets the pace, it is what
 	// tells the readers apart.
@@ -34,10 +38,10 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s)", m, report.Float(ns), mrows(r)))
 	}
 	if len(parts) > 0 {
-		lines = append(lines, fmt.Sprintf("Client CPU per row at the %s-row table, lowest first, and wall-clock rows/s: %s.", report.Int(report.Number(n)), strings.Join(parts, "; ")))
+		lines = append(lines, fmt.Sprintf("Client CPU per row at %s, lowest first, and wall-clock rows/s: %s.", what, strings.Join(parts, "; ")))
 	}
 	if name, rate := v.fastest(n, false); rate > 0 {
-		line := fmt.Sprintf("Fastest reader of the %s-row table: **%s**, %s rows/s", report.Int(report.Number(n)), name, mrows(rate))
+		line := fmt.Sprintf("Fastest reader of %s: **%s**, %s rows/s", what, name, mrows(rate))
 		if ceil, ok := v.ceiling(n); ok && ceil > 0 {
 			line += fmt.Sprintf(", %s of the server's own ceiling (%s rows/s)", report.Pct(rate/ceil), mrows(ceil))
 			if rate/ceil >= 0.9 {

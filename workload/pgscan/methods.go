@@ -74,6 +74,12 @@ type method struct {
 // limit reports whether m is a server-ceiling row.
 func (m method) limit() bool { return m.role == results.RoleLimit }
 
+// rawBinary reports whether m reads a --query's values in binary whatever
+// their type (checked by decoding them with pgx's type map).
+func (m method) rawBinary() bool {
+	return m.name == MethodCeiling || m.name == MethodSelectCeiling
+}
+
 // pgarrowSettings are the options every pgarrow case uses; the batch-size
 // sweep varies batch_rows (its cases carry the batch label).
 func pgarrowSettings(protocol string) map[string]string {
@@ -187,6 +193,11 @@ type session struct {
 	// replay is set when the session reads the replay server; serverWide
 	// when its server CPU is the whole server's (ConnectorX).
 	replay, serverWide bool
+	// q is the user's query (nil: the generated table), method the
+	// method's name, tmp where the peers' checks write their results.
+	q      *userQuery
+	method string
+	tmp    string
 }
 
 func runSelect(ctx context.Context, s *session, check bool) (int64, error) {

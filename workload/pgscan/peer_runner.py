@@ -11,6 +11,8 @@ Protocol (one JSON object per line on stdout, commands on stdin):
   "run"   -> read every Arrow batch        -> {"rows": N, "cpu_s": S, "maxrss_kb": K}
   "check" -> read and checksum every batch -> {"rows": N, "sum_id": …, "active": …,
              "sum_name_len": …, "sum_days": …, "bad_score": …, "nulls": …}
+  "dump PATH" -> read and write every batch to PATH as an Arrow IPC stream
+             -> {"rows": N} (the --query check: serbench checksums the file)
 The process stays up between commands so that Python start-up and imports
 are not timed. The connection string comes on stdin, never on the command
 line or in the environment: other users of the machine can read those.
@@ -40,6 +42,23 @@ def checksums(batches, pyarrow, pc):
         want = pc.multiply(pc.cast(ids, pyarrow.float64()), 0.5)
         out["bad_score"] += pc.sum(pc.cast(pc.not_equal(b.column(1), want), pyarrow.int64())).as_py() or 0
     return out
+
+
+def dump(batches, path, pyarrow):
+    """Writes the batches to path as an Arrow IPC stream (nothing when
+    there is none) and returns the row count: serbench checksums them."""
+    import pyarrow.ipc
+    rows, writer = 0, None
+    try:
+        for b in batches:
+            if writer is None:
+                writer = pyarrow.ipc.new_stream(path, b.schema)
+            writer.write_batch(b)
+            rows += b.num_rows
+    finally:
+        if writer is not None:
+            writer.close()
+    return rows
 
 
 def adbc_reader(dsn):
@@ -126,6 +145,8 @@ def main():
                 out = {"rows": rows}
             elif cmd == "check":
                 out = checksums(read(sql), pyarrow, pc)
+            elif cmd.startswith("dump "):
+                out = {"rows": dump(read(sql), cmd[len("dump "):], pyarrow)}
             else:
                 out = {"error": "unknown command %r" % cmd}
             out["cpu_s"] = time.process_time() - cpu0

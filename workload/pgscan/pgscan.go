@@ -24,6 +24,7 @@ import (
 	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -40,7 +41,10 @@ const (
 )
 
 // Workload is the pgscan workload.
-type Workload struct{}
+type Workload struct {
+	// query, when its SQL is set, replaces the generated tables (--query).
+	query Query
+}
 
 // New returns the pgscan workload.
 func New() *Workload { return &Workload{} }
@@ -160,6 +164,9 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	if len(want) == 0 {
 		return &workload.Plan{}, nil
 	}
+	if err := CheckQuery(w.query); err != nil {
+		return nil, &run.UsageError{Err: err}
+	}
 	var (
 		db  *database
 		env = map[string]string{}
@@ -194,6 +201,9 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		env["replay"] = "the server's answer to one read recorded through a proxy (pgserver/replay) and played back in a loop by an in-process fake server on loopback; its CPU counts as client CPU"
 	}
 
+	if w.query.SQL != "" {
+		return w.queryPlan(ctx, cfg, db, env, want, descs, peerErrs, replaySkip, avail)
+	}
 	var cases []bench.Case
 	sizes := Sizes(cfg.Scale)
 	add := func(m method, sp spec) {
@@ -308,6 +318,9 @@ type database struct {
 	tables map[int64]*tableState
 	// replays are the replay servers by table size, started on first use.
 	replays map[int64]*replayState
+	// query is the user's query (--query) every case reads instead of
+	// the tables; the replay records its answer.
+	query *userQuery
 }
 
 type tableState struct {
@@ -375,6 +388,8 @@ type spec struct {
 	batch      int
 	partitions int
 	replay     bool
+	// q, when set, is the user's query read instead of the table.
+	q *userQuery
 }
 
 func newCase(db *database, m method, rows int64, batch int) bench.Case {
@@ -394,6 +409,9 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 		source = sourceReplay
 	}
 	labels := results.Labels{{Key: LabelSubject, Value: m.name}, {Key: "rows", Value: strconv.FormatInt(rows, 10)}, {Key: LabelSource, Value: source}}
+	if sp.q != nil {
+		labels = append(labels, results.Label{Key: LabelQuery, Value: queryUser})
+	}
 	if m.name == MethodSelect || m.name == MethodCopy {
 		b := batch
 		if b == 0 {
@@ -438,8 +456,16 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 			c.Role = results.RoleBaseline
 		}
 	}
+	if sp.q != nil {
+		c.Group = "query/" + c.Group
+	}
 	if m.limit() && !sp.replay {
 		c.Notes = []string{"limit row"}
+	}
+	if sp.q != nil && m.rawBinary() {
+		if cols := sp.q.textOnly(); len(cols) > 0 {
+			c.Notes = append(c.Notes, "not compared (read in binary; pgarrow reads these types in text form): "+strings.Join(cols, ", "))
+		}
 	}
 	// Reads of ten million rows and more take seconds each: three samples,
 	// and the verification pass is their warm-up.
@@ -461,9 +487,15 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 	if sp.partitions > 0 && m.peer == "" {
 		run = runParallel
 	}
+	sql := selectSQL(rows)
+	if sp.q != nil {
+		run, sql = queryRun(m), sp.q.sql
+	}
 	c.Setup = func() error {
 		var err error
-		if table, err = db.table(ctx, rows); err != nil {
+		if sp.q != nil {
+			table = &tableState{wireBytes: sp.q.wireB}
+		} else if table, err = db.table(ctx, rows); err != nil {
 			return err
 		}
 		c.Metrics[MetricWireBytes] = float64(table.wireBytes)
@@ -481,7 +513,7 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 			if err != nil {
 				return fmt.Errorf("pgscan: connect to the replay: %w", err)
 			}
-			s = &session{conn: conn, rows: rows, sql: selectSQL(rows), replay: true}
+			s = &session{conn: conn, rows: rows, sql: sql, replay: true, q: sp.q, method: m.name, tmp: db.tmp}
 			if s.pa, err = pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: batch}); err != nil {
 				return fmt.Errorf("pgscan: %w", err)
 			}
@@ -491,7 +523,7 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 		if err != nil {
 			return err
 		}
-		s = &session{conn: conn, rows: rows, sql: selectSQL(rows), batch: batch}
+		s = &session{conn: conn, rows: rows, sql: sql, batch: batch, q: sp.q, method: m.name, tmp: db.tmp}
 		if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&s.backendPID); err != nil {
 			return fmt.Errorf("pgscan: backend pid: %w", err)
 		}

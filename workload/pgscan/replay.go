@@ -138,7 +138,7 @@ func (db *database) record(ctx context.Context, n int64, kind string) (*replay.S
 	if err != nil {
 		return nil, fmt.Errorf("pgscan: replay: connect through the recorder: %w", err)
 	}
-	s := &session{conn: conn, rows: n, sql: selectSQL(n)}
+	s := &session{conn: conn, rows: n, sql: selectSQL(n), q: db.query}
 	if s.pa, err = pgarrow.NewConn(conn.PgConn(), pgarrow.Options{}); err != nil {
 		conn.Close(ctx)
 		return nil, fmt.Errorf("pgscan: replay: %w", err)
@@ -149,6 +149,11 @@ func (db *database) record(ctx context.Context, n int64, kind string) (*replay.S
 		run = runSelect
 	case replayCopy:
 		run = runCopy
+	}
+	if db.query != nil {
+		s.sql = db.query.sql
+		name := map[string]string{replaySelect: MethodSelect, replayCopy: MethodCopy, replayPgx: MethodRaw}[kind]
+		run = queryRun(method{name: name})
 	}
 	got, err := run(ctx, s, false)
 	conn.Close(ctx)

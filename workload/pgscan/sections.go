@@ -14,6 +14,7 @@ import (
 func (*Workload) Sections() []report.Section {
 	return []report.Section{
 		{Workload: Name, Title: "Findings", Render: renderFindings},
+		{Workload: Name, Title: "Your query", Render: renderQuery},
 		{Workload: Name, Title: "Methods", Render: renderMethods},
 		{Workload: Name, Title: "Rows per second by table size (higher is better)", Render: renderBySize},
 		{Workload: Name, Title: "Method and peer comparison", Render: renderComparison},
@@ -173,6 +174,11 @@ func renderMethods(run *results.Run, cases []*results.Case) ([]report.Block, err
 	t := report.SubjectsTable(run, Name, LabelSubject, v.main)
 	if t == nil {
 		return nil, nil
+	}
+	if queryDescriptor(run) != nil {
+		t.Notes = []string{"Every method reads the result of your query (see above), and before it is timed compares it with pgarrow-select's reading of it: the row count and, per column, the NULL count and a checksum of the values in a canonical form (the query's descriptor, verification, says which).",
+			"The methods are sampled round-robin, one sample each per round, with the baseline and the limit rows; the replay (source=replay) is a group of its own; the partitioned reads are skipped on a query."}
+		return []report.Block{t}, nil
 	}
 	t.Notes = []string{"Every method reads the whole table `performance_test_<rows>` (id bigint, score float8, active bool, name text 'user_'||i, created_date date) and, before it is timed, verifies every row against the generator's formulas (the Python peers, ADBC and ConnectorX: row count and checksums computed with pyarrow.compute). The table is built server-side with generate_series and vacuumed before the first read.",
 		"The server holds the table: the throwaway server's shared_buffers are set to four times the largest table (a sequential scan of a table larger than a quarter of shared_buffers reads through a small ring buffer and would go to the OS cache on every read), and every table is loaded with pg_prewarm before its first read (see the run's environment, table_cache).",

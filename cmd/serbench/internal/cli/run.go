@@ -45,6 +45,8 @@ type runFlags struct {
 	skipBad bool
 	formats []string
 	codecs  []string
+	// The pgscan workload's --query and --rows (query.go).
+	query queryFlags
 }
 
 // Defaults of --count and --benchtime: twenty samples of 10 ms, the same
@@ -95,6 +97,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.BoolVar(&f.skipBad, "skip-bad", false, "data workload: skip and count malformed lines instead of failing")
 	fl.StringSliceVar(&f.formats, "formats", nil, "data workload: only these formats (comma-separated; default all)")
 	fl.StringSliceVar(&f.codecs, "codecs", nil, "data workload: only these codecs (comma-separated; default all)")
+	addQueryFlags(fl, &f.query)
 	return cmd
 }
 
@@ -152,6 +155,9 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if err := a.configureData(names, f); err != nil {
 		return err
 	}
+	if err := a.configurePgscan(names, f.query); err != nil {
+		return err
+	}
 	if f.dryRun {
 		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 			Count: f.count, Benchtime: f.benchtime, PGDSN: f.pgDSN, Shard: shard, Forks: f.forks})
@@ -162,12 +168,16 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	created := missingDirs(out)
 	res, err := run.Run(ctx, run.Options{
 		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
 		PGDSN: f.pgDSN, Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
 	})
+	if res == nil {
+		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
+	}
 	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
 		return usageError{ue}
 	}
