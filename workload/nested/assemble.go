@@ -3,6 +3,7 @@ package nested
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -64,6 +65,10 @@ type planner struct {
 	// the children of a struct column are named from the Go type and the
 	// query, and typed from the arrays themselves.
 	leaves map[string]bool
+	// byName finds a struct's queried children by field name among all
+	// its children (a full Arrow IPC batch), instead of positionally
+	// among only the queried ones (pqarrow's projected batch).
+	byName bool
 }
 
 // wants reports whether the query reads a leaf at or under path.
@@ -115,10 +120,15 @@ func (p *planner) plan(t reflect.Type, path string, arr arrow.Array) (filler, er
 			return nil, fmt.Errorf("column is %s, want a struct", dt)
 		}
 		children := make([]arrow.Array, s.NumField())
+		var names []string
+		st, _ := dt.(*arrow.StructType)
 		for k := range children {
 			children[k] = s.Field(k)
+			if p.byName && st != nil && k < st.NumFields() {
+				names = append(names, st.Field(k).Name)
+			}
 		}
-		return p.structFiller(t, path, children, func(arr arrow.Array, k int) (arrow.Array, error) {
+		return p.structFiller(t, path, children, names, func(arr arrow.Array, k int) (arrow.Array, error) {
 			s, ok := arr.(*array.Struct)
 			if !ok || k >= s.NumField() {
 				return nil, fmt.Errorf("array is %s, want a struct of more than %d fields", arr.DataType(), k)
@@ -188,21 +198,34 @@ func (p *planner) stringFiller(dt arrow.DataType) (filler, error) {
 			}
 			switch a := arr.(type) {
 			case *array.String:
-				// One copy of the batch's bytes, sliced into the strings.
+				// One copy of the batch's bytes (an arena per batch),
+				// sliced into the strings through the offsets.
 				if n == 0 {
 					return nil
 				}
-				lo, hi := a.ValueOffset(from), a.ValueOffset(from+n-1)+a.ValueLen(from+n-1)
-				if lo < 0 || hi < lo || hi > len(a.ValueBytes()) {
+				offs := a.ValueOffsets()
+				if len(offs) < from+n+1 {
+					return fmt.Errorf("%d string offsets, need %d", len(offs), from+n+1)
+				}
+				offs = offs[from : from+n+1]
+				// The offsets index the whole data buffer (ValueBytes
+				// starts at the array's first offset).
+				var data []byte
+				if bufs := a.Data().Buffers(); len(bufs) > 2 && bufs[2] != nil {
+					data = bufs[2].Bytes()
+				}
+				lo, hi := offs[0], offs[n]
+				if lo < 0 || hi < lo || int(hi) > len(data) {
 					return fmt.Errorf("string offsets %d..%d out of range", lo, hi)
 				}
-				all := string(a.ValueBytes()[lo:hi])
-				for j := range n {
-					s, e := a.ValueOffset(from+j)-lo, a.ValueOffset(from+j)-lo+a.ValueLen(from+j)
-					if s < 0 || e < s || e > len(all) {
+				all := string(data[lo:hi])
+				prev := lo
+				for j, e := range offs[1:] {
+					if e < prev || e > hi {
 						return fmt.Errorf("string %d: offsets out of range", from+j)
 					}
-					*(*string)(unsafe.Add(base, uintptr(j)*stride)) = all[s:e]
+					*(*string)(unsafe.Add(base, uintptr(j)*stride)) = all[prev-lo : e-lo]
+					prev = e
 				}
 			case *array.LargeString:
 				for j := range n {
@@ -382,8 +405,10 @@ func (p *planner) listFiller(t reflect.Type, path string, arr arrow.Array) (fill
 
 // structFiller fills the fields of struct type t (at path) that the query
 // reads, in schema order the children of the column (children, and child(arr,
-// k) at fill time); Go fields without a column are left alone.
-func (p *planner) structFiller(t reflect.Type, path string, children []arrow.Array, child func(arrow.Array, int) (arrow.Array, error)) (filler, error) {
+// k) at fill time); Go fields without a column are left alone. In byName
+// mode names are the children's field names and the queried fields are
+// looked up among them.
+func (p *planner) structFiller(t reflect.Type, path string, children []arrow.Array, names []string, child func(arrow.Array, int) (arrow.Array, error)) (filler, error) {
 	type part struct {
 		k      int
 		name   string
@@ -404,7 +429,11 @@ func (p *planner) structFiller(t reflect.Type, path string, children []arrow.Arr
 			continue
 		}
 		k := len(parts)
-		if k >= len(children) {
+		if p.byName {
+			if k = slices.Index(names, n); k < 0 || k >= len(children) {
+				return nil, fmt.Errorf("%s: no column %q", t, n)
+			}
+		} else if k >= len(children) {
 			return nil, fmt.Errorf("%s: %d columns, the query reads more fields", t, len(children))
 		}
 		fill, err := p.plan(t.Field(i).Type, fp, children[k])
@@ -413,7 +442,7 @@ func (p *planner) structFiller(t reflect.Type, path string, children []arrow.Arr
 		}
 		parts = append(parts, part{k, n, t.Field(i).Offset, fill})
 	}
-	if len(parts) != len(children) {
+	if !p.byName && len(parts) != len(children) {
 		return nil, fmt.Errorf("%s: %d columns for %d queried fields", t, len(children), len(parts))
 	}
 	return func(arr arrow.Array, from, n int, base unsafe.Pointer, stride uintptr) error {
@@ -465,7 +494,13 @@ func (a *recordAssembler[T]) assemble(rec arrow.RecordBatch, out []T) (err error
 	}
 	// Planned per batch (a few reflect calls per column): the arrays'
 	// types decide string vs dictionary, and may change between batches.
-	fill, err := a.p.structFiller(reflect.TypeFor[T](), "", rec.Columns(), func(_ arrow.Array, k int) (arrow.Array, error) {
+	var names []string
+	if a.p.byName {
+		for _, f := range rec.Schema().Fields() {
+			names = append(names, f.Name)
+		}
+	}
+	fill, err := a.p.structFiller(reflect.TypeFor[T](), "", rec.Columns(), names, func(_ arrow.Array, k int) (arrow.Array, error) {
 		return rec.Column(k), nil
 	})
 	if err != nil {

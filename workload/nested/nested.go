@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,11 +78,17 @@ const (
 	SubjectParquetGo       = "parquet-go"
 	SubjectParquetGoPar    = "parquet-go-par"
 	SubjectArrowIPC        = "arrow-ipc"
+	// SubjectArrowIPCPar decodes and assembles an IPC file's record
+	// batches across GOMAXPROCS goroutines.
+	SubjectArrowIPCPar = "arrow-ipc-par"
 	// SubjectAvroReaderPar reads Avro with a reader schema of the query's
 	// fields only, in parallel batches: Avro's native skipping.
 	SubjectAvroReaderPar = "avro-reader-schema-par"
-	SubjectReadBytes     = "read-bytes"
-	SubjectDecompress    = "decompress"
+	// StructParSuffix marks a reflection-driven row format read into a
+	// projection struct of the query's fields, in parallel batches.
+	StructParSuffix   = "-struct-par"
+	SubjectReadBytes  = "read-bytes"
+	SubjectDecompress = "decompress"
 	// ParSuffix marks a row format's parallel reader (the seed's -par).
 	ParSuffix = "-par"
 )
@@ -114,6 +121,9 @@ func rowFormatNames() []string {
 	return []string{"edn", "json", "json-goccy", "msgpack", "cbor", "protobuf", "avro"}
 }
 
+// structFormatNames are the row formats with a projection-struct reader.
+func structFormatNames() []string { return []string{"json", "json-goccy", "cbor"} }
+
 // rowCodecs are the stream codecs of the row formats.
 func rowCodecs() []string { return []string{"gzip", "lz4"} }
 
@@ -136,11 +146,15 @@ func (*Workload) Description() string {
 
 // Subjects implements workload.Workload.
 func (*Workload) Subjects() []string {
-	out := []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo, SubjectParquetGoPar, SubjectArrowIPC}
+	out := []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo, SubjectParquetGoPar, SubjectArrowIPC, SubjectArrowIPCPar}
 	for _, f := range rowFormatNames() {
 		out = append(out, f, f+ParSuffix)
 	}
-	return append(out, SubjectAvroReaderPar, SubjectReadBytes, SubjectDecompress)
+	out = append(out, SubjectAvroReaderPar)
+	for _, f := range structFormatNames() {
+		out = append(out, f+StructParSuffix)
+	}
+	return append(out, SubjectReadBytes, SubjectDecompress)
 }
 
 // sizes is what one scale measures.
@@ -167,7 +181,7 @@ func (s sizes) records(ds string) int {
 func scales() workload.ScaleTable[sizes] {
 	return workload.ScaleTable[sizes]{
 		Quick:   sizes{TPCH: 4000, Media: 4000, UserEvents: 200, Singles: 3, PerK: 1},
-		Default: sizes{TPCH: 30_000, Media: 30_000, UserEvents: 1500, Singles: 0, PerK: 3},
+		Default: sizes{TPCH: 30_000, Media: 30_000, UserEvents: 1500, Singles: 0, PerK: 5},
 		Full:    sizes{TPCH: tpch.FullRecords, Media: 401_000, UserEvents: 31_000, Singles: 0, PerK: 5},
 		Describe: func(s sizes) string {
 			singles := "every leaf"
@@ -337,6 +351,12 @@ func makeQueries(name string, leaves []string, sz sizes) []*query {
 	singles := rng.Perm(n)
 	if sz.Singles > 0 && sz.Singles < n {
 		singles = singles[:sz.Singles]
+		// The row formats' two single leaves are always among them.
+		for _, l := range rowSingles[name] {
+			if i := slices.Index(leaves, l); i >= 0 && !slices.Contains(singles, i) {
+				singles = append(singles, i)
+			}
+		}
 	}
 	slices.Sort(singles)
 	for _, i := range singles {
@@ -359,25 +379,38 @@ func makeQueries(name string, leaves []string, sz sizes) []*query {
 	return append(out, q)
 }
 
-// rowQueries picks the few queries row formats and Arrow IPC also answer
-// (decode and project costs about a full read whatever the query): the
-// first single leaf and the first subset of five.
-func rowQueries(qs []*query) map[string]bool {
+// rowSingles are the single-leaf queries the row formats and the
+// compressed Arrow IPC file answer: the dataset's largest column (by
+// compressed Parquet size, measured: TPC-H's line comment, media's image
+// URIs, userevents' event times) and a small one.
+var rowSingles = map[string][2]string{
+	"tpch":       {"comment", "line_number"},
+	"media":      {"images.uri", "media.format"},
+	"userevents": {"devices.connections.events.at", "language"},
+}
+
+// rowQueries picks the queries row formats and the compressed Arrow IPC
+// file also answer (decode and project costs about a full read whatever
+// the query, so one query per k is enough to show it): the two single
+// leaves of rowSingles and the first subset of every k.
+func rowQueries(name string, qs []*query) map[string]bool {
 	out := map[string]bool{}
+	for _, l := range rowSingles[name] {
+		out["k01-"+l] = true
+	}
 	for _, q := range qs {
-		if strings.HasPrefix(q.id, "k01-") && len(out) == 0 {
+		if k, j, ok := strings.Cut(q.id, "-"); ok && k != "k01" && j == "1" {
 			out[q.id] = true
 		}
-		if strings.HasPrefix(q.id, "k05-") && !out["k05"] {
-			out[q.id], out["k05"] = true, true
-		}
 	}
-	delete(out, "k05")
 	return out
 }
 
 // pqSubsetCodec is the Parquet codec of the sub-schema queries.
 const pqSubsetCodec = "zstd"
+
+// rowSubsetCodec is the row formats' codec of the sub-schema queries.
+const rowSubsetCodec = "lz4"
 
 // verifyStride is how many records apart a timed read's records are spot
 // checked after the timer stops; every record is checked in Verify.
@@ -395,7 +428,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	rows := []rowFormat[T]{ednFormat[T](), jsonStd[T](), jsonGoccy[T](), mp(), cborFormat[T](), pb, av}
 	codecs := codec.Default()
 	queries := makeQueries(name, leaves, sz)
-	rowQ := rowQueries(queries)
+	rowQ := rowQueries(name, queries)
 	ds := &dsCases[T]{name: name, n: n, src: src, leaves: leaves, cfg: cfg}
 
 	// Files.
@@ -415,11 +448,18 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	if err != nil {
 		return nil, err
 	}
-	arrowFmt, err := arrowipc.New("arrow-ipc", am, arrowipc.File, "zstd", RowGroupRows)
-	if err != nil {
-		return nil, err
+	// Arrow IPC files: zstd-compressed buffers (every buffer is
+	// decompressed whatever the query) and uncompressed (memory-mapped,
+	// unqueried buffers never touched); both in batches of ipcRows.
+	ipcRows := ipcBatchRows(n)
+	ipcFiles := map[string]*dfile[T]{}
+	for _, c := range ipcCodecs() {
+		af, err := arrowipc.New("arrow-ipc", am, arrowipc.File, c, ipcRows)
+		if err != nil {
+			return nil, err
+		}
+		ipcFiles[c] = add("arrow-ipc", c, func(path string, recs []T) (int64, error) { return writeFormat(path, af, recs) })
 	}
-	arrowFile := add("arrow-ipc", "zstd", func(path string, recs []T) (int64, error) { return writeFormat(path, arrowFmt, recs) })
 	rowFiles := map[string]*dfile[T]{}
 	for _, rf := range rows {
 		for _, cname := range rowCodecs() {
@@ -447,8 +487,8 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	pqGo := func(par bool) reader[T] {
 		return func(path string, q *query, out []T) error { return pqGoRead(path, q.leaves, out, par) }
 	}
-	arrowRead := func(path string, q *query, out []T) error {
-		return readFormat(path, arrowFmt, out, projectFn[T](q))
+	ipcReader := func(par bool) reader[T] {
+		return func(path string, q *query, out []T) error { return ipcRead(path, ipcRows, q.leaves, out, par) }
 	}
 	rowRead := func(rf rowFormat[T], c codec.Codec, par bool) reader[T] {
 		return func(path string, q *query, out []T) error {
@@ -485,8 +525,15 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			}
 		}
 	}
-	if cfg.WantSubject(SubjectArrowIPC) {
-		cases = append(cases, ds.readCase(arrowFile, SubjectArrowIPC, full, TierDecodeProject, group, arrowRead))
+	for _, c := range ipcCodecs() {
+		for _, s := range []struct {
+			subject string
+			par     bool
+		}{{SubjectArrowIPC, false}, {SubjectArrowIPCPar, true}} {
+			if cfg.WantSubject(s.subject) {
+				cases = append(cases, ds.readCase(ipcFiles[c], s.subject, full, ipcTier(c), group, ipcReader(s.par)))
+			}
+		}
 	}
 	for _, rf := range rows {
 		for _, cname := range rowCodecs() {
@@ -518,27 +565,50 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			subject string
 			r       reader[T]
 		}{{SubjectParquetArrow, pqArrow(false)}, {SubjectParquetArrowPar, pqArrow(true)}, {SubjectParquetGo, pqGo(false)}} {
-			// Every query reads parquet-arrow; the parallel reader and
-			// parquet-go's GenericReader (the contrast) read the subsets
-			// and the first single leaf, which keeps the default scale
-			// within minutes.
-			if s.subject != SubjectParquetArrow && len(q.leaves) == 1 && q != queries[0] {
+			// Every query reads parquet-arrow; the parallel reader the
+			// subsets and the first single leaf; parquet-go's
+			// GenericReader (the contrast, slower on a pruned schema than
+			// on the full one) the row formats' queries, one per k, which
+			// keeps the default scale within minutes.
+			if s.subject == SubjectParquetArrowPar && len(q.leaves) == 1 && q != queries[0] {
+				continue
+			}
+			if s.subject == SubjectParquetGo && !rowQ[q.id] {
 				continue
 			}
 			if cfg.WantSubject(s.subject) {
-				cases = append(cases, ds.readCase(pqf, s.subject, q, TierColumns, group, s.r))
+				rc := ds.readCase(pqf, s.subject, q, TierColumns, group, s.r)
+				if s.subject == SubjectParquetGo {
+					// Up to a second per read on a pruned schema.
+					rowSweep(&rc)
+				}
+				cases = append(cases, rc)
 			}
+		}
+		// The uncompressed, memory-mapped IPC file: every query serially,
+		// the parallel reader as the Parquet one.
+		if cfg.WantSubject(SubjectArrowIPC) {
+			cases = append(cases, ds.readCase(ipcFiles["none"], SubjectArrowIPC, q, TierColumns, group, ipcReader(false)))
+		}
+		if cfg.WantSubject(SubjectArrowIPCPar) && (len(q.leaves) > 1 || q == queries[0]) {
+			cases = append(cases, ds.readCase(ipcFiles["none"], SubjectArrowIPCPar, q, TierColumns, group, ipcReader(true)))
 		}
 		if !rowQ[q.id] {
 			continue
 		}
 		if cfg.WantSubject(SubjectArrowIPC) {
-			cases = append(cases, ds.readCase(arrowFile, SubjectArrowIPC, q, TierDecodeProject, group, arrowRead))
+			cases = append(cases, ds.readCase(ipcFiles["zstd"], SubjectArrowIPC, q, TierDecodeProject, group, ipcReader(false)))
 		}
+		// Row formats: the parallel readers of the lz4 files only (a
+		// decode-and-project read costs about a full read whatever the
+		// query; one codec and the parallel reader keep the sweep within
+		// the default scale's minutes), one sample after verification.
 		for _, rf := range rows {
 			subject := rf.name + ParSuffix
 			if cfg.WantSubject(subject) {
-				cases = append(cases, ds.readCase(rowFiles[rf.name+"/lz4"], subject, q, TierDecodeProject, group, rowRead(rf, codecs.MustParse("lz4"), true)))
+				rc := ds.readCase(rowFiles[rf.name+"/"+rowSubsetCodec], subject, q, TierDecodeProject, group, rowRead(rf, codecs.MustParse(rowSubsetCodec), true))
+				rowSweep(&rc)
+				cases = append(cases, rc)
 			}
 		}
 		if cfg.WantSubject(SubjectAvroReaderPar) {
@@ -550,9 +620,26 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			if mixed {
 				post = projectFn[T](q)
 			}
-			lz4 := codecs.MustParse("lz4")
-			cases = append(cases, ds.readCase(rowFiles["avro/lz4"], SubjectAvroReaderPar, q, TierNative, group,
-				func(path string, _ *query, out []T) error { return readRowsPar(path, af, lz4, out, post) }))
+			rsc := codecs.MustParse(rowSubsetCodec)
+			rc := ds.readCase(rowFiles["avro/"+rowSubsetCodec], SubjectAvroReaderPar, q, TierNative, group,
+				func(path string, _ *query, out []T) error { return readRowsPar(path, af, rsc, out, post) })
+			rowSweep(&rc)
+			cases = append(cases, rc)
+		}
+		// Projection structs (native skipping of the reflection decoders).
+		for _, rf := range rows {
+			subject := rf.name + StructParSuffix
+			dec := structDecoders()[rf.name]
+			if dec == nil || !cfg.WantSubject(subject) {
+				continue
+			}
+			pf, err := projStructFormat(rf, q.leaves, dec)
+			if err != nil {
+				return nil, fmt.Errorf("projection struct for %s: %w", q.id, err)
+			}
+			rc := ds.readCase(rowFiles[rf.name+"/"+rowSubsetCodec], subject, q, TierNative, group, rowRead(pf, codecs.MustParse(rowSubsetCodec), true))
+			rowSweep(&rc)
+			cases = append(cases, rc)
 		}
 	}
 	// The Parquet size table (TPC-H only).
@@ -591,6 +678,19 @@ func sizeSettings() []pqSettings {
 		}
 	}
 	return out
+}
+
+// ipcCodecs are the Arrow IPC files' buffer compressions.
+func ipcCodecs() []string { return []string{"none", "zstd"} }
+
+// ipcTier is the projection tier of an IPC file: an uncompressed file is
+// memory-mapped and its unqueried buffers never read; a compressed one has
+// every buffer decompressed.
+func ipcTier(codec string) string {
+	if codec == "none" {
+		return TierColumns
+	}
+	return TierDecodeProject
 }
 
 // projectFn returns the projection of q's leaves (nil for all).
@@ -694,6 +794,24 @@ func (d *dsCases[T]) perRecord() time.Duration {
 	return 40 * time.Microsecond
 }
 
+// subjectCost is a subject's read time per record relative to half of
+// perRecord (measured at the default scale on two cores), for estimates.
+func subjectCost(subject string) time.Duration {
+	switch strings.TrimSuffix(subject, ParSuffix) {
+	case "edn":
+		return 60
+	case "json":
+		return 10
+	case SubjectParquetGo:
+		return 6
+	case "json-goccy", "cbor", "protobuf":
+		return 4
+	case "msgpack", "avro", SubjectAvroReaderPar:
+		return 3
+	}
+	return 2
+}
+
 // writeCase times writing f's format to a scratch file.
 func (d *dsCases[T]) writeCase(f *dfile[T], subject string) bench.Case {
 	c := bench.Case{Workload: Name, Name: caseName, Labels: d.labels(subject, f.codec, OpWrite, "", ""),
@@ -733,7 +851,7 @@ func (d *dsCases[T]) writeCase(f *dfile[T], subject string) bench.Case {
 func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group string, r reader[T]) bench.Case {
 	c := bench.Case{Workload: Name, Name: caseName, Labels: d.labels(subject, f.codec, OpRead, q.id, tier),
 		Group: group, Affinity: d.name, Metrics: map[string]float64{}, Count: 3, Budget: 2 * time.Second, NoWarmup: true,
-		OpTime: time.Duration(d.n) * d.perRecord()}
+		OpTime: time.Duration(d.n) * d.perRecord() * subjectCost(subject) / 2}
 	if q.leaves != nil && tier == TierColumns {
 		c.OpTime = c.OpTime * time.Duration(len(q.leaves)) / time.Duration(len(d.leaves))
 	}
@@ -771,7 +889,7 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 	read := func(stride int) error {
 		out := d.src.out
 		clear(out)
-		return r(f.path, q, out)
+		return guarded(func() error { return r(f.path, q, out) })
 	}
 	check := func(stride int) error {
 		out := d.src.out
@@ -797,7 +915,7 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 			b.StopTimer()
 			clear(d.src.out)
 			b.StartTimer()
-			if err := r(f.path, q, d.src.out); err != nil {
+			if err := guarded(func() error { return r(f.path, q, d.src.out) }); err != nil {
 				return err
 			}
 			b.StopTimer()
@@ -810,6 +928,40 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 	}
 	c.Teardown = func() { want = nil }
 	return c
+}
+
+// rowSweep sets a sub-schema case of the row-format sweep (and
+// parquet-go's pruned reads) to one timed read after its verification: a
+// decode+project read costs about a full read whatever the query, and one
+// sample per query keeps the default scale within 8 minutes (the report
+// shows n = 1 for these).
+func rowSweep(c *bench.Case) { c.Count, c.Budget = 1, time.Second }
+
+// readTimeout bounds one read: a reader that hangs (a deadlock in a
+// library's goroutines) fails its case instead of stalling the run.
+const readTimeout = 2 * time.Minute
+
+// guarded runs read, returning an error, with the goroutine stacks written
+// to stderr, if it does not finish within readTimeout (it is left
+// running). The goroutine and timer cost about a microsecond a read.
+func guarded(read func() error) error {
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		defer func() { done <- err }()
+		defer format.CatchPanic("read", &err)
+		err = read()
+	}()
+	t := time.NewTimer(readTimeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		fmt.Fprintf(os.Stderr, "nested: a read still running after %s; goroutines:\n", readTimeout)
+		_ = pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
+		return fmt.Errorf("read still running after %s (a deadlock?); goroutine stacks written to stderr", readTimeout)
+	}
 }
 
 // limitCase is a floor under the full read of f: reading its bytes (dec
@@ -972,9 +1124,15 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 		Settings: colSettings("no"), Tags: []string{"columnar"}})
 	add(results.Descriptor{Name: SubjectParquetGoPar, Module: "github.com/parquet-go/parquet-go", Version: pqV,
 		What: "parquet-go with " + par, Settings: colSettings("row groups"), Tags: []string{"columnar", "parallel"}})
+	ipcWhat := "Arrow IPC file (written through nestedarrow's reflection mapping, an eighth of the records per record batch), memory-mapped and opened with ipc.NewMappedFileReader, each batch assembled into the Go structs by the Parquet subjects' assembler (queried fields found by name). arrow-go v18.8.0's IPC reader has no field selection and loads a batch whole: codec none slices the body buffers out of the mapping, so unqueried columns cost only metadata (tier columns); codec zstd decompresses every buffer whatever the query (tier decode+project)"
+	ipcSettings := func(parallel string) map[string]string {
+		return map[string]string{"projection": "none: unqueried buffers never touched (mmap, zero copy); zstd: every buffer decompressed", "parallel": parallel, "compression": "none, zstd buffers"}
+	}
 	add(results.Descriptor{Name: SubjectArrowIPC, Module: "github.com/apache/arrow-go/v18", Version: arrowV,
-		What:     fmt.Sprintf("Arrow IPC file (zstd buffers, batches of %d rows) through nestedarrow's reflection mapping; sub-schema: decode and project", RowGroupRows),
-		Settings: map[string]string{"projection": "decode and project", "parallel": "no", "compression": "zstd buffers"}, Tags: []string{"columnar"}})
+		What: ipcWhat, Settings: ipcSettings("no"), Tags: []string{"columnar"}})
+	add(results.Descriptor{Name: SubjectArrowIPCPar, Module: "github.com/apache/arrow-go/v18", Version: arrowV,
+		What:     "arrow-ipc with record batches decoded and assembled across GOMAXPROCS goroutines (RecordBatchAt is safe for concurrent use)",
+		Settings: ipcSettings("record batches"), Tags: []string{"columnar", "parallel"}})
 	for _, rf := range rowDescriptors() {
 		frame := "uvarint length-prefixed"
 		if rf.text {
@@ -989,6 +1147,14 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 	add(results.Descriptor{Name: SubjectAvroReaderPar, Module: "github.com/hamba/avro/v2", Version: format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
 		What:     fmt.Sprintf("the Avro lz4 file decoded with a reader schema of only the queried fields, resolved against the writer schema (hamba/avro skips the rest), in batches of %d records across GOMAXPROCS; a named record wanted with different fields at two places (TPC-H's nation) keeps their union and is projected after", ParBatch),
 		Settings: map[string]string{"projection": "reader schema (native skipping)", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
+	for _, rf := range rowDescriptors() {
+		if structDecoders()[rf.name] == nil {
+			continue
+		}
+		add(results.Descriptor{Name: rf.name + StructParSuffix, Module: rf.module, Version: rf.ver,
+			What:     fmt.Sprintf("the %s %s file decoded into a projection struct — a Go type built with reflect.StructOf holding only the queried fields, tags kept — so the decoder skips the other keys without building their values (it still scans them), then copied into the dataset's struct; batches of %d records across GOMAXPROCS", rf.name, rowSubsetCodec, ParBatch),
+			Settings: map[string]string{"projection": "projection struct (native skipping)", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
+	}
 	add(results.Descriptor{Name: SubjectReadBytes, Role: results.RoleLimit, What: "reads the JSON-gzip file's bytes (256 KiB reads): the I/O floor"})
 	add(results.Descriptor{Name: SubjectDecompress, Role: results.RoleLimit, Module: "github.com/klauspost/compress",
 		What: "decompresses the JSON-gzip file without decoding: the seed's red line, a floor for any gzip-based reader"})

@@ -2,9 +2,12 @@ package nested
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,7 +16,9 @@ import (
 	dsn "github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/dataset/nested/media"
 	mediapb "github.com/serbench/serbench/dataset/nested/media/pb"
+	"github.com/serbench/serbench/dataset/nested/nestedarrow"
 	"github.com/serbench/serbench/dataset/nested/userevents"
+	"github.com/serbench/serbench/format/arrowipc"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -91,6 +96,97 @@ func sortInts(s []int) []int {
 	return s
 }
 
+// TestIPCProjections reads every single leaf, random subsets and all
+// leaves of Arrow IPC files (both buffer compressions, batches of 37 rows)
+// serially and in parallel, each record checked against the projection.
+func TestIPCProjections(t *testing.T) {
+	t.Run("media", func(t *testing.T) { checkIPCProjections(t, media.Generate(150)) })
+	t.Run("userevents", func(t *testing.T) { checkIPCProjections(t, userevents.Generate(60)) })
+}
+
+func checkIPCProjections[T any](t *testing.T, recs []T) {
+	am, err := nestedarrow.NewMapping[T]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := dsn.Leaves[T]()
+	var queries [][]string
+	for _, l := range leaves {
+		queries = append(queries, []string{l})
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, k := range []int{2, 5, len(leaves) - 1} {
+		var q []string
+		for _, i := range sortInts(rng.Perm(len(leaves))[:k]) {
+			q = append(q, leaves[i])
+		}
+		queries = append(queries, q)
+	}
+	queries = append(queries, nil)
+	out := make([]T, len(recs))
+	for _, c := range ipcCodecs() {
+		af, err := arrowipc.New("arrow-ipc", am, arrowipc.File, c, 37)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "f.arrow")
+		if _, err := writeFormat(path, af, recs); err != nil {
+			t.Fatal(err)
+		}
+		for _, par := range []bool{false, true} {
+			for _, q := range queries {
+				clear(out)
+				if err := ipcRead(path, 37, q, out, par); err != nil {
+					t.Fatalf("%s par=%v %v: %v", c, par, q, err)
+				}
+				checkProjected(t, recs, out, q)
+			}
+		}
+		// Projection structs of the reflection decoders.
+		for _, q := range queries[:len(queries)-1] {
+			ps, err := newProjStruct[T](q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range recs {
+				b, err := json.Marshal(&recs[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				pv := reflect.New(ps.typ)
+				if err := json.Unmarshal(b, pv.Interface()); err != nil {
+					t.Fatal(err)
+				}
+				var v T
+				ps.copy(reflect.ValueOf(&v).Elem(), pv.Elem())
+				out[i] = v
+			}
+			checkProjected(t, recs, out, q)
+		}
+	}
+}
+
+// checkProjected compares out with the projection of recs onto q.
+func checkProjected[T any](t *testing.T, recs, out []T, q []string) {
+	t.Helper()
+	var p *dsn.Projector[T]
+	if q != nil {
+		var err error
+		if p, err = dsn.NewProjector[T](q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range recs {
+		want := recs[i]
+		if p != nil {
+			want = p.Project(&recs[i])
+		}
+		if err := dsn.Diff(&out[i], &want); err != nil {
+			t.Fatalf("%v: record %d: %v", q, i, err)
+		}
+	}
+}
+
 // TestProjections covers the assembler (every Go shape: strings plain and
 // dictionary-encoded, enums, ints, floats, bools, optional leaves, repeated
 // leaves, repeated groups nested three deep) and the parquet-go pruned
@@ -121,6 +217,21 @@ func TestTruncatedFiles(t *testing.T) {
 			kinds = append(kinds, kind{"parquet-" + c + "/" + name,
 				func(p string) (int64, error) { return writeParquet(p, recs, s) },
 				func(p string, out []media.Record) error { return read(p, nil, nil, out) }})
+		}
+	}
+	am, err := nestedarrow.NewMapping[media.Record]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ipcCodecs() {
+		af, err := arrowipc.New("arrow-ipc", am, arrowipc.File, c, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, par := range []bool{false, true} {
+			kinds = append(kinds, kind{fmt.Sprintf("arrow-ipc-%s-par=%v", c, par),
+				func(p string) (int64, error) { return writeFormat(p, af, recs) },
+				func(p string, out []media.Record) error { return ipcRead(p, 64, nil, out, par) }})
 		}
 	}
 	av, err := avroFormat[media.Record](media.AvroSchema())
@@ -167,7 +278,7 @@ func TestTruncatedFiles(t *testing.T) {
 func TestCorruptFileFails(t *testing.T) {
 	for _, mode := range []string{"truncate", "flip"} {
 		t.Run(mode, func(t *testing.T) {
-			cfg := workload.Config{TempDir: t.TempDir(), Subjects: []string{SubjectParquetArrow, "protobuf", "json"}}
+			cfg := workload.Config{TempDir: t.TempDir(), Subjects: []string{SubjectParquetArrow, SubjectArrowIPC, "protobuf", "json"}}
 			p, err := newPlan(context.Background(), sizes{Media: 300, Singles: 1, PerK: 0}, cfg, []string{"media"})
 			if err != nil {
 				t.Fatal(err)

@@ -32,7 +32,7 @@ func TestRecordSmallRun(t *testing.T) {
 		t.Skip("run with -record to re-record testdata/" + smallRun)
 	}
 	cfg := workload.Config{TempDir: t.TempDir(), Subjects: []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo,
-		SubjectArrowIPC, "json", "protobuf-par", "msgpack", SubjectAvroReaderPar, SubjectReadBytes, SubjectDecompress}}
+		SubjectArrowIPC, SubjectArrowIPCPar, "json", "json-par", "json" + StructParSuffix, "protobuf-par", "msgpack", SubjectAvroReaderPar, SubjectReadBytes, SubjectDecompress}}
 	p, err := newPlan(context.Background(), sizes{TPCH: 2000, Media: 2000, UserEvents: 100, Singles: 4, PerK: 1}, cfg, datasetNames())
 	if err != nil {
 		t.Fatal(err)

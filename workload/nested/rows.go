@@ -423,3 +423,8 @@ loop:
 	}
 	return nil
 }
+
+// structDecoders decode a record into any value, for projection structs.
+func structDecoders() map[string]func([]byte, any) error {
+	return map[string]func([]byte, any) error{"json": json.Unmarshal, "json-goccy": gojson.Unmarshal, "cbor": cbor.Unmarshal}
+}

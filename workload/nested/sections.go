@@ -201,7 +201,7 @@ type qpoint struct {
 // read of the sub-schema codec included.
 func subPoints(cases []*results.Case, ds, subject string) []qpoint {
 	var out []qpoint
-	for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, pqSubsetCodec) {
+	for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, subCodec(subject)) {
 		if !c.OK() || c.Labels.Get(LabelQuery) == "" {
 			continue
 		}
@@ -286,9 +286,27 @@ func models(pts []qpoint) (withMax, withTotal fit) {
 	return fitLinear(x1, xm, y), fitLinear(x1, xt, y)
 }
 
-// subSubjects are the subjects of the sub-schema scatter and models.
+// subSubjects are the subjects of the sub-schema scatter and models: the
+// columns tier, then the row formats' native and decode+project tiers.
 func subSubjects() []string {
-	return []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo}
+	out := []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo, SubjectArrowIPC, SubjectArrowIPCPar, SubjectAvroReaderPar}
+	for _, f := range rowFormatNames() {
+		out = append(out, f+ParSuffix)
+	}
+	return out
+}
+
+// subCodec is the codec of the file a subject's sub-schema queries read:
+// zstd Parquet, the uncompressed (memory-mapped) Arrow IPC file, the row
+// formats' lz4 files.
+func subCodec(subject string) string {
+	switch {
+	case strings.HasPrefix(subject, "parquet"):
+		return pqSubsetCodec
+	case strings.HasPrefix(subject, "arrow-ipc"):
+		return "none"
+	}
+	return rowSubsetCodec
 }
 
 func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -322,7 +340,7 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 		if len(t.Rows) == 0 {
 			continue
 		}
-		t.Notes = []string{"every query is a set of leaf paths read from the " + pqSubsetCodec + " Parquet file; the struct comes back with only those fields filled and is checked against the projected reference",
+		t.Notes = []string{"every query is a set of leaf paths; the struct comes back with only those fields filled and is checked against the projected reference. Parquet subjects read the " + pqSubsetCodec + " file, Arrow IPC the uncompressed one (memory-mapped: unqueried buffers are never touched), the row formats their " + rowSubsetCodec + " files (one query per k: decode+project, Avro's reader schema native); column sizes are the Parquet file's",
 			"R² with total size: the same fit with the queried columns' total compressed size in place of the largest (the seed: the largest predicts better)"}
 		blocks = append(blocks, t)
 		if len(series) > 0 {
@@ -359,7 +377,7 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 			rt.Cases = rowCases
 			tb := rt.Table()
 			if tb != nil {
-				tb.Caption = ds + ": the projection tiers on the same queries — columns (parquet-arrow), Avro's reader schema (native skipping), decode and project (row formats, lz4, parallel; Arrow IPC)"
+				tb.Caption = ds + ": the projection tiers on the same queries — columns (parquet-arrow), Avro's reader schema (native skipping), decode and project (row formats, " + rowSubsetCodec + ", parallel; the zstd Arrow IPC file, whose every buffer is decompressed)"
 				blocks = append(blocks, tb)
 			}
 		}
@@ -515,6 +533,7 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 				pqSubsetCodec, report.Seconds(goNs), report.Seconds(arrowNs), report.Times(goNs/arrowNs)))
 		}
 	}
+	lines = append(lines, subFindings(cases)...)
 	held, total := 0, 0
 	for _, c := range checkClaims(cases) {
 		total++
@@ -548,4 +567,113 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 		return nil, nil
 	}
 	return []report.Block{report.Findings(lines)}, nil
+}
+
+// queryNs returns the median time of subject's read of query q on ds from
+// the file of codec c.
+func queryNs(cases []*results.Case, ds, subject, c, q string) (float64, bool) {
+	for _, k := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, c, LabelQuery, q) {
+		if k.OK() {
+			return k.Median(results.UnitNsPerOp)
+		}
+	}
+	return 0, false
+}
+
+// speedups returns full ÷ query time of subject's single-leaf queries on
+// ds (codec c), sorted.
+func speedups(cases []*results.Case, ds, subject, c string) []float64 {
+	full, ok := queryNs(cases, ds, subject, c, QueryAll)
+	if !ok {
+		return nil
+	}
+	var out []float64
+	for _, k := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, c) {
+		if q := k.Labels.Get(LabelQuery); k.OK() && strings.HasPrefix(q, "k01-") {
+			if ns, ok := k.Median(results.UnitNsPerOp); ok && ns > 0 {
+				out = append(out, full/ns)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ratios returns query ÷ full read time over the sub-schema queries of
+// the subjects (each against its own full read; for a subject without
+// one, against fullOf's), sorted.
+func ratios(cases []*results.Case, ds, c string, subjects []string, fullOf func(string) string) []float64 {
+	var out []float64
+	for _, s := range subjects {
+		full, ok := queryNs(cases, ds, fullOf(s), c, QueryAll)
+		if !ok || full <= 0 {
+			continue
+		}
+		for _, k := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, s, LabelCodec, c) {
+			if q := k.Labels.Get(LabelQuery); k.OK() && q != QueryAll && q != "" {
+				if ns, ok := k.Median(results.UnitNsPerOp); ok {
+					out = append(out, ns/full)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func median(v []float64) float64 { return v[len(v)/2] }
+
+// subFindings sums up the sub-schema tiers per dataset: Parquet's
+// one-column speedups (the largest column's too), Arrow IPC's two files,
+// and the row formats' decode+project and native tiers.
+func subFindings(cases []*results.Case) []string {
+	var lines []string
+	for _, ds := range datasetsIn(cases) {
+		var parts []string
+		if sp := speedups(cases, ds, SubjectParquetArrow, pqSubsetCodec); len(sp) > 0 {
+			p := fmt.Sprintf("parquet-arrow one-column queries are %s–%s faster than the full read (median %s over %d leaves)",
+				report.Times(sp[0]), report.Times(sp[len(sp)-1]), report.Times(median(sp)), len(sp))
+			big := rowSingles[ds][0]
+			full, ok1 := queryNs(cases, ds, SubjectParquetArrow, pqSubsetCodec, QueryAll)
+			one, ok2 := queryNs(cases, ds, SubjectParquetArrow, pqSubsetCodec, "k01-"+big)
+			if ok1 && ok2 && one > 0 {
+				p += fmt.Sprintf("; the largest column, %s, %s", big, report.Times(full/one))
+			}
+			parts = append(parts, p)
+		}
+		if sp := speedups(cases, ds, SubjectArrowIPC, "none"); len(sp) > 0 {
+			p := fmt.Sprintf("Arrow IPC (arrow-go's reader has no field selection): the uncompressed, memory-mapped file answers one-column queries %s faster than its full read (median; unqueried buffers are sliced, never read)", report.Times(median(sp)))
+			if r := ratios(cases, ds, "zstd", []string{SubjectArrowIPC}, func(s string) string { return s }); len(r) > 0 {
+				p += fmt.Sprintf(", the zstd file decompresses every buffer and its queries take %s of its full read (median)", report.Pct(median(r)))
+			}
+			parts = append(parts, p)
+		}
+		var dp, nat []string
+		for _, f := range rowFormatNames() {
+			dp = append(dp, f+ParSuffix)
+		}
+		nat = append(nat, SubjectAvroReaderPar)
+		for _, f := range structFormatNames() {
+			nat = append(nat, f+StructParSuffix)
+		}
+		if r := ratios(cases, ds, rowSubsetCodec, dp, func(s string) string { return s }); len(r) > 0 {
+			p := fmt.Sprintf("row formats (%s, parallel) decoding and projecting take %s–%s of their full read per query (median %s)",
+				rowSubsetCodec, report.Pct(r[0]), report.Pct(r[len(r)-1]), report.Pct(median(r)))
+			native := func(s string) string {
+				if s == SubjectAvroReaderPar {
+					return "avro" + ParSuffix
+				}
+				return strings.TrimSuffix(s, StructParSuffix) + ParSuffix
+			}
+			if n := ratios(cases, ds, rowSubsetCodec, nat, native); len(n) > 0 {
+				p += fmt.Sprintf("; with native skipping (Avro's reader schema, projection structs for JSON and CBOR) %s–%s (median %s)",
+					report.Pct(n[0]), report.Pct(n[len(n)-1]), report.Pct(median(n)))
+			}
+			parts = append(parts, p)
+		}
+		if len(parts) > 0 {
+			lines = append(lines, ds+" sub-schema: "+strings.Join(parts, "; ")+".")
+		}
+	}
+	return lines
 }
