@@ -75,7 +75,8 @@ type Options struct {
 }
 
 // Progress follows a run: Begin with the number of cases, then the bench
-// callbacks for each case (counts over the whole run), then End.
+// callbacks for each case (counts over the whole run), then End. A case
+// measured in several processes (forks) counts once per process.
 type Progress interface {
 	bench.Progress
 	Begin(total int)
@@ -277,6 +278,12 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			filter = o.Filter.String()
 		}
 		return nil, usagef("no case matches (workloads %s, --filter %q, --subject %s)", strings.Join(names(ws), ","), filter, strings.Join(o.Subjects, ","))
+	}
+
+	for _, p := range plans {
+		if f := forks[p.w.Name()]; f > 1 && len(p.plan.Cases) > 0 {
+			fmt.Fprintf(o.Log, "serbench: %s: each case measured in %d processes, one after another (--forks)\n", p.w.Name(), f)
+		}
 	}
 
 	var rw *results.Writer

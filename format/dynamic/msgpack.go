@@ -159,6 +159,10 @@ type mpSource struct {
 	r       *msgp.Reader
 	st      stack
 	scratch []byte
+	// hint holds, per open record, the field index the next key most
+	// likely names: writers put fields in schema order, so one comparison
+	// usually finds it.
+	hint []int
 }
 
 func (s *mpSource) isNull(nullable bool) (bool, error) {
@@ -217,17 +221,26 @@ func (s *mpSource) timestamp(arrow.TimeUnit) (int64, error) {
 func (s *mpSource) beginRecord(int) error {
 	n, err := s.r.ReadMapHeader()
 	s.st.push(int(n))
+	s.hint = append(s.hint, 0)
 	return err
 }
 func (s *mpSource) nextKey(names []string) (int, error) {
+	top := len(s.hint) - 1
 	if !s.st.take() {
+		s.hint = s.hint[:top]
 		return -1, nil
 	}
 	k, err := s.str()
 	if err != nil {
 		return 0, err
 	}
-	return keyIndex(k, names)
+	if h := s.hint[top]; h < len(names) && names[h] == string(k) {
+		s.hint[top] = h + 1
+		return h, nil
+	}
+	i, err := keyIndex(k, names)
+	s.hint[top] = i + 1
+	return i, err
 }
 func (s *mpSource) beginList() error {
 	n, err := s.r.ReadArrayHeader()
@@ -248,7 +261,7 @@ func (f *Msgpack) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], er
 			}
 			return err
 		}
-		src.st = src.st[:0]
+		src.st, src.hint = src.st[:0], src.hint[:0]
 		if err := rr.read(src); err != nil {
 			return format.Unexpected("msgpack", err)
 		}

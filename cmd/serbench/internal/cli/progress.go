@@ -45,7 +45,7 @@ func (p *progress) Begin(total int) {
 	p.total = total
 	p.start = time.Now()
 	if p.mode != "none" {
-		fmt.Fprintf(p.w, "serbench: %d cases\n", total)
+		fmt.Fprintf(p.w, "serbench: %d case runs to measure\n", total)
 	}
 }
 
@@ -73,7 +73,7 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 	case "lines":
 		if tenth := n * 10 / p.total; tenth > p.last || n == p.total {
 			p.last = tenth
-			fmt.Fprintf(p.w, "serbench: %d/%d cases, %s elapsed%s\n", n, p.total, time.Since(p.start).Round(time.Second), p.eta(n))
+			fmt.Fprintf(p.w, "serbench: %d/%d case runs, %s elapsed%s\n", n, p.total, time.Since(p.start).Round(time.Second), p.eta(n))
 		}
 	}
 }
