@@ -228,6 +228,10 @@ type rowDecoder struct {
 	readRow func() error // io.EOF at a clean end
 	done    bool
 	name    string
+	// dataLen is each top-level string or binary column's data size in
+	// the previous batch: the next batch reserves as much up front instead
+	// of growing its buffer by doubling.
+	dataLen []int
 }
 
 func newRowDecoder(name string, s *arrow.Schema, o Options) *rowDecoder {
@@ -244,6 +248,7 @@ func (d *rowDecoder) Decode(v *arrow.RecordBatch) (err error) {
 	if d.done {
 		return io.EOF
 	}
+	d.reserve()
 	n := 0
 	for n < d.max {
 		if err := d.readRow(); err != nil {
@@ -266,8 +271,29 @@ func (d *rowDecoder) Decode(v *arrow.RecordBatch) (err error) {
 	if d.done {
 		d.b.Release()
 	}
+	d.dataLen = d.dataLen[:0]
+	for _, c := range d.cur.Columns() {
+		n := 0
+		if a, ok := c.(interface{ ValueBytes() []byte }); ok {
+			n = len(a.ValueBytes())
+		}
+		d.dataLen = append(d.dataLen, n)
+	}
 	*v = d.cur
 	return nil
+}
+
+// reserve sizes the builders for a full batch: d.max rows, and for string
+// and binary columns the previous batch's data plus an eighth.
+func (d *rowDecoder) reserve() {
+	for i, f := range d.b.Fields() {
+		f.Reserve(d.max)
+		if i < len(d.dataLen) && d.dataLen[i] > 0 {
+			if bb, ok := f.(interface{ ReserveData(int) }); ok {
+				bb.ReserveData(d.dataLen[i] + d.dataLen[i]/8)
+			}
+		}
+	}
 }
 
 // sanitize makes s an identifier of letters, digits and '_' not starting

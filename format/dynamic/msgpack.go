@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -156,13 +157,35 @@ func (f *Msgpack) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], er
 }
 
 type mpSource struct {
-	r       *msgp.Reader
-	st      stack
-	scratch []byte
+	r  *msgp.Reader
+	st stack
 	// hint holds, per open record, the field index the next key most
 	// likely names: writers put fields in schema order, so one comparison
-	// usually finds it.
+	// usually finds it. enc holds, per open record, its field names as
+	// MessagePack strings, so that the expected key is compared in the
+	// reader's buffer and skipped without decoding it.
 	hint []int
+	enc  [][][]byte
+	// keys caches the encoded names of each record type (by its names
+	// slice, which a reader builds once).
+	keys map[*string][][]byte
+}
+
+// encodedKeys returns names as MessagePack strings.
+func (s *mpSource) encodedKeys(names []string) [][]byte {
+	id := &names[0] // callers pass non-empty names
+	if e, ok := s.keys[id]; ok {
+		return e
+	}
+	e := make([][]byte, len(names))
+	for i, n := range names {
+		e[i] = msgp.AppendString(nil, n)
+	}
+	if s.keys == nil {
+		s.keys = map[*string][][]byte{}
+	}
+	s.keys[id] = e
+	return e
 }
 
 func (s *mpSource) isNull(nullable bool) (bool, error) {
@@ -192,12 +215,13 @@ func (s *mpSource) readN(n uint32) ([]byte, error) {
 	if n > maxValueBytes {
 		return nil, fmt.Errorf("value of %d bytes exceeds limit %d (corrupt length?)", n, maxValueBytes)
 	}
-	if cap(s.scratch) < int(n) {
-		s.scratch = make([]byte, n)
+	// The bytes are returned in place, from the reader's buffer: every
+	// caller copies or compares them before the next read.
+	b, err := s.r.R.Next(int(n))
+	if err == io.EOF && n > 0 {
+		err = io.ErrUnexpectedEOF
 	}
-	s.scratch = s.scratch[:n]
-	_, err := io.ReadFull(s.r, s.scratch)
-	return s.scratch, err
+	return b, err
 }
 func (s *mpSource) bin() ([]byte, error) {
 	n, err := s.r.ReadBytesHeader()
@@ -222,13 +246,30 @@ func (s *mpSource) beginRecord(int) error {
 	n, err := s.r.ReadMapHeader()
 	s.st.push(int(n))
 	s.hint = append(s.hint, 0)
+	s.enc = append(s.enc, nil)
 	return err
 }
 func (s *mpSource) nextKey(names []string) (int, error) {
 	top := len(s.hint) - 1
 	if !s.st.take() {
-		s.hint = s.hint[:top]
+		s.hint, s.enc = s.hint[:top], s.enc[:top]
 		return -1, nil
+	}
+	if len(names) > 0 {
+		enc := s.enc[top]
+		if enc == nil {
+			enc = s.encodedKeys(names)
+			s.enc[top] = enc
+		}
+		if h := s.hint[top]; h < len(enc) {
+			if p, err := s.r.R.Peek(len(enc[h])); err == nil && bytes.Equal(p, enc[h]) {
+				if _, err := s.r.R.Skip(len(enc[h])); err != nil {
+					return 0, err
+				}
+				s.hint[top] = h + 1
+				return h, nil
+			}
+		}
 	}
 	k, err := s.str()
 	if err != nil {
@@ -261,7 +302,7 @@ func (f *Msgpack) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], er
 			}
 			return err
 		}
-		src.st, src.hint = src.st[:0], src.hint[:0]
+		src.st, src.hint, src.enc = src.st[:0], src.hint[:0], src.enc[:0]
 		if err := rr.read(src); err != nil {
 			return format.Unexpected("msgpack", err)
 		}
