@@ -175,3 +175,26 @@ func (p eventsProgress) Start(_, _ int, c *bench.Case) {
 func (p eventsProgress) Done(_, _ int, r *results.Case) {
 	p.f(ForkEvent{Done: true, Name: r.FullName(), Status: r.Status, Error: r.Error})
 }
+
+// TestForksLeaveUnforkableWorkloads: --forks changes only the workloads
+// that can fork; one that cannot (it would need a DSN or an input file a
+// fork is not given) is measured in this process.
+func TestForksLeaveUnforkableWorkloads(t *testing.T) {
+	spawned := 0
+	o := opts(t, t.TempDir(), func(o *Options) {
+		o.Forks, o.Count = 3, 3
+		o.Spawn = func(context.Context, Fork, func(ForkEvent)) error { spawned++; return nil }
+	})
+	out, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spawned != 0 || out.Run.Env.Extra["fake.forks"] != "" {
+		t.Errorf("a workload with Plan.Forks 0 was forked %d times (env %v)", spawned, out.Run.Env.Extra)
+	}
+	for _, c := range out.Run.Cases {
+		if c.OK() && len(c.Samples) != 3 {
+			t.Errorf("%s: %d samples, want 3 from this process", c.FullName(), len(c.Samples))
+		}
+	}
+}

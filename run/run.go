@@ -57,9 +57,9 @@ type Options struct {
 	Args []string
 	// Log receives one-line messages (skipped workloads, cleanup errors).
 	Log io.Writer
-	// Forks, when positive, overrides every workload's own number of
-	// processes to measure in (workload.Plan.Forks); 1 measures in this
-	// process.
+	// Forks, when positive, overrides the number of processes of every
+	// workload that can fork (workload.Plan.Forks ≥ 1); 1 measures in this
+	// process. Workloads that cannot fork ignore it.
 	Forks int
 	// Spawn launches forks; nil measures every workload in this process.
 	Spawn Spawner
@@ -520,7 +520,7 @@ func (o Options) forks(p *workload.Plan) int {
 // most one per sample.
 func (o Options) planForks(p *workload.Plan) int {
 	f := p.Forks
-	if o.Forks > 0 {
+	if o.Forks > 0 && f >= 1 {
 		f = o.Forks
 	}
 	return max(1, min(f, max(o.Count, 1)))

@@ -96,14 +96,17 @@ type Plan struct {
 	// worth describing (formats, codecs). They are written into the
 	// results so that reports render from what the run used.
 	Descriptors []results.Descriptor
-	// Forks is how many processes the cases are measured in, one after
-	// another, each taking its share of the samples (JMH's forks): a
-	// process's memory layout and runtime state can move an allocating
-	// subject by 10–30% for that process's life, so samples from one
-	// process understate how far a figure moves between runs. 0 or 1
-	// measures in the serbench process. A workload that forks must need no
-	// configuration beyond the scale and subjects, and plan cheaply: every
-	// fork plans it again.
+	// Forks is how many processes the cases are measured in by default,
+	// one after another, each taking its share of the samples (JMH's
+	// forks): a process's memory layout and runtime state can move an
+	// allocating subject by 10–30% for that process's life, so samples
+	// from one process understate how far a figure moves between runs.
+	// 0 means the workload cannot fork — it needs configuration a fork is
+	// not given (a DSN, an input file) or set-up too heavy to repeat per
+	// process — and is always measured in the serbench process; --forks
+	// changes only the workloads that can fork (Forks ≥ 1). A workload
+	// that forks needs nothing beyond the scale and subjects and plans
+	// cheaply: every fork plans it again.
 	Forks int
 }
 

@@ -157,7 +157,10 @@ func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, e
 			}
 		}
 	}
-	return &workload.Plan{Cases: cases, Descriptors: descs}, nil
+	// Envelope needs nothing but the scale and subjects and sets up in
+	// milliseconds, so it can fork (--forks); by default it measures in one
+	// process.
+	return &workload.Plan{Cases: cases, Descriptors: descs, Forks: 1}, nil
 }
 
 // dataCache generates the envelope of the payload size the current
