@@ -159,6 +159,12 @@ type Sample struct {
 	// (0 when there is none): drift between rounds cancels out of them.
 	VsBaseline float64 `json:"vs_baseline,omitempty"`
 	VsLimit    float64 `json:"vs_limit,omitempty"`
+	// Fork is the process (1-based) that took this sample when the case
+	// was measured in several processes (serbench run --forks), 0 when it
+	// was measured in one. Samples of one process share its state (heap
+	// layout, the CPU's frequency, its neighbours), so a comparison counts
+	// processes, not samples, as independent observations.
+	Fork int `json:"fork,omitempty"`
 }
 
 // Units of the in-round ratios in a case's Summary.

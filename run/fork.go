@@ -260,7 +260,7 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 		if rerr == nil {
 			for _, c := range got.Cases {
 				if i, ok := index[c.FullName()]; ok {
-					merged[i] = mergeFork(merged[i], c)
+					merged[i] = mergeFork(merged[i], c, k+1)
 				}
 			}
 			if iters == "" && err == nil {
@@ -303,10 +303,15 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 	return runErr
 }
 
-// mergeFork adds fork result c to the case merged so far: samples are
-// concatenated (rounds renumbered to follow the earlier forks'), a failure
+// mergeFork adds fork result c, from process fork (1-based), to the case
+// merged so far: samples are tagged with their fork and concatenated
+// (rounds renumbered to follow the earlier forks'), a failure
 // or skip in any fork makes the case failed or skipped.
-func mergeFork(acc *results.Case, c results.Case) *results.Case {
+func mergeFork(acc *results.Case, c results.Case, fork int) *results.Case {
+	c.Samples = append([]results.Sample(nil), c.Samples...)
+	for i := range c.Samples {
+		c.Samples[i].Fork = fork
+	}
 	if acc == nil {
 		c.Summary, c.Noisy = nil, false
 		return &c

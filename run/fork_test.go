@@ -144,9 +144,18 @@ func TestForksMergeSamples(t *testing.T) {
 		if len(c.Samples) != 7 || !c.OK() || c.Group != "g" {
 			t.Errorf("%s: %d samples, status %s, group %q", c.FullName(), len(c.Samples), c.Status, c.Group)
 		}
+		var forkOf []int // the process each sample should come from
+		for k, f := range spawned {
+			for range f.Count {
+				forkOf = append(forkOf, k+1)
+			}
+		}
 		for i, s := range c.Samples {
 			if s.Round != i+1 {
 				t.Errorf("%s: sample %d has round %d", c.FullName(), i, s.Round)
+			}
+			if s.Fork != forkOf[i] {
+				t.Errorf("%s: sample %d is tagged fork %d, want %d", c.FullName(), i, s.Fork, forkOf[i])
 			}
 			if s.Iters != c.Samples[0].Iters {
 				t.Errorf("%s: sample %d ran %d iterations, the first fork's %d", c.FullName(), i, s.Iters, c.Samples[0].Iters)
