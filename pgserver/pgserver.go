@@ -284,7 +284,8 @@ func (s *Server) command(ctx context.Context, name string, args ...string) *exec
 	cmd := exec.CommandContext(ctx, filepath.Join(s.binDir, name), args...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C", "TZ=UTC"}
 	cmd.Dir = s.dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: s.cred}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: s.cred}
+	setDeathSignal(cmd.SysProcAttr, syscall.SIGKILL)
 	return cmd
 }
 
@@ -365,7 +366,7 @@ func (s *Server) startPostmaster(ctx context.Context, settings map[string]string
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// Immediate shutdown if this process dies: the postmaster takes its
 	// backends down with it.
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
+	setDeathSignal(cmd.SysProcAttr, syscall.SIGQUIT)
 	exited := make(chan struct{})
 	if err := startLocked(cmd, exited, nil); err != nil {
 		return fmt.Errorf("pgserver: start postgres: %w", err)

@@ -41,6 +41,7 @@ func (a *app) spawner() run.Spawner {
 		cmd := exec.Command(exe, args...)
 		cmd.Env = append(os.Environ(), a.exeEnv...)
 		cmd.Stderr = a.stderr
+		dieWithParent(cmd)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			return err
