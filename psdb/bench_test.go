@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -282,58 +284,150 @@ func benchFamilies(tb testing.TB, n int) []benchFamily {
 func BenchmarkFamilies(b *testing.B) {
 	for _, n := range benchNs {
 		for _, f := range benchFamilies(b, n) {
-			block, err := f.enc(nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := f.dec(block); err != nil {
-				b.Fatal(err)
-			}
-			data := block[HeaderLen:]
-			buf := make([]byte, 0, 2*len(block))
-			chunk := max(1, 200_000/n)
-			limit := func(name string, fn func()) {
-				b.Run(fmt.Sprintf("type=%s/n=%d/%s", f.name, n, name), func(b *testing.B) {
-					b.SetBytes(int64(len(block)))
-					b.ReportAllocs()
-					for b.Loop() {
-						fn()
-					}
-				})
-			}
-			psdb := func(name string, fn func() error, lim func()) {
-				b.Run(fmt.Sprintf("type=%s/n=%d/%s", f.name, n, name), func(b *testing.B) {
-					b.SetBytes(int64(len(block)))
-					b.ReportAllocs()
-					var limT, psdbT time.Duration
-					for i := 0; i < b.N; {
-						k := min(chunk, b.N-i)
-						b.StopTimer()
-						t0 := time.Now()
-						for range k {
-							lim()
-						}
-						limT += time.Since(t0)
-						b.StartTimer()
-						t1 := time.Now()
-						for range k {
-							if err := fn(); err != nil {
-								b.Fatal(err)
-							}
-						}
-						psdbT += time.Since(t1)
-						i += k
-					}
-					b.ReportMetric(float64(psdbT)/float64(limT), "x-limit")
-				})
-			}
-			limEnc := func() { buf = f.limEnc(buf) }
-			limDec := func() { f.limDec(data) }
-			limit("encode/limit", limEnc)
-			psdb("encode/psdb", func() error { buf, err = f.enc(buf[:0]); return err }, limEnc)
-			limit("decode/limit", limDec)
-			psdb("decode/psdb", func() error { return f.dec(block) }, limDec)
+			runFamily(b, n, f)
 		}
+	}
+}
+
+// runFamily runs f's limit and psdb rows at size n (see BenchmarkFamilies).
+func runFamily(b *testing.B, n int, f benchFamily) {
+	block, err := f.enc(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := f.dec(block); err != nil {
+		b.Fatal(err)
+	}
+	data := block[HeaderLen:]
+	buf := make([]byte, 0, 2*len(block))
+	chunk := max(1, 200_000/n)
+	limit := func(name string, fn func()) {
+		b.Run(fmt.Sprintf("type=%s/n=%d/%s", f.name, n, name), func(b *testing.B) {
+			b.SetBytes(int64(len(block)))
+			b.ReportAllocs()
+			for b.Loop() {
+				fn()
+			}
+		})
+	}
+	psdb := func(name string, fn func() error, lim func()) {
+		b.Run(fmt.Sprintf("type=%s/n=%d/%s", f.name, n, name), func(b *testing.B) {
+			b.SetBytes(int64(len(block)))
+			b.ReportAllocs()
+			var limT, psdbT time.Duration
+			for i := 0; i < b.N; {
+				k := min(chunk, b.N-i)
+				b.StopTimer()
+				t0 := time.Now()
+				for range k {
+					lim()
+				}
+				limT += time.Since(t0)
+				b.StartTimer()
+				t1 := time.Now()
+				for range k {
+					if err := fn(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				psdbT += time.Since(t1)
+				i += k
+			}
+			b.ReportMetric(float64(psdbT)/float64(limT), "x-limit")
+		})
+	}
+	limEnc := func() { buf = f.limEnc(buf) }
+	limDec := func() { f.limDec(data) }
+	limit("encode/limit", limEnc)
+	psdb("encode/psdb", func() error { buf, err = f.enc(buf[:0]); return err }, limEnc)
+	limit("decode/limit", limDec)
+	psdb("decode/psdb", func() error { return f.dec(block) }, limDec)
+}
+
+// BenchmarkStringsAndBoolVectors runs, like BenchmarkFamilies, the types
+// of the features workload whose psdb paths are their own: String and
+// StringVector (8 strings per feature) of 0–32 random letters, and
+// BoolVector (8 per feature) from [][]bool and from flat values. The
+// string decode limit copies the string bytes (from the block, at an odd
+// address, where the features workload copies from an aligned buffer) and
+// precomputed offsets; the bool limit packs the flat values with
+// packBools:
+//
+//	go test ./psdb -run '^$' -bench 'StringsAndBool' -benchtime=100ms
+func BenchmarkStringsAndBoolVectors(b *testing.B) {
+	for _, n := range benchNs {
+		for _, f := range stringAndBoolFamilies(b, n) {
+			runFamily(b, n, f)
+		}
+	}
+}
+
+func stringAndBoolFamilies(tb testing.TB, n int) []benchFamily {
+	tb.Helper()
+	r := rand.New(rand.NewPCG(11, uint64(n)))
+	flat := make([]string, 8*n)
+	bools := make([]bool, 8*n)
+	for i := range flat {
+		w := make([]byte, r.IntN(33))
+		for j := range w {
+			w[j] = byte('a' + r.IntN(26))
+		}
+		flat[i], bools[i] = string(w), r.IntN(2) == 1
+	}
+	eights, max32 := slices.Repeat([]int{8}, n), slices.Repeat([]int{32}, n)
+	sStr := mustSchema(tb, 1, TypeString, n, nil, max32)
+	sVec := mustSchema(tb, 1, TypeStringVector, n, eights, max32)
+	sBool := mustSchema(tb, 1, TypeBoolVector, n, eights, nil)
+	svecs, bvecs := make([][]string, n), make([][]bool, n)
+	for i := range n {
+		svecs[i], bvecs[i] = flat[8*i:8*i+8:8*i+8], bools[8*i:8*i+8:8*i+8]
+	}
+	strFamily := func(name string, s *Schema, vals []string, enc func([]byte) ([]byte, error)) benchFamily {
+		var ss Strings
+		offs := make([]uint32, len(vals)+1)
+		for i, v := range vals {
+			offs[i+1] = offs[i] + uint32(len(v))
+		}
+		outBytes := make([]byte, offs[len(vals)])
+		outOffs := make([]uint32, len(vals)+1)
+		return benchFamily{name, enc, func(b []byte) error {
+			_, err := ParseStrings(b, s, &ss)
+			return err
+		}, func(d []byte) []byte {
+			d = d[:cap(d)]
+			p := 2 * len(vals)
+			for i, v := range vals {
+				binary.LittleEndian.PutUint16(d[2*i:], uint16(len(v)))
+				p += copy(d[p:], v)
+			}
+			return d[:p]
+		}, func(data []byte) {
+			copy(outBytes, data[2*len(vals):])
+			copy(outOffs, offs)
+		}}
+	}
+	var dbs []bool
+	boolDec := func(b []byte) error {
+		blk, err := Parse(b, sBool)
+		if err == nil {
+			dbs, err = blk.AppendBools(dbs[:0])
+		}
+		return err
+	}
+	lo := make([]bool, 8*n)
+	boolLimEnc := func(d []byte) []byte {
+		d = d[:(len(bools)+7)/8]
+		clear(d[len(d)-1:])
+		packBools(d, 0, bools)
+		return d
+	}
+	boolLimDec := func(data []byte) { unpackBits(boolBytes(lo), data) }
+	return []benchFamily{
+		strFamily("string", sStr, flat[:n], func(d []byte) ([]byte, error) { return AppendStrings(d, sStr.Header(0), sStr, flat[:n]) }),
+		strFamily("stringx8", sVec, flat, func(d []byte) ([]byte, error) { return AppendStringVectors(d, sVec.Header(0), sVec, svecs) }),
+		strFamily("stringx8-flat", sVec, flat, func(d []byte) ([]byte, error) { return AppendFlatVectors(d, sVec.Header(0), sVec, flat) }),
+		{"boolx8", func(d []byte) ([]byte, error) { return AppendBoolVectors(d, sBool.Header(0), sBool, bvecs) }, boolDec, boolLimEnc, boolLimDec},
+		{"boolx8-flat", func(d []byte) ([]byte, error) { return AppendFlatVectors(d, sBool.Header(0), sBool, bools) }, boolDec, boolLimEnc, boolLimDec},
 	}
 }
 

@@ -2,9 +2,12 @@ package psdb
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -191,5 +194,132 @@ func TestSumLengths(t *testing.T) {
 		if got := sumLengths(b); got != want {
 			t.Fatalf("n=%d: %d, want %d", n, got, want)
 		}
+	}
+}
+
+// TestPrefixLengths compares prefixLengths (16 lengths per step, then one
+// by one) with a plain running sum, for counts around its step and
+// lengths from 0 to 65,535.
+func TestPrefixLengths(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, tc := range []struct {
+		name string
+		n    int
+		gen  func(i int) int
+	}{
+		{"empty", 0, nil},
+		{"one", 1, func(int) int { return 65535 }},
+		{"15 zeros", 15, func(int) int { return 0 }},
+		{"16 max", 16, func(int) int { return 65535 }},
+		{"17 mixed", 17, func(i int) int { return i * 4000 }},
+		{"31 random", 31, func(int) int { return r.IntN(65536) }},
+		{"32 random", 32, func(int) int { return r.IntN(65536) }},
+		{"33 short", 33, func(int) int { return r.IntN(33) }},
+		{"1000 short", 1000, func(int) int { return r.IntN(33) }},
+		{"4099 max and zero", 4099, func(i int) int { return 65535 * (i % 2) }},
+		{"65535 max", 65535, func(int) int { return 65535 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Lengths at an odd address, as in a block (data at offset 9).
+			lens := make([]byte, 2*tc.n+1)[1:]
+			want := make([]uint32, tc.n+1)
+			for i := range tc.n {
+				l := tc.gen(i)
+				binary.LittleEndian.PutUint16(lens[2*i:], uint16(l))
+				want[i+1] = want[i] + uint32(l)
+			}
+			got := make([]uint32, tc.n+1)
+			for i := range got {
+				got[i] = 0xdeadbeef
+			}
+			prefixLengths(got, lens)
+			if !slices.Equal(got, want) {
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("offset %d = %d, want %d", i, got[i], want[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestParseStringsRoundTrip writes String and StringVector blocks of
+// counts around prefixLengths' step of 16, with empty and 65,535-byte
+// strings, and reads them back with ParseStrings and ReadStrings.
+func TestParseStringsRoundTrip(t *testing.T) {
+	long := strings.Repeat("x", maxStringLen)
+	for _, tc := range []struct {
+		name   string
+		n, vec int // features; vector length (0: scalar String)
+		gen    func(i int) string
+	}{
+		{"scalar 15", 15, 0, func(i int) string { return strconv.Itoa(i) }},
+		{"scalar 16 empty", 16, 0, func(int) string { return "" }},
+		{"scalar 17 max", 17, 0, func(int) string { return long }},
+		{"scalar 1001 mixed", 1001, 0, func(i int) string { return long[:i*37%100] }},
+		{"vector 3x7", 3, 7, func(i int) string { return long[:i%5] }},
+		{"vector 100x8 max every 9th", 100, 8, func(i int) string {
+			if i%9 == 0 {
+				return long
+			}
+			return long[:i%33]
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dt, vl := TypeString, 1
+			var vecLens []int
+			if tc.vec > 0 {
+				dt, vl = TypeStringVector, tc.vec
+				vecLens = make([]int, tc.n)
+				for i := range vecLens {
+					vecLens[i] = tc.vec
+				}
+			}
+			maxStr := make([]int, tc.n)
+			for i := range maxStr {
+				maxStr[i] = maxStringLen
+			}
+			s := mustSchema(t, 4, dt, tc.n, vecLens, maxStr)
+			var flat []string
+			for i := range tc.n * vl {
+				flat = append(flat, tc.gen(i))
+			}
+			var b []byte
+			var err error
+			if tc.vec > 0 {
+				vecs := make([][]string, tc.n)
+				for i := range vecs {
+					vecs[i] = flat[i*vl : (i+1)*vl]
+				}
+				b, err = AppendStringVectors(nil, s.Header(0), s, vecs)
+			} else {
+				b, err = AppendStrings(nil, s.Header(0), s, flat)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ps, rs Strings
+			if _, err := ParseStrings(b, s, &ps); err != nil {
+				t.Fatal(err)
+			}
+			blk, err := Parse(b, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := blk.ReadStrings(&rs); err != nil {
+				t.Fatal(err)
+			}
+			for _, ss := range []*Strings{&ps, &rs} {
+				if ss.Len() != len(flat) {
+					t.Fatalf("Len %d, want %d", ss.Len(), len(flat))
+				}
+				for i, want := range flat {
+					if string(ss.Bytes(i)) != want {
+						t.Fatalf("string %d: %d bytes, want %d", i, len(ss.Bytes(i)), len(want))
+					}
+				}
+			}
+		})
 	}
 }

@@ -14,6 +14,8 @@
 // append one complete, uncompressed block to a caller's buffer. They allocate
 // nothing when the buffer has enough spare capacity, and on little-endian
 // hosts the 32- and 64-bit types are written with a single memory copy.
+// A vector block can also be written from the values of all its vectors
+// in one flattened slice ([AppendFlatVectors]), the block's own layout.
 // A [Codec] adds opportunistic zstd compression of the data section
 // ([Codec.Compress]) and decompression ([Codec.Parse]); it owns the zstd
 // state so that it is reused across calls.

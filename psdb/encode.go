@@ -647,6 +647,21 @@ func AppendStrings(dst []byte, h Header, s *Schema, vals []string) ([]byte, erro
 // feature group of h's schema version; vecs must match its vector lengths
 // and every string of feature i must fit its booked maximum.
 func AppendStringVectors(dst []byte, h Header, s *Schema, vecs [][]string) ([]byte, error) {
+	if s != nil && s.dt == TypeStringVector && s.version == h.SchemaVersion && len(vecs) == s.n &&
+		(h.DataType == TypeUnknown || h.DataType == TypeStringVector) && uint64(h.Expiry) <= expiryMask {
+		// One pass when dst has room: check and write each string at once.
+		l := len(dst)
+		if free := dst[l:cap(dst)]; len(free) >= headerLen+2*s.elements {
+			size, ok := putStringVectors(free[headerLen:], s, vecs)
+			if ok {
+				out := dst[:l+headerLen+size]
+				putHeader(out[l:], h, TypeStringVector, CompressionNone, 0)
+				return out, nil
+			}
+			// A bad vector or string (the checks below say which), or
+			// too little room (the general path grows dst).
+		}
+	}
 	if err := checkVectors(h, s, TypeStringVector, vecs); err != nil {
 		return dst, err
 	}
@@ -668,6 +683,34 @@ func AppendStringVectors(dst []byte, h Header, s *Schema, vecs [][]string) ([]by
 		putStrings(data, &lp, &bp, vec)
 	}
 	return out, nil
+}
+
+// putStringVectors writes the data section of a StringVector block of
+// schema s (len(vecs) = s.n) into data, checking each vector's length
+// and each string's booked maximum as it goes, and returns its size. It
+// returns false, with data partly written, at the first vector or string
+// that fails a check, or when data (at least 2·s.elements bytes) is too
+// short.
+func putStringVectors(data []byte, s *Schema, vecs [][]string) (int, bool) {
+	e := s.elements
+	lens, rest := data[:2*e], data[2*e:]
+	vecLens, maxStr := s.vecLens[:len(vecs)], s.maxStr[:len(vecs)]
+	k, p := 0, 0
+	for f, vec := range vecs {
+		if len(vec) != vecLens[f] || len(vec) > e-k {
+			return 0, false
+		}
+		m := maxStr[f] // ≤ 65,535 (NewSchema)
+		for _, v := range vec {
+			if len(v) > m || len(v) > len(rest)-p {
+				return 0, false
+			}
+			binary.LittleEndian.PutUint16(lens[2*k:], uint16(len(v)))
+			k++
+			p += copy(rest[p:], v)
+		}
+	}
+	return 2*e + p, true
 }
 
 // Fixed-width vectors. Each requires a schema of the matching vector type

@@ -3,6 +3,8 @@ package psdb
 import (
 	"bytes"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -157,5 +159,80 @@ func TestBoolVectors8(t *testing.T) {
 				t.Fatalf("n=%d, short vector %d: %v", n, k, err)
 			}
 		}
+	}
+}
+
+// TestStringVectorsOnePass checks AppendStringVectors' one-pass path
+// (taken when dst has room for the header and the lengths) against its
+// general path (dst nil): the same bytes with room for all, for only part
+// of the string bytes (it falls back and grows), behind a prefix; and the
+// same errors for a wrong vector length or an overlong string anywhere.
+func TestStringVectorsOnePass(t *testing.T) {
+	long := strings.Repeat("y", maxStringLen)
+	for _, tc := range []struct {
+		name string
+		lens []int // vector lengths
+		max  int   // booked maximum of every feature
+		gen  func(i int) string
+	}{
+		{"empty group", nil, 8, nil},
+		{"empty strings", []int{8, 8, 8}, 8, func(int) string { return "" }},
+		{"mixed lengths", []int{3, 0, 8, 1, 5}, 40, func(i int) string { return long[:i*7%41] }},
+		{"max length", []int{2, 2}, maxStringLen, func(i int) string { return long[:maxStringLen-i%2] }},
+		{"100 of 8", slices.Repeat([]int{8}, 100), 32, func(i int) string { return long[:i%33] }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			maxStr := slices.Repeat([]int{tc.max}, len(tc.lens))
+			s := mustSchema(t, 6, TypeStringVector, len(tc.lens), tc.lens, maxStr)
+			h := s.Header(0)
+			vecs := make([][]string, len(tc.lens))
+			k := 0
+			for f, l := range tc.lens {
+				for range l {
+					vecs[f] = append(vecs[f], tc.gen(k))
+					k++
+				}
+			}
+			want, err := AppendStringVectors(nil, h, s, vecs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dataLen := len(want) - HeaderLen
+			for _, room := range []int{dataLen, dataLen + 5, 2 * s.elements, dataLen - 1} {
+				if room < 2*s.elements {
+					continue
+				}
+				dst := make([]byte, 3, 3+HeaderLen+room)
+				got, err := AppendStringVectors(dst, h, s, vecs)
+				if err != nil || !bytes.Equal(got[3:], want) || string(got[:3]) != "\x00\x00\x00" {
+					t.Fatalf("room %d of %d: %v", room, dataLen, err)
+				}
+				if room >= dataLen {
+					if a := testing.AllocsPerRun(5, func() { _, _ = AppendStringVectors(dst, h, s, vecs) }); a != 0 {
+						t.Fatalf("room %d: %v allocs", room, a)
+					}
+				}
+			}
+			for f := range vecs {
+				bad := slices.Clone(vecs)
+				bad[f] = append(slices.Clone(bad[f]), "")
+				for _, dst := range [][]byte{nil, make([]byte, 0, 2*len(want))} {
+					if got, err := AppendStringVectors(dst, h, s, bad); !errors.Is(err, ErrVectorLength) || len(got) != 0 {
+						t.Fatalf("feature %d one too long: %v", f, err)
+					}
+				}
+				if len(vecs[f]) == 0 || tc.max == maxStringLen {
+					continue
+				}
+				bad = slices.Clone(vecs)
+				bad[f] = slices.Clone(bad[f])
+				bad[f][len(bad[f])-1] = long[:tc.max+1]
+				for _, dst := range [][]byte{nil, make([]byte, 0, 2*len(want))} {
+					if got, err := AppendStringVectors(dst, h, s, bad); !errors.Is(err, ErrStringTooLong) || len(got) != 0 {
+						t.Fatalf("feature %d overlong string: %v", f, err)
+					}
+				}
+			}
+		})
 	}
 }

@@ -81,7 +81,7 @@ func fuzzSchema(b []byte, nf, vl uint8) *Schema {
 	if err != nil {
 		return nil
 	}
-	n := int(nf % 16)
+	n := int(nf % 48) // up to 47 strings: past prefixLengths' step of 16
 	var vec, str []int
 	if h.DataType.IsVector() {
 		vec = make([]int, n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unsafe"
 )
 
 // Strings holds the strings of a String or StringVector block as one byte
@@ -97,25 +98,73 @@ func (b Block) ReadStrings(dst *Strings) error {
 
 // prefixLengths sets offs[0] = 0 and offs[i+1] = offs[i] + length i, for
 // the little-endian uint16 lengths in lens (len(offs) = len(lens)/2 + 1).
+//
+// Its speed is that of the stores: 16 lengths per iteration, read one by
+// one (a zero-extending load each, cheaper than extracting them from a
+// wider word) through array pointers, so nothing is bounds-checked and
+// the stores need no index register; pairs of lengths are summed first,
+// so that one addition per pair depends on the previous offset. (Measured
+// at 1,000 lengths: 0.19 ns a length, against 0.39 for four lengths per
+// 8-byte load with sliced bounds; 4-byte stores alone take 0.13.)
 func prefixLengths(offs []uint32, lens []byte) {
+	n := len(lens) / 2
+	offs = offs[:n+1]
 	offs[0] = 0
-	offs = offs[1 : 1+len(lens)/2]
-	var o uint32
-	for len(offs) >= 4 && len(lens) >= 8 {
-		// Partial sums first, so that only one addition per four lengths
-		// depends on the previous offset.
-		x := binary.LittleEndian.Uint64(lens)
-		l0 := uint32(x) & 0xffff
-		p1 := l0 + uint32(x>>16)&0xffff
-		p2 := p1 + uint32(x>>32)&0xffff
-		p3 := p2 + uint32(x>>48)
-		offs[0], offs[1], offs[2], offs[3] = o+l0, o+p1, o+p2, o+p3
-		o += p3
-		offs, lens = offs[4:], lens[8:]
+	var o, a, b uint32
+	i := 0
+	if n >= 16 {
+		// Within lens[:2n] and offs[1:n+1]: i+16 ≤ n before each step.
+		lp := unsafe.Pointer(unsafe.SliceData(lens))
+		op := unsafe.Add(unsafe.Pointer(unsafe.SliceData(offs)), 4)
+		for ; i+16 <= n; i += 16 {
+			l := (*[32]byte)(lp)
+			d := (*[16]uint32)(op)
+			a = uint32(binary.LittleEndian.Uint16(l[0:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[2:]))
+			d[0] = o + a
+			o += b
+			d[1] = o
+			a = uint32(binary.LittleEndian.Uint16(l[4:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[6:]))
+			d[2] = o + a
+			o += b
+			d[3] = o
+			a = uint32(binary.LittleEndian.Uint16(l[8:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[10:]))
+			d[4] = o + a
+			o += b
+			d[5] = o
+			a = uint32(binary.LittleEndian.Uint16(l[12:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[14:]))
+			d[6] = o + a
+			o += b
+			d[7] = o
+			a = uint32(binary.LittleEndian.Uint16(l[16:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[18:]))
+			d[8] = o + a
+			o += b
+			d[9] = o
+			a = uint32(binary.LittleEndian.Uint16(l[20:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[22:]))
+			d[10] = o + a
+			o += b
+			d[11] = o
+			a = uint32(binary.LittleEndian.Uint16(l[24:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[26:]))
+			d[12] = o + a
+			o += b
+			d[13] = o
+			a = uint32(binary.LittleEndian.Uint16(l[28:]))
+			b = a + uint32(binary.LittleEndian.Uint16(l[30:]))
+			d[14] = o + a
+			o += b
+			d[15] = o
+			lp, op = unsafe.Add(lp, 32), unsafe.Add(op, 64)
+		}
 	}
-	for i := range offs {
+	for ; i < n; i++ {
 		o += uint32(binary.LittleEndian.Uint16(lens[2*i:]))
-		offs[i] = o
+		offs[i+1] = o
 	}
 }
 

@@ -23,7 +23,7 @@ func limitMethods() map[string]string {
 		"int8, int16, uint8, uint16":                     "encode: narrow the int32/uint32 inputs to 1 or 2 bytes each; decode: widen them back to int32/uint32 (plain loops, no range checks)",
 		"fp16":                                           "encode: float32 → binary16 by bit arithmetic, round to nearest even (F. Giesen's float_to_half_fast3_rtne); decode: binary16 → float32 by bit arithmetic (exponent rebias; magic multiply for subnormals)",
 		"fp8e4m3, fp8e5m2":                               "encode: float32 → fp8 by the same bit arithmetic, round to nearest even, no range checks (inputs are in range); decode: a 256-entry float32 table built per case",
-		"bool":                                           "every subject but psdb-bits takes []bool and returns []bool, so the limit packs and unpacks: encode 8 bools per 8-byte load and one multiply (bit 7-i of the byte from bool i), decode one 256-entry table load and one 8-byte store per 8 bools; psdb-bits (packed bits in and out) does less than this limit: its own floor is a copy of N/8 bytes",
+		"bool":                                           "every subject but psdb-bits takes []bool and returns []bool, so the limit packs and unpacks: encode 8 bools per 8-byte load and one multiply (bit 7-i of the byte from bool i), 64 bools per unrolled step, decode one 256-entry table load and one 8-byte store per 8 bools; psdb-bits (packed bits in and out) does less than this limit: its own floor is a copy of N/8 bytes",
 		"string":                                         "encode: each string's uint16 length written and its bytes copied (psdb's layout); decode: all string bytes and the N+1 precomputed offsets copied",
 		"vectors (…x8)":                                  "the element type's limit over the N·8 flattened values",
 	}
@@ -186,24 +186,31 @@ func limCopyMisaligned(dst, src []byte) {
 
 // limPackBools packs vals (0/1 bytes) into bits, the first value in the
 // most significant bit, 8 values per 8-byte load and one multiply (the
-// multiplier moves byte i to bit 63-i; no partial products overlap),
-// through raw pointers (no bounds checks).
+// multiplier moves byte i to bit 63-i; no partial products overlap), 64
+// values (8 byte stores) per step, through array pointers (no bounds
+// checks). (It unrolled to 32 values per step before, through
+// unsafe.Slice: psdb's own packing loop, 64 values per step, ran 20–25%
+// faster than that.)
 func limPackBools(dst []byte, vals []bool) []byte {
 	full := len(vals) / 8
 	dst = dst[:(len(vals)+7)/8]
 	p, q := unsafe.Pointer(unsafe.SliceData(vals)), unsafe.Pointer(unsafe.SliceData(dst))
 	const m = 0x8040201008040201
 	i := 0
-	for ; i+4 <= full; i += 4 { // unrolled: 32 values, one 4-byte store
-		in := unsafe.Slice((*byte)(unsafe.Add(p, 8*i)), 32)
-		a := binary.LittleEndian.Uint64(in) * m >> 56
-		b := binary.LittleEndian.Uint64(in[8:]) * m >> 56
-		c := binary.LittleEndian.Uint64(in[16:]) * m >> 56
-		d := binary.LittleEndian.Uint64(in[24:]) * m >> 56
-		binary.LittleEndian.PutUint32(unsafe.Slice((*byte)(unsafe.Add(q, i)), 4), uint32(a|b<<8|c<<16|d<<24))
+	for ; i+8 <= full; i += 8 { // 64 values, 8 byte stores
+		in := (*[64]byte)(unsafe.Add(p, 8*i))
+		out := (*[8]byte)(unsafe.Add(q, i))
+		out[0] = byte(binary.LittleEndian.Uint64(in[0:]) * m >> 56)
+		out[1] = byte(binary.LittleEndian.Uint64(in[8:]) * m >> 56)
+		out[2] = byte(binary.LittleEndian.Uint64(in[16:]) * m >> 56)
+		out[3] = byte(binary.LittleEndian.Uint64(in[24:]) * m >> 56)
+		out[4] = byte(binary.LittleEndian.Uint64(in[32:]) * m >> 56)
+		out[5] = byte(binary.LittleEndian.Uint64(in[40:]) * m >> 56)
+		out[6] = byte(binary.LittleEndian.Uint64(in[48:]) * m >> 56)
+		out[7] = byte(binary.LittleEndian.Uint64(in[56:]) * m >> 56)
 	}
 	for ; i < full; i++ {
-		x := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, 8*i)), 8))
+		x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, 8*i))[:])
 		*(*byte)(unsafe.Add(q, i)) = byte(x * m >> 56)
 	}
 	if r := vals[8*full:]; len(r) > 0 {

@@ -22,16 +22,6 @@ type psdbCodec struct {
 	out    ds.Output
 	f32    []float32
 	strs   psdb.Strings
-	// The vector encoders take one slice per feature: views of the
-	// flattened source values, made once.
-	vi32 [][]int32
-	vi64 [][]int64
-	vu32 [][]uint32
-	vu64 [][]uint64
-	vf32 [][]float32
-	vf64 [][]float64
-	vb   [][]bool
-	vs   [][]string
 	// enc and dec are chosen once per case by bind.
 	enc func(b []byte) ([]byte, error)
 	dec func(b []byte) error
@@ -54,18 +44,6 @@ func psdbType(t ds.Type) (psdb.DataType, error) {
 		dt = dt.Vector()
 	}
 	return dt, nil
-}
-
-// views splits flat into n slices of l values each (no copy).
-func views[T any](flat []T, n, l int) [][]T {
-	if flat == nil {
-		return nil
-	}
-	out := make([][]T, n)
-	for i := range out {
-		out[i] = flat[i*l : (i+1)*l : (i+1)*l]
-	}
-	return out
 }
 
 func newPSDB(d *ds.Data) (codec, error) {
@@ -91,11 +69,6 @@ func newPSDB(d *ds.Data) (codec, error) {
 		return nil, fmt.Errorf("psdb: schema: %w", err)
 	}
 	c := &psdbCodec{d: d, schema: s, h: s.Header(psdb.NoExpiry), buf: make([]byte, 0, psdb.HeaderLen+2*d.Values()+len(d.Raw))}
-	if d.Type.IsVector() {
-		n, l := d.N, d.VecLen
-		c.vi32, c.vi64, c.vu32, c.vu64 = views(d.Int32, n, l), views(d.Int64, n, l), views(d.Uint32, n, l), views(d.Uint64, n, l)
-		c.vf32, c.vf64, c.vb, c.vs = views(d.Float32, n, l), views(d.Float64, n, l), views(d.Bool, n, l), views(d.String, n, l)
-	}
 	c.bind()
 	return c, nil
 }
@@ -107,37 +80,26 @@ func (c *psdbCodec) bind() {
 	o := &c.out
 	var enc func(b []byte) ([]byte, error)
 	if d.Type.IsVector() {
+		// Every subject gets the N·8 values flattened; psdb writes its
+		// vector blocks from them with AppendFlatVectors (the block's
+		// layout), not from N per-feature slices.
 		switch d.Type.Elem() {
-		case ds.Int8:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt8Vectors(b, h, s, c.vi32) }
-		case ds.Int16:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt16Vectors(b, h, s, c.vi32) }
-		case ds.Int32:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt32Vectors(b, h, s, c.vi32) }
+		case ds.Int8, ds.Int16, ds.Int32:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.Int32) }
 		case ds.Int64:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendInt64Vectors(b, h, s, c.vi64) }
-		case ds.Uint8:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint8Vectors(b, h, s, c.vu32) }
-		case ds.Uint16:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint16Vectors(b, h, s, c.vu32) }
-		case ds.Uint32:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint32Vectors(b, h, s, c.vu32) }
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.Int64) }
+		case ds.Uint8, ds.Uint16, ds.Uint32:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.Uint32) }
 		case ds.Uint64:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendUint64Vectors(b, h, s, c.vu64) }
-		case ds.FP8E4M3:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP8E4M3Vectors(b, h, s, c.vf32) }
-		case ds.FP8E5M2:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP8E5M2Vectors(b, h, s, c.vf32) }
-		case ds.FP16:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendFP16Vectors(b, h, s, c.vf32) }
-		case ds.Float32:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendFloat32Vectors(b, h, s, c.vf32) }
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.Uint64) }
+		case ds.FP8E4M3, ds.FP8E5M2, ds.FP16, ds.Float32:
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.Float32) }
 		case ds.Float64:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendFloat64Vectors(b, h, s, c.vf64) }
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.Float64) }
 		case ds.Bool:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendBoolVectors(b, h, s, c.vb) }
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.Bool) }
 		case ds.String:
-			enc = func(b []byte) ([]byte, error) { return psdb.AppendStringVectors(b, h, s, c.vs) }
+			enc = func(b []byte) ([]byte, error) { return psdb.AppendFlatVectors(b, h, s, d.String) }
 		}
 	} else {
 		switch d.Type {

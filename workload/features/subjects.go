@@ -94,7 +94,7 @@ func subjects() []subject {
 		{name: "psdb", role: results.RoleBaseline, note: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice (narrow types widened: int8/16 → int32, uint8/16 → uint32, fp8/fp16 → float32); strings are read as zero-copy views",
 			settings: map[string]string{"reuse": "output buffer and slice", "compression": "none",
 				"strings": "views, not copies: ParseStrings into a reused psdb.Strings (offsets into the block; no string bytes copied, 0 allocs)",
-				"vectors": "psdb's vector types, 8 values per feature"}, make: newPSDB},
+				"vectors": "psdb's vector types, 8 values per feature, written from the flattened N·8 values (AppendFlatVectors), the input every subject gets"}, make: newPSDB},
 		{name: "proto3", role: results.RoleSubject, note: "packed varint repeated fields (the seed's `repeated int32`); decode merges into a reset message to reuse capacity",
 			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
 				"strings": "copied (owned Go strings)",
