@@ -1,0 +1,549 @@
+package dynamic
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/serbench/serbench/format"
+	"github.com/tinylib/msgp/msgp"
+)
+
+// The flat MessagePack decoder reads rows of a flat schema (at most 64
+// top-level columns of fixed-width, boolean, string or binary types) from a
+// window of buffered input straight into column buffers, which become the
+// Arrow arrays of the batch without a builder. A row that runs past the
+// window is undone (the columns are cut back to the previous row) and read
+// again once more input is buffered, so a row is never half-appended.
+// Semantics are the general decoder's: keys in any order, a missing key or
+// nil is NULL, an unknown or repeated key is an error.
+
+// mpFlatKind is how a flat column's values are read and stored.
+type mpFlatKind uint8
+
+const (
+	mpfInt  mpFlatKind = iota // signed integer of width bytes (int*, date32, time*, timestamp)
+	mpfUint                   // unsigned integer of width bytes
+	mpfF32                    // float32
+	mpfF64                    // float64
+	mpfBool                   // boolean
+	mpfStr                    // utf8 (a MessagePack str)
+	mpfBin                    // binary (a MessagePack bin)
+)
+
+// mpFlatCol is one column of a flat decoder and its values so far.
+type mpFlatCol struct {
+	name  string
+	key   string // the name as a MessagePack str
+	dt    arrow.DataType
+	kind  mpFlatKind
+	width int // bytes per value (fixed-width kinds; 1 for bool)
+	bits  int // value range in bits for narrow integers (0: no check)
+	// vals holds fixed-width values little endian (bools one byte each);
+	// offs and data hold strings and binaries (offs starts with 0).
+	vals  []byte
+	offs  []int32
+	data  []byte
+	nulls []int32 // rows that are null, ascending
+}
+
+// mpFlatColumn returns the column of field f, or false when the flat
+// decoder cannot read its type.
+func mpFlatColumn(f arrow.Field) (mpFlatCol, bool) {
+	c := mpFlatCol{name: f.Name, key: string(msgp.AppendString(nil, f.Name)), dt: f.Type}
+	switch f.Type.(type) {
+	case *arrow.Int8Type:
+		c.kind, c.width, c.bits = mpfInt, 1, 8
+	case *arrow.Int16Type:
+		c.kind, c.width, c.bits = mpfInt, 2, 16
+	case *arrow.Int32Type, *arrow.Date32Type, *arrow.Time32Type:
+		c.kind, c.width, c.bits = mpfInt, 4, 32
+	case *arrow.Int64Type, *arrow.Time64Type, *arrow.TimestampType:
+		c.kind, c.width = mpfInt, 8
+	case *arrow.Uint8Type:
+		c.kind, c.width, c.bits = mpfUint, 1, 8
+	case *arrow.Uint16Type:
+		c.kind, c.width, c.bits = mpfUint, 2, 16
+	case *arrow.Uint32Type:
+		c.kind, c.width, c.bits = mpfUint, 4, 32
+	case *arrow.Uint64Type:
+		c.kind, c.width = mpfUint, 8
+	case *arrow.Float32Type:
+		c.kind, c.width = mpfF32, 4
+	case *arrow.Float64Type:
+		c.kind, c.width = mpfF64, 8
+	case *arrow.BooleanType:
+		c.kind, c.width = mpfBool, 1
+	case *arrow.StringType:
+		c.kind = mpfStr
+	case *arrow.BinaryType:
+		c.kind = mpfBin
+	default:
+		return c, false
+	}
+	return c, true
+}
+
+// mpFlatBuf is the flat decoder's initial buffer size (a variable for
+// tests).
+var mpFlatBuf = 256 << 10
+
+// mpFlat is the flat decoder.
+type mpFlat struct {
+	schema *arrow.Schema
+	cols   []mpFlatCol
+	max    int
+	rows   int // rows of the batch being read
+	total  int64
+	// buf[p:n] is the buffered input not yet decoded.
+	r    io.Reader
+	buf  []byte
+	p, n int
+	eof  bool
+	done bool
+	cur  arrow.RecordBatch
+	// all has a bit set for every column.
+	all uint64
+}
+
+// newMpFlat returns the flat decoder of schema, or nil when the schema is
+// not flat.
+func newMpFlat(schema *arrow.Schema, o Options, r io.Reader) *mpFlat {
+	if schema.NumFields() == 0 || schema.NumFields() > 64 {
+		return nil
+	}
+	d := &mpFlat{schema: schema, max: o.batchRows(), r: r, buf: make([]byte, mpFlatBuf)}
+	for _, f := range schema.Fields() {
+		c, ok := mpFlatColumn(f)
+		if !ok {
+			return nil
+		}
+		if c.kind == mpfStr || c.kind == mpfBin {
+			c.offs = append(make([]int32, 0, d.max+1), 0)
+		} else {
+			c.vals = make([]byte, 0, d.max*c.width)
+		}
+		d.cols = append(d.cols, c)
+	}
+	d.all = 1<<len(d.cols) - 1
+	if len(d.cols) == 64 {
+		d.all = math.MaxUint64
+	}
+	return d
+}
+
+// errMpShort means the buffered input ends inside the row.
+var errMpShort = errors.New("short input")
+
+// fill buffers more input, keeping the undecoded bytes; it grows the buffer
+// when they fill it (so a row of any size fits, and the buffer only grows
+// with input actually read).
+func (d *mpFlat) fill() error {
+	if d.p > 0 {
+		d.n = copy(d.buf, d.buf[d.p:d.n])
+		d.p = 0
+	}
+	if d.n == len(d.buf) {
+		nb := make([]byte, 2*len(d.buf))
+		copy(nb, d.buf[:d.n])
+		d.buf = nb
+	}
+	for {
+		k, err := d.r.Read(d.buf[d.n:])
+		d.n += k
+		if err == io.EOF {
+			d.eof = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if k > 0 {
+			return nil
+		}
+	}
+}
+
+// Decode implements format.Decoder.
+func (d *mpFlat) Decode(v *arrow.RecordBatch) (err error) {
+	defer format.CatchPanic("msgpack", &err)
+	if d.cur != nil {
+		d.cur.Release()
+		d.cur = nil
+	}
+	if d.done {
+		return io.EOF
+	}
+	for d.rows < d.max {
+		if d.p == d.n {
+			if d.eof {
+				d.done = true
+				break
+			}
+			if err := d.fill(); err != nil {
+				d.done = true
+				return fmt.Errorf("msgpack: row %d: %w", d.total, err)
+			}
+			continue
+		}
+		k, err := d.row(d.buf[d.p:d.n])
+		if err == errMpShort {
+			d.undo()
+			if d.eof {
+				err = io.ErrUnexpectedEOF
+			} else if err = d.fill(); err == nil {
+				continue
+			}
+		}
+		if err != nil {
+			d.done = true
+			return fmt.Errorf("msgpack: row %d: %w", d.total, format.Unexpected("msgpack", err))
+		}
+		d.p += k
+		d.rows++
+		d.total++
+	}
+	if d.rows == 0 {
+		return io.EOF
+	}
+	d.cur = d.batch()
+	*v = d.cur
+	return nil
+}
+
+// undo cuts every column back to d.rows rows.
+func (d *mpFlat) undo() {
+	for i := range d.cols {
+		c := &d.cols[i]
+		if c.kind == mpfStr || c.kind == mpfBin {
+			c.offs = c.offs[:d.rows+1]
+			c.data = c.data[:c.offs[d.rows]]
+		} else {
+			c.vals = c.vals[:d.rows*c.width]
+		}
+		for len(c.nulls) > 0 && int(c.nulls[len(c.nulls)-1]) >= d.rows {
+			c.nulls = c.nulls[:len(c.nulls)-1]
+		}
+	}
+}
+
+// batch turns the columns into a record batch and starts the next batch
+// with buffers of the same capacity.
+func (d *mpFlat) batch() arrow.RecordBatch {
+	n := d.rows
+	arrs := make([]arrow.Array, len(d.cols))
+	for i := range d.cols {
+		c := &d.cols[i]
+		var valid *memory.Buffer
+		if len(c.nulls) > 0 {
+			bm := make([]byte, bitutil.BytesForBits(int64(n)))
+			bitutil.SetBitsTo(bm, 0, int64(n), true)
+			for _, r := range c.nulls {
+				bitutil.ClearBit(bm, int(r))
+			}
+			valid = memory.NewBufferBytes(bm)
+		}
+		var bufs []*memory.Buffer
+		switch c.kind {
+		case mpfStr, mpfBin:
+			bufs = []*memory.Buffer{valid, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offs)), memory.NewBufferBytes(c.data)}
+			c.offs = append(make([]int32, 0, cap(c.offs)), 0)
+			c.data = make([]byte, 0, cap(c.data))
+		case mpfBool:
+			bm := make([]byte, bitutil.BytesForBits(int64(n)))
+			for r, b := range c.vals {
+				if b != 0 {
+					bitutil.SetBit(bm, r)
+				}
+			}
+			bufs = []*memory.Buffer{valid, memory.NewBufferBytes(bm)}
+			c.vals = c.vals[:0]
+		default:
+			bufs = []*memory.Buffer{valid, memory.NewBufferBytes(c.vals)}
+			c.vals = make([]byte, 0, cap(c.vals))
+		}
+		data := array.NewData(c.dt, n, bufs, nil, len(c.nulls), 0)
+		arrs[i] = array.MakeFromData(data)
+		data.Release()
+		c.nulls = c.nulls[:0]
+	}
+	rec := array.NewRecordBatch(d.schema, arrs, int64(n))
+	for _, a := range arrs {
+		a.Release()
+	}
+	d.rows = 0
+	return rec
+}
+
+// row reads one row from b, returning the bytes read: errMpShort when b ends
+// inside it.
+func (d *mpFlat) row(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, errMpShort
+	}
+	var pairs, p int
+	switch t := b[0]; {
+	case t >= 0x80 && t <= 0x8f:
+		pairs, p = int(t&0x0f), 1
+	case t == 0xde:
+		if len(b) < 3 {
+			return 0, errMpShort
+		}
+		pairs, p = int(binary.BigEndian.Uint16(b[1:])), 3
+	case t == 0xdf:
+		if len(b) < 5 {
+			return 0, errMpShort
+		}
+		pairs, p = int(binary.BigEndian.Uint32(b[1:])), 5
+	default:
+		return 0, fmt.Errorf("want a map, got %s", msgp.NextType(b))
+	}
+	var seen uint64
+	next := 0 // the column the next key most likely names
+	for ; pairs > 0; pairs-- {
+		k := -1
+		if next < len(d.cols) {
+			key := d.cols[next].key
+			if len(b)-p >= len(key) && string(b[p:p+len(key)]) == key {
+				k = next
+				p += len(key)
+			}
+		}
+		if k < 0 {
+			var err error
+			if k, p, err = d.key(b, p); err != nil {
+				return 0, err
+			}
+		}
+		if seen&(1<<k) != 0 {
+			return 0, fmt.Errorf("field %s twice in one record", d.cols[k].name)
+		}
+		seen |= 1 << k
+		next = k + 1
+		var err error
+		if p, err = d.cols[k].value(b, p, d.rows); err != nil {
+			if err == errMpShort {
+				return 0, err
+			}
+			return 0, wrapPath(d.cols[k].name, err)
+		}
+	}
+	if seen != d.all {
+		for k := range d.cols {
+			if seen&(1<<k) == 0 {
+				d.cols[k].null(d.rows)
+			}
+		}
+	}
+	return p, nil
+}
+
+// key reads a key at b[p:] that is not the expected one.
+func (d *mpFlat) key(b []byte, p int) (int, int, error) {
+	s, p, err := mpStr(b, p, 0xa0, 0xd9)
+	if err != nil {
+		return 0, 0, err
+	}
+	for k := range d.cols {
+		if d.cols[k].name == string(s) {
+			return k, p, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("unknown field %q", s)
+}
+
+// mpStr reads a str (fix, 8 as lead8, 16, 32: lead8+1, lead8+2) or bin
+// (fix 0: none; 8, 16, 32 from lead8) header and its bytes at b[p:].
+func mpStr(b []byte, p int, fix byte, lead8 byte) ([]byte, int, error) {
+	if p >= len(b) {
+		return nil, 0, errMpShort
+	}
+	t := b[p]
+	var n int
+	switch {
+	case fix != 0 && t >= fix && t <= fix|0x1f:
+		n, p = int(t&0x1f), p+1
+	case t == lead8:
+		if len(b)-p < 2 {
+			return nil, 0, errMpShort
+		}
+		n, p = int(b[p+1]), p+2
+	case t == lead8+1:
+		if len(b)-p < 3 {
+			return nil, 0, errMpShort
+		}
+		n, p = int(binary.BigEndian.Uint16(b[p+1:])), p+3
+	case t == lead8+2:
+		if len(b)-p < 5 {
+			return nil, 0, errMpShort
+		}
+		n, p = int(binary.BigEndian.Uint32(b[p+1:])), p+5
+	default:
+		want := "str"
+		if fix == 0 {
+			want = "bin"
+		}
+		return nil, 0, fmt.Errorf("want a %s, got %s", want, msgp.NextType(b[p:]))
+	}
+	if n > maxValueBytes {
+		return nil, 0, fmt.Errorf("value of %d bytes exceeds limit %d (corrupt length?)", n, maxValueBytes)
+	}
+	if len(b)-p < n {
+		return nil, 0, errMpShort
+	}
+	return b[p : p+n], p + n, nil
+}
+
+// null appends a null as row r.
+func (c *mpFlatCol) null(r int) {
+	c.nulls = append(c.nulls, int32(r))
+	switch c.kind {
+	case mpfStr, mpfBin:
+		c.offs = append(c.offs, int32(len(c.data)))
+	default:
+		c.vals = append(c.vals, make([]byte, c.width)...)
+	}
+}
+
+// value reads the value of row r at b[p:] and appends it.
+func (c *mpFlatCol) value(b []byte, p int, r int) (int, error) {
+	if p >= len(b) {
+		return 0, errMpShort
+	}
+	if b[p] == 0xc0 {
+		c.null(r)
+		return p + 1, nil
+	}
+	switch c.kind {
+	case mpfStr, mpfBin:
+		fix, lead8 := byte(0xa0), byte(0xd9)
+		if c.kind == mpfBin {
+			fix, lead8 = 0, 0xc4
+		}
+		s, p, err := mpStr(b, p, fix, lead8)
+		if err != nil {
+			return 0, err
+		}
+		c.data = append(c.data, s...)
+		if len(c.data) > math.MaxInt32 {
+			return 0, fmt.Errorf("column of more than %d bytes in one batch", math.MaxInt32)
+		}
+		c.offs = append(c.offs, int32(len(c.data)))
+		return p, nil
+	case mpfF64:
+		if b[p] != 0xcb {
+			return 0, fmt.Errorf("want a float64, got %s", msgp.NextType(b[p:]))
+		}
+		if len(b)-p < 9 {
+			return 0, errMpShort
+		}
+		c.vals = binary.LittleEndian.AppendUint64(c.vals, binary.BigEndian.Uint64(b[p+1:]))
+		return p + 9, nil
+	case mpfF32:
+		if b[p] != 0xca {
+			return 0, fmt.Errorf("want a float32, got %s", msgp.NextType(b[p:]))
+		}
+		if len(b)-p < 5 {
+			return 0, errMpShort
+		}
+		c.vals = binary.LittleEndian.AppendUint32(c.vals, binary.BigEndian.Uint32(b[p+1:]))
+		return p + 5, nil
+	case mpfBool:
+		switch b[p] {
+		case 0xc2:
+			c.vals = append(c.vals, 0)
+		case 0xc3:
+			c.vals = append(c.vals, 1)
+		default:
+			return 0, fmt.Errorf("want a bool, got %s", msgp.NextType(b[p:]))
+		}
+		return p + 1, nil
+	}
+	v, neg, p, err := mpInt(b, p)
+	if err != nil {
+		return 0, err
+	}
+	if c.kind == mpfInt {
+		if !neg && v > math.MaxInt64 {
+			return 0, fmt.Errorf("%d overflows int64", v)
+		}
+		if c.bits > 0 {
+			if err := intRange(int64(v), c.bits); err != nil {
+				return 0, err
+			}
+		}
+	} else {
+		if neg {
+			return 0, fmt.Errorf("%d is negative: want an unsigned integer", int64(v))
+		}
+		if c.bits > 0 && v > 1<<c.bits-1 {
+			return 0, fmt.Errorf("%d out of the range of uint%d", v, c.bits)
+		}
+	}
+	switch c.width {
+	case 8:
+		c.vals = binary.LittleEndian.AppendUint64(c.vals, v)
+	case 4:
+		c.vals = binary.LittleEndian.AppendUint32(c.vals, uint32(v))
+	case 2:
+		c.vals = binary.LittleEndian.AppendUint16(c.vals, uint16(v))
+	default:
+		c.vals = append(c.vals, byte(v))
+	}
+	return p, nil
+}
+
+// mpInt reads any MessagePack integer at b[p:]: its bits as a uint64 and
+// whether it is negative (then the bits are an int64).
+func mpInt(b []byte, p int) (v uint64, neg bool, q int, err error) {
+	t := b[p]
+	switch {
+	case t <= 0x7f:
+		return uint64(t), false, p + 1, nil
+	case t >= 0xe0:
+		return uint64(int64(int8(t))), true, p + 1, nil
+	}
+	var size int
+	switch t {
+	case 0xcc, 0xd0:
+		size = 1
+	case 0xcd, 0xd1:
+		size = 2
+	case 0xce, 0xd2:
+		size = 4
+	case 0xcf, 0xd3:
+		size = 8
+	default:
+		return 0, false, 0, fmt.Errorf("want an integer, got %s", msgp.NextType(b[p:]))
+	}
+	if len(b)-p <= size {
+		return 0, false, 0, errMpShort
+	}
+	x := b[p+1 : p+1+size]
+	var s int64
+	switch t {
+	case 0xcc:
+		return uint64(x[0]), false, p + 2, nil
+	case 0xcd:
+		return uint64(binary.BigEndian.Uint16(x)), false, p + 3, nil
+	case 0xce:
+		return uint64(binary.BigEndian.Uint32(x)), false, p + 5, nil
+	case 0xcf:
+		return binary.BigEndian.Uint64(x), false, p + 9, nil
+	case 0xd0:
+		s = int64(int8(x[0]))
+	case 0xd1:
+		s = int64(int16(binary.BigEndian.Uint16(x)))
+	case 0xd2:
+		s = int64(int32(binary.BigEndian.Uint32(x)))
+	default:
+		s = int64(binary.BigEndian.Uint64(x))
+	}
+	return uint64(s), s < 0, p + 1 + size, nil
+}
