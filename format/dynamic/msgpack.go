@@ -67,7 +67,7 @@ func NewMsgpack(schema *arrow.Schema, o Options) (Format, error) {
 // Descriptor implements format.Format.
 func (f *Msgpack) Descriptor() format.Descriptor {
 	return descriptor("msgpack", msgpLib+"/msgp", format.ModuleVersion(msgpLib, "v1.6.5"),
-		"rows as maps of column name to value; uint64 as uint, timestamps and times as integers in their unit, dates as int32 days, decimals as exact text; a flat schema of fixed-width, bool, string and binary columns is read from a 256 KiB window straight into the Arrow buffers",
+		"rows as maps of column name to value; uint64 as uint, timestamps and times as integers in their unit, dates as int32 days, decimals as exact text; a flat schema of fixed-width, bool, string and binary columns is written from the Arrow buffers with keys encoded once and read from a 256 KiB window straight into Arrow buffers",
 		format.LabelBinary, format.LabelRow)
 }
 
@@ -152,8 +152,16 @@ func (e *rowEncoder) Close() error {
 
 // NewEncoder implements format.Format.
 func (f *Msgpack) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
+	if e := newMpFlatEncoder(f.schema, w); e != nil {
+		return e, nil
+	}
+	return f.newRowEncoder(w), nil
+}
+
+// newRowEncoder returns the general encoder, for any schema.
+func (f *Msgpack) newRowEncoder(w io.Writer) format.Encoder[arrow.RecordBatch] {
 	s := &mpSink{}
-	return &rowEncoder{name: "msgpack", schema: f.schema, w: w, buf: &s.buf, s: s}, nil
+	return &rowEncoder{name: "msgpack", schema: f.schema, w: w, buf: &s.buf, s: s}
 }
 
 type mpSource struct {

@@ -547,3 +547,140 @@ func mpInt(b []byte, p int) (v uint64, neg bool, q int, err error) {
 	}
 	return uint64(s), s < 0, p + 1 + size, nil
 }
+
+// mpFlatEncoder writes batches of a flat schema (the types the flat
+// decoder reads) row by row from the arrays' buffers, with the keys encoded
+// once: the bytes are the general encoder's.
+type mpFlatEncoder struct {
+	schema *arrow.Schema
+	w      io.Writer
+	buf    []byte
+	cols   []mpFlatCol
+	header []byte // the rows' map header
+}
+
+func newMpFlatEncoder(schema *arrow.Schema, w io.Writer) *mpFlatEncoder {
+	if schema.NumFields() == 0 || schema.NumFields() > 64 {
+		return nil
+	}
+	e := &mpFlatEncoder{schema: schema, w: w, header: msgp.AppendMapHeader(nil, uint32(schema.NumFields()))}
+	for _, f := range schema.Fields() {
+		c, ok := mpFlatColumn(f)
+		if !ok {
+			return nil
+		}
+		e.cols = append(e.cols, c)
+	}
+	return e
+}
+
+// mpFlatArray is one column of a batch being written.
+type mpFlatArray struct {
+	*mpFlatCol
+	arr   arrow.Array
+	nulls bool
+	vals  []byte // fixed-width values from the array's offset
+	off   int    // the array's offset (bools)
+	str   *array.String
+	bin   *array.Binary
+}
+
+// Encode implements format.Encoder.
+func (e *mpFlatEncoder) Encode(v *arrow.RecordBatch) error {
+	rec := *v
+	if !rec.Schema().Equal(e.schema) {
+		return fmt.Errorf("msgpack: batch schema %s differs from the format's %s", rec.Schema(), e.schema)
+	}
+	n := int(rec.NumRows())
+	if n == 0 {
+		return nil
+	}
+	cols := make([]mpFlatArray, len(e.cols))
+	for k := range cols {
+		a := rec.Column(k)
+		c := mpFlatArray{mpFlatCol: &e.cols[k], arr: a, nulls: a.NullN() > 0, off: a.Data().Offset()}
+		switch c.kind {
+		case mpfStr:
+			c.str = a.(*array.String)
+		case mpfBin:
+			c.bin = a.(*array.Binary)
+		case mpfBool:
+			if vb := a.Data().Buffers()[1]; vb != nil {
+				c.vals = vb.Bytes()
+			}
+		default:
+			if vb := a.Data().Buffers()[1]; vb != nil {
+				c.vals = vb.Bytes()[c.off*c.width:]
+			}
+		}
+		cols[k] = c
+	}
+	b := e.buf
+	for i := 0; i < n; i++ {
+		b = append(b, e.header...)
+		for k := range cols {
+			c := &cols[k]
+			b = append(b, c.key...)
+			if c.nulls && c.arr.IsNull(i) {
+				b = msgp.AppendNil(b)
+				continue
+			}
+			switch c.kind {
+			case mpfStr:
+				b = msgp.AppendString(b, c.str.Value(i))
+			case mpfBin:
+				b = msgp.AppendBytes(b, c.bin.Value(i))
+			case mpfBool:
+				b = msgp.AppendBool(b, bitutil.BitIsSet(c.vals, c.off+i))
+			case mpfF64:
+				b = msgp.AppendFloat64(b, math.Float64frombits(binary.LittleEndian.Uint64(c.vals[i*8:])))
+			case mpfF32:
+				b = msgp.AppendFloat32(b, math.Float32frombits(binary.LittleEndian.Uint32(c.vals[i*4:])))
+			case mpfInt:
+				var x int64
+				switch c.width {
+				case 8:
+					x = int64(binary.LittleEndian.Uint64(c.vals[i*8:]))
+				case 4:
+					x = int64(int32(binary.LittleEndian.Uint32(c.vals[i*4:])))
+				case 2:
+					x = int64(int16(binary.LittleEndian.Uint16(c.vals[i*2:])))
+				default:
+					x = int64(int8(c.vals[i]))
+				}
+				b = msgp.AppendInt64(b, x)
+			default: // mpfUint
+				switch c.width {
+				case 8:
+					b = msgp.AppendUint64(b, binary.LittleEndian.Uint64(c.vals[i*8:]))
+				case 4:
+					b = msgp.AppendInt64(b, int64(binary.LittleEndian.Uint32(c.vals[i*4:])))
+				case 2:
+					b = msgp.AppendInt64(b, int64(binary.LittleEndian.Uint16(c.vals[i*2:])))
+				default:
+					b = msgp.AppendInt64(b, int64(c.vals[i]))
+				}
+			}
+		}
+		if len(b) >= flushAt {
+			if _, err := e.w.Write(b); err != nil {
+				e.buf = b[:0]
+				return fmt.Errorf("msgpack: %w", err)
+			}
+			b = b[:0]
+		}
+	}
+	e.buf = b
+	return nil
+}
+
+// Close implements format.Encoder.
+func (e *mpFlatEncoder) Close() error {
+	if len(e.buf) > 0 {
+		if _, err := e.w.Write(e.buf); err != nil {
+			return fmt.Errorf("msgpack: %w", err)
+		}
+		e.buf = e.buf[:0]
+	}
+	return nil
+}

@@ -12,6 +12,8 @@ import (
 	"testing/iotest"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -262,4 +264,62 @@ func FuzzMsgpackFlat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameDecode(t, ff.(*Msgpack), data)
 	})
+}
+
+// TestMsgpackFlatEncoder checks that the flat encoder writes the general
+// encoder's bytes: batches with nulls, sliced batches (array offsets), an
+// all-null column, an empty batch, and more than one flush.
+func TestMsgpackFlatEncoder(t *testing.T) {
+	s := flatSchema()
+	ff, err := NewMsgpack(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := ff.(*Msgpack)
+	g := &gen{r: rand.New(rand.NewPCG(4, 4)), special: true}
+	big := g.batch(s, 3000)
+	defer big.Release()
+	cols := big.Columns()
+	nulls := make([]arrow.Array, len(cols))
+	for k, c := range cols {
+		if s.Field(k).Nullable {
+			nulls[k] = array.MakeArrayOfNull(memory.NewGoAllocator(), c.DataType(), 5)
+		} else {
+			nulls[k] = array.NewSlice(c, 0, 5)
+		}
+		defer nulls[k].Release()
+	}
+	allNull := array.NewRecordBatch(s, nulls, 5)
+	defer allNull.Release()
+	batches := []arrow.RecordBatch{big.NewSlice(7, 1500), big.NewSlice(0, 0), allNull, big, big.NewSlice(2999, 3000)}
+	var fast, general bytes.Buffer
+	fe, ge := newMpFlatEncoder(s, &fast), f.newRowEncoder(&general)
+	if fe == nil {
+		t.Fatal("flat schema not written by the flat encoder")
+	}
+	for _, b := range batches {
+		if err := fe.Encode(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := ge.Encode(&b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fe.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ge.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fast.Len() < 2*flushAt || !bytes.Equal(fast.Bytes(), general.Bytes()) {
+		t.Fatalf("flat encoder: %d bytes, general: %d, equal %v", fast.Len(), general.Len(), bytes.Equal(fast.Bytes(), general.Bytes()))
+	}
+	got, err := decodeAll(f.newRowDecoder(bytes.NewReader(fast.Bytes())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release(got)
+	if err := Compare(batches, got); err != nil {
+		t.Fatal(err)
+	}
 }
