@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/serbench/serbench/format"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -24,83 +23,14 @@ import (
 // Semantics are the general decoder's: keys in any order, a missing key or
 // nil is NULL, an unknown or repeated key is an error.
 
-// mpFlatKind is how a flat column's values are read and stored.
-type mpFlatKind uint8
-
-const (
-	mpfInt  mpFlatKind = iota // signed integer of width bytes (int*, date32, time*, timestamp)
-	mpfUint                   // unsigned integer of width bytes
-	mpfF32                    // float32
-	mpfF64                    // float64
-	mpfBool                   // boolean
-	mpfStr                    // utf8 (a MessagePack str)
-	mpfBin                    // binary (a MessagePack bin)
-)
-
-// mpFlatCol is one column of a flat decoder and its values so far.
-type mpFlatCol struct {
-	name  string
-	key   string // the name as a MessagePack str
-	dt    arrow.DataType
-	kind  mpFlatKind
-	width int // bytes per value (fixed-width kinds; 1 for bool)
-	bits  int // value range in bits for narrow integers (0: no check)
-	// vals holds fixed-width values little endian (bools one byte each);
-	// offs and data hold strings and binaries (offs starts with 0).
-	vals  []byte
-	offs  []int32
-	data  []byte
-	nulls []int32 // rows that are null, ascending
-}
-
-// mpFlatColumn returns the column of field f, or false when the flat
-// decoder cannot read its type.
-func mpFlatColumn(f arrow.Field) (mpFlatCol, bool) {
-	c := mpFlatCol{name: f.Name, key: string(msgp.AppendString(nil, f.Name)), dt: f.Type}
-	switch f.Type.(type) {
-	case *arrow.Int8Type:
-		c.kind, c.width, c.bits = mpfInt, 1, 8
-	case *arrow.Int16Type:
-		c.kind, c.width, c.bits = mpfInt, 2, 16
-	case *arrow.Int32Type, *arrow.Date32Type, *arrow.Time32Type:
-		c.kind, c.width, c.bits = mpfInt, 4, 32
-	case *arrow.Int64Type, *arrow.Time64Type, *arrow.TimestampType:
-		c.kind, c.width = mpfInt, 8
-	case *arrow.Uint8Type:
-		c.kind, c.width, c.bits = mpfUint, 1, 8
-	case *arrow.Uint16Type:
-		c.kind, c.width, c.bits = mpfUint, 2, 16
-	case *arrow.Uint32Type:
-		c.kind, c.width, c.bits = mpfUint, 4, 32
-	case *arrow.Uint64Type:
-		c.kind, c.width = mpfUint, 8
-	case *arrow.Float32Type:
-		c.kind, c.width = mpfF32, 4
-	case *arrow.Float64Type:
-		c.kind, c.width = mpfF64, 8
-	case *arrow.BooleanType:
-		c.kind, c.width = mpfBool, 1
-	case *arrow.StringType:
-		c.kind = mpfStr
-	case *arrow.BinaryType:
-		c.kind = mpfBin
-	default:
-		return c, false
-	}
-	return c, true
-}
-
 // mpFlatBuf is the flat decoder's initial buffer size (a variable for
 // tests).
 var mpFlatBuf = 256 << 10
 
 // mpFlat is the flat decoder.
 type mpFlat struct {
-	schema *arrow.Schema
-	cols   []mpFlatCol
-	max    int
-	rows   int // rows of the batch being read
-	total  int64
+	flatBatch
+	total int64
 	// buf[p:n] is the buffered input not yet decoded.
 	r    io.Reader
 	buf  []byte
@@ -115,22 +45,11 @@ type mpFlat struct {
 // newMpFlat returns the flat decoder of schema, or nil when the schema is
 // not flat.
 func newMpFlat(schema *arrow.Schema, o Options, r io.Reader) *mpFlat {
-	if schema.NumFields() == 0 || schema.NumFields() > 64 {
+	fb, ok := newFlatBatch(schema, o.batchRows())
+	if !ok {
 		return nil
 	}
-	d := &mpFlat{schema: schema, max: o.batchRows(), r: r, buf: make([]byte, mpFlatBuf)}
-	for _, f := range schema.Fields() {
-		c, ok := mpFlatColumn(f)
-		if !ok {
-			return nil
-		}
-		if c.kind == mpfStr || c.kind == mpfBin {
-			c.offs = append(make([]int32, 0, d.max+1), 0)
-		} else {
-			c.vals = make([]byte, 0, d.max*c.width)
-		}
-		d.cols = append(d.cols, c)
-	}
+	d := &mpFlat{flatBatch: fb, r: r, buf: make([]byte, mpFlatBuf)}
 	d.all = 1<<len(d.cols) - 1
 	if len(d.cols) == 64 {
 		d.all = math.MaxUint64
@@ -217,70 +136,6 @@ func (d *mpFlat) Decode(v *arrow.RecordBatch) (err error) {
 	return nil
 }
 
-// undo cuts every column back to d.rows rows.
-func (d *mpFlat) undo() {
-	for i := range d.cols {
-		c := &d.cols[i]
-		if c.kind == mpfStr || c.kind == mpfBin {
-			c.offs = c.offs[:d.rows+1]
-			c.data = c.data[:c.offs[d.rows]]
-		} else {
-			c.vals = c.vals[:d.rows*c.width]
-		}
-		for len(c.nulls) > 0 && int(c.nulls[len(c.nulls)-1]) >= d.rows {
-			c.nulls = c.nulls[:len(c.nulls)-1]
-		}
-	}
-}
-
-// batch turns the columns into a record batch and starts the next batch
-// with buffers of the same capacity.
-func (d *mpFlat) batch() arrow.RecordBatch {
-	n := d.rows
-	arrs := make([]arrow.Array, len(d.cols))
-	for i := range d.cols {
-		c := &d.cols[i]
-		var valid *memory.Buffer
-		if len(c.nulls) > 0 {
-			bm := make([]byte, bitutil.BytesForBits(int64(n)))
-			bitutil.SetBitsTo(bm, 0, int64(n), true)
-			for _, r := range c.nulls {
-				bitutil.ClearBit(bm, int(r))
-			}
-			valid = memory.NewBufferBytes(bm)
-		}
-		var bufs []*memory.Buffer
-		switch c.kind {
-		case mpfStr, mpfBin:
-			bufs = []*memory.Buffer{valid, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offs)), memory.NewBufferBytes(c.data)}
-			c.offs = append(make([]int32, 0, cap(c.offs)), 0)
-			c.data = make([]byte, 0, cap(c.data))
-		case mpfBool:
-			bm := make([]byte, bitutil.BytesForBits(int64(n)))
-			for r, b := range c.vals {
-				if b != 0 {
-					bitutil.SetBit(bm, r)
-				}
-			}
-			bufs = []*memory.Buffer{valid, memory.NewBufferBytes(bm)}
-			c.vals = c.vals[:0]
-		default:
-			bufs = []*memory.Buffer{valid, memory.NewBufferBytes(c.vals)}
-			c.vals = make([]byte, 0, cap(c.vals))
-		}
-		data := array.NewData(c.dt, n, bufs, nil, len(c.nulls), 0)
-		arrs[i] = array.MakeFromData(data)
-		data.Release()
-		c.nulls = c.nulls[:0]
-	}
-	rec := array.NewRecordBatch(d.schema, arrs, int64(n))
-	for _, a := range arrs {
-		a.Release()
-	}
-	d.rows = 0
-	return rec
-}
-
 // row reads one row from b, returning the bytes read: errMpShort when b ends
 // inside it.
 func (d *mpFlat) row(b []byte) (int, error) {
@@ -327,7 +182,7 @@ func (d *mpFlat) row(b []byte) (int, error) {
 		seen |= 1 << k
 		next = k + 1
 		var err error
-		if p, err = d.cols[k].value(b, p, d.rows); err != nil {
+		if p, err = d.cols[k].mpValue(b, p, d.rows); err != nil {
 			if err == errMpShort {
 				return 0, err
 			}
@@ -400,19 +255,8 @@ func mpStr(b []byte, p int, fix byte, lead8 byte) ([]byte, int, error) {
 	return b[p : p+n], p + n, nil
 }
 
-// null appends a null as row r.
-func (c *mpFlatCol) null(r int) {
-	c.nulls = append(c.nulls, int32(r))
-	switch c.kind {
-	case mpfStr, mpfBin:
-		c.offs = append(c.offs, int32(len(c.data)))
-	default:
-		c.vals = append(c.vals, make([]byte, c.width)...)
-	}
-}
-
-// value reads the value of row r at b[p:] and appends it.
-func (c *mpFlatCol) value(b []byte, p int, r int) (int, error) {
+// mpValue reads the MessagePack value of row r at b[p:] and appends it.
+func (c *flatCol) mpValue(b []byte, p int, r int) (int, error) {
 	if p >= len(b) {
 		return 0, errMpShort
 	}
@@ -421,22 +265,17 @@ func (c *mpFlatCol) value(b []byte, p int, r int) (int, error) {
 		return p + 1, nil
 	}
 	switch c.kind {
-	case mpfStr, mpfBin:
+	case fkStr, fkBin:
 		fix, lead8 := byte(0xa0), byte(0xd9)
-		if c.kind == mpfBin {
+		if c.kind == fkBin {
 			fix, lead8 = 0, 0xc4
 		}
 		s, p, err := mpStr(b, p, fix, lead8)
 		if err != nil {
 			return 0, err
 		}
-		c.data = append(c.data, s...)
-		if len(c.data) > math.MaxInt32 {
-			return 0, fmt.Errorf("column of more than %d bytes in one batch", math.MaxInt32)
-		}
-		c.offs = append(c.offs, int32(len(c.data)))
-		return p, nil
-	case mpfF64:
+		return p, c.appendStr(s)
+	case fkF64:
 		if b[p] != 0xcb {
 			return 0, fmt.Errorf("want a float64, got %s", msgp.NextType(b[p:]))
 		}
@@ -445,7 +284,7 @@ func (c *mpFlatCol) value(b []byte, p int, r int) (int, error) {
 		}
 		c.vals = binary.LittleEndian.AppendUint64(c.vals, binary.BigEndian.Uint64(b[p+1:]))
 		return p + 9, nil
-	case mpfF32:
+	case fkF32:
 		if b[p] != 0xca {
 			return 0, fmt.Errorf("want a float32, got %s", msgp.NextType(b[p:]))
 		}
@@ -454,7 +293,7 @@ func (c *mpFlatCol) value(b []byte, p int, r int) (int, error) {
 		}
 		c.vals = binary.LittleEndian.AppendUint32(c.vals, binary.BigEndian.Uint32(b[p+1:]))
 		return p + 5, nil
-	case mpfBool:
+	case fkBool:
 		switch b[p] {
 		case 0xc2:
 			c.vals = append(c.vals, 0)
@@ -469,34 +308,7 @@ func (c *mpFlatCol) value(b []byte, p int, r int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if c.kind == mpfInt {
-		if !neg && v > math.MaxInt64 {
-			return 0, fmt.Errorf("%d overflows int64", v)
-		}
-		if c.bits > 0 {
-			if err := intRange(int64(v), c.bits); err != nil {
-				return 0, err
-			}
-		}
-	} else {
-		if neg {
-			return 0, fmt.Errorf("%d is negative: want an unsigned integer", int64(v))
-		}
-		if c.bits > 0 && v > 1<<c.bits-1 {
-			return 0, fmt.Errorf("%d out of the range of uint%d", v, c.bits)
-		}
-	}
-	switch c.width {
-	case 8:
-		c.vals = binary.LittleEndian.AppendUint64(c.vals, v)
-	case 4:
-		c.vals = binary.LittleEndian.AppendUint32(c.vals, uint32(v))
-	case 2:
-		c.vals = binary.LittleEndian.AppendUint16(c.vals, uint16(v))
-	default:
-		c.vals = append(c.vals, byte(v))
-	}
-	return p, nil
+	return p, c.appendInt(v, neg)
 }
 
 // mpInt reads any MessagePack integer at b[p:]: its bits as a uint64 and
@@ -555,7 +367,7 @@ type mpFlatEncoder struct {
 	schema *arrow.Schema
 	w      io.Writer
 	buf    []byte
-	cols   []mpFlatCol
+	cols   []flatCol
 	header []byte // the rows' map header
 }
 
@@ -565,7 +377,7 @@ func newMpFlatEncoder(schema *arrow.Schema, w io.Writer) *mpFlatEncoder {
 	}
 	e := &mpFlatEncoder{schema: schema, w: w, header: msgp.AppendMapHeader(nil, uint32(schema.NumFields()))}
 	for _, f := range schema.Fields() {
-		c, ok := mpFlatColumn(f)
+		c, ok := flatColumn(f)
 		if !ok {
 			return nil
 		}
@@ -576,7 +388,7 @@ func newMpFlatEncoder(schema *arrow.Schema, w io.Writer) *mpFlatEncoder {
 
 // mpFlatArray is one column of a batch being written.
 type mpFlatArray struct {
-	*mpFlatCol
+	*flatCol
 	arr   arrow.Array
 	nulls bool
 	vals  []byte // fixed-width values from the array's offset
@@ -598,13 +410,13 @@ func (e *mpFlatEncoder) Encode(v *arrow.RecordBatch) error {
 	cols := make([]mpFlatArray, len(e.cols))
 	for k := range cols {
 		a := rec.Column(k)
-		c := mpFlatArray{mpFlatCol: &e.cols[k], arr: a, nulls: a.NullN() > 0, off: a.Data().Offset()}
+		c := mpFlatArray{flatCol: &e.cols[k], arr: a, nulls: a.NullN() > 0, off: a.Data().Offset()}
 		switch c.kind {
-		case mpfStr:
+		case fkStr:
 			c.str = a.(*array.String)
-		case mpfBin:
+		case fkBin:
 			c.bin = a.(*array.Binary)
-		case mpfBool:
+		case fkBool:
 			if vb := a.Data().Buffers()[1]; vb != nil {
 				c.vals = vb.Bytes()
 			}
@@ -626,17 +438,17 @@ func (e *mpFlatEncoder) Encode(v *arrow.RecordBatch) error {
 				continue
 			}
 			switch c.kind {
-			case mpfStr:
+			case fkStr:
 				b = msgp.AppendString(b, c.str.Value(i))
-			case mpfBin:
+			case fkBin:
 				b = msgp.AppendBytes(b, c.bin.Value(i))
-			case mpfBool:
+			case fkBool:
 				b = msgp.AppendBool(b, bitutil.BitIsSet(c.vals, c.off+i))
-			case mpfF64:
+			case fkF64:
 				b = msgp.AppendFloat64(b, math.Float64frombits(binary.LittleEndian.Uint64(c.vals[i*8:])))
-			case mpfF32:
+			case fkF32:
 				b = msgp.AppendFloat32(b, math.Float32frombits(binary.LittleEndian.Uint32(c.vals[i*4:])))
-			case mpfInt:
+			case fkInt:
 				var x int64
 				switch c.width {
 				case 8:
@@ -649,7 +461,7 @@ func (e *mpFlatEncoder) Encode(v *arrow.RecordBatch) error {
 					x = int64(int8(c.vals[i]))
 				}
 				b = msgp.AppendInt64(b, x)
-			default: // mpfUint
+			default: // fkUint
 				switch c.width {
 				case 8:
 					b = msgp.AppendUint64(b, binary.LittleEndian.Uint64(c.vals[i*8:]))

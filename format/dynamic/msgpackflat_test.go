@@ -144,24 +144,7 @@ func sameDecode(t *testing.T, f *Msgpack, data []byte) error {
 	if flat == nil {
 		t.Fatal("schema not flat")
 	}
-	gen := f.newRowDecoder(bytes.NewReader(data))
-	for i := 0; ; i++ {
-		var a, b arrow.RecordBatch
-		ea := flat.Decode(&a)
-		eb := gen.Decode(&b)
-		if (ea == nil) != (eb == nil) || ea == io.EOF != (eb == io.EOF) {
-			t.Fatalf("batch %d: flat decoder: %v, general: %v\ninput %x", i, ea, eb, data)
-		}
-		if ea != nil {
-			if strings.Contains(ea.Error(), "corrupt input") {
-				t.Fatalf("batch %d: flat decoder panicked: %v\ninput %x", i, ea, data)
-			}
-			return ea
-		}
-		if err := Compare([]arrow.RecordBatch{b}, []arrow.RecordBatch{a}); err != nil {
-			t.Fatalf("batch %d: flat vs general: %v\ninput %x", i, err, data)
-		}
-	}
+	return sameDecodes(t, flat, f.newRowDecoder(bytes.NewReader(data)), data)
 }
 
 // TestMsgpackFlatKeys checks keys out of schema order, missing keys (NULL),
