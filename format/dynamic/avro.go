@@ -50,7 +50,8 @@ func (f *Avro) Descriptor() format.Descriptor {
 	d := descriptor("avro-ocf", hambaLib+"/ocf + hand-written datum codec", format.ModuleVersion(hambaLib, "v2.31.0"),
 		fmt.Sprintf("object container file, codec null, %d rows per block; nullable fields as [\"null\", T] unions; "+
 			"uint8..32 as int/long, uint64 as fixed(8) big-endian; timestamps as long with timestamp-millis/micros/nanos "+
-			"(local-* without zone; seconds as plain long); decimal128 as bytes/decimal; names sanitized to Avro identifiers", f.o.batchRows()),
+			"(local-* without zone; seconds as plain long); decimal128 as bytes/decimal; names sanitized to Avro identifiers; "+
+			"a flat schema of fixed-width, bool, string and binary columns is read straight into Arrow buffers", f.o.batchRows()),
 		format.LabelBinary, format.LabelRow, format.LabelContainer, format.LabelHandwritten)
 	return d
 }

@@ -9,11 +9,12 @@
 // are written and read by code compiled from the schema once per batch: a
 // tree of closures over the typed Arrow arrays calls a small low-level
 // encoder per value (msgp.Append* for MessagePack, hand-written encoders for
-// CBOR, JSON, Avro and CSV), never map[string]any and reflection. The
-// MessagePack decoder of a flat schema (fixed-width, bool, string and binary
-// columns) instead reads rows from a window of buffered input straight into
-// the Arrow buffers of the batch, undoing and rereading a row cut short by
-// the window's end.
+// CBOR, JSON, Avro and CSV), never map[string]any and reflection. For a
+// flat schema (fixed-width, bool, string and binary columns) MessagePack
+// and Avro instead decode rows straight into the Arrow buffers of the batch
+// (MessagePack from a window of buffered input, undoing and rereading a row
+// cut short by the window's end; Avro from whole blocks), and MessagePack
+// writes rows straight from the arrays' buffers.
 //
 // Round trips are exact — nulls, nesting, floats bit for bit — or fail: a
 // format that cannot hold a value returns an error naming the column and row
