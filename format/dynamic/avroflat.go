@@ -27,7 +27,7 @@ type avroFlat struct {
 // newAvroFlat returns the flat decoder of schema, or nil when the schema is
 // not flat.
 func newAvroFlat(schema *arrow.Schema, o Options, or *ocfReader) *avroFlat {
-	fb, ok := newFlatBatch(schema, o.batchRows())
+	fb, ok := newFlatBatch(schema, o)
 	if !ok {
 		return nil
 	}

@@ -69,7 +69,9 @@ type Options struct {
 	// written (0 = DefaultBatchRows). Parquet writes one row group per
 	// encoded batch; Arrow IPC keeps the encoded batches as they are.
 	BatchRows int
-	// Allocator allocates decoded batches (nil = a Go allocator).
+	// Allocator allocates decoded batches (nil = a Go allocator). Setting
+	// it turns off the flat MessagePack and Avro decoders, whose batches
+	// are Go memory.
 	Allocator memory.Allocator
 }
 

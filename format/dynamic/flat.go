@@ -93,11 +93,13 @@ type flatBatch struct {
 	rows   int // rows read into cols
 }
 
-// newFlatBatch returns the batch of max rows of schema, or false when the
-// schema is not flat.
-func newFlatBatch(schema *arrow.Schema, max int) (flatBatch, bool) {
+// newFlatBatch returns the batch of o.BatchRows rows of schema, or false
+// when the schema is not flat or o sets an Allocator (the flat decoders'
+// batches are Go memory).
+func newFlatBatch(schema *arrow.Schema, o Options) (flatBatch, bool) {
+	max := o.batchRows()
 	d := flatBatch{schema: schema, max: max}
-	if schema.NumFields() == 0 || schema.NumFields() > 64 {
+	if o.Allocator != nil || schema.NumFields() == 0 || schema.NumFields() > 64 {
 		return d, false
 	}
 	for _, f := range schema.Fields() {

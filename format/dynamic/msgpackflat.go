@@ -45,7 +45,7 @@ type mpFlat struct {
 // newMpFlat returns the flat decoder of schema, or nil when the schema is
 // not flat.
 func newMpFlat(schema *arrow.Schema, o Options, r io.Reader) *mpFlat {
-	fb, ok := newFlatBatch(schema, o.batchRows())
+	fb, ok := newFlatBatch(schema, o)
 	if !ok {
 		return nil
 	}
