@@ -50,7 +50,8 @@ func (f *Avro) Descriptor() format.Descriptor {
 	d := descriptor("avro-ocf", hambaLib+"/ocf + hand-written datum codec", format.ModuleVersion(hambaLib, "v2.31.0"),
 		fmt.Sprintf("object container file, codec null, %d rows per block; nullable fields as [\"null\", T] unions; "+
 			"uint8..32 as int/long, uint64 as fixed(8) big-endian; timestamps as long with timestamp-millis/micros/nanos "+
-			"(local-* without zone; seconds as plain long); decimal128 as bytes/decimal; names sanitized to Avro identifiers", f.o.batchRows()),
+			"(local-* without zone; seconds as plain long); decimal128 as bytes/decimal; names sanitized to Avro identifiers; "+
+			"a flat schema of fixed-width, bool, string and binary columns is read straight into Arrow buffers", f.o.batchRows()),
 		format.LabelBinary, format.LabelRow, format.LabelContainer, format.LabelHandwritten)
 	return d
 }
@@ -545,12 +546,19 @@ func (o *ocfReader) next() error {
 	if count < 0 || size < 0 || size > maxValueBytes {
 		return fmt.Errorf("avro-ocf: block of %d rows, %d bytes (corrupt?)", count, size)
 	}
-	if int64(cap(o.block)) < size {
-		o.block = make([]byte, size)
-	}
-	o.block = o.block[:size]
-	if _, err := io.ReadFull(o.r, o.block); err != nil {
-		return format.Unexpected("avro-ocf: block", err)
+	// The block grows with the bytes read, so a corrupt size cannot
+	// allocate much more than the input holds.
+	o.block = o.block[:0]
+	for int64(len(o.block)) < size {
+		n := int(min(size, int64(max(2*cap(o.block), 1<<20))))
+		if cap(o.block) < n {
+			o.block = append(make([]byte, 0, n), o.block...)
+		}
+		m := len(o.block)
+		o.block = o.block[:n]
+		if _, err := io.ReadFull(o.r, o.block[m:]); err != nil {
+			return format.Unexpected("avro-ocf: block", err)
+		}
 	}
 	var sync [16]byte
 	if _, err := io.ReadFull(o.r, sync[:]); err != nil {
@@ -578,6 +586,15 @@ func (f *Avro) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error
 	if ws.Fingerprint() != want.Fingerprint() {
 		return nil, fmt.Errorf("avro-ocf: file schema %s differs from the format's %s", ws, want)
 	}
+	if d := newAvroFlat(f.schema, f.o, or); d != nil {
+		return d, nil
+	}
+	return f.newRowDecoder(or), nil
+}
+
+// newRowDecoder returns the general decoder of the blocks of or, for any
+// schema.
+func (f *Avro) newRowDecoder(or *ocfReader) format.Decoder[arrow.RecordBatch] {
 	d := newRowDecoder("avro-ocf", f.schema, f.o)
 	src := &avroSource{}
 	rr := newRowReader(f.schema, d.b)
@@ -595,5 +612,5 @@ func (f *Avro) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error
 		src.st = src.st[:0]
 		return rr.read(src)
 	}
-	return d, nil
+	return d
 }

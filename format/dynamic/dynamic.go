@@ -9,7 +9,12 @@
 // are written and read by code compiled from the schema once per batch: a
 // tree of closures over the typed Arrow arrays calls a small low-level
 // encoder per value (msgp.Append* for MessagePack, hand-written encoders for
-// CBOR, JSON, Avro and CSV), never map[string]any and reflection.
+// CBOR, JSON, Avro and CSV), never map[string]any and reflection. For a
+// flat schema (fixed-width, bool, string and binary columns) MessagePack
+// and Avro instead decode rows straight into the Arrow buffers of the batch
+// (MessagePack from a window of buffered input, undoing and rereading a row
+// cut short by the window's end; Avro from whole blocks), and MessagePack
+// writes rows straight from the arrays' buffers.
 //
 // Round trips are exact — nulls, nesting, floats bit for bit — or fail: a
 // format that cannot hold a value returns an error naming the column and row
@@ -64,7 +69,9 @@ type Options struct {
 	// written (0 = DefaultBatchRows). Parquet writes one row group per
 	// encoded batch; Arrow IPC keeps the encoded batches as they are.
 	BatchRows int
-	// Allocator allocates decoded batches (nil = a Go allocator).
+	// Allocator allocates decoded batches (nil = a Go allocator). Setting
+	// it turns off the flat MessagePack and Avro decoders, whose batches
+	// are Go memory.
 	Allocator memory.Allocator
 }
 

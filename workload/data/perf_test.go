@@ -28,7 +28,7 @@ func BenchmarkReadVerify(b *testing.B) {
 	}
 	defer d.Release()
 	in := &input{data: d, rows: d.Rows, schema: d.Schema}
-	for _, name := range []string{"arrow-stream", "csv", "jsonl", "msgpack"} {
+	for _, name := range []string{"arrow-stream", "csv", "jsonl", "msgpack", "avro-ocf"} {
 		for _, c := range dynamic.Constructors() {
 			if c.Name != name {
 				continue
