@@ -345,7 +345,7 @@ func pathOf(d format.Descriptor) string {
 	case slices.Contains(d.Labels, format.LabelReflection):
 		return "reflection over a descriptor built from the schema at run time"
 	default:
-		return "schema-driven: code compiled from the schema at run time (closures over typed Arrow arrays)"
+		return "schema-driven: code compiled from the schema at run time over the Arrow arrays (no generated code)"
 	}
 }
 
