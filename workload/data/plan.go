@@ -394,7 +394,8 @@ func (in *input) descriptors() []results.Descriptor {
 }
 
 func (in *input) env() map[string]string {
-	return map[string]string{"input": in.path, "rows": strconv.FormatInt(in.rows, 10), "columns": strconv.Itoa(in.schema.NumFields())}
+	return map[string]string{"input": in.path, "rows": strconv.FormatInt(in.rows, 10), "columns": strconv.Itoa(in.schema.NumFields()),
+		"memory_limit": memoryLimitPolicy()}
 }
 
 // ops lists the operations measured for p, in run order (records' ops).
