@@ -93,6 +93,8 @@ type Options struct {
 	SampleTime time.Duration
 	// MaxIters caps b.N (default 1e9).
 	MaxIters int
+	// Probe, when set, times the machine between groups (RunAll).
+	Probe *Prober
 }
 
 func (o Options) withDefaults() Options {

@@ -21,10 +21,14 @@ type Progress interface {
 // others alone, in order. It stops early, without error from the cases
 // themselves, when ctx ends: the returned error is then ErrInterrupted and
 // every case finished so far has already reached sink. An error from sink
-// stops the run too.
+// stops the run too. With opts.Probe set, the machine is probed before
+// each group (at most once per opts.Probe.Every) and at the end.
 func RunAll(ctx context.Context, cases []Case, opts Options, p Progress, sink func(results.Case) error) error {
 	done := 0
 	for _, g := range Groups(cases) {
+		if err := opts.Probe.Tick(); err != nil {
+			return fmt.Errorf("bench: recording a probe: %w", err)
+		}
 		if p != nil {
 			p.Start(done, len(cases), &g[0])
 		}
@@ -44,6 +48,9 @@ func RunAll(ctx context.Context, cases []Case, opts Options, p Progress, sink fu
 		if ctx.Err() != nil {
 			return ErrInterrupted
 		}
+	}
+	if err := opts.Probe.Tick(); err != nil {
+		return fmt.Errorf("bench: recording a probe: %w", err)
 	}
 	return nil
 }

@@ -26,8 +26,11 @@ type Doc struct {
 type RunDoc struct {
 	Run *results.Run
 	// Notices are said at the top: an interrupted run, a cut file.
-	Notices   []string
-	Env       *Table
+	Notices []string
+	Env     *Table
+	// Machine says how steady the machine was during the run (from its
+	// probes): a paragraph and a plot; empty for runs without probes.
+	Machine   []Block
 	Workloads []WorkloadDoc
 }
 
@@ -50,7 +53,15 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 	d := &Doc{Title: "serbench report"}
 	usedFiles := map[string]int{}
 	for ri, run := range runs {
-		rd := RunDoc{Run: run, Env: envTable(run), Notices: notices(run)}
+		rd := RunDoc{Run: run, Env: envTable(run), Notices: notices(run), Machine: machineBlocks(run)}
+		for _, b := range rd.Machine {
+			if p, ok := b.(*Plot); ok {
+				if len(runs) > 1 {
+					p.File = fmt.Sprintf("run%d-%s", ri+1, p.File)
+				}
+				usedFiles[p.File]++
+			}
+		}
 		for _, w := range run.Workloads() {
 			cases := run.Filter(w, nil)
 			wd := WorkloadDoc{Name: w}
@@ -310,15 +321,24 @@ func (d *Doc) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	write := func(blocks []Block) error {
+		for _, b := range blocks {
+			if p, ok := b.(*Plot); ok {
+				if err := os.WriteFile(filepath.Join(dir, p.File), p.SVG, 0o644); err != nil {
+					return fmt.Errorf("report: %w", err)
+				}
+			}
+		}
+		return nil
+	}
 	for _, rd := range d.Runs {
+		if err := write(rd.Machine); err != nil {
+			return err
+		}
 		for _, wd := range rd.Workloads {
 			for _, sd := range wd.Sections {
-				for _, b := range sd.Blocks {
-					if p, ok := b.(*Plot); ok {
-						if err := os.WriteFile(filepath.Join(dir, p.File), p.SVG, 0o644); err != nil {
-							return fmt.Errorf("report: %w", err)
-						}
-					}
+				if err := write(sd.Blocks); err != nil {
+					return err
 				}
 			}
 		}

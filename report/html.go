@@ -62,6 +62,9 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 		if len(d.Runs) > 1 {
 			fmt.Fprintf(w, "<div class=\"r\">run %d: %s</div>", i+1, html.EscapeString(runLabel(rd)))
 		}
+		if len(rd.Machine) > 0 {
+			fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">machine</a>", anchor(i, "machine", ""))
+		}
 		for _, wd := range rd.Workloads {
 			fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">%s</a>", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
 			for _, sd := range wd.Sections {
@@ -92,6 +95,12 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 			}
 		}
 		w.WriteString("</dl></div>\n")
+		if len(rd.Machine) > 0 {
+			fmt.Fprintf(w, "<h3 id=\"%s\">Machine speed during the run</h3>\n", anchor(i, "machine", ""))
+			for _, b := range rd.Machine {
+				htmlBlock(w, b, &tables)
+			}
+		}
 		for _, wd := range rd.Workloads {
 			fmt.Fprintf(w, "<h2 id=\"%s\">Workload <code>%s</code></h2>\n", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
 			for _, sd := range wd.Sections {

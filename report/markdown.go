@@ -23,6 +23,12 @@ func (d *Doc) WriteMarkdown(w *strings.Builder) {
 		}
 		fmt.Fprintf(w, "### Environment\n\n")
 		mdTable(w, rd.Env)
+		if len(rd.Machine) > 0 {
+			fmt.Fprintf(w, "### Machine speed during the run\n\n")
+			for _, b := range rd.Machine {
+				mdBlock(w, b)
+			}
+		}
 		for _, wd := range rd.Workloads {
 			fmt.Fprintf(w, "## Workload `%s`\n\n", wd.Name)
 			for _, sd := range wd.Sections {

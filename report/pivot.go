@@ -92,10 +92,11 @@ func PctOrDash(f float64) string {
 	return Pct(f)
 }
 
-// SignedPct formats a fraction as a signed percentage ("+3.2%").
+// SignedPct formats a fraction as a signed percentage with one decimal
+// ("+3.2%", "-4.1%"); a value that rounds to zero is "+0.0%", not "-0.0%".
 func SignedPct(f float64) string {
-	if f >= 0 {
-		return "+" + Pct(f)
+	if f > -0.0005 {
+		return "+" + Pct(math.Max(f, 0))
 	}
 	return Pct(f)
 }

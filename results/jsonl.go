@@ -66,6 +66,12 @@ func (w *Writer) WriteEnd(e End) error {
 	return w.writeLine(e)
 }
 
+// WriteProbe writes one probe line.
+func (w *Writer) WriteProbe(p Probe) error {
+	p.Kind = KindProbe
+	return w.writeLine(p)
+}
+
 // WriteCase writes one case line and flushes it.
 func (w *Writer) WriteCase(c Case) error {
 	c.Kind = KindCase
@@ -183,9 +189,9 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		return fmt.Errorf("%w: %v", ErrNotResults, err)
 	}
 	switch head.Kind {
-	case KindEnv, KindDescriptor, KindCase, KindEnd:
+	case KindEnv, KindDescriptor, KindCase, KindEnd, KindProbe:
 	default:
-		return fmt.Errorf("%w: unknown kind %q (want %s, %s, %s or %s)", ErrNotResults, head.Kind, KindEnv, KindDescriptor, KindCase, KindEnd)
+		return fmt.Errorf("%w: unknown kind %q (want %s, %s, %s, %s or %s)", ErrNotResults, head.Kind, KindEnv, KindDescriptor, KindCase, KindProbe, KindEnd)
 	}
 	if head.Kind != KindEnv && !*sawEnv {
 		return fmt.Errorf("%w: a %s line before the environment line", ErrNotResults, head.Kind)
@@ -229,6 +235,15 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 			c.Summarize()
 		}
 		run.Cases = append(run.Cases, c)
+	case KindProbe:
+		var p Probe
+		if err := json.Unmarshal(b, &p); err != nil {
+			return fmt.Errorf("bad probe line: %v", err)
+		}
+		if !(p.Ns > 0) {
+			return fmt.Errorf("bad probe line: ns %v is not positive", p.Ns)
+		}
+		run.Probes = append(run.Probes, p)
 	case KindEnd:
 		var e End
 		if err := json.Unmarshal(b, &e); err != nil {

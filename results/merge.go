@@ -62,6 +62,7 @@ func mergeInto(m *Run, shards []*Run) {
 			}
 		}
 		m.Cases = append(m.Cases, s.Cases...)
+		m.Probes = append(m.Probes, s.Probes...)
 		m.Warnings = append(m.Warnings, s.Warnings...)
 		switch {
 		case s.End == nil:
@@ -92,6 +93,13 @@ func mergeInto(m *Run, shards []*Run) {
 	m.End = end
 	m.File = strings.Join(files, " + ")
 	m.Env.Host = strings.Join(hosts, ", ")
+	if len(hosts) > 1 {
+		// Probes time one machine: several machines' speeds are not one
+		// series.
+		m.Probes = nil
+	} else {
+		sort.SliceStable(m.Probes, func(i, j int) bool { return m.Probes[i].Time.Before(m.Probes[j].Time) })
+	}
 	m.Env.Shard = fmt.Sprintf("%d shards merged", len(shards))
 	if m.Env.Extra == nil {
 		m.Env.Extra = map[string]string{}

@@ -17,6 +17,7 @@ const (
 	KindCase       = "case"
 	KindDescriptor = "descriptor"
 	KindEnd        = "end"
+	KindProbe      = "probe"
 )
 
 // Case statuses.
@@ -301,6 +302,9 @@ type Run struct {
 	// Descriptors say what the run's subjects, formats and codecs were.
 	Descriptors []Descriptor
 	Cases       []Case
+	// Probes time the machine itself during the run, in the order taken
+	// (schema 3; none in older files).
+	Probes []Probe
 	// End is the run's end line; nil when the file has none (the run was
 	// killed, or is still running).
 	End *End

@@ -199,7 +199,7 @@ func unitKey(c *bench.Case) string {
 // the samples; every case is handed to emit once, with the samples of all
 // forks, when its batch is done. When ctx ends no further fork starts and
 // the current batch is discarded: the finished batches are kept.
-func measureForked(ctx context.Context, o Options, w string, cases []bench.Case, forks int, tmp string, prog *offsetProgress, emit func(results.Case) error) error {
+func measureForked(ctx context.Context, o Options, w string, cases []bench.Case, forks int, tmp string, prog *offsetProgress, emit func(results.Case) error, probe func(results.Probe) error) error {
 	dir, err := os.MkdirTemp(tmp, "forks-")
 	if err != nil {
 		return fmt.Errorf("forks: %w", err)
@@ -207,7 +207,7 @@ func measureForked(ctx context.Context, o Options, w string, cases []bench.Case,
 	defer os.RemoveAll(dir)
 	done := 0
 	for b, batch := range batches(cases) {
-		err := measureBatch(ctx, o, w, batch, forks, filepath.Join(dir, fmt.Sprintf("batch-%d", b+1)), prog, &done, emit)
+		err := measureBatch(ctx, o, w, batch, forks, filepath.Join(dir, fmt.Sprintf("batch-%d", b+1)), prog, &done, emit, probe)
 		if err != nil {
 			return err
 		}
@@ -216,7 +216,7 @@ func measureForked(ctx context.Context, o Options, w string, cases []bench.Case,
 }
 
 // measureBatch measures one batch in every fork and emits its cases.
-func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, forks int, dir string, prog *offsetProgress, done *int, emit func(results.Case) error) error {
+func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, forks int, dir string, prog *offsetProgress, done *int, emit func(results.Case) error, probe func(results.Probe) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("forks: %w", err)
 	}
@@ -258,6 +258,12 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 		})
 		got, rerr := results.ReadFile(filepath.Join(f.Out, ResultsFile))
 		if rerr == nil {
+			for _, p := range got.Probes {
+				p.Fork = k + 1
+				if perr := probe(p); perr != nil {
+					return fmt.Errorf("forks: %w", perr)
+				}
+			}
 			for _, c := range got.Cases {
 				if i, ok := index[c.FullName()]; ok {
 					merged[i] = mergeFork(merged[i], c, k+1)

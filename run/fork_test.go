@@ -140,6 +140,15 @@ func TestForksMergeSamples(t *testing.T) {
 	if len(run.Cases) != 3 || run.Env.Extra["fake.forks"] == "" {
 		t.Fatalf("%d cases, env extra %v", len(run.Cases), run.Env.Extra)
 	}
+	// Each fork probed the machine before its group; the parent keeps
+	// those probes, tagged with the fork that took them.
+	probed := map[int]bool{}
+	for _, p := range run.Probes {
+		probed[p.Fork] = true
+	}
+	if len(probed) != 3 || !probed[1] || !probed[2] || !probed[3] {
+		t.Errorf("probes came from forks %v, want 1, 2 and 3", probed)
+	}
 	for _, c := range run.Cases {
 		if len(c.Samples) != 7 || !c.OK() || c.Group != "g" {
 			t.Errorf("%s: %d samples, status %s, group %q", c.FullName(), len(c.Samples), c.Status, c.Group)

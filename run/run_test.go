@@ -121,6 +121,10 @@ func TestGroupRatiosAndDescriptors(t *testing.T) {
 	if run.Interrupted() || run.End.Done != 4 {
 		t.Errorf("end %+v", run.End)
 	}
+	// The run probed the machine before its first group, in this process.
+	if len(run.Probes) == 0 || run.Probes[0].Fork != 0 || !(run.Probes[0].Ns > 0) || run.Probes[0].Time.Before(run.Env.Start) {
+		t.Errorf("probes %+v: want one taken by this process after the start", run.Probes)
+	}
 }
 
 // TestOutDirRules: a second run into the same directory is refused unless

@@ -23,6 +23,20 @@ func (a *app) printSummary(run *results.Run, ws []workload.Workload) {
 			writeTextTable(a.stdout, t)
 		}
 	}
+	if l := machineLine(run); l != "" {
+		fmt.Fprintf(a.stdout, "\n%s\n", l)
+	}
+}
+
+// machineLine says in one line how steady the machine was during the run
+// (from its probes), or "" when it recorded too few.
+func machineLine(run *results.Run) string {
+	d, ok := results.DriftOf(run.Probes, results.NoiseThreshold)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("machine: a fixed arithmetic loop, timed %d times over the run, took %s to %s of its median (5th–95th percentile)",
+		d.N, report.SignedPct(d.Lo-1), report.SignedPct(d.Hi-1))
 }
 
 func writeTextTable(w interface{ Write([]byte) (int, error) }, t *report.Table) {

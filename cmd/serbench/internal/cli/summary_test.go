@@ -1,0 +1,23 @@
+package cli
+
+import (
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/results"
+)
+
+func TestMachineLine(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	run := &results.Run{}
+	if got := machineLine(run); got != "" {
+		t.Errorf("a run without probes: %q, want no line", got)
+	}
+	for i, ns := range []float64{100, 96, 100, 100, 105} {
+		run.Probes = append(run.Probes, results.Probe{Time: t0.Add(time.Duration(i) * time.Second), Ns: ns})
+	}
+	want := "machine: a fixed arithmetic loop, timed 5 times over the run, took -3.2% to +4.0% of its median (5th–95th percentile)"
+	if got := machineLine(run); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

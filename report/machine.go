@@ -1,0 +1,93 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/serbench/serbench/results"
+)
+
+// machinePoints caps the points of the machine-speed plot: longer runs
+// are drawn as the medians of consecutive probes.
+const machinePoints = 240
+
+// machineBlocks describes how steady the machine was during run, from the
+// probes it recorded: a paragraph and a plot of the probe loop's time over
+// the run. A run without three probes (older files, tiny runs) gets none.
+func machineBlocks(run *results.Run) []Block {
+	d, ok := results.DriftOf(run.Probes, results.NoiseThreshold)
+	if !ok {
+		return nil
+	}
+	wide := float64(d.Wide) / float64(d.Triples)
+	text := fmt.Sprintf("Between cases, serbench timed a fixed arithmetic loop (register arithmetic only: no memory traffic, "+
+		"no allocation, no system call), %s times over %s, one probe every %s (median). Its time moves with the machine alone — "+
+		"the CPU's clock, the hypervisor, neighbours on a shared host — not with what was measured. "+
+		"From the 5th to the 95th percentile it ranged over **%s … %s** of its median; "+
+		"in %s of %s windows of three consecutive probes the extremes lay more than ±%.0f%% from the window's median (%s): "+
+		"that is how often a perfectly steady case sampled three times, %s apart, would have been flagged noisy on this machine.",
+		Int(float64(d.N)), Duration(float64(d.Span)), Duration(float64(d.Gap)),
+		SignedPct(d.Lo-1), SignedPct(d.Hi-1),
+		Int(float64(d.Wide)), Int(float64(d.Triples)), results.NoiseThreshold*100, Pct(wide), Duration(float64(d.Gap)))
+	if math.Max(1-d.Lo, d.Hi-1) > results.NoiseThreshold {
+		text += fmt.Sprintf(" The machine drifted by more than the ±%.0f%% noise threshold: cases whose samples span seconds "+
+			"inherit that spread, and differences between runs smaller than it are the machine's, not the subjects'. "+
+			"In-round ratios (×limit, `compare --normalize`) cancel the part of the drift that is shared by the members of a round.",
+			results.NoiseThreshold*100)
+	}
+	blocks := []Block{&Text{Body: text}}
+	if svg, err := machinePlot(run.Probes); err == nil {
+		blocks = append(blocks, &Plot{File: "machine-speed.svg", Caption: "time of the fixed probe loop over the run, ÷ its median", SVG: svg})
+	}
+	return blocks
+}
+
+// machinePlot draws the probes' times relative to their median against
+// minutes since the first probe, with the noise threshold's band.
+func machinePlot(probes []results.Probe) ([]byte, error) {
+	ps := append([]results.Probe(nil), probes...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
+	ns := make([]float64, len(ps))
+	for i, p := range ps {
+		ns[i] = p.Ns
+	}
+	med := median(ns)
+	per := (len(ps) + machinePoints - 1) / machinePoints
+	var s Series
+	s.Name = "probe loop"
+	if per > 1 {
+		s.Name = fmt.Sprintf("probe loop (median of %d probes)", per)
+	}
+	t0 := ps[0].Time
+	for i := 0; i < len(ps); i += per {
+		j := min(i+per, len(ps))
+		s.X = append(s.X, ps[(i+j-1)/2].Time.Sub(t0).Minutes())
+		s.Y = append(s.Y, median(ns[i:j])/med)
+	}
+	x0, x1 := s.X[0], s.X[len(s.X)-1]
+	th := results.NoiseThreshold
+	band := func(name string, y float64) Series {
+		return Series{Name: name, X: []float64{x0, x1}, Y: []float64{y, y}, Limit: true}
+	}
+	c := LineChart{Title: "Machine speed during the run", XLabel: "minutes since the first probe",
+		YLabel: "probe time ÷ median (higher = slower)", Series: []Series{s,
+			band(fmt.Sprintf("+%.0f%% (noise threshold)", th*100), 1+th), band(fmt.Sprintf("−%.0f%%", th*100), 1-th)},
+		YFormat: func(v float64) string { return Float(v) + "×" },
+		XFormat: func(v float64) string { return Float(v) }}
+	return c.SVG()
+}
+
+// median returns the median of vs (NaN when empty); vs is not modified.
+func median(vs []float64) float64 {
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), vs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,54 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/serbench/serbench/results"
+)
+
+// TestMachineSection renders the machine-speed section of a run that
+// recorded probes (schema 3) and checks that older runs get none.
+func TestMachineSection(t *testing.T) {
+	withProbes, without := readRun(t, "run-probes.jsonl"), readRun(t, "run-b.jsonl")
+	doc, err := Build([]*results.Run{withProbes, without}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := doc.Runs[0].Machine
+	if len(m) != 2 {
+		t.Fatalf("%d machine blocks, want a paragraph and a plot", len(m))
+	}
+	var md strings.Builder
+	for _, b := range m {
+		mdBlock(&md, b)
+	}
+	golden(t, "machine.golden.md", md.String())
+	p, ok := m[1].(*Plot)
+	if !ok || p.File != "run1-machine-speed.svg" || !strings.Contains(string(p.SVG), "<svg") {
+		t.Errorf("plot block %T %q: want an SVG named for its run", m[1], p.File)
+	}
+	if len(doc.Runs[1].Machine) != 0 {
+		t.Errorf("a run without probes got a machine section: %+v", doc.Runs[1].Machine)
+	}
+	var html strings.Builder
+	doc.WriteHTML(&html)
+	if !strings.Contains(html.String(), `href="#r0-machine">machine</a>`) || strings.Contains(html.String(), `href="#r1-machine"`) {
+		t.Error("the page's navigation should link the machine section of the run that has one, only")
+	}
+	dir := t.TempDir()
+	if err := doc.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSignedPct(t *testing.T) {
+	for _, tt := range []struct {
+		f    float64
+		want string
+	}{{-0.041, "-4.1%"}, {0.05, "+5.0%"}, {-0.0001, "+0.0%"}, {0, "+0.0%"}} {
+		if got := SignedPct(tt.f); got != tt.want {
+			t.Errorf("SignedPct(%v) = %q, want %q", tt.f, got, tt.want)
+		}
+	}
+}

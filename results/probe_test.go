@@ -1,0 +1,138 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// probes makes one probe a second with the given loop times.
+func probes(ns ...float64) []Probe {
+	t0 := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	out := make([]Probe, len(ns))
+	for i, v := range ns {
+		out[i] = Probe{Time: t0.Add(time.Duration(i) * time.Second), Ns: v}
+	}
+	return out
+}
+
+func TestDriftOf(t *testing.T) {
+	tests := []struct {
+		name          string
+		probes        []Probe
+		ok            bool
+		lo, hi        float64
+		triples, wide int
+	}{
+		{name: "too few", probes: probes(1, 1)},
+		{name: "steady", probes: probes(100, 100, 100, 100, 100), ok: true, lo: 1, hi: 1, triples: 3},
+		// One slow probe widens the three windows that hold it.
+		{name: "one slow probe", probes: probes(100, 100, 100, 110, 100, 100, 100), ok: true, lo: 1, hi: 1.07, triples: 5, wide: 3},
+		// A 4% step between two levels stays inside ±5%.
+		{name: "small step", probes: probes(100, 100, 100, 104, 104, 104), ok: true, lo: 0.98, hi: 1.02, triples: 4},
+		{name: "fast outlier", probes: probes(100, 100, 90, 100, 100), ok: true, lo: 0.92, hi: 1, triples: 3, wide: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ok := DriftOf(tt.probes, 0.05)
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v", ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			if d.N != len(tt.probes) || d.Gap != time.Second || d.Span != time.Duration(len(tt.probes)-1)*time.Second {
+				t.Errorf("N %d gap %s span %s", d.N, d.Gap, d.Span)
+			}
+			if !near(d.Lo, tt.lo) || !near(d.Hi, tt.hi) {
+				t.Errorf("range %.4f … %.4f, want %.4f … %.4f", d.Lo, d.Hi, tt.lo, tt.hi)
+			}
+			if d.Triples != tt.triples || d.Wide != tt.wide {
+				t.Errorf("%d of %d windows wide, want %d of %d", d.Wide, d.Triples, tt.wide, tt.triples)
+			}
+		})
+	}
+}
+
+// near compares percentiles to two decimals (they interpolate).
+func near(a, b float64) bool { return a-b < 0.005 && b-a < 0.005 }
+
+// TestDriftOfOrdersByTime: probes forwarded from forks arrive out of
+// order; windows are consecutive in time.
+func TestDriftOfOrdersByTime(t *testing.T) {
+	ps := probes(100, 100, 100, 120, 120, 120)
+	ps[1], ps[4] = ps[4], ps[1]
+	d, _ := DriftOf(ps, 0.05)
+	if d.Wide != 2 {
+		t.Errorf("%d wide windows, want 2 (the two that straddle the step)", d.Wide)
+	}
+}
+
+func TestProbeLinesRoundTrip(t *testing.T) {
+	run := testRun()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteEnv(run.Env); err != nil {
+		t.Fatal(err)
+	}
+	want := probes(812345, 830000)
+	want[1].Fork = 2
+	for _, p := range want {
+		if err := w.WriteProbe(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.WriteCase(run.Cases[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":812345}`) {
+		t.Errorf("probe line not as documented:\n%s", buf.String())
+	}
+	got, err := Read(&buf, "mem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Env.Schema != SchemaVersion || SchemaVersion != 3 {
+		t.Errorf("schema %d (writes %d), want 3: probe lines are new in schema 3", got.Env.Schema, SchemaVersion)
+	}
+	if len(got.Probes) != 2 || len(got.Cases) != 1 {
+		t.Fatalf("read %d probes and %d cases, want 2 and 1", len(got.Probes), len(got.Cases))
+	}
+	for i := range want {
+		if !got.Probes[i].Time.Equal(want[i].Time) || got.Probes[i].Ns != want[i].Ns || got.Probes[i].Fork != want[i].Fork {
+			t.Errorf("probe %d = %+v, want %+v", i, got.Probes[i], want[i])
+		}
+	}
+}
+
+func TestBadProbeLine(t *testing.T) {
+	in := `{"kind":"env","schema":3,"cpu":"x","cores":1,"gomaxprocs":1,"goos":"linux","goarch":"amd64","go_version":"go1.26","serbench_version":"0","start":"2026-11-24T02:00:00Z","scale":"quick","count":1,"command":null}
+{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":0}
+`
+	_, err := Read(strings.NewReader(in), "bad.jsonl")
+	if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") || !strings.Contains(err.Error(), "probe") {
+		t.Errorf("error %v, want one naming bad.jsonl:2 and the probe", err)
+	}
+}
+
+func TestMergeShardsKeepsProbesOfOneHost(t *testing.T) {
+	shard := func(k, host string, ns float64) *Run {
+		r := testRun()
+		r.Env.RunID, r.Env.Shard, r.Env.Host = "id", k+"/2", host
+		r.Probes = probes(ns)
+		r.End = &End{Planned: 1, Done: 1}
+		return r
+	}
+	one := MergeShards([]*Run{shard("2", "a", 2), shard("1", "a", 1)})
+	if len(one) != 1 || len(one[0].Probes) != 2 {
+		t.Fatalf("merged %d runs with %d probes, want 1 with 2", len(one), len(one[0].Probes))
+	}
+	two := MergeShards([]*Run{shard("1", "a", 1), shard("2", "b", 2)})
+	if len(two[0].Probes) != 0 {
+		t.Errorf("probes of two hosts kept as one series: %+v", two[0].Probes)
+	}
+}
