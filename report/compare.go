@@ -261,6 +261,35 @@ type Comparison struct {
 	Deltas           []Delta
 	// Threshold is the regression threshold (a fraction).
 	Threshold float64
+	// OldProbe and NewProbe are the median times of the machine probe
+	// loop in each run (0 when a run recorded fewer than three probes):
+	// how fast each run's machine was, whatever it measured.
+	OldProbe, NewProbe float64
+}
+
+// machineNote says how the two runs' machines compared, from their probes,
+// or "" when either run has too few.
+func (c *Comparison) machineNote() string {
+	if c.OldProbe <= 0 || c.NewProbe <= 0 {
+		return ""
+	}
+	ch := c.NewProbe/c.OldProbe - 1
+	return fmt.Sprintf("Machine: the fixed probe loop took %s (median) in the old run and %s in the new (%s): "+
+		"every absolute time of the new run carries that difference; in-round ratios (--normalize) cancel it.",
+		Duration(c.OldProbe), Duration(c.NewProbe), SignedPct(ch))
+}
+
+// probeMedian is the median of a run's probe times, 0 with fewer than
+// three probes.
+func probeMedian(r *results.Run) float64 {
+	if len(r.Probes) < 3 {
+		return 0
+	}
+	ns := make([]float64, len(r.Probes))
+	for i, p := range r.Probes {
+		ns[i] = p.Ns
+	}
+	return median(ns)
 }
 
 // NewComparison compares old with new.
@@ -270,7 +299,8 @@ func NewComparison(oldName, newName string, old, new *results.Run, opts CompareO
 		th = results.NoiseThreshold
 	}
 	opts.Threshold = th
-	return &Comparison{OldName: oldName, NewName: newName, Deltas: Compare(old, new, opts), Threshold: th}
+	return &Comparison{OldName: oldName, NewName: newName, Deltas: Compare(old, new, opts), Threshold: th,
+		OldProbe: probeMedian(old), NewProbe: probeMedian(new)}
 }
 
 // Shared returns the number of cases measured in both runs.
@@ -388,9 +418,15 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	if c.byProcess() {
 		note = processNote
 	}
-	_, err := fmt.Fprintf(w, "%d of %d rows changed. ~: no significant difference (Mann-Whitney U, α = 0.05); (±x%%): significant, but smaller than the %g%% threshold.%s\n",
-		changed, compared, c.Threshold*100, note)
-	return err
+	if _, err := fmt.Fprintf(w, "%d of %d rows changed. ~: no significant difference (Mann-Whitney U, α = 0.05); (±x%%): significant, but smaller than the %g%% threshold.%s\n",
+		changed, compared, c.Threshold*100, note); err != nil {
+		return err
+	}
+	if m := c.machineNote(); m != "" {
+		_, err := fmt.Fprintln(w, m)
+		return err
+	}
+	return nil
 }
 
 // WriteMarkdown prints the comparison as Markdown tables, one per unit.
@@ -419,6 +455,9 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	end()
 	if c.byProcess() {
 		b.WriteString("\n" + strings.TrimSpace(processNote) + "\n")
+	}
+	if m := c.machineNote(); m != "" {
+		b.WriteString("\n" + m + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -461,6 +500,11 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	for u, g := range c.Geomean() {
 		geo[u] = g - 1
 	}
+	var machine *float64
+	if c.OldProbe > 0 && c.NewProbe > 0 {
+		m := c.NewProbe/c.OldProbe - 1
+		machine = &m
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
@@ -469,8 +513,9 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		Threshold   float64            `json:"threshold"`
 		Regressions int                `json:"regressions"`
 		Geomean     map[string]float64 `json:"geomean_change"`
+		Machine     *float64           `json:"machine_change,omitempty"`
 		Rows        []compareJSON      `json:"rows"`
-	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, rows})
+	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, machine, rows})
 }
 
 // WriteCompare prints deltas as text (see Comparison.WriteText) and

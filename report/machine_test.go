@@ -52,3 +52,40 @@ func TestSignedPct(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareSaysHowTheMachinesDiffered: with probes in both runs, every
+// output of compare says how much slower the new run's machine was.
+func TestCompareSaysHowTheMachinesDiffered(t *testing.T) {
+	old, slower := readRun(t, "run-probes.jsonl"), readRun(t, "run-probes.jsonl")
+	slower.Probes = append([]results.Probe(nil), slower.Probes...)
+	for i := range slower.Probes {
+		slower.Probes[i].Ns *= 1.03
+	}
+	c := NewComparison("old.jsonl", "new.jsonl", old, slower, CompareOptions{})
+	want := "Machine: the fixed probe loop took 812 µs (median) in the old run and 837 µs in the new (+3.0%)"
+	var txt, md, js strings.Builder
+	if err := c.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), want) || !strings.Contains(md.String(), want) {
+		t.Errorf("text or Markdown lacks %q:\n%s\n%s", want, txt.String(), md.String())
+	}
+	if !strings.Contains(js.String(), `"machine_change": 0.03`) {
+		t.Errorf("JSON lacks machine_change 0.03:\n%s", js.String())
+	}
+	// A run without probes (an older file): no machine line.
+	c = NewComparison("old.jsonl", "new.jsonl", readRun(t, "run-b.jsonl"), slower, CompareOptions{})
+	txt.Reset()
+	if err := c.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(txt.String(), "Machine:") {
+		t.Errorf("machine line without probes in the old run:\n%s", txt.String())
+	}
+}
