@@ -260,6 +260,7 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 			m.rc.Summarize()
 		}
 		m.rc.Elapsed = time.Since(m.t0)
+		m.rc.Start, m.rc.End = m.t0.UTC(), m.t0.Add(m.rc.Elapsed).UTC()
 		out[i] = m.rc
 	}
 	return out, nil

@@ -78,7 +78,7 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
 				}
 			}
-			wd.Sections = append(wd.Sections, genericSections(cases)...)
+			wd.Sections = append(wd.Sections, genericSections(run, cases)...)
 			for _, sd := range wd.Sections {
 				for _, b := range sd.Blocks {
 					if p, ok := b.(*Plot); ok {
@@ -250,10 +250,14 @@ func envTable(run *results.Run) *Table {
 	return t
 }
 
-func genericSections(cases []*results.Case) []SectionDoc {
+func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 	var out []SectionDoc
 	var failed, skipped, noisy [][]string
 	once := 0
+	// With probes, each noisy case also says how far the machine itself
+	// moved while it was measured (probes up to 1.5 gaps outside it).
+	drift, probed := results.DriftOf(run.Probes, results.NoiseThreshold)
+	machineMoved, machineKnown := 0, 0
 	for _, c := range cases {
 		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() && s.N == 1 {
 			once++
@@ -265,7 +269,19 @@ func genericSections(cases []*results.Case) []SectionDoc {
 			failed = append(failed, []string{c.FullName(), c.Error})
 		case c.Noisy:
 			s, _ := c.Stat(results.UnitNsPerOp)
-			noisy = append(noisy, []string{c.FullName(), Duration(s.Median), Duration(s.Lo) + " … " + Duration(s.Hi), fmt.Sprintf("±%.0f%%", s.RelWidth()*100)})
+			row := []string{c.FullName(), Duration(s.Median), Duration(s.Lo) + " … " + Duration(s.Hi), fmt.Sprintf("±%.0f%%", s.RelWidth()*100)}
+			if probed {
+				cell := "–"
+				if w, n, ok := results.MachineDuring(run.Probes, c.Start, c.End, drift.Gap*3/2); ok {
+					cell = fmt.Sprintf("±%.0f%% (%d probes)", w*100, n)
+					machineKnown++
+					if w > results.NoiseThreshold {
+						machineMoved++
+					}
+				}
+				row = append(row, cell)
+			}
+			noisy = append(noisy, row)
 		}
 	}
 	if len(failed) > 0 {
@@ -288,7 +304,19 @@ func genericSections(cases []*results.Case) []SectionDoc {
 			}
 			notes = append(notes, what+" no interval, so they can be called neither noisy nor steady; tables mark them (n=1).")
 		}
-		blocks := []Block{&Table{Header: []string{"case", "median", "interval", "width"}, Rows: noisy, Notes: notes}}
+		header := []string{"case", "median", "interval", "width"}
+		if probed && machineKnown == 0 {
+			for i := range noisy {
+				noisy[i] = noisy[i][:len(header)]
+			}
+		}
+		if probed && machineKnown > 0 {
+			header = append(header, "machine meanwhile")
+			notes = append(notes, fmt.Sprintf("Machine meanwhile: how far the fixed probe loop (see Machine speed) moved around its median over the probes taken while the case was measured and just before and after it. "+
+				"%s of the %s noisy cases with probes were measured while the machine itself moved by more than ±%.0f%%: their width is at least partly the machine's.",
+				Int(float64(machineMoved)), Int(float64(machineKnown)), results.NoiseThreshold*100))
+		}
+		blocks := []Block{&Table{Header: header, Rows: noisy, Notes: notes}}
 		if len(noisy) == 0 {
 			blocks = []Block{&Text{Body: notes[1]}}
 		}

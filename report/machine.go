@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/serbench/serbench/results"
 )
@@ -27,7 +28,7 @@ func machineBlocks(run *results.Run) []Block {
 		"From the 5th to the 95th percentile it ranged over **%s … %s** of its median; "+
 		"in %s of %s windows of three consecutive probes the extremes lay more than ±%.0f%% from the window's median (%s): "+
 		"that is how often a perfectly steady case sampled three times, %s apart, would have been flagged noisy on this machine.",
-		Int(float64(d.N)), Duration(float64(d.Span)), Duration(float64(d.Gap)),
+		Int(float64(d.N)), span(d.Span), Duration(float64(d.Gap)),
 		SignedPct(d.Lo-1), SignedPct(d.Hi-1),
 		Int(float64(d.Wide)), Int(float64(d.Triples)), results.NoiseThreshold*100, Pct(wide), Duration(float64(d.Gap)))
 	if math.Max(1-d.Lo, d.Hi-1) > results.NoiseThreshold {
@@ -41,6 +42,14 @@ func machineBlocks(run *results.Run) []Block {
 		blocks = append(blocks, &Plot{File: "machine-speed.svg", Caption: "time of the fixed probe loop over the run, ÷ its median", SVG: svg})
 	}
 	return blocks
+}
+
+// span formats a run's length: seconds up to two minutes, then minutes.
+func span(d time.Duration) string {
+	if d <= 2*time.Minute {
+		return Duration(float64(d))
+	}
+	return Float(d.Minutes()) + " min"
 }
 
 // machinePlot draws the probes' times relative to their median against

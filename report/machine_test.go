@@ -3,6 +3,7 @@ package report
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/serbench/serbench/results"
 )
@@ -87,5 +88,56 @@ func TestCompareSaysHowTheMachinesDiffered(t *testing.T) {
 	}
 	if strings.Contains(txt.String(), "Machine:") {
 		t.Errorf("machine line without probes in the old run:\n%s", txt.String())
+	}
+}
+
+// TestNoisyCasesSayWhatTheMachineDid: a noisy case measured while the
+// probes moved by 10% says so, one measured in a steady stretch says ±0%,
+// and the note counts the first.
+func TestNoisyCasesSayWhatTheMachineDid(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	run := &results.Run{Env: results.Env{Start: t0}}
+	for i, ns := range []float64{100, 100, 100, 110, 100, 100, 100, 100, 100, 100} {
+		run.Probes = append(run.Probes, results.Probe{Time: t0.Add(time.Duration(i) * time.Second), Ns: ns})
+	}
+	noisy := func(subject string, from, to int) results.Case {
+		c := results.Case{Workload: "w", Name: "W", Labels: results.Labels{{Key: "subject", Value: subject}}, Status: results.StatusOK,
+			Start: t0.Add(time.Duration(from)*time.Second + time.Second/2), End: t0.Add(time.Duration(to)*time.Second + time.Second/2)}
+		for _, ns := range []float64{100, 120, 90} {
+			c.Samples = append(c.Samples, results.Sample{Iters: 1, NsPerOp: ns})
+		}
+		c.Summarize()
+		return c
+	}
+	run.Cases = []results.Case{noisy("a", 2, 3), noisy("b", 6, 7)}
+	var cases []*results.Case
+	for i := range run.Cases {
+		cases = append(cases, &run.Cases[i])
+	}
+	var table *Table
+	for _, sd := range genericSections(run, cases) {
+		if sd.Title == "Noisy cases" {
+			table = sd.Blocks[0].(*Table)
+		}
+	}
+	if table == nil || len(table.Header) != 5 || table.Header[4] != "machine meanwhile" {
+		t.Fatalf("noisy table %+v: want a machine column", table)
+	}
+	// Case a (2.5 s to 3.5 s, 1.5 s of slack each side): the probes at 1 … 5 s.
+	if got := table.Rows[0][4]; got != "±10% (5 probes)" {
+		t.Errorf("case a: machine %q, want ±10%% (5 probes)", got)
+	}
+	if got := table.Rows[1][4]; got != "±0% (5 probes)" {
+		t.Errorf("case b: machine %q, want ±0%% (5 probes)", got)
+	}
+	if note := strings.Join(table.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with probes were measured while the machine itself moved by more than ±5%") {
+		t.Errorf("notes %q", note)
+	}
+	// Without probes the table keeps its four columns.
+	run.Probes = nil
+	for _, sd := range genericSections(run, cases) {
+		if sd.Title == "Noisy cases" && len(sd.Blocks[0].(*Table).Header) != 4 {
+			t.Errorf("header %v without probes", sd.Blocks[0].(*Table).Header)
+		}
 	}
 }

@@ -236,6 +236,12 @@ type Case struct {
 	Notes []string `json:"notes,omitempty"`
 	// Elapsed is the wall time spent on the case, setup included.
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// Start and End bound the case's measurement: from its setup to the
+	// end of its comparison group's last round (across forks, the first
+	// fork's start to the last one's end). Zero in files before schema 3.
+	// Reports set them against the run's probes.
+	Start time.Time `json:"start,omitzero"`
+	End   time.Time `json:"end,omitzero"`
 }
 
 // FullName returns the name with its labels, e.g.

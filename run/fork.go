@@ -323,6 +323,12 @@ func mergeFork(acc *results.Case, c results.Case, fork int) *results.Case {
 		return &c
 	}
 	acc.Elapsed += c.Elapsed
+	if !c.Start.IsZero() && (acc.Start.IsZero() || c.Start.Before(acc.Start)) {
+		acc.Start = c.Start
+	}
+	if c.End.After(acc.End) {
+		acc.End = c.End
+	}
 	if !acc.OK() {
 		return acc
 	}

@@ -149,6 +149,19 @@ func TestForksMergeSamples(t *testing.T) {
 	if len(probed) != 3 || !probed[1] || !probed[2] || !probed[3] {
 		t.Errorf("probes came from forks %v, want 1, 2 and 3", probed)
 	}
+	// A merged case spans its forks: from the first fork's start to the
+	// last one's end, so it covers probes of all three.
+	for _, c := range run.Cases {
+		in := map[int]bool{}
+		for _, p := range run.Probes {
+			if !p.Time.Before(c.Start) && !p.Time.After(c.End) {
+				in[p.Fork] = true
+			}
+		}
+		if c.Start.IsZero() || !c.End.After(c.Start) || !in[2] {
+			t.Errorf("%s: measured %s … %s, covering probes of forks %v", c.FullName(), c.Start, c.End, in)
+		}
+	}
 	for _, c := range run.Cases {
 		if len(c.Samples) != 7 || !c.OK() || c.Group != "g" {
 			t.Errorf("%s: %d samples, status %s, group %q", c.FullName(), len(c.Samples), c.Status, c.Group)

@@ -121,6 +121,11 @@ func TestGroupRatiosAndDescriptors(t *testing.T) {
 	if run.Interrupted() || run.End.Done != 4 {
 		t.Errorf("end %+v", run.End)
 	}
+	for _, c := range run.Cases {
+		if c.Start.Before(run.Env.Start) || c.End.Before(c.Start) || c.End.Sub(c.Start) != c.Elapsed {
+			t.Errorf("%s: measured %s … %s (elapsed %s), run started %s", c.FullName(), c.Start, c.End, c.Elapsed, run.Env.Start)
+		}
+	}
 	// The run probed the machine before its first group, in this process.
 	if len(run.Probes) == 0 || run.Probes[0].Fork != 0 || !(run.Probes[0].Ns > 0) || run.Probes[0].Time.Before(run.Env.Start) {
 		t.Errorf("probes %+v: want one taken by this process after the start", run.Probes)
