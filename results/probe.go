@@ -86,10 +86,11 @@ func quantile(vs []float64, q float64) float64 {
 }
 
 // MachineDuring returns how far the machine moved while a case was
-// measured: the relative half-width, around their median, of the probes
-// taken from slack before start to slack after end (so the probes just
-// before and after a short group count), and how many there were. It
-// returns false with fewer than two probes or without times.
+// measured: the relative half-width of the interval Summarize gives the
+// probes taken from slack before start to slack after end (so the probes
+// just before and after a short group count) — the same interval a case
+// with those values would get — and how many there were. It returns false
+// with fewer than two probes or without times.
 func MachineDuring(probes []Probe, start, end time.Time, slack time.Duration) (width float64, n int, ok bool) {
 	if start.IsZero() || end.IsZero() {
 		return 0, 0, false
@@ -103,7 +104,5 @@ func MachineDuring(probes []Probe, start, end time.Time, slack time.Duration) (w
 	if len(ns) < 2 {
 		return 0, len(ns), false
 	}
-	sort.Float64s(ns)
-	med := quantile(ns, 0.5)
-	return max(ns[len(ns)-1]/med-1, 1-ns[0]/med), len(ns), true
+	return Summarize(ns).RelWidth(), len(ns), true
 }
