@@ -136,3 +136,36 @@ func TestMergeShardsKeepsProbesOfOneHost(t *testing.T) {
 		t.Errorf("probes of two hosts kept as one series: %+v", two[0].Probes)
 	}
 }
+
+func TestMachineDuring(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	steadyWithOutlier := make([]float64, 20)
+	for i := range steadyWithOutlier {
+		steadyWithOutlier[i] = 100
+	}
+	steadyWithOutlier[7] = 130
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	tests := []struct {
+		name       string
+		ns         []float64
+		start, end time.Time
+		width      float64
+		n          int
+		ok         bool
+	}{
+		{"no times", []float64{100, 110}, time.Time{}, time.Time{}, 0, 0, false},
+		{"one probe in reach", []float64{100, 110, 120, 130}, at(-10), at(-1), 0, 1, false},
+		{"two probes: their range", []float64{100, 110, 120}, at(0), at(0), 0.05 / 1.05, 2, true},
+		// Twenty probes get an order-statistic interval: one slow probe
+		// does not widen it, as one slow sample does not widen a case's.
+		{"twenty probes, one slow", steadyWithOutlier, at(0), at(19), 0, 20, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, n, ok := MachineDuring(probes(tt.ns...), tt.start, tt.end, 1500*time.Millisecond)
+			if ok != tt.ok || n != tt.n || (ok && !near(w, tt.width)) {
+				t.Errorf("= %.4f, %d, %v; want %.4f, %d, %v", w, n, ok, tt.width, tt.n, tt.ok)
+			}
+		})
+	}
+}
