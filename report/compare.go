@@ -289,7 +289,7 @@ func probeMedian(r *results.Run) float64 {
 	for i, p := range r.Probes {
 		ns[i] = p.Ns
 	}
-	return median(ns)
+	return results.Quantile(ns, 0.5)
 }
 
 // NewComparison compares old with new.

@@ -61,7 +61,7 @@ func machinePlot(probes []results.Probe) ([]byte, error) {
 	for i, p := range ps {
 		ns[i] = p.Ns
 	}
-	med := median(ns)
+	med := results.Quantile(ns, 0.5)
 	per := (len(ps) + machinePoints - 1) / machinePoints
 	var s Series
 	s.Name = "probe loop"
@@ -72,7 +72,7 @@ func machinePlot(probes []results.Probe) ([]byte, error) {
 	for i := 0; i < len(ps); i += per {
 		j := min(i+per, len(ps))
 		s.X = append(s.X, ps[(i+j-1)/2].Time.Sub(t0).Minutes())
-		s.Y = append(s.Y, median(ns[i:j])/med)
+		s.Y = append(s.Y, results.Quantile(ns[i:j], 0.5)/med)
 	}
 	x0, x1 := s.X[0], s.X[len(s.X)-1]
 	th := results.NoiseThreshold
@@ -85,18 +85,4 @@ func machinePlot(probes []results.Probe) ([]byte, error) {
 		YFormat: func(v float64) string { return Float(v) + "×" },
 		XFormat: func(v float64) string { return Float(v) }}
 	return c.SVG()
-}
-
-// median returns the median of vs (NaN when empty); vs is not modified.
-func median(vs []float64) float64 {
-	if len(vs) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), vs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -55,9 +55,9 @@ func DriftOf(probes []Probe, threshold float64) (Drift, bool) {
 			gaps = append(gaps, float64(p.Time.Sub(ps[i-1].Time)))
 		}
 	}
-	med := quantile(ns, 0.5)
-	d := Drift{N: len(ps), Span: ps[len(ps)-1].Time.Sub(ps[0].Time), Gap: time.Duration(quantile(gaps, 0.5)),
-		Lo: quantile(ns, 0.05) / med, Hi: quantile(ns, 0.95) / med}
+	med := Quantile(ns, 0.5)
+	d := Drift{N: len(ps), Span: ps[len(ps)-1].Time.Sub(ps[0].Time), Gap: time.Duration(Quantile(gaps, 0.5)),
+		Lo: Quantile(ns, 0.05) / med, Hi: Quantile(ns, 0.95) / med}
 	for i := 0; i+3 <= len(ns); i++ {
 		t := []float64{ns[i], ns[i+1], ns[i+2]}
 		sort.Float64s(t)
@@ -69,9 +69,9 @@ func DriftOf(probes []Probe, threshold float64) (Drift, bool) {
 	return d, true
 }
 
-// quantile returns the q-quantile of vs by linear interpolation between
-// order statistics; vs is not modified.
-func quantile(vs []float64, q float64) float64 {
+// Quantile returns the q-quantile of vs by linear interpolation between
+// order statistics (NaN when vs is empty); vs is not modified.
+func Quantile(vs []float64, q float64) float64 {
 	s := append([]float64(nil), vs...)
 	sort.Float64s(s)
 	if len(s) == 0 {

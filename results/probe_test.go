@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,25 @@ func TestMachineDuring(t *testing.T) {
 				t.Errorf("= %.4f, %d, %v; want %.4f, %d, %v", w, n, ok, tt.width, tt.n, tt.ok)
 			}
 		})
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	for _, tt := range []struct {
+		vs   []float64
+		q    float64
+		want float64
+	}{
+		{[]float64{3, 1, 2}, 0.5, 2},
+		{[]float64{4, 1, 3, 2}, 0.5, 2.5},
+		{[]float64{0, 10}, 0.95, 9.5},
+		{[]float64{7}, 0.05, 7},
+	} {
+		if got := Quantile(tt.vs, tt.q); got != tt.want {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", tt.vs, tt.q, got, tt.want)
+		}
+	}
+	if !math.IsNaN(Quantile(nil, 0.5)) {
+		t.Error("Quantile of nothing should be NaN")
 	}
 }
