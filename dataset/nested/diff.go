@@ -17,11 +17,54 @@ import (
 // (an absent optional field differs from a present zero); floats are compared
 // bit for bit (so NaN equals the same NaN and -0 differs from +0).
 func Diff[T any](got, want *T) error {
-	d := diff(reflect.ValueOf(got).Elem(), reflect.ValueOf(want).Elem())
+	var df Differ[T]
+	return df.Diff(got, want)
+}
+
+// A Differ compares records of type T as Diff does, remembering the compared
+// fields of every struct type it meets, so that comparing many records spends
+// no time on reflection metadata (Diff alone looks each field's tag up again
+// for every record). The zero value is ready to use; a Differ is not safe for
+// concurrent use.
+type Differ[T any] struct {
+	fields fieldCache
+}
+
+// Diff returns nil when got and want are equal, else an error naming the
+// first difference by path, as the function Diff does.
+func (df *Differ[T]) Diff(got, want *T) error {
+	if df.fields == nil {
+		df.fields = fieldCache{}
+	}
+	d := df.fields.diff(reflect.ValueOf(got).Elem(), reflect.ValueOf(want).Elem())
 	if d == nil {
 		return nil
 	}
 	return d
+}
+
+// fieldCache holds the compared fields of each struct type.
+type fieldCache map[reflect.Type][]structField
+
+// structField is one compared field: its index and its name in paths.
+type structField struct {
+	index int
+	name  string
+}
+
+// of returns the compared fields of struct type t.
+func (fc fieldCache) of(t reflect.Type) []structField {
+	if fs, ok := fc[t]; ok {
+		return fs
+	}
+	fs := []structField{}
+	for i := range t.NumField() {
+		if name, ok := fieldName(t.Field(i)); ok {
+			fs = append(fs, structField{index: i, name: name})
+		}
+	}
+	fc[t] = fs
+	return fs
 }
 
 // Equal reports whether Diff(a, b) is nil.
@@ -56,17 +99,12 @@ func (d *difference) at(seg string) *difference {
 	return d
 }
 
-func diff(got, want reflect.Value) *difference {
+func (fc fieldCache) diff(got, want reflect.Value) *difference {
 	switch got.Kind() {
 	case reflect.Struct:
-		t := got.Type()
-		for i := range t.NumField() {
-			name, ok := fieldName(t.Field(i))
-			if !ok {
-				continue
-			}
-			if d := diff(got.Field(i), want.Field(i)); d != nil {
-				return d.at(name)
+		for _, f := range fc.of(got.Type()) {
+			if d := fc.diff(got.Field(f.index), want.Field(f.index)); d != nil {
+				return d.at(f.name)
 			}
 		}
 		return nil
@@ -75,7 +113,7 @@ func diff(got, want reflect.Value) *difference {
 			return &difference{msg: fmt.Sprintf("got %d elements, want %d", got.Len(), want.Len())}
 		}
 		for i := range got.Len() {
-			if d := diff(got.Index(i), want.Index(i)); d != nil {
+			if d := fc.diff(got.Index(i), want.Index(i)); d != nil {
 				return d.at("[" + strconv.Itoa(i) + "]")
 			}
 		}
@@ -89,7 +127,7 @@ func diff(got, want reflect.Value) *difference {
 		case want.IsNil():
 			return &difference{msg: "got " + show(got.Elem()) + ", want absent"}
 		}
-		return diff(got.Elem(), want.Elem())
+		return fc.diff(got.Elem(), want.Elem())
 	case reflect.Float32, reflect.Float64:
 		if math.Float64bits(got.Float()) != math.Float64bits(want.Float()) {
 			return &difference{msg: fmt.Sprintf("got %v (bits %#x), want %v (bits %#x)",

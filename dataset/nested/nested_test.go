@@ -150,6 +150,9 @@ func TestDiff(t *testing.T) {
 		{func(r *rec) { r.Geo.Lat = math.Copysign(0, -1); b.Geo.Lat = 0 }, "geo.lat"},
 		{func(r *rec) { r.Devices[1].Mac = "zz" }, `devices[1].mac: got "zz", want "m1"`},
 	}
+	// One Differ reused across every case must answer as Diff does: its
+	// remembered fields carry over from record to record.
+	var df Differ[rec]
 	for _, c := range cases {
 		a, b = sample(), sample()
 		c.mut(&a)
@@ -157,6 +160,17 @@ func TestDiff(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.path) {
 			t.Errorf("Diff = %v, want mention of %q", err, c.path)
 		}
+		if errD := df.Diff(&a, &b); errD == nil || errD.Error() != err.Error() {
+			t.Errorf("Differ.Diff = %v, Diff = %v", errD, err)
+		}
+		a = sample()
+		if err := df.Diff(&a, &a); err != nil {
+			t.Errorf("Differ.Diff of a record with itself: %v", err)
+		}
+	}
+	a.Ignored = 7
+	if err := df.Diff(&a, &b); err != nil {
+		t.Errorf("Differ compared the ignored field: %v", err)
 	}
 	nan1, nan2 := sample(), sample()
 	nan1.Geo.Lat, nan2.Geo.Lat = math.NaN(), math.NaN()
