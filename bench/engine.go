@@ -77,9 +77,14 @@ type Case struct {
 	// case up instead.
 	Iters int
 	// Budget, when positive, caps the time spent sampling: no new sample
-	// starts once the samples so far took Budget (at least one sample is
-	// always taken). Slow ops then get fewer samples, and reports show n.
+	// starts once the samples so far took Budget (at least MinCount samples
+	// are always taken). Slow ops then get fewer samples, and reports show n.
 	Budget time.Duration
+	// MinCount is the number of samples taken even when they exceed Budget
+	// (default 1; never more than the count). With a small Budget and the
+	// default count, a fast op gets many cheap samples and a slow op still
+	// gets MinCount.
+	MinCount int
 }
 
 // FullName returns the name with labels.
@@ -161,13 +166,14 @@ func (m *member) wantsMore() bool {
 	if !m.active || len(m.rc.Samples) >= m.count {
 		return false
 	}
-	return m.c.Budget <= 0 || len(m.rc.Samples) == 0 || m.sampling < m.c.Budget
+	return m.c.Budget <= 0 || len(m.rc.Samples) < max(m.c.MinCount, 1) || m.sampling < m.c.Budget
 }
 
 // MeasureGroup sets up, verifies and measures the cases of one comparison
 // group. Every case is set up and verified first, then calibrated (which
 // warms it up) one after another; then the samples are taken in rounds:
-// one sample of each case per round, the order rotated by one each round,
+// one sample of each case per round, the order rotated by one each round
+// (and never starting with the case that ended the previous round),
 // a GC before each sample. A sample records its ratio to the ns/op of the
 // group's baseline and limit row taken in the same round. The results come
 // back in the order of cases. Cases that fail are recorded as failed and
@@ -207,6 +213,7 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 			limit = i
 		}
 	}
+	last := -1 // the member sampled last
 	for round := 0; ; round++ {
 		var order []int
 		for k := range ms {
@@ -217,6 +224,13 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 		}
 		if len(order) == 0 {
 			break
+		}
+		if len(order) > 1 && order[0] == last {
+			// No member follows itself across rounds: with two members
+			// (or two left) plain rotation samples a, b | b, a | a, b …,
+			// so half of a member's samples would follow itself, with
+			// its own data warm in the caches, and half the other member.
+			order = append(order[1:], order[0])
 		}
 		inRound := make(map[int]float64, len(order))
 		for _, i := range order {
@@ -237,6 +251,7 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 			m.rc.Samples = append(m.rc.Samples, s)
 			m.sampling += d
 			inRound[i] = s.NsPerOp
+			last = i
 		}
 		for i, ns := range inRound {
 			s := &ms[i].rc.Samples[len(ms[i].rc.Samples)-1]
@@ -366,17 +381,24 @@ func Estimate(c *Case, opts Options) time.Duration {
 	if op < opts.SampleTime {
 		// Calibration grows N geometrically to one sample's time (about
 		// two samples' worth in all), then the samples.
-		return time.Duration(count+2)*opts.SampleTime + op
+		return time.Duration(budgeted(c, count, opts.SampleTime)+2)*opts.SampleTime + op
 	}
-	n := count
-	if c.Budget > 0 {
-		n = min(count, 1+int(c.Budget/op))
-	}
+	n := budgeted(c, count, op)
 	extra := 2 // a cold run and a warm-up
 	if c.NoWarmup {
 		extra = 0
 	}
 	return time.Duration(n+extra+1) * op
+}
+
+// budgeted is how many of count samples lasting d each c's Budget lets it
+// take (at least MinCount).
+func budgeted(c *Case, count int, d time.Duration) int {
+	if c.Budget <= 0 || d <= 0 {
+		return count
+	}
+	n := 1 + int((c.Budget-1)/d)
+	return min(count, max(n, c.MinCount, 1))
 }
 
 // runOnce runs fn with N=n and returns the timed duration.

@@ -220,21 +220,25 @@ func TestSlowCaseFirstRunAndBudget(t *testing.T) {
 		noWarmup  bool
 		budget    time.Duration
 		count     int
+		minCount  int
 		wantRuns  int
 		wantSamps int
 	}{
 		// calibration run + warm-up + 3 samples
-		{"warm-up", false, 0, 3, 5, 3},
+		{"warm-up", false, 0, 3, 0, 5, 3},
 		// the calibration run is the first sample
-		{"first run counts", true, 0, 3, 3, 3},
+		{"first run counts", true, 0, 3, 0, 3, 3},
 		// budget reached after the first sample (each run ≈ 20ms)
-		{"budget", true, 30 * time.Millisecond, 5, 2, 2},
-		{"tiny budget still one sample", true, time.Nanosecond, 5, 1, 1},
+		{"budget", true, 30 * time.Millisecond, 5, 0, 2, 2},
+		{"tiny budget still one sample", true, time.Nanosecond, 5, 0, 1, 1},
+		// MinCount samples are taken past the budget, never past the count
+		{"min count past budget", true, time.Nanosecond, 5, 3, 3, 3},
+		{"min count capped by count", true, time.Nanosecond, 2, 3, 2, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs := 0
-			c := Case{Workload: "test", Name: "Slow", NoWarmup: tt.noWarmup, Budget: tt.budget, Count: tt.count,
+			c := Case{Workload: "test", Name: "Slow", NoWarmup: tt.noWarmup, Budget: tt.budget, Count: tt.count, MinCount: tt.minCount,
 				Verify: func() error { return nil },
 				Run: func(b *B) error {
 					runs++
@@ -254,5 +258,33 @@ func TestSlowCaseFirstRunAndBudget(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	opts := Options{Count: 20, SampleTime: 10 * time.Millisecond}
+	ms := time.Millisecond
+	tests := []struct {
+		name string
+		c    Case
+		want time.Duration
+	}{
+		// fast: calibration (two samples' worth) + 20 samples + one op
+		{"fast", Case{OpTime: ms}, 22*10*ms + ms},
+		// fast under a budget: 250 ms holds 25 samples of 10 ms, the count 20
+		{"fast, budget above the count", Case{OpTime: ms, Budget: 250 * ms}, 22*10*ms + ms},
+		{"fast, budget below the count", Case{OpTime: ms, Budget: 50 * ms}, 7*10*ms + ms},
+		// slow: samples + cold run + warm-up + setup
+		{"slow", Case{OpTime: 100 * ms, Count: 3}, 6 * 100 * ms},
+		// a 100 ms op under a 250 ms budget: three samples (the third starts at 200 ms)
+		{"slow, budget", Case{OpTime: 100 * ms, Budget: 250 * ms, NoWarmup: true}, 4 * 100 * ms},
+		// a 200 ms op: the budget allows two, MinCount asks three
+		{"slow, min count", Case{OpTime: 200 * ms, Budget: 250 * ms, MinCount: 3, NoWarmup: true}, 4 * 200 * ms},
+		{"skipped", Case{OpTime: time.Second, Skip: "not installed"}, 0},
+	}
+	for _, tt := range tests {
+		if got := Estimate(&tt.c, opts); got != tt.want {
+			t.Errorf("%s: Estimate = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

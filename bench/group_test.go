@@ -61,6 +61,49 @@ func TestMeasureGroupInterleaves(t *testing.T) {
 	}
 }
 
+// TestNoMemberFollowsItself: with two members plain rotation would sample
+// a b | b a | a b, so that every other sample of a member followed its own
+// (its data still warm); a round never starts with the member that ended the
+// one before, also when a member has left the group.
+func TestNoMemberFollowsItself(t *testing.T) {
+	var calls []string
+	mk := func(name string, count int) Case {
+		return Case{Workload: "test", Name: "G", Group: "g", Count: count,
+			Labels: results.Labels{{Key: "subject", Value: name}},
+			Verify: func() error { return nil },
+			Run: func(b *B) error {
+				calls = append(calls, name)
+				return nil
+			}}
+	}
+	tests := []struct {
+		name  string
+		cases []Case
+		want  string
+	}{
+		{"two", []Case{mk("a", 4), mk("b", 4)}, "a b a b a b a b"},
+		{"three, one done early", []Case{mk("a", 4), mk("b", 4), mk("c", 1)}, "a b c b a b a b a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls = nil
+			if _, err := MeasureGroup(context.Background(), tt.cases, Options{SampleTime: time.Nanosecond, MaxIters: 1}); err != nil {
+				t.Fatal(err)
+			}
+			n := len(strings.Fields(tt.want))
+			got := strings.Join(calls[len(calls)-n:], " ")
+			if got != tt.want {
+				t.Errorf("sampling order\n got %s\nwant %s", got, tt.want)
+			}
+			for i := len(calls) - n + 1; i < len(calls); i++ {
+				if calls[i] == calls[i-1] {
+					t.Errorf("a sample of %s follows its own: %s", calls[i], got)
+				}
+			}
+		})
+	}
+}
+
 // TestMeasureGroupFailureLeavesOthers: a member that fails verification or
 // its run is recorded failed; the rest of the group is measured.
 func TestMeasureGroupFailureLeavesOthers(t *testing.T) {
