@@ -412,8 +412,9 @@ const pqSubsetCodec = "zstd"
 // rowSubsetCodec is the row formats' codec of the sub-schema queries.
 const rowSubsetCodec = "lz4"
 
-// verifyStride is how many records apart a timed read's records are spot
-// checked after the timer stops; every record is checked in Verify.
+// verifyStride is how many records apart the records of a sample's last
+// timed read are spot checked after the timer stops; every record is checked
+// in Verify.
 const verifyStride = 61
 
 // datasetCases builds one dataset's cases.
@@ -850,7 +851,7 @@ func (d *dsCases[T]) writeCase(f *dfile[T], subject string) bench.Case {
 // and a stride of them after each timed run.
 func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group string, r reader[T]) bench.Case {
 	c := bench.Case{Workload: Name, Name: caseName, Labels: d.labels(subject, f.codec, OpRead, q.id, tier),
-		Group: group, Affinity: d.name, Metrics: map[string]float64{}, Count: 3, Budget: 2 * time.Second, NoWarmup: true,
+		Group: group, Affinity: d.name, Metrics: map[string]float64{}, Budget: readBudget, MinCount: 3, NoWarmup: true,
 		OpTime: time.Duration(d.n) * d.perRecord() * subjectCost(subject) / 2}
 	if q.leaves != nil && tier == TierColumns {
 		c.OpTime = c.OpTime * time.Duration(len(q.leaves)) / time.Duration(len(d.leaves))
@@ -891,13 +892,14 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 		clear(out)
 		return guarded(func() error { return r(f.path, q, out) })
 	}
+	var df dsn.Differ[T]
 	check := func(stride int) error {
 		out := d.src.out
 		if len(out) != len(want) {
 			return fmt.Errorf("read %d records, want %d", len(out), len(want))
 		}
 		for i := 0; i < len(want); i += stride {
-			if err := dsn.Diff(&out[i], &want[i]); err != nil {
+			if err := df.Diff(&out[i], &want[i]); err != nil {
 				return fmt.Errorf("record %d: %w", i, err)
 			}
 		}
@@ -918,11 +920,15 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 			if err := guarded(func() error { return r(f.path, q, d.src.out) }); err != nil {
 				return err
 			}
-			b.StopTimer()
-			if err := check(verifyStride); err != nil {
-				return err
+			if i == b.N-1 {
+				// Spot-check the sample's last read (every read starts
+				// from cleared records).
+				b.StopTimer()
+				if err := check(verifyStride); err != nil {
+					return err
+				}
+				b.StartTimer()
 			}
-			b.StartTimer()
 		}
 		return nil
 	}
@@ -936,6 +942,12 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 // sample per query keeps the default scale within 8 minutes (the report
 // shows n = 1 for these).
 func rowSweep(c *bench.Case) { c.Count, c.Budget = 1, time.Second }
+
+// readBudget is the sampling time of a read case or floor, MinCount 3: a
+// column read of a few milliseconds gets the run's count of cheap samples
+// (a 95% interval of its median instead of the [min, max] of three), a
+// whole-file read of a tenth of a second or more gets three.
+const readBudget = 250 * time.Millisecond
 
 // readTimeout bounds one read: a reader that hangs (a deadlock in a
 // library's goroutines) fails its case instead of stalling the run.
@@ -972,7 +984,7 @@ func (d *dsCases[T]) limitCase(f *dfile[T], subject, group string, dec codec.Cod
 		op = OpDecompress
 	}
 	c := bench.Case{Workload: Name, Name: caseName, Labels: d.labels(subject, f.codec, op, QueryAll, ""),
-		Role: results.RoleLimit, Group: group, Affinity: d.name, Metrics: map[string]float64{}, Count: 3,
+		Role: results.RoleLimit, Group: group, Affinity: d.name, Metrics: map[string]float64{}, Budget: readBudget, MinCount: 3,
 		Notes:  []string{fmt.Sprintf("floor: %s of the %s-%s file", op, f.kind, f.codec)},
 		OpTime: time.Duration(d.n) * d.perRecord() / 10}
 	var want int64
@@ -1066,8 +1078,9 @@ func (d *dsCases[T]) sizeCase(dir string, s pqSettings) bench.Case {
 		if err := pqArrowRead(path, nil, nil, out, true); err != nil {
 			return fmt.Errorf("read back: %w", err)
 		}
+		var df dsn.Differ[T]
 		for i := range recs {
-			if err := dsn.Diff(&out[i], &recs[i]); err != nil {
+			if err := df.Diff(&out[i], &recs[i]); err != nil {
 				return fmt.Errorf("read back: record %d: %w", i, err)
 			}
 		}
