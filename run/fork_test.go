@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/serbench/serbench/bench"
@@ -99,6 +100,21 @@ func (f forked) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, 
 // taking its share of the samples of exactly the parent's cases; the
 // parent's results hold every case once with all samples, rounds numbered
 // on, and record the forks.
+func TestForkGODEBUG(t *testing.T) {
+	tests := []struct{ parent, want string }{
+		{"", "madvdontneed=0"},
+		{"gctrace=1", "gctrace=1,madvdontneed=0"},
+		{"madvdontneed=1", "madvdontneed=1"}, // the user's choice stands
+		{"gctrace=1, madvdontneed=1", "gctrace=1, madvdontneed=1"},
+		{"xmadvdontneed=1", "xmadvdontneed=1,madvdontneed=0"},
+	}
+	for _, tt := range tests {
+		if got := ForkGODEBUG(tt.parent); got != tt.want {
+			t.Errorf("ForkGODEBUG(%q) = %q, want %q", tt.parent, got, tt.want)
+		}
+	}
+}
+
 func TestForksMergeSamples(t *testing.T) {
 	var spawned []Fork
 	spawn := func(ctx context.Context, f Fork, events func(ForkEvent)) error {
@@ -128,6 +144,11 @@ func TestForksMergeSamples(t *testing.T) {
 	}
 	if len(spawned) != 3 || spawned[0].Count+spawned[1].Count+spawned[2].Count != 7 || spawned[2].K != 3 || spawned[2].N != 3 {
 		t.Fatalf("forks %+v", spawned)
+	}
+	for _, f := range spawned {
+		if !slices.Contains(f.Env, "GODEBUG="+ForkGODEBUG(os.Getenv("GODEBUG"))) {
+			t.Errorf("fork %d environment %q: want the forks' GODEBUG", f.K, f.Env)
+		}
 	}
 	// The first fork calibrates; the others reuse its iterations.
 	if spawned[0].ItersFile != "" || spawned[1].ItersFile == "" || spawned[2].ItersFile != spawned[1].ItersFile {

@@ -260,7 +260,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			if p.Env == nil {
 				p.Env = map[string]string{}
 			}
-			p.Env["forks"] = fmt.Sprintf("%d processes, %d samples per case in all", f, o.Count)
+			p.Env["forks"] = fmt.Sprintf("%d processes, %d samples per case in all, GODEBUG=%s", f, o.Count, ForkGODEBUG(os.Getenv("GODEBUG")))
 		}
 		for k, v := range p.Env {
 			if env.Extra == nil {

@@ -39,7 +39,7 @@ func (a *app) spawner() run.Spawner {
 			args = append(args, "--subject", strings.Join(f.Subjects, ","))
 		}
 		cmd := exec.Command(exe, args...)
-		cmd.Env = append(os.Environ(), a.exeEnv...)
+		cmd.Env = append(append(os.Environ(), a.exeEnv...), f.Env...)
 		cmd.Stderr = a.stderr
 		dieWithParent(cmd)
 		out, err := cmd.StdoutPipe()
