@@ -263,6 +263,13 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 		return fmt.Errorf("forks: %w", err)
 	}
 	merged := make([]*results.Case, len(cases))
+	forksOf := make([]int, len(cases)) // the forks that returned each case
+	want := 0                          // the forks with samples to take
+	for _, count := range forkCounts(o.Count, forks) {
+		if count > 0 {
+			want++
+		}
+	}
 	var runErr error
 	iters := ""
 	for k, count := range forkCounts(o.Count, forks) {
@@ -299,6 +306,7 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			for _, c := range got.Cases {
 				if i, ok := index[c.FullName()]; ok {
 					merged[i] = mergeFork(merged[i], c, k+1)
+					forksOf[i]++
 				}
 			}
 			if iters == "" && err == nil {
@@ -320,14 +328,12 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			break
 		}
 	}
-	if errors.Is(runErr, bench.ErrInterrupted) {
-		// Not every fork measured this batch: its cases are not finished
-		// (--resume measures them again), as a case cut short in one
-		// process is discarded.
-		return runErr
-	}
+	interrupted := errors.Is(runErr, bench.ErrInterrupted)
 	for i, c := range merged {
-		if c == nil {
+		if c == nil || interrupted && forksOf[i] < want {
+			// A case not every fork measured is not finished (--resume
+			// measures it again), as a case cut short in one process is
+			// discarded; with one fork the finished cases are kept.
 			continue
 		}
 		if c.OK() {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/serbench/serbench/bench"
@@ -85,21 +86,20 @@ func TestForkEventRoundTrip(t *testing.T) {
 }
 
 // forked is the fake workload asking for three processes.
-type forked struct{ fake }
+// forked is the fake workload asking for forks processes.
+type forked struct {
+	fake
+	forks int
+}
 
 func (f forked) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
 	p, err := f.fake.Plan(ctx, cfg)
 	if p != nil {
-		p.Forks = 3
+		p.Forks = f.forks
 	}
 	return p, err
 }
 
-// TestForksMergeSamples: a workload that asks for three forks is measured
-// by three "processes" (here: Run called as the fork would be), each
-// taking its share of the samples of exactly the parent's cases; the
-// parent's results hold every case once with all samples, rounds numbered
-// on, and record the forks.
 func TestForkGODEBUG(t *testing.T) {
 	tests := []struct{ parent, want string }{
 		{"", "madvdontneed=0"},
@@ -115,6 +115,11 @@ func TestForkGODEBUG(t *testing.T) {
 	}
 }
 
+// TestForksMergeSamples: a workload that asks for three forks is measured
+// by three "processes" (here: Run called as the fork would be), each
+// taking its share of the samples of exactly the parent's cases; the
+// parent's results hold every case once with all samples, rounds numbered
+// on, and record the forks.
 func TestForksMergeSamples(t *testing.T) {
 	var spawned []Fork
 	spawn := func(ctx context.Context, f Fork, events func(ForkEvent)) error {
@@ -129,13 +134,13 @@ func TestForksMergeSamples(t *testing.T) {
 				return err
 			}
 		}
-		_, err = Run(ctx, Options{Workloads: workload.Set{forked{}}, Names: []string{f.Workload}, Scale: f.Scale,
+		_, err = Run(ctx, Options{Workloads: workload.Set{forked{forks: 3}}, Names: []string{f.Workload}, Scale: f.Scale,
 			Count: f.Count, Benchtime: 1e6, Out: f.Out, Force: true, Cases: names, Iters: iters, ResultsOnly: true,
 			Progress: eventsProgress{events}})
 		return err
 	}
 	o := opts(t, t.TempDir(), func(o *Options) {
-		o.Workloads, o.Count, o.Spawn = workload.Set{forked{}}, 7, spawn
+		o.Workloads, o.Count, o.Spawn = workload.Set{forked{forks: 3}}, 7, spawn
 		o.Subjects = []string{"a", "b", "lim"}
 	})
 	out, err := Run(context.Background(), o)
@@ -247,6 +252,102 @@ func TestForksLeaveUnforkableWorkloads(t *testing.T) {
 	for _, c := range out.Run.Cases {
 		if c.OK() && len(c.Samples) != 3 {
 			t.Errorf("%s: %d samples, want 3 from this process", c.FullName(), len(c.Samples))
+		}
+	}
+}
+
+// forkAs returns a Spawner that measures a fork as the CLI's fork mode
+// does (Run on the parent's case list), with workload w, recording each
+// fork in spawned; with stopAfter > 0 the fork measures only its first
+// stopAfter cases and reports an interrupt, as a fork stopped by ^C does.
+func forkAs(w workload.Workload, spawned *[]Fork, stopAfter int) Spawner {
+	return func(ctx context.Context, f Fork, events func(ForkEvent)) error {
+		*spawned = append(*spawned, f)
+		names, err := ReadCasesFile(f.CasesFile)
+		if err != nil {
+			return err
+		}
+		if stopAfter > 0 {
+			names = names[:stopAfter]
+		}
+		_, err = Run(ctx, Options{Workloads: workload.Set{w}, Names: []string{f.Workload}, Scale: f.Scale,
+			Count: f.Count, Benchtime: 1e6, Out: f.Out, Force: true, Cases: names, ResultsOnly: true,
+			Progress: eventsProgress{events}})
+		if err == nil && stopAfter > 0 {
+			err = bench.ErrInterrupted
+		}
+		return err
+	}
+}
+
+// TestOneForkIsAChildProcess: a workload that asks for one fork is
+// measured in one child process taking every sample (with the forks'
+// runtime settings), not in the serbench process, and the environment
+// card says so.
+func TestOneForkIsAChildProcess(t *testing.T) {
+	var spawned []Fork
+	w := forked{forks: 1}
+	o := opts(t, t.TempDir(), func(o *Options) {
+		o.Workloads, o.Count, o.Spawn = workload.Set{w}, 4, forkAs(w, &spawned, 0)
+		o.Subjects = []string{"a", "b", "lim"}
+	})
+	out, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spawned) != 1 || spawned[0].N != 1 || spawned[0].Count != 4 ||
+		!slices.Contains(spawned[0].Env, "GODEBUG="+ForkGODEBUG(os.Getenv("GODEBUG"))) {
+		t.Fatalf("forks %+v, want one child taking all 4 samples with the forks' GODEBUG", spawned)
+	}
+	if got := out.Run.Env.Extra["fake.forks"]; !strings.HasPrefix(got, "1 child process, 4 samples per case") {
+		t.Errorf("environment card: %q", got)
+	}
+	if len(out.Run.Cases) != 3 {
+		t.Fatalf("%d cases, want 3", len(out.Run.Cases))
+	}
+	for _, c := range out.Run.Cases {
+		if !c.OK() || len(c.Samples) != 4 {
+			t.Errorf("%s: status %s, %d samples, want ok with 4", c.FullName(), c.Status, len(c.Samples))
+		}
+	}
+}
+
+// TestInterruptedForksKeepFinishedCases: when a fork is interrupted, a
+// case is kept only if every fork measured it. With one fork that is
+// every case the child finished; with three, a case the first fork
+// finished is not finished (the other forks never measured it).
+func TestInterruptedForksKeepFinishedCases(t *testing.T) {
+	tests := []struct {
+		forks, want int
+	}{
+		{1, 1},
+		{3, 0},
+	}
+	for _, tt := range tests {
+		var spawned []Fork
+		w := forked{forks: tt.forks}
+		o := opts(t, t.TempDir(), func(o *Options) {
+			o.Workloads, o.Count, o.Spawn = workload.Set{w}, 3, forkAs(w, &spawned, 1)
+			o.Subjects = []string{"a", "b", "lim"}
+		})
+		out, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatalf("forks %d: %v", tt.forks, err)
+		}
+		if !out.Interrupted || len(spawned) != 1 {
+			t.Errorf("forks %d: interrupted %v after %d forks, want true after 1", tt.forks, out.Interrupted, len(spawned))
+		}
+		run, err := results.ReadFile(out.ResultsPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.Cases) != tt.want || run.End == nil || !run.End.Interrupted {
+			t.Errorf("forks %d: %d cases kept (want %d), end %+v", tt.forks, len(run.Cases), tt.want, run.End)
+		}
+		for _, c := range run.Cases {
+			if !c.OK() || len(c.Samples) != 3 {
+				t.Errorf("forks %d: %s kept with status %s and %d samples", tt.forks, c.FullName(), c.Status, len(c.Samples))
+			}
 		}
 	}
 }

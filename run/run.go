@@ -57,9 +57,9 @@ type Options struct {
 	Args []string
 	// Log receives one-line messages (skipped workloads, cleanup errors).
 	Log io.Writer
-	// Forks, when positive, overrides the number of processes of every
-	// workload that can fork (workload.Plan.Forks ≥ 1); 1 measures in this
-	// process. Workloads that cannot fork ignore it.
+	// Forks, when positive, overrides the number of child processes of
+	// every workload that can fork (workload.Plan.Forks ≥ 1); 1 measures
+	// in one child process. Workloads that cannot fork ignore it.
 	Forks int
 	// Spawn launches forks; nil measures every workload in this process.
 	Spawn Spawner
@@ -255,12 +255,12 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 				p.Cases[i].Iters = n
 			}
 		}
-		if f := o.forks(p); f > 1 {
+		if f := o.forks(p); f >= 1 {
 			forks[w.Name()] = f
 			if p.Env == nil {
 				p.Env = map[string]string{}
 			}
-			p.Env["forks"] = fmt.Sprintf("%d processes, %d samples per case in all, GODEBUG=%s", f, o.Count, ForkGODEBUG(os.Getenv("GODEBUG")))
+			p.Env["forks"] = forksFact(f, o.Count, ForkGODEBUG(os.Getenv("GODEBUG")))
 		}
 		for k, v := range p.Env {
 			if env.Extra == nil {
@@ -344,7 +344,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			finished++
 			return rw.WriteCase(c)
 		}
-		if f := forks[p.w.Name()]; f > 1 && n > 0 {
+		if f := forks[p.w.Name()]; f >= 1 && n > 0 {
 			runErr = measureForked(ctx, o, p.w.Name(), p.plan.Cases, f, tmp, prog, emit, probe)
 			n *= f
 		} else {
@@ -516,12 +516,22 @@ func checkSubjects(ws []workload.Workload, subjects []string) error {
 	return nil
 }
 
-// forks is the number of processes plan p is measured in.
+// forks is the number of child processes plan p is measured in; 0
+// measures it in this process.
 func (o Options) forks(p *workload.Plan) int {
-	if o.Spawn == nil || o.Cases != nil {
-		return 1 // no way to fork, or this is a fork already
+	if o.Spawn == nil || o.Cases != nil || p.Forks < 1 {
+		return 0 // no way to fork, a fork already, or a workload that cannot
 	}
 	return o.planForks(p)
+}
+
+// forksFact is the environment card's line for a workload measured in f
+// child processes.
+func forksFact(f, count int, godebug string) string {
+	if f == 1 {
+		return fmt.Sprintf("1 child process, %d samples per case, GODEBUG=%s", count, godebug)
+	}
+	return fmt.Sprintf("%d processes, %d samples per case in all, GODEBUG=%s", f, count, godebug)
 }
 
 // planForks is the number of processes plan p asks for (or --forks), at

@@ -96,17 +96,22 @@ type Plan struct {
 	// worth describing (formats, codecs). They are written into the
 	// results so that reports render from what the run used.
 	Descriptors []results.Descriptor
-	// Forks is how many processes the cases are measured in by default,
-	// one after another, each taking its share of the samples (JMH's
-	// forks): a process's memory layout and runtime state can move an
-	// allocating subject by 10–30% for that process's life, so samples
+	// Forks is how many child processes the cases are measured in by
+	// default, one after another, each taking its share of the samples
+	// (JMH's forks): a process's memory layout and runtime state can move
+	// an allocating subject by 10–30% for that process's life, so samples
 	// from one process understate how far a figure moves between runs.
-	// 0 means the workload cannot fork — it needs configuration a fork is
-	// not given (a DSN, an input file) or set-up too heavy to repeat per
-	// process — and is always measured in the serbench process; --forks
-	// changes only the workloads that can fork (Forks ≥ 1). A workload
-	// that forks needs nothing beyond the scale and subjects and plans
-	// cheaply: every fork plans it again.
+	// Even one fork is a child process: it measures with the runtime
+	// settings forks get (see run.ForkGODEBUG) and holds no other
+	// workload's data. 0 means the workload cannot fork — it needs
+	// configuration a fork is not given (a DSN, an input file) or
+	// measures the serbench process itself (peak RSS) — and is always
+	// measured in the serbench process; --forks changes only the
+	// workloads that can fork (Forks ≥ 1). A workload that forks needs
+	// nothing beyond the scale and subjects and plans cheaply: every fork
+	// plans it again, and measures a batch of whole comparison groups or
+	// Affinity units, so set-up shared by an Affinity unit runs once per
+	// fork as it would in one process.
 	Forks int
 }
 

@@ -244,7 +244,12 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 		}
 		cases = append(cases, cs...)
 	}
-	p := &workload.Plan{Cases: cases, Descriptors: descriptors(cfg)}
+	// One child process (Forks: 1): every dataset's cases share its
+	// Affinity, so the child generates each dataset once, as this process
+	// would, and measures with the fork runtime settings: reads allocate
+	// their records afresh, and under MADV_FREE a sample no longer pays
+	// page faults for the heap the scavenger returned meanwhile.
+	p := &workload.Plan{Cases: cases, Descriptors: descriptors(cfg), Forks: 1}
 	if owns {
 		p.Close = func() error { return os.RemoveAll(dir) }
 	}

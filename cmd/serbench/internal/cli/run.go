@@ -83,7 +83,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
 	fl.StringVar(&f.shard, "shard", "", "run only shard K of N (K/N, 1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; `serbench report` merges the shards")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
-	fl.IntVar(&f.forks, "forks", 0, "measure each case in N processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope: 1); the others always measure in this process")
+	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope and nested: 1); the others always measure in this process")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
 	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
 	fl.StringVar(&f.iters, "iters", "", "internal: iterations per sample of each case, as an earlier fork calibrated them")
