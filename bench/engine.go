@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/serbench/serbench/results"
@@ -85,6 +86,18 @@ type Case struct {
 	// default count, a fast op gets many cheap samples and a slow op still
 	// gets MinCount.
 	MinCount int
+	// PerRound is the number of samples the case takes back to back in
+	// each round of its group, after one GC and one untimed run of a
+	// sample's size (default 1: one sample, no such run); Count and Budget
+	// still bound its samples in all. It is for an op that allocates next
+	// to nothing in a group whose other members allocate much: a floor
+	// reading a file's bytes next to reads decoding a million records.
+	// There the GC before each sample costs many times the sample, so the
+	// floor could afford only three samples, and each was the first run
+	// after the collection freed the read's records, 1.5–2× slower than
+	// the next: it paid for refilling its buffer (page faults included),
+	// which the least work a read can do does not include.
+	PerRound int
 }
 
 // FullName returns the name with labels.
@@ -172,9 +185,10 @@ func (m *member) wantsMore() bool {
 // MeasureGroup sets up, verifies and measures the cases of one comparison
 // group. Every case is set up and verified first, then calibrated (which
 // warms it up) one after another; then the samples are taken in rounds:
-// one sample of each case per round, the order rotated by one each round
+// one sample of each case per round (PerRound back to back, for a case
+// that asks), the order rotated by one each round
 // (and never starting with the case that ended the previous round),
-// a GC before each sample. A sample records its ratio to the ns/op of the
+// a GC before each case's turn. A sample records its ratio to the ns/op of the
 // group's baseline and limit row taken in the same round. The results come
 // back in the order of cases. Cases that fail are recorded as failed and
 // leave the group; an error is returned only when ctx ends first (the
@@ -232,34 +246,51 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 			// its own data warm in the caches, and half the other member.
 			order = append(order[1:], order[0])
 		}
-		inRound := make(map[int]float64, len(order))
+		inRound := make(map[int]float64, len(order)) // each member's ns/op this round
+		first := make(map[int]int, len(order))       // its first sample this round
 		for _, i := range order {
 			if err := ctx.Err(); err != nil {
 				return nil, ErrInterrupted
 			}
 			m := ms[i]
+			first[i] = len(m.rc.Samples)
 			runtime.GC()
-			d, err := runOnce(&m.b, m.c.Run, m.n)
-			if err != nil {
-				m.fail("run", err)
-				continue
+			if m.c.PerRound > 1 {
+				// The burst's warm-up: the first run after another
+				// member's garbage was collected refills the op's buffers
+				// and caches (page faults included).
+				if _, err := runOnce(&m.b, m.c.Run, m.n); err != nil {
+					m.fail("run", err)
+					continue
+				}
 			}
-			s := m.sample(m.n, d)
-			if len(ms) > 1 {
-				s.Round = round + 1
+			for k := 0; k < max(m.c.PerRound, 1) && (k == 0 || m.wantsMore()); k++ {
+				d, err := runOnce(&m.b, m.c.Run, m.n)
+				if err != nil {
+					m.fail("run", err)
+					break
+				}
+				s := m.sample(m.n, d)
+				if len(ms) > 1 {
+					s.Round = round + 1
+				}
+				m.rc.Samples = append(m.rc.Samples, s)
+				m.sampling += d
 			}
-			m.rc.Samples = append(m.rc.Samples, s)
-			m.sampling += d
-			inRound[i] = s.NsPerOp
+			if m.active {
+				inRound[i] = roundNs(m.rc.Samples[first[i]:])
+			}
 			last = i
 		}
-		for i, ns := range inRound {
-			s := &ms[i].rc.Samples[len(ms[i].rc.Samples)-1]
-			if b, ok := inRound[baseline]; ok && b > 0 && len(ms) > 1 {
-				s.VsBaseline = ns / b
-			}
-			if l, ok := inRound[limit]; ok && l > 0 && len(ms) > 1 {
-				s.VsLimit = ns / l
+		for i := range inRound {
+			for k := first[i]; k < len(ms[i].rc.Samples); k++ {
+				s := &ms[i].rc.Samples[k]
+				if b, ok := inRound[baseline]; ok && b > 0 && len(ms) > 1 {
+					s.VsBaseline = s.NsPerOp / b
+				}
+				if l, ok := inRound[limit]; ok && l > 0 && len(ms) > 1 {
+					s.VsLimit = s.NsPerOp / l
+				}
 			}
 		}
 	}
@@ -399,6 +430,20 @@ func budgeted(c *Case, count int, d time.Duration) int {
 	}
 	n := 1 + int((c.Budget-1)/d)
 	return min(count, max(n, c.MinCount, 1))
+}
+
+// roundNs is a member's ns/op in one round: its sample's, or the median of
+// its samples when it takes several per round (PerRound).
+func roundNs(ss []results.Sample) float64 {
+	ns := make([]float64, len(ss))
+	for i, s := range ss {
+		ns[i] = s.NsPerOp
+	}
+	slices.Sort(ns)
+	if n := len(ns); n%2 == 0 {
+		return (ns[n/2-1] + ns[n/2]) / 2
+	}
+	return ns[len(ns)/2]
 }
 
 // runOnce runs fn with N=n and returns the timed duration.

@@ -166,3 +166,51 @@ func TestPresetItersSkipCalibration(t *testing.T) {
 		t.Errorf("runs with N = %v, want %v (one warm-up, three samples, no calibration)", runs, want)
 	}
 }
+
+// TestPerRound: a member with PerRound k takes up to k samples back to back
+// in each round after an untimed run (its Count still bounds them), the
+// others one; every
+// sample of a round carries its ratio to the limit's median of that round.
+func TestPerRound(t *testing.T) {
+	var calls []string
+	mk := func(name, role string, count, perRound int, spin time.Duration) Case {
+		return Case{Workload: "test", Name: "G", Group: "g", Role: role, Count: count, PerRound: perRound,
+			Labels: results.Labels{{Key: "subject", Value: name}},
+			Verify: func() error { return nil },
+			Run: func(b *B) error {
+				calls = append(calls, name)
+				for i := 0; i < b.N; i++ {
+					for t0 := time.Now(); time.Since(t0) < spin; {
+					}
+				}
+				return nil
+			}}
+	}
+	cases := []Case{mk("a", "", 3, 0, 300*time.Microsecond), mk("floor", results.RoleLimit, 7, 3, 100*time.Microsecond)}
+	rs, err := MeasureGroup(context.Background(), cases, Options{SampleTime: time.Nanosecond, MaxIters: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each burst starts with an untimed run (its warm-up after the GC).
+	want := "a floor floor floor floor a floor floor floor floor a floor floor"
+	if got := strings.Join(calls[len(calls)-13:], " "); got != want {
+		t.Errorf("sampling order\n got %s\nwant %s", got, want)
+	}
+	var rounds []int
+	for _, s := range rs[1].Samples {
+		rounds = append(rounds, s.Round)
+	}
+	if !slices.Equal(rounds, []int{1, 1, 1, 2, 2, 2, 3}) {
+		t.Errorf("floor's rounds %v, want 1 1 1 2 2 2 3", rounds)
+	}
+	for _, r := range rs {
+		for i, s := range r.Samples {
+			if s.VsLimit <= 0 {
+				t.Errorf("%s sample %d (round %d): no ratio to the limit", r.FullName(), i, s.Round)
+			}
+		}
+	}
+	if v := rs[0].Summary[results.UnitVsLimit].Median; v < 1.5 {
+		t.Errorf("a ÷ floor = %v, want about 3 (at least 1.5)", v)
+	}
+}

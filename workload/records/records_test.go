@@ -71,16 +71,19 @@ func TestQuickPlan(t *testing.T) {
 		if isLimit := c.Labels.Get(LabelOp) == OpReadBytes || c.Labels.Get(LabelOp) == OpDecompress; isLimit != limit {
 			t.Errorf("%s: role %q", c.FullName(), c.Role)
 		}
-		wantBudget, wantCount := budget, 0 // 0: --count
+		wantBudget, wantCount, wantPerRound := budget, 0, 0 // 0: --count, one per round
 		switch {
+		case c.Labels.Get(LabelOp) == OpReadBytes:
+			wantPerRound = readBytesPerRound
 		case limit:
 			wantCount = limitCount
 		case pair == BareSubject+"/zstd/" || pair == BareMsgpSubject+"/none/":
 			// The harness comparison takes every planned pair of runs.
 			wantBudget, wantCount = 0, 10
 		}
-		if c.Budget != wantBudget || c.Count != wantCount || !c.NoWarmup {
-			t.Errorf("%s: budget %v (want %v), count %d (want %d), NoWarmup %v", c.FullName(), c.Budget, wantBudget, c.Count, wantCount, c.NoWarmup)
+		if c.Budget != wantBudget || c.Count != wantCount || c.PerRound != wantPerRound || !c.NoWarmup {
+			t.Errorf("%s: budget %v (want %v), count %d (want %d), per round %d (want %d), NoWarmup %v",
+				c.FullName(), c.Budget, wantBudget, c.Count, wantCount, c.PerRound, wantPerRound, c.NoWarmup)
 		}
 		if c.Setup == nil || c.Verify == nil || c.Run == nil {
 			t.Errorf("%s: missing Setup, Verify or Run", c.FullName())
