@@ -186,10 +186,10 @@ func (m *member) wantsMore() bool {
 // group. Every case is set up and verified first, then calibrated (which
 // warms it up) one after another; then the samples are taken in rounds:
 // one sample of each case per round (PerRound back to back, for a case
-// that asks), the order rotated by one each round
-// (and never starting with the case that ended the previous round),
-// a GC before each case's turn. A sample records its ratio to the ns/op of the
-// group's baseline and limit row taken in the same round. The results come
+// that asks), the order rotated by one each round (and never starting
+// with the case that ended the previous round), a GC before each case's
+// turn. A sample records its ratio to the ns/op of the group's baseline
+// and limit row taken in the same round. The results come
 // back in the order of cases. Cases that fail are recorded as failed and
 // leave the group; an error is returned only when ctx ends first (the
 // group's partial results are then discarded).
