@@ -412,14 +412,24 @@ func Estimate(c *Case, opts Options) time.Duration {
 	if op < opts.SampleTime {
 		// Calibration grows N geometrically to one sample's time (about
 		// two samples' worth in all), then the samples.
-		return time.Duration(budgeted(c, count, opts.SampleTime)+2)*opts.SampleTime + op
+		n := budgeted(c, count, opts.SampleTime)
+		return time.Duration(n+burstRuns(c, n)+2)*opts.SampleTime + op
 	}
 	n := budgeted(c, count, op)
 	extra := 2 // a cold run and a warm-up
 	if c.NoWarmup {
 		extra = 0
 	}
-	return time.Duration(n+extra+1) * op
+	return time.Duration(n+burstRuns(c, n)+extra+1) * op
+}
+
+// burstRuns is the number of untimed runs c makes before its bursts of
+// samples (PerRound) when it takes n samples: one per round.
+func burstRuns(c *Case, n int) int {
+	if c.PerRound <= 1 {
+		return 0
+	}
+	return (n + c.PerRound - 1) / c.PerRound
 }
 
 // budgeted is how many of count samples lasting d each c's Budget lets it

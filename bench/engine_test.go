@@ -280,6 +280,9 @@ func TestEstimate(t *testing.T) {
 		{"slow, budget", Case{OpTime: 100 * ms, Budget: 250 * ms, NoWarmup: true}, 4 * 100 * ms},
 		// a 200 ms op: the budget allows two, MinCount asks three
 		{"slow, min count", Case{OpTime: 200 * ms, Budget: 250 * ms, MinCount: 3, NoWarmup: true}, 4 * 200 * ms},
+		// 20 samples five per round: four untimed runs before the bursts
+		{"fast, per round", Case{OpTime: ms, PerRound: 5}, 26*10*ms + ms},
+		{"slow, per round", Case{OpTime: 100 * ms, Count: 3, PerRound: 2}, 8 * 100 * ms},
 		{"skipped", Case{OpTime: time.Second, Skip: "not installed"}, 0},
 	}
 	for _, tt := range tests {

@@ -11,26 +11,30 @@ import (
 	"github.com/serbench/serbench/results"
 )
 
+// spinCase is a group member that spins for spin per iteration and
+// appends its name to calls at every run.
+func spinCase(calls *[]string, name, role string, spin time.Duration) Case {
+	return Case{
+		Workload: "test", Name: "G", Group: "g1", Role: role,
+		Labels: results.Labels{{Key: "subject", Value: name}},
+		Verify: func() error { return nil },
+		Run: func(b *B) error {
+			*calls = append(*calls, name)
+			for i := 0; i < b.N; i++ {
+				for t0 := time.Now(); time.Since(t0) < spin; {
+				}
+			}
+			return nil
+		},
+	}
+}
+
 // TestMeasureGroupInterleaves checks the round-robin: every round samples
 // each member once, in an order rotated by one per round, and each sample
 // carries its ratio to the baseline and limit of its own round.
 func TestMeasureGroupInterleaves(t *testing.T) {
 	var calls []string
-	mk := func(name, role string, spin time.Duration) Case {
-		return Case{
-			Workload: "test", Name: "G", Group: "g1", Role: role,
-			Labels: results.Labels{{Key: "subject", Value: name}},
-			Verify: func() error { return nil },
-			Run: func(b *B) error {
-				calls = append(calls, name)
-				for i := 0; i < b.N; i++ {
-					for t0 := time.Now(); time.Since(t0) < spin; {
-					}
-				}
-				return nil
-			},
-		}
-	}
+	mk := func(name, role string, spin time.Duration) Case { return spinCase(&calls, name, role, spin) }
 	cases := []Case{mk("a", results.RoleBaseline, 200*time.Microsecond), mk("b", "", 400*time.Microsecond), mk("lim", results.RoleLimit, 100*time.Microsecond)}
 	rs, err := MeasureGroup(context.Background(), cases, Options{Count: 4, SampleTime: time.Millisecond, MaxIters: 1})
 	if err != nil {
@@ -169,22 +173,14 @@ func TestPresetItersSkipCalibration(t *testing.T) {
 
 // TestPerRound: a member with PerRound k takes up to k samples back to back
 // in each round after an untimed run (its Count still bounds them), the
-// others one; every
-// sample of a round carries its ratio to the limit's median of that round.
+// others one; every sample of a round carries its ratio to the limit's
+// median of that round.
 func TestPerRound(t *testing.T) {
 	var calls []string
 	mk := func(name, role string, count, perRound int, spin time.Duration) Case {
-		return Case{Workload: "test", Name: "G", Group: "g", Role: role, Count: count, PerRound: perRound,
-			Labels: results.Labels{{Key: "subject", Value: name}},
-			Verify: func() error { return nil },
-			Run: func(b *B) error {
-				calls = append(calls, name)
-				for i := 0; i < b.N; i++ {
-					for t0 := time.Now(); time.Since(t0) < spin; {
-					}
-				}
-				return nil
-			}}
+		c := spinCase(&calls, name, role, spin)
+		c.Count, c.PerRound = count, perRound
+		return c
 	}
 	cases := []Case{mk("a", "", 3, 0, 300*time.Microsecond), mk("floor", results.RoleLimit, 7, 3, 100*time.Microsecond)}
 	rs, err := MeasureGroup(context.Background(), cases, Options{SampleTime: time.Nanosecond, MaxIters: 1})
