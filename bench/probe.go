@@ -17,12 +17,16 @@ const probeIters = 1 << 19
 // probe follows the machine's speed rather than the scheduler's.
 const probeRuns = 5
 
-// A Prober times a fixed arithmetic loop between measurements, at most
-// once per Every, and hands each timing to Sink. The loop is integer
-// arithmetic on registers: no memory traffic, no allocation, no system
-// call, so its time follows the machine alone (clock, hypervisor, a
-// neighbour on a shared host), not the cases measured around it. A nil
-// Prober takes no probes.
+// A Prober times two fixed loops between measurements, at most once per
+// Every, and hands each timing to Sink. The first is integer arithmetic
+// on registers: no memory traffic, no allocation, no system call, so its
+// time follows the machine's cores alone (clock, hypervisor, a neighbour
+// on a shared core), not the cases measured around it. The second is a
+// chain of dependent loads through a 32 MiB buffer outside the Go heap:
+// its time follows the shared caches and memory, which a neighbour on a
+// shared host can slow down while the cores stay as fast as before — and
+// with them every case whose data does not fit in a core's own caches. A
+// nil Prober takes no probes. Close releases the memory probe's buffer.
 type Prober struct {
 	// Every is the least time between two probes; zero probes at every
 	// call.
@@ -31,7 +35,19 @@ type Prober struct {
 	Sink func(results.Probe) error
 	last time.Time
 	sink uint64
+	mem  *memChase
+	// memTried records that the memory probe's buffer was set up (or
+	// could not be: then probes carry no memory time); memFrom is when
+	// its timings start to count.
+	memTried bool
+	memFrom  time.Time
 }
+
+// memSettle is how long after setting up its buffer the memory probe
+// starts recording: setting it up writes every line, and for about a
+// second after that the shared cache still holds many of them, so the
+// first chases run up to 3× faster than every later one.
+const memSettle = 2 * time.Second
 
 // Tick takes a probe when Every has passed since the last one.
 func (p *Prober) Tick() error {
@@ -42,7 +58,10 @@ func (p *Prober) Tick() error {
 	if !p.last.IsZero() && now.Sub(p.last) < p.Every {
 		return nil
 	}
-	pr := results.Probe{Time: now.UTC(), Ns: float64(p.measure())}
+	if !p.memTried {
+		p.memTried, p.mem, p.memFrom = true, newMemChase(), time.Now().Add(memSettle)
+	}
+	pr := results.Probe{Time: now.UTC(), Ns: float64(p.measure()), MemNs: float64(p.measureMem())}
 	p.last = time.Now()
 	return p.Sink(pr)
 }
@@ -56,6 +75,31 @@ func (p *Prober) measure() time.Duration {
 		best = min(best, time.Since(t))
 	}
 	return best
+}
+
+// measureMem returns the shortest of memChaseRuns runs of the memory
+// chase, or 0 without its buffer or before it has settled.
+func (p *Prober) measureMem() time.Duration {
+	if p.mem == nil || time.Now().Before(p.memFrom) {
+		return 0
+	}
+	best := time.Duration(math.MaxInt64)
+	for range memChaseRuns {
+		t := time.Now()
+		p.mem.run(memChaseSteps)
+		best = min(best, time.Since(t))
+	}
+	return best
+}
+
+// Close releases the memory probe's buffer; a later Tick maps a new one.
+func (p *Prober) Close() error {
+	if p == nil {
+		return nil
+	}
+	err := p.mem.close()
+	p.mem, p.memTried = nil, false
+	return err
 }
 
 // probeLoop steps a 64-bit linear congruential generator n times with an

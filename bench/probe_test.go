@@ -82,3 +82,66 @@ func TestRunAllProbesAndStopsOnSinkError(t *testing.T) {
 		t.Errorf("RunAll = %v, want the sink's error", err)
 	}
 }
+
+// TestMemChaseIsOneCycle: following the buffer's links from any line
+// visits every line once before it returns, so a probe's loads never
+// settle into a short loop that the caches would hold.
+func TestMemChaseIsOneCycle(t *testing.T) {
+	m := newMemChase()
+	if m == nil {
+		t.Skip("no anonymous mappings on this system")
+	}
+	defer m.close()
+	seen := make([]bool, m.lines)
+	p := uint32(0)
+	for i := uint32(0); i < m.lines; i++ {
+		if seen[p] {
+			t.Fatalf("line %d visited twice after %d steps of %d", p, i, m.lines)
+		}
+		seen[p] = true
+		p = m.next(p)
+	}
+	if p != 0 {
+		t.Fatalf("after %d steps the chase is at line %d, want back at 0", m.lines, p)
+	}
+}
+
+// TestProberMemoryTime: on systems with anonymous mappings a probe
+// carries a memory time once the buffer has settled (not before), and
+// Close releases the buffer for the next Tick to map again.
+func TestProberMemoryTime(t *testing.T) {
+	if m := newMemChase(); m == nil {
+		t.Skip("no anonymous mappings on this system")
+	} else if err := m.close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []results.Probe
+	p := &Prober{Sink: func(pr results.Probe) error { got = append(got, pr); return nil }}
+	tick := func() {
+		t.Helper()
+		if err := p.Tick(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tick()
+	if got[0].MemNs != 0 {
+		t.Errorf("the first probe after setting up the buffer has memory time %v, want none (not settled)", got[0].MemNs)
+	}
+	p.memFrom = time.Now() // as if memSettle had passed
+	tick()
+	if !(got[1].MemNs > 0) {
+		t.Errorf("a settled probe has no memory time: %+v", got[1])
+	}
+	for range 2 {
+		if err := p.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	}
+	tick()
+	if got[2].MemNs != 0 || p.mem == nil {
+		t.Errorf("after Close, Tick should map a new buffer and wait for it to settle: %+v", got[2])
+	}
+	if err := p.Close(); err != nil {
+		t.Error(err)
+	}
+}

@@ -265,6 +265,10 @@ type Comparison struct {
 	// loop in each run (0 when a run recorded fewer than three probes):
 	// how fast each run's machine was, whatever it measured.
 	OldProbe, NewProbe float64
+	// OldMemory and NewMemory are the median times of the memory chase
+	// (0 when a run recorded fewer than three): how fast each run's
+	// shared caches and memory were.
+	OldMemory, NewMemory float64
 }
 
 // machineNote says how the two runs' machines compared, from their probes,
@@ -274,20 +278,32 @@ func (c *Comparison) machineNote() string {
 		return ""
 	}
 	ch := c.NewProbe/c.OldProbe - 1
-	return fmt.Sprintf("Machine: the fixed probe loop took %s (median) in the old run and %s in the new (%s): "+
+	note := fmt.Sprintf("Machine: the fixed probe loop took %s (median) in the old run and %s in the new (%s): "+
 		"every absolute time of the new run carries that difference; in-round ratios (--normalize) cancel it.",
 		Duration(c.OldProbe), Duration(c.NewProbe), SignedPct(ch))
+	if c.OldMemory > 0 && c.NewMemory > 0 {
+		m := c.NewMemory/c.OldMemory - 1
+		note += fmt.Sprintf(" The memory chase took %s and %s (%s)", Duration(c.OldMemory), Duration(c.NewMemory), SignedPct(m))
+		if math.Abs(m) > c.Threshold {
+			note += ": the shared caches and memory were that much slower or faster in the new run, and cases whose data " +
+				"does not fit in a core's own caches move with them, ratios to a limit row whose data stays in the cache included."
+		} else {
+			note += "."
+		}
+	}
+	return note
 }
 
-// probeMedian is the median of a run's probe times, 0 with fewer than
-// three probes.
-func probeMedian(r *results.Run) float64 {
-	if len(r.Probes) < 3 {
+// probeMedian is the median of a run's times of loop, 0 with fewer than
+// three.
+func probeMedian(r *results.Run, loop results.ProbeLoop) float64 {
+	ps := loop.Timed(r.Probes)
+	if len(ps) < 3 {
 		return 0
 	}
-	ns := make([]float64, len(r.Probes))
-	for i, p := range r.Probes {
-		ns[i] = p.Ns
+	ns := make([]float64, len(ps))
+	for i, p := range ps {
+		ns[i] = loop.Of(p)
 	}
 	return results.Quantile(ns, 0.5)
 }
@@ -300,7 +316,8 @@ func NewComparison(oldName, newName string, old, new *results.Run, opts CompareO
 	}
 	opts.Threshold = th
 	return &Comparison{OldName: oldName, NewName: newName, Deltas: Compare(old, new, opts), Threshold: th,
-		OldProbe: probeMedian(old), NewProbe: probeMedian(new)}
+		OldProbe: probeMedian(old, results.CPULoop), NewProbe: probeMedian(new, results.CPULoop),
+		OldMemory: probeMedian(old, results.MemoryLoop), NewMemory: probeMedian(new, results.MemoryLoop)}
 }
 
 // Shared returns the number of cases measured in both runs.
@@ -500,10 +517,14 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	for u, g := range c.Geomean() {
 		geo[u] = g - 1
 	}
-	var machine *float64
+	var machine, memory *float64
 	if c.OldProbe > 0 && c.NewProbe > 0 {
 		m := c.NewProbe/c.OldProbe - 1
 		machine = &m
+	}
+	if c.OldMemory > 0 && c.NewMemory > 0 {
+		m := c.NewMemory/c.OldMemory - 1
+		memory = &m
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -514,8 +535,9 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		Regressions int                `json:"regressions"`
 		Geomean     map[string]float64 `json:"geomean_change"`
 		Machine     *float64           `json:"machine_change,omitempty"`
+		Memory      *float64           `json:"memory_change,omitempty"`
 		Rows        []compareJSON      `json:"rows"`
-	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, machine, rows})
+	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, machine, memory, rows})
 }
 
 // WriteCompare prints deltas as text (see Comparison.WriteText) and

@@ -258,6 +258,19 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 	// moved while it was measured (probes up to 1.5 gaps outside it).
 	drift, probed := results.DriftOf(run.Probes, results.NoiseThreshold)
 	machineMoved, machineKnown := 0, 0
+	memoryMoved, memoryKnown := 0, 0
+	var noisyCPU, noisyMem []string // each noisy case's "meanwhile" cells
+	meanwhile := func(loop results.ProbeLoop, c *results.Case, moved, known *int) string {
+		w, n, ok := results.LoopDuring(run.Probes, loop, c.Start, c.End, drift.Gap*3/2)
+		if !ok {
+			return "–"
+		}
+		*known++
+		if w > results.NoiseThreshold {
+			*moved++
+		}
+		return fmt.Sprintf("±%.0f%% (%d probes)", w*100, n)
+	}
 	for _, c := range cases {
 		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() && s.N == 1 {
 			once++
@@ -271,15 +284,8 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 			s, _ := c.Stat(results.UnitNsPerOp)
 			row := []string{c.FullName(), Duration(s.Median), Duration(s.Lo) + " … " + Duration(s.Hi), fmt.Sprintf("±%.0f%%", s.RelWidth()*100)}
 			if probed {
-				cell := "–"
-				if w, n, ok := results.MachineDuring(run.Probes, c.Start, c.End, drift.Gap*3/2); ok {
-					cell = fmt.Sprintf("±%.0f%% (%d probes)", w*100, n)
-					machineKnown++
-					if w > results.NoiseThreshold {
-						machineMoved++
-					}
-				}
-				row = append(row, cell)
+				noisyCPU = append(noisyCPU, meanwhile(results.CPULoop, c, &machineMoved, &machineKnown))
+				noisyMem = append(noisyMem, meanwhile(results.MemoryLoop, c, &memoryMoved, &memoryKnown))
 			}
 			noisy = append(noisy, row)
 		}
@@ -305,16 +311,27 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 			notes = append(notes, what+" no interval, so they can be called neither noisy nor steady; tables mark them (n=1).")
 		}
 		header := []string{"case", "median", "interval", "width"}
-		if probed && machineKnown == 0 {
-			for i := range noisy {
-				noisy[i] = noisy[i][:len(header)]
-			}
-		}
-		if probed && machineKnown > 0 {
-			header = append(header, "machine meanwhile")
-			notes = append(notes, fmt.Sprintf("Machine meanwhile: how far the fixed probe loop (see Machine speed) moved around its median over the probes taken while the case was measured and just before and after it. "+
+		for _, col := range []struct {
+			name  string
+			cells []string
+			known int
+			note  string
+		}{
+			{"machine meanwhile", noisyCPU, machineKnown, fmt.Sprintf("Machine meanwhile: how far the fixed probe loop (see Machine speed) moved around its median over the probes taken while the case was measured and just before and after it. "+
 				"%s of the %s noisy cases with probes were measured while the machine itself moved by more than ±%.0f%%: their width is at least partly the machine's.",
-				Int(float64(machineMoved)), Int(float64(machineKnown)), results.NoiseThreshold*100))
+				Int(float64(machineMoved)), Int(float64(machineKnown)), results.NoiseThreshold*100)},
+			{"memory meanwhile", noisyMem, memoryKnown, fmt.Sprintf("Memory meanwhile: the same for the memory chase. %s of the %s noisy cases with memory times were measured while the shared caches and memory moved by more than ±%.0f%%: "+
+				"if their data does not fit in a core's own caches, their width is at least partly the memory system's.",
+				Int(float64(memoryMoved)), Int(float64(memoryKnown)), results.NoiseThreshold*100)},
+		} {
+			if col.known == 0 {
+				continue
+			}
+			header = append(header, col.name)
+			for i := range noisy {
+				noisy[i] = append(noisy[i], col.cells[i])
+			}
+			notes = append(notes, col.note)
 		}
 		blocks := []Block{&Table{Header: header, Rows: noisy, Notes: notes}}
 		if len(noisy) == 0 {

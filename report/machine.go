@@ -38,10 +38,29 @@ func machineBlocks(run *results.Run) []Block {
 			results.NoiseThreshold*100)
 	}
 	blocks := []Block{&Text{Body: text}}
+	caption := "time of the fixed probe loop over the run, ÷ its median"
+	if m, ok := results.LoopDrift(run.Probes, results.MemoryLoop, results.NoiseThreshold); ok {
+		blocks = append(blocks, &Text{Body: memoryText(m)})
+		caption = "times of the fixed probe loop and of the memory chase over the run, each ÷ its median"
+	}
 	if svg, err := machinePlot(run.Probes); err == nil {
-		blocks = append(blocks, &Plot{File: "machine-speed.svg", Caption: "time of the fixed probe loop over the run, ÷ its median", SVG: svg})
+		blocks = append(blocks, &Plot{File: "machine-speed.svg", Caption: caption, SVG: svg})
 	}
 	return blocks
+}
+
+// memoryText describes the memory chase's drift m.
+func memoryText(m results.Drift) string {
+	text := fmt.Sprintf("Alongside that loop serbench timed a memory chase: a fixed chain of dependent loads through a buffer "+
+		"larger than a core's own caches, so it waits on the shared cache and memory, which neighbours on a shared host "+
+		"slow down while the cores stay as fast as before. Timed %s times, from the 5th to the 95th percentile it ranged over "+
+		"**%s … %s** of its median.", Int(float64(m.N)), SignedPct(m.Lo-1), SignedPct(m.Hi-1))
+	if math.Max(1-m.Lo, m.Hi-1) > results.NoiseThreshold {
+		text += fmt.Sprintf(" The memory system drifted by more than the ±%.0f%% noise threshold: cases whose data does not "+
+			"fit in a core's own caches (large inputs, decoders that allocate their output afresh) inherit part of that spread, "+
+			"and ratios to a limit row whose data stays in the cache do not cancel it.", results.NoiseThreshold*100)
+	}
+	return text
 }
 
 // span formats a run's length: seconds up to two minutes, then minutes.
@@ -57,22 +76,11 @@ func span(d time.Duration) string {
 func machinePlot(probes []results.Probe) ([]byte, error) {
 	ps := append([]results.Probe(nil), probes...)
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
-	ns := make([]float64, len(ps))
-	for i, p := range ps {
-		ns[i] = p.Ns
-	}
-	med := results.Quantile(ns, 0.5)
-	per := (len(ps) + machinePoints - 1) / machinePoints
-	var s Series
-	s.Name = "probe loop"
-	if per > 1 {
-		s.Name = fmt.Sprintf("probe loop (median of %d probes)", per)
-	}
 	t0 := ps[0].Time
-	for i := 0; i < len(ps); i += per {
-		j := min(i+per, len(ps))
-		s.X = append(s.X, ps[(i+j-1)/2].Time.Sub(t0).Minutes())
-		s.Y = append(s.Y, results.Quantile(ns[i:j], 0.5)/med)
+	s := loopSeries(ps, results.CPULoop, "probe loop", t0)
+	lines := []Series{s}
+	if mem := results.MemoryLoop.Timed(ps); len(mem) >= 3 {
+		lines = append(lines, loopSeries(mem, results.MemoryLoop, "memory chase", t0))
 	}
 	x0, x1 := s.X[0], s.X[len(s.X)-1]
 	th := results.NoiseThreshold
@@ -80,9 +88,31 @@ func machinePlot(probes []results.Probe) ([]byte, error) {
 		return Series{Name: name, X: []float64{x0, x1}, Y: []float64{y, y}, Limit: true}
 	}
 	c := LineChart{Title: "Machine speed during the run", XLabel: "minutes since the first probe",
-		YLabel: "probe time ÷ median (higher = slower)", Series: []Series{s,
-			band(fmt.Sprintf("+%.0f%% (noise threshold)", th*100), 1+th), band(fmt.Sprintf("−%.0f%%", th*100), 1-th)},
+		YLabel: "probe time ÷ median (higher = slower)", Series: append(lines,
+			band(fmt.Sprintf("+%.0f%% (noise threshold)", th*100), 1+th), band(fmt.Sprintf("−%.0f%%", th*100), 1-th)),
 		YFormat: func(v float64) string { return Float(v) + "×" },
 		XFormat: func(v float64) string { return Float(v) }}
 	return c.SVG()
+}
+
+// loopSeries is one loop's times of probes ps (in time order), ÷ their
+// median, against minutes since t0: at most machinePoints points, each
+// the median of consecutive probes.
+func loopSeries(ps []results.Probe, loop results.ProbeLoop, name string, t0 time.Time) Series {
+	ns := make([]float64, len(ps))
+	for i, p := range ps {
+		ns[i] = loop.Of(p)
+	}
+	med := results.Quantile(ns, 0.5)
+	per := (len(ps) + machinePoints - 1) / machinePoints
+	s := Series{Name: name}
+	if per > 1 {
+		s.Name = fmt.Sprintf("%s (median of %d probes)", name, per)
+	}
+	for i := 0; i < len(ps); i += per {
+		j := min(i+per, len(ps))
+		s.X = append(s.X, ps[(i+j-1)/2].Time.Sub(t0).Minutes())
+		s.Y = append(s.Y, results.Quantile(ns[i:j], 0.5)/med)
+	}
+	return s
 }

@@ -43,6 +43,22 @@ func TestMachineSection(t *testing.T) {
 	}
 }
 
+// machineGolden renders run's machine section as Markdown, checks it
+// against the golden file name and returns its blocks.
+func machineGolden(t *testing.T, run *results.Run, name string) []Block {
+	t.Helper()
+	doc, err := Build([]*results.Run{run}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	for _, b := range doc.Runs[0].Machine {
+		mdBlock(&md, b)
+	}
+	golden(t, name, md.String())
+	return doc.Runs[0].Machine
+}
+
 func TestSignedPct(t *testing.T) {
 	for _, tt := range []struct {
 		f    float64
@@ -133,11 +149,88 @@ func TestNoisyCasesSayWhatTheMachineDid(t *testing.T) {
 	if note := strings.Join(table.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with probes were measured while the machine itself moved by more than ±5%") {
 		t.Errorf("notes %q", note)
 	}
+	// With memory times, a sixth column: case b's stretch held a slow chase.
+	for i, m := range []float64{1000, 1000, 1000, 1000, 1000, 1000, 1300, 1000, 1000, 1000} {
+		run.Probes[i].MemNs = m
+	}
+	for _, sd := range genericSections(run, cases) {
+		if sd.Title == "Noisy cases" {
+			table = sd.Blocks[0].(*Table)
+		}
+	}
+	if len(table.Header) != 6 || table.Header[5] != "memory meanwhile" || table.Rows[0][5] != "±0% (5 probes)" || table.Rows[1][5] != "±30% (5 probes)" {
+		t.Errorf("noisy table with memory times: %v %v", table.Header, table.Rows)
+	}
+	if note := strings.Join(table.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with memory times were measured while the shared caches and memory moved by more than ±5%") {
+		t.Errorf("notes %q", note)
+	}
 	// Without probes the table keeps its four columns.
 	run.Probes = nil
 	for _, sd := range genericSections(run, cases) {
 		if sd.Title == "Noisy cases" && len(sd.Blocks[0].(*Table).Header) != 4 {
 			t.Errorf("header %v without probes", sd.Blocks[0].(*Table).Header)
 		}
+	}
+}
+
+// TestMachineSectionWithMemory renders the machine section of a run whose
+// probes carry memory times (schema 4): a second paragraph, with the
+// memory system's drift, and both loops in the plot.
+func TestMachineSectionWithMemory(t *testing.T) {
+	m := machineGolden(t, readRun(t, "run-probes-mem.jsonl"), "machine-memory.golden.md")
+	if len(m) != 3 {
+		t.Fatalf("%d machine blocks, want two paragraphs and a plot", len(m))
+	}
+	p, ok := m[2].(*Plot)
+	if !ok || !strings.Contains(string(p.SVG), "memory chase") || !strings.Contains(string(p.SVG), "probe loop") {
+		t.Errorf("plot block %T: want both loops in its legend", m[2])
+	}
+}
+
+// TestCompareSaysHowTheMemoryDiffered: with memory times in both runs,
+// compare also says how the memory chase moved, and warns when it moved
+// by more than the threshold.
+func TestCompareSaysHowTheMemoryDiffered(t *testing.T) {
+	tests := []struct {
+		name   string
+		factor float64
+		want   string
+		warns  bool
+		json   string
+	}{
+		{"steady", 1.01, "The memory chase took 1.40 ms and 1.42 ms (+1.0%).", false, `"memory_change": 0.01`},
+		{"slower", 1.25, "The memory chase took 1.40 ms and 1.75 ms (+25.0%): the shared caches and memory were that much slower or faster", true, `"memory_change": 0.25`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old, new := readRun(t, "run-probes-mem.jsonl"), readRun(t, "run-probes-mem.jsonl")
+			new.Probes = append([]results.Probe(nil), new.Probes...)
+			for i := range new.Probes {
+				new.Probes[i].MemNs *= tt.factor
+			}
+			c := NewComparison("old.jsonl", "new.jsonl", old, new, CompareOptions{})
+			var txt, js strings.Builder
+			if err := c.WriteText(&txt); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.WriteJSON(&js); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(txt.String(), tt.want) || strings.Contains(txt.String(), "limit row whose data") != tt.warns {
+				t.Errorf("text lacks %q (warning %v):\n%s", tt.want, tt.warns, txt.String())
+			}
+			if !strings.Contains(js.String(), tt.json) {
+				t.Errorf("JSON lacks %s", tt.json)
+			}
+		})
+	}
+	// Against a run without memory times (schema 3): no memory sentence.
+	c := NewComparison("old.jsonl", "new.jsonl", readRun(t, "run-probes.jsonl"), readRun(t, "run-probes-mem.jsonl"), CompareOptions{})
+	var txt strings.Builder
+	if err := c.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(txt.String(), "memory chase") {
+		t.Errorf("memory sentence against a run without memory times:\n%s", txt.String())
 	}
 }

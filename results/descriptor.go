@@ -9,9 +9,9 @@ import (
 
 // SchemaVersion is the version of the results format this build writes.
 // Version 1 (files without a "schema" field) had no descriptors, roles,
-// groups or end line; version 2 had no probe lines. Readers accept every
-// version up to this one.
-const SchemaVersion = 3
+// groups or end line; version 2 had no probe lines; version 3's probes had
+// no memory time. Readers accept every version up to this one.
+const SchemaVersion = 4
 
 // Roles a subject plays in a comparison.
 const (

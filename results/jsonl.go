@@ -243,6 +243,9 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		if !(p.Ns > 0) {
 			return fmt.Errorf("bad probe line: ns %v is not positive", p.Ns)
 		}
+		if p.MemNs < 0 {
+			return fmt.Errorf("bad probe line: mem_ns %v is negative", p.MemNs)
+		}
 		run.Probes = append(run.Probes, p)
 	case KindEnd:
 		var e End

@@ -6,17 +6,24 @@ import (
 	"time"
 )
 
-// A Probe is one timing of serbench's fixed arithmetic loop, taken between
-// cases during a run. The loop touches no memory and makes no system call,
-// so its time moves only with the machine: the CPU's clock, a neighbour on
-// a shared host, the hypervisor. A run's probes show how steady the
-// machine was while it measured.
+// A Probe is one timing of serbench's two fixed loops, taken between cases
+// during a run. The arithmetic loop touches no memory and makes no system
+// call, so its time moves only with the cores: the CPU's clock, a
+// neighbour on a shared core, the hypervisor. The memory chase follows a
+// chain of dependent loads through a buffer larger than a core's own
+// caches, so its time moves with the shared caches and memory, which a
+// neighbour on a shared host can slow down while the cores stay fast. A
+// run's probes show how steady the machine was while it measured.
 type Probe struct {
 	Kind string `json:"kind"`
 	// Time is when the probe was taken.
 	Time time.Time `json:"t"`
 	// Ns is the loop's duration in nanoseconds (the fastest of a few runs).
 	Ns float64 `json:"ns"`
+	// MemNs is the memory chase's duration in nanoseconds (the fastest of
+	// a few runs of 8,192 dependent loads through 32 MiB); 0 in files
+	// before schema 4 and where the buffer could not be mapped.
+	MemNs float64 `json:"mem_ns,omitempty"`
 	// Fork is the process that took it (1-based) when the run measured a
 	// workload in several processes, 0 for the run's own process.
 	Fork int `json:"fork,omitempty"`
@@ -39,18 +46,56 @@ type Drift struct {
 	Triples, Wide int
 }
 
-// DriftOf summarises probes (in the order taken) against the relative
-// threshold of the noisy flag. It returns false with fewer than three.
+// A ProbeLoop selects one of a probe's two timings.
+type ProbeLoop int
+
+// The probe's loops.
+const (
+	// CPULoop is the arithmetic loop (Probe.Ns).
+	CPULoop ProbeLoop = iota
+	// MemoryLoop is the memory chase (Probe.MemNs).
+	MemoryLoop
+)
+
+// Of returns p's time for the loop (0 when p has none).
+func (l ProbeLoop) Of(p Probe) float64 {
+	if l == MemoryLoop {
+		return p.MemNs
+	}
+	return p.Ns
+}
+
+// Timed returns the probes that carry a time for the loop, in their order.
+func (l ProbeLoop) Timed(probes []Probe) []Probe {
+	var out []Probe
+	for _, p := range probes {
+		if l.Of(p) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// DriftOf summarises probes' arithmetic loop (in the order taken) against
+// the relative threshold of the noisy flag. It returns false with fewer
+// than three.
 func DriftOf(probes []Probe, threshold float64) (Drift, bool) {
-	if len(probes) < 3 {
+	return LoopDrift(probes, CPULoop, threshold)
+}
+
+// LoopDrift summarises the times of one loop of probes, as DriftOf does;
+// probes without a time for it are left out. It returns false with fewer
+// than three.
+func LoopDrift(probes []Probe, loop ProbeLoop, threshold float64) (Drift, bool) {
+	ps := loop.Timed(probes)
+	if len(ps) < 3 {
 		return Drift{}, false
 	}
-	ps := append([]Probe(nil), probes...)
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
 	ns := make([]float64, len(ps))
 	gaps := make([]float64, 0, len(ps)-1)
 	for i, p := range ps {
-		ns[i] = p.Ns
+		ns[i] = loop.Of(p)
 		if i > 0 {
 			gaps = append(gaps, float64(p.Time.Sub(ps[i-1].Time)))
 		}
@@ -92,13 +137,18 @@ func Quantile(vs []float64, q float64) float64 {
 // with those values would get — and how many there were. It returns false
 // with fewer than two probes or without times.
 func MachineDuring(probes []Probe, start, end time.Time, slack time.Duration) (width float64, n int, ok bool) {
+	return LoopDuring(probes, CPULoop, start, end, slack)
+}
+
+// LoopDuring is MachineDuring for one loop of the probes.
+func LoopDuring(probes []Probe, loop ProbeLoop, start, end time.Time, slack time.Duration) (width float64, n int, ok bool) {
 	if start.IsZero() || end.IsZero() {
 		return 0, 0, false
 	}
 	var ns []float64
 	for _, p := range probes {
-		if !p.Time.Before(start.Add(-slack)) && !p.Time.After(end.Add(slack)) {
-			ns = append(ns, p.Ns)
+		if v := loop.Of(p); v > 0 && !p.Time.Before(start.Add(-slack)) && !p.Time.After(end.Add(slack)) {
+			ns = append(ns, v)
 		}
 	}
 	if len(ns) < 2 {

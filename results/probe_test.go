@@ -56,6 +56,29 @@ func TestDriftOf(t *testing.T) {
 	}
 }
 
+// TestLoopDriftOfMemory: the memory loop's drift is taken over the probes
+// that carry a memory time only (older files have none; a probe process's
+// first probes neither), and the arithmetic loop's over all of them.
+func TestLoopDriftOfMemory(t *testing.T) {
+	ps := probes(100, 100, 100, 100, 100, 100)
+	for i, m := range []float64{0, 0, 1000, 1000, 1500, 1000} {
+		ps[i].MemNs = m
+	}
+	d, ok := LoopDrift(ps, MemoryLoop, 0.05)
+	if !ok || d.N != 4 || !near(d.Lo, 1) || !near(d.Hi, 1.425) || d.Triples != 2 || d.Wide != 2 {
+		t.Errorf("memory drift %+v (ok %v), want 4 probes, 1 … 1.425, 2 of 2 windows wide", d, ok)
+	}
+	if c, _ := DriftOf(ps, 0.05); c.N != 6 || c.Wide != 0 {
+		t.Errorf("arithmetic drift %+v, want 6 steady probes", c)
+	}
+	if _, ok := LoopDrift(probes(100, 100, 100), MemoryLoop, 0.05); ok {
+		t.Error("probes without memory times gave a memory drift")
+	}
+	if w, n, ok := LoopDuring(ps, MemoryLoop, ps[0].Time, ps[5].Time, 0); !ok || n != 4 || !(w > 0.05) {
+		t.Errorf("LoopDuring = %v, %d, %v: want the 4 memory times, wider than ±5%%", w, n, ok)
+	}
+}
+
 // near compares percentiles to two decimals (they interpolate).
 func near(a, b float64) bool { return a-b < 0.005 && b-a < 0.005 }
 
@@ -78,7 +101,7 @@ func TestProbeLinesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := probes(812345, 830000)
-	want[1].Fork = 2
+	want[1].Fork, want[1].MemNs = 2, 1.5e6
 	for _, p := range want {
 		if err := w.WriteProbe(p); err != nil {
 			t.Fatal(err)
@@ -93,30 +116,37 @@ func TestProbeLinesRoundTrip(t *testing.T) {
 	if !strings.Contains(buf.String(), `{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":812345}`) {
 		t.Errorf("probe line not as documented:\n%s", buf.String())
 	}
+	if !strings.Contains(buf.String(), `"ns":830000,"mem_ns":1500000,"fork":2}`) {
+		t.Errorf("memory time not written as documented:\n%s", buf.String())
+	}
 	got, err := Read(&buf, "mem")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Env.Schema != SchemaVersion || SchemaVersion != 3 {
-		t.Errorf("schema %d (writes %d), want 3: probe lines are new in schema 3", got.Env.Schema, SchemaVersion)
+	if got.Env.Schema != SchemaVersion || SchemaVersion != 4 {
+		t.Errorf("schema %d (writes %d), want 4: probes' memory times are new in schema 4", got.Env.Schema, SchemaVersion)
 	}
 	if len(got.Probes) != 2 || len(got.Cases) != 1 {
 		t.Fatalf("read %d probes and %d cases, want 2 and 1", len(got.Probes), len(got.Cases))
 	}
 	for i := range want {
-		if !got.Probes[i].Time.Equal(want[i].Time) || got.Probes[i].Ns != want[i].Ns || got.Probes[i].Fork != want[i].Fork {
+		if !got.Probes[i].Time.Equal(want[i].Time) || got.Probes[i].Ns != want[i].Ns || got.Probes[i].MemNs != want[i].MemNs || got.Probes[i].Fork != want[i].Fork {
 			t.Errorf("probe %d = %+v, want %+v", i, got.Probes[i], want[i])
 		}
 	}
 }
 
 func TestBadProbeLine(t *testing.T) {
-	in := `{"kind":"env","schema":3,"cpu":"x","cores":1,"gomaxprocs":1,"goos":"linux","goarch":"amd64","go_version":"go1.26","serbench_version":"0","start":"2026-11-24T02:00:00Z","scale":"quick","count":1,"command":null}
-{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":0}
-`
-	_, err := Read(strings.NewReader(in), "bad.jsonl")
-	if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") || !strings.Contains(err.Error(), "probe") {
-		t.Errorf("error %v, want one naming bad.jsonl:2 and the probe", err)
+	for _, probe := range []string{
+		`{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":0}`,
+		`{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":1,"mem_ns":-5}`,
+	} {
+		in := `{"kind":"env","schema":4,"cpu":"x","cores":1,"gomaxprocs":1,"goos":"linux","goarch":"amd64","go_version":"go1.26","serbench_version":"0","start":"2026-11-24T02:00:00Z","scale":"quick","count":1,"command":null}
+` + probe + "\n"
+		_, err := Read(strings.NewReader(in), "bad.jsonl")
+		if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") || !strings.Contains(err.Error(), "probe") {
+			t.Errorf("%s: error %v, want one naming bad.jsonl:2 and the probe", probe, err)
+		}
 	}
 }
 

@@ -327,6 +327,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return rw.WriteProbe(p)
 	}
 	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
+	defer opts.Probe.Close()
 	prog := &offsetProgress{p: o.Progress}
 	if o.Progress != nil {
 		o.Progress.Begin(total)

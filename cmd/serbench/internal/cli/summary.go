@@ -35,8 +35,12 @@ func machineLine(run *results.Run) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("machine: a fixed arithmetic loop, timed %d times over the run, took %s to %s of its median (5th–95th percentile)",
+	line := fmt.Sprintf("machine: a fixed arithmetic loop, timed %d times over the run, took %s to %s of its median (5th–95th percentile)",
 		d.N, report.SignedPct(d.Lo-1), report.SignedPct(d.Hi-1))
+	if m, ok := results.LoopDrift(run.Probes, results.MemoryLoop, results.NoiseThreshold); ok {
+		line += fmt.Sprintf("; a memory chase %s to %s", report.SignedPct(m.Lo-1), report.SignedPct(m.Hi-1))
+	}
+	return line
 }
 
 func writeTextTable(w interface{ Write([]byte) (int, error) }, t *report.Table) {

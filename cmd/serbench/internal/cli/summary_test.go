@@ -20,4 +20,13 @@ func TestMachineLine(t *testing.T) {
 	if got := machineLine(run); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// With memory times (all but the first probe's), the line adds the
+	// memory chase's range.
+	for i, m := range []float64{0, 1000, 1000, 1200, 1000} {
+		run.Probes[i].MemNs = m
+	}
+	want += "; a memory chase +0.0% to +17.0%"
+	if got := machineLine(run); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
