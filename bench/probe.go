@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -33,9 +34,13 @@ type Prober struct {
 	Every time.Duration
 	// Sink receives each probe; its error stops the run.
 	Sink func(results.Probe) error
-	last time.Time
-	sink uint64
-	mem  *memChase
+	// NoMemory skips the memory chase (and does not map its buffer), for
+	// cases that measure the process's own resident memory; Close
+	// releases a buffer already mapped.
+	NoMemory bool
+	last     time.Time
+	sink     uint64
+	mem      *memChase
 	// memTried records that the memory probe's buffer was set up (or
 	// could not be: then probes carry no memory time); memFrom is when
 	// its timings start to count.
@@ -58,7 +63,7 @@ func (p *Prober) Tick() error {
 	if !p.last.IsZero() && now.Sub(p.last) < p.Every {
 		return nil
 	}
-	if !p.memTried {
+	if !p.memTried && !p.NoMemory {
 		p.memTried, p.mem, p.memFrom = true, newMemChase(), time.Now().Add(memSettle)
 	}
 	pr := results.Probe{Time: now.UTC(), Ns: float64(p.measure()), MemNs: float64(p.measureMem())}
@@ -80,7 +85,7 @@ func (p *Prober) measure() time.Duration {
 // measureMem returns the shortest of memChaseRuns runs of the memory
 // chase, or 0 without its buffer or before it has settled.
 func (p *Prober) measureMem() time.Duration {
-	if p.mem == nil || time.Now().Before(p.memFrom) {
+	if p.NoMemory || p.mem == nil || time.Now().Before(p.memFrom) {
 		return 0
 	}
 	best := time.Duration(math.MaxInt64)
@@ -99,7 +104,10 @@ func (p *Prober) Close() error {
 	}
 	err := p.mem.close()
 	p.mem, p.memTried = nil, false
-	return err
+	if err != nil {
+		return fmt.Errorf("bench: releasing the memory probe: %w", err)
+	}
+	return nil
 }
 
 // probeLoop steps a 64-bit linear congruential generator n times with an

@@ -141,7 +141,15 @@ func TestProberMemoryTime(t *testing.T) {
 	if got[2].MemNs != 0 || p.mem == nil {
 		t.Errorf("after Close, Tick should map a new buffer and wait for it to settle: %+v", got[2])
 	}
+	// NoMemory (a workload measuring its own RSS): Close, then no buffer
+	// and no memory time.
+	p.NoMemory = true
 	if err := p.Close(); err != nil {
 		t.Error(err)
+	}
+	p.memFrom = time.Time{}
+	tick()
+	if got[3].MemNs != 0 || p.mem != nil {
+		t.Errorf("with NoMemory a probe mapped a buffer or took a memory time: %+v", got[3])
 	}
 }

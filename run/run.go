@@ -349,7 +349,14 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			runErr = measureForked(ctx, o, p.w.Name(), p.plan.Cases, f, tmp, prog, emit, probe)
 			n *= f
 		} else {
-			runErr = bench.RunAll(ctx, p.plan.Cases, opts, prog, emit)
+			// A workload that measures this process's resident memory
+			// runs without the memory probe's buffer.
+			if opts.Probe.NoMemory = p.plan.MeasuresRSS; opts.Probe.NoMemory {
+				runErr = opts.Probe.Close()
+			}
+			if runErr == nil {
+				runErr = bench.RunAll(ctx, p.plan.Cases, opts, prog, emit)
+			}
 		}
 		prog.offset += n
 		// Release the workload's data (servers, files, in-memory inputs)

@@ -113,6 +113,11 @@ type Plan struct {
 	// Affinity units, so set-up shared by an Affinity unit runs once per
 	// fork as it would in one process.
 	Forks int
+	// MeasuresRSS declares that cases report the serbench process's own
+	// resident memory (peak RSS): while they run, the process holds no
+	// memory of the run's own, so the machine probe skips its memory
+	// chase (whose buffer would be resident).
+	MeasuresRSS bool
 }
 
 // A Workload is one named experiment.

@@ -259,7 +259,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 			cases = append(cases, newCase(db, m, sweepRows, b))
 		}
 	}
-	p := &workload.Plan{Cases: cases, Env: env, Descriptors: descs}
+	p := &workload.Plan{Cases: cases, Env: env, Descriptors: descs, MeasuresRSS: true}
 	if db != nil {
 		p.Close = db.close
 	}

@@ -688,7 +688,7 @@ func (w *Workload) queryPlan(ctx context.Context, cfg workload.Config, db *datab
 			add(m, spec{rows: uq.rows, partitions: p, q: uq}, partitionSkip)
 		}
 	}
-	p := &workload.Plan{Cases: cases, Env: env, Descriptors: descs}
+	p := &workload.Plan{Cases: cases, Env: env, Descriptors: descs, MeasuresRSS: true}
 	if db != nil {
 		p.Close = db.close
 	}

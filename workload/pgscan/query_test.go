@@ -85,6 +85,9 @@ func TestQueryAgainstServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	if !p.MeasuresRSS {
+		t.Error("the plan reports this process's peak RSS but does not declare MeasuresRSS")
+	}
 	var names []string
 	for _, c := range p.Cases {
 		names = append(names, c.FullName())
