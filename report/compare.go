@@ -285,7 +285,11 @@ func (c *Comparison) machineNote() string {
 		m := c.NewMemory/c.OldMemory - 1
 		note += fmt.Sprintf(" The memory chase took %s and %s (%s)", Duration(c.OldMemory), Duration(c.NewMemory), SignedPct(m))
 		if math.Abs(m) > c.Threshold {
-			note += ": the shared caches and memory were that much slower or faster in the new run, and cases whose data " +
+			way := "slower"
+			if m < 0 {
+				way = "faster"
+			}
+			note += ": the shared caches and memory were that much " + way + " in the new run, and cases whose data " +
 				"does not fit in a core's own caches move with them, ratios to a limit row whose data stays in the cache included."
 		} else {
 			note += "."

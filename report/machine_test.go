@@ -199,7 +199,8 @@ func TestCompareSaysHowTheMemoryDiffered(t *testing.T) {
 		json   string
 	}{
 		{"steady", 1.01, "The memory chase took 1.40 ms and 1.42 ms (+1.0%).", false, `"memory_change": 0.01`},
-		{"slower", 1.25, "The memory chase took 1.40 ms and 1.75 ms (+25.0%): the shared caches and memory were that much slower or faster", true, `"memory_change": 0.25`},
+		{"slower", 1.25, "The memory chase took 1.40 ms and 1.75 ms (+25.0%): the shared caches and memory were that much slower in the new run", true, `"memory_change": 0.25`},
+		{"faster", 0.75, "The memory chase took 1.40 ms and 1.05 ms (-25.0%): the shared caches and memory were that much faster in the new run", true, `"memory_change": -0.25`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
