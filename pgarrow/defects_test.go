@@ -5,11 +5,13 @@ import (
 	"errors"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5"
 	"github.com/serbench/serbench/pgarrow"
 )
@@ -563,4 +565,126 @@ func TestChangeBetweenDescribeAndExecute(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestZeroColumns reads queries with no columns (SELECT FROM t): they
+// return rows, unlike statements described with NoData, and are read as
+// records with an empty schema and the query's number of rows, in batches
+// of BatchSize rows. Statements that return no rows are still refused
+// before they run.
+func TestZeroColumns(t *testing.T) {
+	conn := connect(t)
+	ctx := context.Background()
+	exec(t, conn, "DROP TABLE IF EXISTS zc_t", "CREATE TABLE zc_t ()",
+		"INSERT INTO zc_t DEFAULT VALUES", "INSERT INTO zc_t DEFAULT VALUES", "INSERT INTO zc_t DEFAULT VALUES")
+	cases := []struct {
+		name      string
+		query     string
+		batchSize int
+		want      []int64 // rows per batch
+		wantErr   string  // refused: the statement must not run
+	}{
+		{"five", "SELECT FROM generate_series(1,5)", 0, []int64{5}, ""},
+		{"none", "SELECT FROM generate_series(1,0)", 0, nil, ""},
+		{"batches", "SELECT FROM generate_series(1,12)", 5, []int64{5, 5, 2}, ""},
+		{"exact-batches", "SELECT FROM generate_series(1,10)", 5, []int64{5, 5}, ""},
+		{"one-row-batches", "SELECT FROM generate_series(1,3)", 1, []int64{1, 1, 1}, ""},
+		{"table", "SELECT * FROM zc_t", 2, []int64{2, 1}, ""},
+		{"where-false", "SELECT FROM zc_t WHERE false", 0, nil, ""},
+		{"semicolon", "SELECT FROM generate_series(1,4); -- comment", 0, []int64{4}, ""},
+		{"nodata-delete", "DELETE FROM zc_t", 0, nil, "not a query"},
+		{"nodata-insert", "INSERT INTO zc_t DEFAULT VALUES", 0, nil, "not a query"},
+	}
+	for _, m := range methods {
+		for _, tc := range cases {
+			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				c, err := pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: tc.batchSize, Allocator: mem})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := m.run(c, ctx, tc.query)
+				if tc.wantErr != "" {
+					if err == nil {
+						r.Release()
+						t.Fatalf("%q accepted", tc.query)
+					}
+					if !strings.Contains(err.Error(), tc.wantErr) {
+						t.Errorf("err = %v, want %q", err, tc.wantErr)
+					}
+					if n := scalar(t, conn, "SELECT count(*) FROM zc_t"); n != 3 {
+						t.Fatalf("zc_t has %d rows, want 3: the statement ran", n)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Release()
+				if n := r.Schema().NumFields(); n != 0 {
+					t.Errorf("schema has %d fields, want 0", n)
+				}
+				var got []int64
+				for r.Next() {
+					rec := r.RecordBatch()
+					if rec.NumCols() != 0 || !rec.Schema().Equal(r.Schema()) {
+						t.Errorf("record has %d columns, schema %s", rec.NumCols(), rec.Schema())
+					}
+					got = append(got, rec.NumRows())
+				}
+				if err := r.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("batches of %v rows, want %v", got, tc.want)
+				}
+				var total int64
+				for _, n := range tc.want {
+					total += n
+				}
+				if r.Rows() != total {
+					t.Errorf("Rows() = %d, want %d", r.Rows(), total)
+				}
+				// The connection is free again.
+				if n := scalar(t, conn, "SELECT 7"); n != 7 {
+					t.Fatal("connection unusable")
+				}
+			})
+		}
+	}
+
+	t.Run("select/args", func(t *testing.T) {
+		r, err := pgarrow.Query(ctx, conn.PgConn(), "SELECT FROM generate_series(1, $1::int)", 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows, batches, err := readAll(t, r); err != nil || rows != 7 || batches != 1 {
+			t.Fatalf("rows=%d batches=%d err=%v, want 7 rows in 1 batch", rows, batches, err)
+		}
+	})
+	t.Run("select/statement-lost", func(t *testing.T) {
+		// Executing again after Bind fails keeps the zero columns.
+		c, _ := pgarrow.NewConn(conn.PgConn(), pgarrow.Options{})
+		runs := 0
+		pgarrow.SetAfterDescribe(c, func() {
+			runs++
+			if runs == 1 {
+				// The simple protocol drops the unnamed statement.
+				if _, err := conn.PgConn().Exec(ctx, "SELECT 1").ReadAll(); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		r, err := c.Query(ctx, "SELECT FROM generate_series(1,5)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows, _, err := readAll(t, r); err != nil || rows != 5 {
+			t.Fatalf("rows=%d err=%v, want 5", rows, err)
+		}
+		if runs != 2 {
+			t.Errorf("described %d times, want 2", runs)
+		}
+	})
 }

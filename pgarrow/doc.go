@@ -20,6 +20,11 @@
 // to keep it longer and Release the reader when done. Values taken from a
 // record stay valid after it is released unless Options.Recycle is set.
 //
+// Only statements that return rows are read: one that returns none (INSERT
+// without RETURNING, DDL, …) is refused before it runs. A query without
+// columns (SELECT FROM t) does return rows: its records have an empty
+// schema and NumRows counts its rows.
+//
 // # Parallel reads
 //
 // [ParallelQuery] reads one query split over several connections — by

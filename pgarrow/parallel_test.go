@@ -270,3 +270,73 @@ func TestSharedSnapshot(t *testing.T) {
 		t.Errorf("after COMMIT: %d rows, want 20500", n)
 	}
 }
+
+// TestParallelZeroColumns reads queries with no columns through
+// ParallelQuery (BlockRanges of a table without columns, and explicit
+// queries) and ReadAhead: every row arrives, in batches with an empty
+// schema.
+func TestParallelZeroColumns(t *testing.T) {
+	conn := connect(t)
+	ctx := context.Background()
+	exec(t, conn, "DROP TABLE IF EXISTS par_zc", "CREATE TABLE par_zc ()",
+		"INSERT INTO par_zc SELECT FROM generate_series(1, 2000)", "ANALYZE par_zc")
+	count := func(t *testing.T, p *pgarrow.ParallelReader) int64 {
+		t.Helper()
+		defer p.Release()
+		if n := p.Schema().NumFields(); n != 0 {
+			t.Errorf("schema has %d fields, want 0", n)
+		}
+		var rows int64
+		for p.Next() {
+			rec := p.RecordBatch()
+			if rec.NumCols() != 0 || rec.NumRows() > 300 {
+				t.Errorf("batch of %d columns, %d rows", rec.NumCols(), rec.NumRows())
+			}
+			rows += rec.NumRows()
+		}
+		if err := p.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if rows != p.Rows() {
+			t.Errorf("Rows() = %d, counted %d", p.Rows(), rows)
+		}
+		return rows
+	}
+	t.Run("block-ranges", func(t *testing.T) {
+		cs := pconns(t, 3, pgarrow.Options{BatchSize: 300})
+		qs, err := pgarrow.BlockRanges(ctx, cs[0], "par_zc", "", "", 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) < 2 {
+			t.Fatalf("%d block ranges, want several: %q", len(qs), qs)
+		}
+		p, err := pgarrow.ParallelQuery(ctx, cs[:len(qs)], qs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, p); n != 2000 {
+			t.Fatalf("%d rows, want 2000", n)
+		}
+	})
+	t.Run("queries", func(t *testing.T) {
+		cs := pconns(t, 2, pgarrow.Options{BatchSize: 300})
+		p, err := pgarrow.ParallelQuery(ctx, cs, []string{"SELECT FROM generate_series(1, 1000)", "SELECT FROM generate_series(1, 0)"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, p); n != 1000 {
+			t.Fatalf("%d rows, want 1000", n)
+		}
+	})
+	t.Run("read-ahead", func(t *testing.T) {
+		c, _ := pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: 300})
+		r, err := c.Copy(ctx, "SELECT FROM par_zc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, pgarrow.ReadAhead(r)); n != 2000 {
+			t.Fatalf("%d rows, want 2000", n)
+		}
+	})
+}

@@ -115,7 +115,9 @@ func (c *Conn) checkIdle() error {
 // then executed (Bind, Describe, Execute, Sync in one flight) asking for
 // binary results, or text for the columns whose type pgarrow cannot decode
 // from binary. A statement that returns no rows (INSERT without RETURNING,
-// DDL, …) is refused before it runs.
+// DDL, …) is refused before it runs. A query with no columns (SELECT FROM
+// t) does return rows: its records have an empty schema and the query's
+// number of rows.
 //
 // Arguments are encoded as pgx does in QueryExecModeExec: in text format,
 // with their types inferred by the server from the query.
@@ -135,9 +137,6 @@ func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*RecordReade
 		fields, err := c.describe(ctx, sql)
 		if err != nil {
 			return nil, err
-		}
-		if len(fields) == 0 {
-			return nil, errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
 		}
 		formats := resultFormats(fields, c.decodable)
 		if c.afterDescribe != nil {
@@ -227,13 +226,25 @@ func (c *Conn) startSelect(ctx context.Context, rr *pgconn.ResultReader, w *canc
 	return r, nil
 }
 
+// errNotAQuery is returned for a statement that returns no rows.
+var errNotAQuery = errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
+
 // describe parses sql as the unnamed prepared statement and returns its
 // result columns, looking up the types not known yet. Nothing is executed.
+//
+// A statement described with NoData (INSERT without RETURNING, DDL, …)
+// returns no rows at all and is an error. One described with a
+// RowDescription returns rows, even with zero columns (SELECT FROM t):
+// its fields are then empty. pgconn tells the two apart by Fields, nil
+// after NoData and non-nil after any RowDescription.
 func (c *Conn) describe(ctx context.Context, sql string) ([]field, error) {
 	for attempt := 0; ; attempt++ {
 		sd, err := c.pg.Prepare(ctx, "", sql, nil)
 		if err != nil {
 			return nil, wrapQueryErr(ctx, err)
+		}
+		if sd.Fields == nil {
+			return nil, errNotAQuery
 		}
 		var unknown []uint32
 		for _, fd := range sd.Fields {
@@ -268,7 +279,9 @@ func (c *Conn) describe(ctx context.Context, sql string) ([]field, error) {
 // extra round trip per call, negligible next to a bulk read) rather than
 // asking for a schema, so that it cannot disagree with the server. Binary
 // COPY sends every column in binary, so a column whose type pgarrow cannot
-// decode from binary is an error: cast it to text in query.
+// decode from binary is an error: cast it to text in query. As in Query, a
+// statement that returns no rows is refused and a query without columns
+// yields records with an empty schema.
 //
 // ctx governs the whole read: when it is done, a CancelRequest stops the
 // COPY on the server and Next fails.
@@ -280,9 +293,6 @@ func (c *Conn) Copy(ctx context.Context, query string) (*RecordReader, error) {
 	fields, err := c.describe(ctx, query)
 	if err != nil {
 		return nil, err
-	}
-	if len(fields) == 0 {
-		return nil, errors.New("pgarrow: statement returns no rows (not a query); it was not executed")
 	}
 	for _, f := range fields {
 		if !c.decodable(f.typ) {
