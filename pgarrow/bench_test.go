@@ -383,12 +383,12 @@ func replayServer(b *testing.B, n int, copyMode bool) *replay.Server {
 	s := needServer(b)
 	benchConn(b, n)
 	ctx := context.Background()
-	rec, err := replay.Record("127.0.0.1:" + strconv.Itoa(s.Port()))
+	rec, err := replay.Record(s.SocketPath())
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer rec.Close()
-	pg, err := pgconn.Connect(ctx, "postgres://"+s.Superuser()+"@"+rec.Addr()+"/postgres?sslmode=disable")
+	pg, err := pgconn.Connect(ctx, rec.ConnString(s.Superuser(), "postgres"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,16 @@
 // server accepts connections. [Server.Stop] shuts it down and removes the
 // directory.
 //
+// The server is a superuser's door to the machine (COPY … TO PROGRAM runs
+// commands as the server's OS user), so it lets in only its owner:
+//
+//   - TCP connections must authenticate with SCRAM-SHA-256 as the superuser,
+//     with a random password made for this server alone ([Server.Password];
+//     [Server.DSN] carries it). Other local users cannot guess it.
+//   - The unix socket trusts its clients, but lives in the temporary
+//     directory, mode 0700 and owned by the server's OS user: only that user
+//     and root can reach it ([Server.SocketDSN]).
+//
 // PostgreSQL refuses to run as root. When the calling process is root, the
 // server runs as an unprivileged system user: the Debian "postgres" user if it
 // exists, otherwise "serbench-pg", created with useradd when missing. The
@@ -40,6 +50,8 @@ package pgserver
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -75,7 +87,8 @@ type Options struct {
 	// /usr/lib/postgresql/<version>/bin, highest version first.
 	BinDir string
 	// Superuser is the database superuser created by initdb (default
-	// DefaultSuperuser). Authentication is "trust": no password.
+	// DefaultSuperuser). Over TCP it authenticates with a random password
+	// (SCRAM-SHA-256); over the server's private unix socket it needs none.
 	Superuser string
 	// BaseDir is where the temporary directory is created (default
 	// os.TempDir()). When running as root, every directory on the path must
@@ -94,6 +107,7 @@ type Server struct {
 	logPath   string
 	binDir    string
 	superuser string
+	password  string
 	port      int
 	cred      *syscall.Credential
 
@@ -186,7 +200,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	removeStale(base)
+	RemoveStale(base)
 	s.dir, err = os.MkdirTemp(base, dirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("pgserver: create temp dir: %w", err)
@@ -207,9 +221,19 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s.dataDir = filepath.Join(s.dir, "data")
 	s.logPath = filepath.Join(s.dir, "postgres.log")
-
-	out, err := s.run(startCtx, "initdb", "-D", s.dataDir, "--auth=trust", "-U", s.superuser,
+	if s.password, err = newPassword(); err != nil {
+		s.removeDir()
+		return nil, err
+	}
+	pwfile, err := s.writeOwned("initdb.pw", s.password+"\n")
+	if err != nil {
+		s.removeDir()
+		return nil, err
+	}
+	out, err := s.run(startCtx, "initdb", "-D", s.dataDir, "-U", s.superuser,
+		"--auth-local=trust", "--auth-host=scram-sha-256", "--pwfile="+pwfile,
 		"--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
+	_ = os.Remove(pwfile)
 	if err != nil {
 		s.removeDir()
 		return nil, fmt.Errorf("pgserver: initdb: %w\n%s", err, out)
@@ -229,6 +253,31 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s.stopCtx = context.AfterFunc(ctx, func() { _ = s.Stop() })
 	return s, nil
+}
+
+// newPassword returns a random password for the superuser: 128 bits, in
+// hex so that it needs no escaping in a URL or a keyword/value DSN.
+func newPassword() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("pgserver: random password: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// writeOwned writes a file only the server's OS user can read into the
+// temporary directory, and returns its path.
+func (s *Server) writeOwned(name, content string) (string, error) {
+	path := filepath.Join(s.dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		return "", fmt.Errorf("pgserver: write %s: %w", name, err)
+	}
+	if s.cred != nil {
+		if err := os.Chown(path, int(s.cred.Uid), int(s.cred.Gid)); err != nil {
+			return "", fmt.Errorf("pgserver: chown %s: %w", name, err)
+		}
+	}
+	return path, nil
 }
 
 // serverUser returns the credential of the unprivileged user that runs the
@@ -426,16 +475,29 @@ func (s *Server) logTail() string {
 	return string(b)
 }
 
-// DSN returns a connection string for the superuser over TCP, e.g.
-// "postgres://serbench@127.0.0.1:port/postgres?sslmode=disable".
+// DSN returns a connection string for the superuser over TCP, with the
+// server's password, e.g.
+// "postgres://serbench:PASSWORD@127.0.0.1:port/postgres?sslmode=disable".
+// It is a secret: hand it to other processes on stdin or in a file of
+// mode 0600, never on a command line.
 func (s *Server) DSN() string {
-	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/postgres?sslmode=disable", s.superuser, s.port)
+	return fmt.Sprintf("postgres://%s:%s@127.0.0.1:%d/postgres?sslmode=disable", s.superuser, s.password, s.port)
 }
 
-// SocketDSN returns a connection string using the unix socket.
+// SocketDSN returns a connection string using the unix socket, which
+// needs no password and only the server's OS user and root can reach.
 func (s *Server) SocketDSN() string {
 	return fmt.Sprintf("host=%s port=%d user=%s dbname=postgres sslmode=disable", s.dir, s.port, s.superuser)
 }
+
+// SocketPath returns the path of the server's unix socket.
+func (s *Server) SocketPath() string {
+	return filepath.Join(s.dir, ".s.PGSQL."+strconv.Itoa(s.port))
+}
+
+// Password returns the superuser's password for TCP connections, random
+// for each server.
+func (s *Server) Password() string { return s.password }
 
 // Port returns the TCP port the server listens on (127.0.0.1 only).
 func (s *Server) Port() int { return s.port }
@@ -624,12 +686,18 @@ func lockDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-// removeStale removes the temporary directories in base left by dead
-// owners: those whose lock file can be locked. Processes still working in
+// RemoveStale removes the temporary directories in base (os.TempDir when
+// empty) left by dead owners: those whose lock file can be locked. Start
+// calls it; a program that starts servers only sometimes calls it at its
+// own start, so that a killed run's server directory does not wait for
+// the next server. Processes still working in
 // such a directory's data directory (a postmaster or backends that missed
 // the parent-death signal) are killed first. Errors are ignored: this is
 // housekeeping, and a directory that cannot be removed now may be later.
-func removeStale(base string) {
+func RemoveStale(base string) {
+	if base == "" {
+		base = os.TempDir()
+	}
 	dirs, _ := filepath.Glob(filepath.Join(base, dirPrefix+"*"))
 	for _, dir := range dirs {
 		f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0)

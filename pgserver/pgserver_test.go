@@ -3,13 +3,18 @@ package pgserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // skipWithoutBinaries skips the test when the PostgreSQL binaries are
@@ -183,3 +188,82 @@ func TestProcessCPUSeconds(t *testing.T) {
 		t.Fatal("want error for pid -1")
 	}
 }
+
+// TestOnlyItsOwnerGetsIn knocks on the server's doors the way another
+// local user would: TCP without the password or with a wrong one, and
+// (when the test runs as root) psql as the unprivileged user nobody over
+// the unix socket and over TCP. COPY … TO PROGRAM would run commands as
+// the server's OS user, so every knock must be refused; the owner's DSN
+// gets in.
+func TestOnlyItsOwnerGetsIn(t *testing.T) {
+	skipWithoutBinaries(t)
+	ctx := context.Background()
+	s, err := Start(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	if len(s.Password()) < 32 {
+		t.Fatalf("password %q: want 128 random bits", s.Password())
+	}
+	if !strings.Contains(s.DSN(), s.Password()) {
+		t.Fatal("DSN lacks the password")
+	}
+	for _, tc := range []struct {
+		name, dsn string
+	}{
+		{"tcp without password", fmt.Sprintf("postgres://%s@127.0.0.1:%d/postgres?sslmode=disable", s.Superuser(), s.Port())},
+		{"tcp wrong password", fmt.Sprintf("postgres://%s:wrong@127.0.0.1:%d/postgres?sslmode=disable", s.Superuser(), s.Port())},
+		{"tcp as another role", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", s.Port())},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("PGPASSWORD", "")
+			t.Setenv("PGPASSFILE", "/nonexistent")
+			c, err := pgx.Connect(ctx, tc.dsn)
+			if err == nil {
+				c.Close(ctx)
+				t.Fatal("connected")
+			}
+		})
+	}
+	for _, dsn := range []string{s.DSN(), s.SocketDSN()} {
+		c, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			t.Fatalf("the owner's %s: %v", redacted(dsn, s.Password()), err)
+		}
+		c.Close(ctx)
+	}
+
+	if os.Geteuid() != 0 {
+		t.Log("not root: cannot knock as another OS user")
+		return
+	}
+	bin, _ := FindBinaries("")
+	psql := filepath.Join(bin, "psql")
+	if _, err := os.Stat(psql); err != nil {
+		t.Skipf("no psql next to the server binaries: %v", err)
+	}
+	nobody, err := user.Lookup("nobody")
+	if err != nil {
+		t.Skipf("no user nobody: %v", err)
+	}
+	uid, _ := strconv.Atoi(nobody.Uid)
+	gid, _ := strconv.Atoi(nobody.Gid)
+	// Any statement that runs means nobody got in (and could have run
+	// COPY … TO PROGRAM).
+	const sql = "SELECT 1"
+	for _, host := range []string{s.SocketDir(), "127.0.0.1"} {
+		cmd := exec.Command(psql, "-w", "-h", host, "-p", strconv.Itoa(s.Port()), "-U", s.Superuser(), "-d", "postgres", "-c", sql)
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/nonexistent"}
+		cmd.Dir = "/"
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Errorf("nobody got in over %s: %s", host, out)
+		}
+		t.Logf("nobody over %s: %v: %s", host, err, strings.TrimSpace(string(out)))
+	}
+}
+
+// results hides the password in a DSN for a test's message.
+func redacted(dsn, password string) string { return strings.ReplaceAll(dsn, password, "xxxxx") }

@@ -3,9 +3,13 @@
 // benchmark can measure a client's decoding alone, at memory speed, without
 // a server competing for the CPU.
 //
-// A [Recorder] is a TCP proxy in front of a real server: connect a client
-// to Recorder.Addr (with sslmode=disable), run the statements to capture,
-// close the client and take the [Transcript]. The transcript holds the
+// A [Recorder] is a proxy in front of a real server: connect a client to
+// it ([Recorder.ConnString], with sslmode=disable), run the statements to
+// capture, close the client and take the [Transcript]. It passes the
+// client's authentication through, so it listens on a unix socket in a
+// directory of its own (mode 0700) that other users of the machine cannot
+// reach, and records one connection only: a door to the server for this
+// process alone. The transcript holds the
 // server's answer to the startup and then one response per
 // synchronisation point — a Sync of the extended query protocol or a
 // simple Query — each ending with ReadyForQuery.
@@ -27,6 +31,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -101,9 +108,10 @@ func readMessage(r io.Reader, buf []byte) (typ byte, msg []byte, err error) {
 	return hdr[0], buf, nil
 }
 
-// Recorder is a recording TCP proxy in front of a PostgreSQL server.
+// Recorder is a recording proxy in front of a PostgreSQL server.
 type Recorder struct {
 	ln       net.Listener
+	dir      string // the private directory holding the socket
 	upstream string
 	mu       sync.Mutex
 	t        *Transcript // of the last connection that ended
@@ -111,45 +119,52 @@ type Recorder struct {
 	wg       sync.WaitGroup
 }
 
-// Record starts a Recorder on a free 127.0.0.1 port, forwarding to the
-// server at upstream ("host:port").
+// recorderPort is the port number in the name of the Recorder's socket
+// (.s.PGSQL.<port>, as libpq and pgx look for it in the host directory).
+const recorderPort = 5432
+
+// Record starts a Recorder forwarding to the server at upstream: a unix
+// socket's path (starting with "/") or a TCP "host:port". It listens on
+// a unix socket in a new private directory under os.TempDir.
 func Record(upstream string) (*Recorder, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	dir, err := os.MkdirTemp("", "replay-")
 	if err != nil {
+		return nil, fmt.Errorf("replay: socket dir: %w", err)
+	}
+	ln, err := net.Listen("unix", filepath.Join(dir, fmt.Sprintf(".s.PGSQL.%d", recorderPort)))
+	if err != nil {
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("replay: listen: %w", err)
 	}
-	r := &Recorder{ln: ln, upstream: upstream}
+	r := &Recorder{ln: ln, dir: dir, upstream: upstream}
 	r.wg.Add(1)
 	go r.accept()
 	return r, nil
 }
 
-// Addr returns the address clients connect to.
-func (r *Recorder) Addr() string { return r.ln.Addr().String() }
+// ConnString returns the keyword/value connection string clients use to
+// reach the server through the Recorder as user on database.
+func (r *Recorder) ConnString(user, database string) string {
+	return fmt.Sprintf("host=%s port=%d user=%s dbname=%s sslmode=disable", r.dir, recorderPort, user, database)
+}
 
-// Port returns the port clients connect to.
-func (r *Recorder) Port() int { return r.ln.Addr().(*net.TCPAddr).Port }
-
+// accept serves the first connection and then stops listening: a
+// Recorder records one session.
 func (r *Recorder) accept() {
 	defer r.wg.Done()
-	for {
-		c, err := r.ln.Accept()
-		if err != nil {
-			return
-		}
-		r.wg.Add(1)
-		go func() {
-			defer r.wg.Done()
-			t, err := r.proxy(c)
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			if t != nil {
-				r.t, r.err = t, nil
-			}
-			if err != nil && t == nil {
-				r.err = err
-			}
-		}()
+	c, err := r.ln.Accept()
+	if err != nil {
+		return
+	}
+	_ = r.ln.Close()
+	t, err := r.proxy(c)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t != nil {
+		r.t, r.err = t, nil
+	}
+	if err != nil && t == nil {
+		r.err = err
 	}
 }
 
@@ -173,7 +188,11 @@ func (r *Recorder) proxy(client net.Conn) (*Transcript, error) {
 		startup = pkt
 		break
 	}
-	server, err := net.Dial("tcp", r.upstream)
+	network := "tcp"
+	if strings.HasPrefix(r.upstream, "/") {
+		network = "unix"
+	}
+	server, err := net.Dial(network, r.upstream)
 	if err != nil {
 		return nil, fmt.Errorf("replay: dial %s: %w", r.upstream, err)
 	}
@@ -231,10 +250,17 @@ func (r *Recorder) Transcript() (*Transcript, error) {
 	return r.t, nil
 }
 
-// Close stops the Recorder and waits for its connections to end.
+// Close stops the Recorder, waits for its connection to end and removes
+// its socket's directory.
 func (r *Recorder) Close() error {
 	err := r.ln.Close()
+	if errors.Is(err, net.ErrClosed) {
+		err = nil // closed after its one connection
+	}
 	r.wg.Wait()
+	if rerr := os.RemoveAll(r.dir); err == nil {
+		err = rerr
+	}
 	return err
 }
 

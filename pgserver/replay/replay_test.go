@@ -2,9 +2,9 @@ package replay
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -48,15 +48,21 @@ func TestRecordReplay(t *testing.T) {
 	ctx := context.Background()
 	for _, ssl := range []string{"disable", "prefer"} {
 		t.Run(ssl, func(t *testing.T) {
-			rec, err := Record(fmt.Sprintf("127.0.0.1:%d", s.Port()))
+			rec, err := Record(s.SocketPath())
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer rec.Close()
-			dsn := fmt.Sprintf("postgres://%s@%s/postgres?sslmode=%s", s.Superuser(), rec.Addr(), ssl)
+			dsn := strings.Replace(rec.ConnString(s.Superuser(), "postgres"), "sslmode=disable", "sslmode="+ssl, 1)
 			pg, err := pgconn.Connect(ctx, dsn)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The Recorder lets in one session, its owner's: a second
+			// connection finds nobody listening.
+			if c2, err := pgconn.Connect(ctx, dsn); err == nil {
+				_ = c2.Close(ctx)
+				t.Fatal("a second connection through the recorder was accepted")
 			}
 			want := rows(t, pg)
 			if len(want) != 5000 {

@@ -3,7 +3,6 @@ package pgscan
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -125,12 +124,15 @@ func (db *database) releaseReplay(n int64) {
 // record reads the table of n rows once the way kind does, through a
 // recording proxy, and serves the recorded answer in a loop.
 func (db *database) record(ctx context.Context, n int64, kind string) (*replay.Server, error) {
-	rec, err := replay.Record("127.0.0.1:" + strconv.Itoa(db.srv.Port()))
+	// Recorded over the server's private unix socket, which needs no
+	// password: a password exchange (SCRAM, over TCP) differs on every
+	// connection and could not be replayed.
+	rec, err := replay.Record(db.srv.SocketPath())
 	if err != nil {
 		return nil, fmt.Errorf("pgscan: replay: %w", err)
 	}
 	defer rec.Close()
-	cfg, err := replayConfig("postgres://" + db.srv.Superuser() + "@" + rec.Addr() + "/postgres?sslmode=disable")
+	cfg, err := replayConfig(rec.ConnString(db.srv.Superuser(), "postgres"))
 	if err != nil {
 		return nil, err
 	}
