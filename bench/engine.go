@@ -294,6 +294,17 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 			}
 		}
 	}
+	if ctx.Err() != nil {
+		for _, m := range ms {
+			if m.rc.Status == results.StatusFailed {
+				// A case that failed while the run was being stopped may
+				// have failed because of it (its server shut down, a
+				// connection closed): the group counts as not run, so
+				// that --resume measures it again.
+				return nil, ErrInterrupted
+			}
+		}
+	}
 	out := make([]results.Case, len(ms))
 	for i, m := range ms {
 		if m.rc.Status == "" {

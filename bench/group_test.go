@@ -210,3 +210,44 @@ func TestPerRound(t *testing.T) {
 		t.Errorf("a ÷ floor = %v, want about 3 (at least 1.5)", v)
 	}
 }
+
+// TestInterruptedFailureIsNotRun: when the run is stopped while a group is
+// being measured, members whose setup or run failed then (a server shut
+// down by the interrupt, a connection cut) are not recorded as FAILED:
+// the group is reported interrupted, so that --resume measures it again.
+// A failure with the run still going is recorded as before.
+func TestInterruptedFailureIsNotRun(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		interrupt bool
+	}{{"interrupted", true}, {"not interrupted", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			replay := Case{Workload: "t", Name: "G", Group: "g", Labels: results.Labels{{Key: "subject", Value: "replay"}},
+				Verify: func() error { return nil }, Run: func(b *B) error { return nil }}
+			replay.Setup = func() error {
+				if tc.interrupt {
+					cancel() // Ctrl-C arrives; the server goes away
+				}
+				return errors.New("connect through the recorder: unexpected EOF")
+			}
+			// Every member of the group fails: nothing is left to sample
+			// after the failures, so only the end of the group can tell.
+			replay2 := replay
+			replay2.Labels = results.Labels{{Key: "subject", Value: "replay2"}}
+			var got []results.Case
+			err := RunAll(ctx, []Case{replay, replay2}, Options{Count: 2, SampleTime: time.Microsecond, MaxIters: 1}, nil,
+				func(c results.Case) error { got = append(got, c); return nil })
+			if tc.interrupt {
+				if !IsInterrupted(err) || len(got) != 0 {
+					t.Errorf("err %v, recorded %d cases: want interrupted, none recorded", err, len(got))
+				}
+				return
+			}
+			if err != nil || len(got) != 2 || got[0].Status != results.StatusFailed || got[1].Status != results.StatusFailed {
+				t.Errorf("err %v, cases %+v: want the failure recorded", err, got)
+			}
+		})
+	}
+}

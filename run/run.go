@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
@@ -158,31 +159,28 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if o.Force && o.Resume {
 		return nil, usagef("--force and --resume exclude each other")
 	}
-	resPath := filepath.Join(o.Out, ResultsFile)
-	var prev *results.Run
-	switch _, statErr := os.Stat(resPath); {
-	case statErr == nil && o.Resume:
-		if prev, err = results.ReadFile(resPath); err != nil {
-			return nil, usagef("--resume: %v", err)
-		}
-		for _, w := range prev.Warnings {
-			fmt.Fprintf(o.Log, "serbench: %s\n", w)
-		}
-	case statErr == nil && o.Force:
-		if err := clearRun(o.Out); err != nil {
-			return nil, err
-		}
-	case statErr == nil:
-		return nil, usagef("%s already holds a run (%s): pass --resume to finish it or --force to replace it", o.Out, ResultsFile)
-	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, usagef("output directory: %v", err)
-	}
-	tmp, err := os.MkdirTemp("", "serbench-")
+	// The output directory is this run's until it returns: a second run
+	// on it stops here, before reading or writing anything.
+	outLock, err := lockOut(o.Out)
 	if err != nil {
-		return nil, fmt.Errorf("temp dir: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer outLock.Close()
+	resPath := filepath.Join(o.Out, ResultsFile)
+	prev, err := o.previous(resPath)
+	if err != nil {
+		return nil, err
+	}
+	if n := RemoveStaleTemps("", o.Log); n > 0 {
+		fmt.Fprintf(o.Log, "serbench: removed %d temporary directories of runs that were killed\n", n)
+	}
+	pgserver.RemoveStale("")
+	tmpDir, err := newTempDir("")
+	if err != nil {
+		return nil, err
+	}
+	defer tmpDir.Remove()
+	tmp := tmpDir.path
 
 	scale := o.Scale
 	if prev != nil {
@@ -271,12 +269,21 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		total += len(p.Cases) * max(1, forks[w.Name()])
 		ran = append(ran, w)
 	}
+	if total == 0 && prev != nil {
+		// Killed after its last case (while writing the report): render
+		// the outputs from what is recorded.
+		fmt.Fprintf(o.Log, "serbench: --resume: every case of %s is already finished; writing its report\n", resPath)
+		out := &Outcome{Run: prev, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
+		if !o.ResultsOnly {
+			if err := WriteOutputs(o.Out, []*results.Run{prev}, o.Workloads.Sections()); err != nil {
+				return out, err
+			}
+		}
+		return out, nil
+	}
 	if total == 0 && o.Shard.N > 1 && prev == nil {
 		fmt.Fprintf(o.Log, "serbench: shard %s has no case (the plan has fewer units than shards); writing an empty run\n", o.Shard)
 	} else if total == 0 {
-		if prev != nil {
-			return nil, usagef("--resume: every case of %s is already finished", resPath)
-		}
 		filter := ""
 		if o.Filter != nil {
 			filter = o.Filter.String()
@@ -395,6 +402,43 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return out, runErr
 	}
 	return out, nil
+}
+
+// previous returns the run already in the results file at path that
+// --resume finishes (nil when there is none to finish), or the error for a
+// file that --force or --resume must be asked for. A last line cut short
+// is removed from the file first, so that the resumed run's lines start on
+// a line of their own; a file left with nothing before its environment
+// line was complete holds no run, and the run starts afresh.
+func (o Options) previous(path string) (*results.Run, error) {
+	_, statErr := os.Stat(path)
+	switch {
+	case statErr != nil:
+		return nil, nil
+	case o.Force:
+		return nil, clearRun(o.Out)
+	case !o.Resume:
+		return nil, usagef("%s already holds a run (%s): pass --resume to finish it or --force to replace it", o.Out, ResultsFile)
+	}
+	removed, err := results.RepairTail(path)
+	if err != nil {
+		return nil, err
+	}
+	if removed > 0 {
+		fmt.Fprintf(o.Log, "serbench: --resume: removed the last line of %s (%d bytes), cut short when the run was stopped; its case runs again\n", path, removed)
+	}
+	if st, err := os.Stat(path); err == nil && st.Size() == 0 {
+		fmt.Fprintf(o.Log, "serbench: --resume: %s recorded nothing yet; starting the run afresh\n", path)
+		return nil, nil
+	}
+	prev, err := results.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--resume: %v", err)
+	}
+	for _, w := range prev.Warnings {
+		fmt.Fprintf(o.Log, "serbench: %s\n", w)
+	}
+	return prev, nil
 }
 
 // WriteOutputs writes bench.txt (every sample of every run, for

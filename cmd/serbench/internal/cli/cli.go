@@ -115,7 +115,14 @@ func (a *app) rootCmd() *cobra.Command {
 		Short: "Measure serialization formats, codecs and data paths on your machine",
 		Long: "serbench runs named workloads — reproductions of published serialization benchmarks — " +
 			"through many formats and codecs, verifies every round trip, measures each case repeatedly " +
-			"with confidence intervals, and writes Markdown/HTML/SVG reports, JSON Lines and benchstat input.",
+			"with confidence intervals, and writes Markdown/HTML/SVG reports, JSON Lines and benchstat input.\n\n" +
+			"Exit status:\n" +
+			"  0    success: every case ok, skipped (a peer not installed) or FAILED only because its format\n" +
+			"       cannot hold the data (nested columns in CSV, NaN in JSON)\n" +
+			"  1    a case FAILED (results and report are still written), an error while running, or\n" +
+			"       compare --fail-on-regression found a regression\n" +
+			"  2    bad input: an unknown name or flag, an --out that holds a run or is in use by another run\n" +
+			"  130  interrupted (Ctrl-C, SIGTERM): finished cases are kept; run --resume finishes the run",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

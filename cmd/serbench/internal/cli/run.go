@@ -15,6 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/data"
@@ -77,7 +79,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.IntVar(&f.count, "count", defaultCount, "samples per case (20 give a 95% interval from the 6th to the 15th sample)")
 	fl.DurationVar(&f.benchtime, "benchtime", defaultBenchtime, "target duration of one sample")
 	fl.StringVar(&f.out, "out", "", "output directory (default ./serbench-results/<UTC time>)")
-	fl.StringVar(&f.pgDSN, "pg-dsn", "", "PostgreSQL to use for pgscan instead of a throwaway local server")
+	fl.StringVar(&f.pgDSN, "pg-dsn", "", "PostgreSQL to use for pgscan instead of a throwaway local server (URL or key=value string); serbench works there only inside a schema serbench_pgscan it creates, says so first, drops at the end, and installs no extension; prefer PGPASSWORD or ~/.pgpass for the password: a password in --pg-dsn is visible to other users in ps")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
 	fl.BoolVar(&f.force, "force", false, "replace the run already in --out")
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
@@ -198,7 +200,25 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if res.Interrupted {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: kept %d finished cases in %s (--resume finishes the run)", len(res.Run.Cases), res.ResultsPath)}
 	}
-	return nil
+	return failedError(res.Run)
+}
+
+// failedError is the error (exit status 1) of a run with FAILED cases, or
+// nil. A case that failed because its format cannot hold the data (nested
+// columns in CSV, NaN in JSON) is a documented answer, not a failure; a
+// skipped case (a peer not installed) is not one either.
+func failedError(r *results.Run) error {
+	var failed []*results.Case
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		if c.Status == results.StatusFailed && !strings.Contains(c.Error, dynamic.ErrCannotHold.Error()) {
+			failed = append(failed, c)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return exitError{ExitFailure, fmt.Errorf("%s of %d FAILED (the first: %s: %s); the report lists them all", plural(len(failed), "case"), len(r.Cases), failed[0].FullName(), failed[0].Error)}
 }
 
 // dryRun prints what a run with the same options would measure.
