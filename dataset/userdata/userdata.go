@@ -88,6 +88,10 @@ type Options struct {
 	MaxLineBytes int
 	// Allocator allocates the batches' buffers (nil = a Go allocator).
 	Allocator memory.Allocator
+	// TempDir is where a compressed input that must be read at random
+	// (Parquet, Arrow files) is decompressed to (empty: os.TempDir). A
+	// program that cleans up after killed runs passes a directory it owns.
+	TempDir string
 	// KeepDictionaries keeps dictionary-encoded top-level columns of
 	// Parquet and Arrow inputs as they are; by default they are decoded to
 	// their value type (which every dynamic format can hold), with a note.
@@ -331,7 +335,7 @@ func (r *Reader) openRandom() (*os.File, error) {
 		return nil, err
 	}
 	defer closeIn()
-	tmp, err := os.CreateTemp("", "serbench-userdata-*")
+	tmp, err := os.CreateTemp(r.opts.TempDir, "serbench-userdata-*")
 	if err != nil {
 		return nil, fmt.Errorf("userdata: %s: temporary file for decompression: %w", r.path, err)
 	}

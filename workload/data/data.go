@@ -234,7 +234,7 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 	if limit == 0 {
 		limit = scales().At(cfg.Scale)
 	}
-	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: cfg.SkipBad}
+	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: cfg.SkipBad, TempDir: cfg.TempDir}
 	in, err := readInput(cfg.Input, opts, cfg.DryRun)
 	if err != nil {
 		return nil, &run.UsageError{Err: err}
