@@ -170,3 +170,22 @@ func TestRepairTail(t *testing.T) {
 		}
 	}
 }
+
+// TestOutWithOthersFiles: a directory that holds no run but files a run
+// would write (the user's own report.md) is refused, --force or not, and
+// the files stay as they were.
+func TestOutWithOthersFiles(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		mine := filepath.Join(dir, "report.md")
+		os.WriteFile(mine, []byte("my notes"), 0o644)
+		_, err := Run(context.Background(), opts(t, dir, func(o *Options) { o.Force = force }))
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "report.md") {
+			t.Errorf("force=%v: %v, want a usage error naming report.md", force, err)
+		}
+		if b, _ := os.ReadFile(mine); string(b) != "my notes" {
+			t.Errorf("force=%v: the user's report.md became %q", force, b)
+		}
+	}
+}

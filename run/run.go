@@ -414,6 +414,9 @@ func (o Options) previous(path string) (*results.Run, error) {
 	_, statErr := os.Stat(path)
 	switch {
 	case statErr != nil:
+		if others := othersFiles(o.Out); len(others) > 0 {
+			return nil, usagef("%s holds no serbench run but files a run would overwrite (%s): choose another --out", o.Out, strings.Join(others, ", "))
+		}
 		return nil, nil
 	case o.Force:
 		return nil, clearRun(o.Out)
@@ -478,6 +481,28 @@ func WriteOutputs(dir string, runs []*results.Run, sections []report.Section) er
 	return doc.WriteDir(dir)
 }
 
+// isOutput reports whether a file of this name is one a run writes.
+func isOutput(name string) bool {
+	switch name {
+	case ResultsFile, BenchFile, results.GitHubBenchmarkFile, "report.md", "report.html":
+		return true
+	}
+	return strings.HasSuffix(name, ".svg")
+}
+
+// othersFiles returns the files in dir that a run would overwrite when
+// dir holds no run: they are somebody else's.
+func othersFiles(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && isOutput(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
 // clearRun removes what an earlier run wrote into dir (and nothing else).
 func clearRun(dir string) error {
 	entries, err := os.ReadDir(dir)
@@ -489,7 +514,7 @@ func clearRun(dir string) error {
 		if e.IsDir() {
 			continue
 		}
-		if n == ResultsFile || n == BenchFile || n == results.GitHubBenchmarkFile || n == "report.md" || n == "report.html" || strings.HasSuffix(n, ".svg") {
+		if isOutput(n) {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil {
 				return fmt.Errorf("--force: %w", err)
 			}
