@@ -78,9 +78,9 @@ type adbcRunner struct {
 	stdin      io.WriteCloser
 	out        *bufio.Scanner
 	script     string
-	// secret is the password of the connection string, scrubbed from
-	// every error the runner reports.
-	secret string
+	// secrets are the password of the connection string, as is and
+	// percent-encoded, scrubbed from every error the runner reports.
+	secrets []string
 }
 
 // adbcResult is one reply of the runner.
@@ -101,6 +101,8 @@ type adbcResult struct {
 
 // adbcStart is the runner's first line of input.
 type adbcStart struct {
+	// DSN is the connection URL (peerURL), password included: it
+	// travels on the runner's stdin only.
 	DSN string `json:"dsn"`
 	SQL string `json:"sql"`
 	// Driver is driverADBC (the default when empty) or driverConnectorX.
@@ -147,7 +149,7 @@ func startADBC(ctx context.Context, tmp string, s adbcStart) (*adbcRunner, error
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("python peer: start python3: %w", err)
 	}
-	r := &adbcRunner{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), script: script, secret: results.DSNPassword(dsn)}
+	r := &adbcRunner{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout), script: script, secrets: passwordForms(results.DSNPassword(dsn))}
 	r.out.Buffer(make([]byte, 0, 4096), 1<<20)
 	if _, err := stdin.Write(start); err != nil {
 		r.close()
@@ -169,8 +171,8 @@ func startADBC(ctx context.Context, tmp string, s adbcStart) (*adbcRunner, error
 // redact hides the connection string's password in s, whatever form the
 // driver quoted it in.
 func (r *adbcRunner) redact(s string) string {
-	if r.secret != "" {
-		s = strings.ReplaceAll(s, r.secret, results.Redacted)
+	for _, pw := range r.secrets {
+		s = strings.ReplaceAll(s, pw, results.Redacted)
 	}
 	return results.Redact(s)
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -44,10 +45,29 @@ const (
 type Workload struct {
 	// query, when its SQL is set, replaces the generated tables (--query).
 	query Query
+	// log receives what the workload creates and drops on a --pg-dsn
+	// server, before it does (nil: os.Stderr: never silent).
+	log io.Writer
 }
 
 // New returns the pgscan workload.
 func New() *Workload { return &Workload{} }
+
+// WithLog sets where the workload says what it creates and drops on a
+// server named by --pg-dsn, before it does so (default: os.Stderr), and
+// returns w.
+func (w *Workload) WithLog(log io.Writer) *Workload {
+	w.log = log
+	return w
+}
+
+// logw is the workload's log.
+func (w *Workload) logw() io.Writer {
+	if w.log == nil {
+		return os.Stderr
+	}
+	return w.log
+}
 
 // Name implements workload.Workload.
 func (*Workload) Name() string { return Name }
@@ -140,7 +160,9 @@ func sharedBuffers(maxRows int64, memTotal int64) (bytes int64, held bool) {
 // serverSettings make the throwaway server a fair, quiet data source:
 // shared buffers that hold the largest table (see sharedBuffers), no JIT
 // compilation in the measured queries, no checkpoints while the tables
-// are built.
+// are built. The search path ends with serbench's schema, so that a
+// --query on the throwaway server names the tables without it
+// (performance_test_<rows>).
 func serverSettings(sharedBufferBytes int64) map[string]string {
 	return map[string]string{
 		"shared_buffers":       strconv.FormatInt(sharedBufferBytes>>20, 10) + "MB",
@@ -148,12 +170,15 @@ func serverSettings(sharedBufferBytes int64) map[string]string {
 		"checkpoint_timeout":   "1h",
 		"maintenance_work_mem": "256MB",
 		"jit":                  "off",
+		"search_path":          `"$user", public, ` + SchemaName,
 	}
 }
 
 // Plan implements workload.Workload. It starts the throwaway server (or
 // checks --pg-dsn) now; tables are built lazily by the first case of each
-// size.
+// size. On a --pg-dsn server it claims serbench's schema (see claimSchema)
+// and says on its log what it creates and drops there; with --query it
+// creates nothing there and reads in read-only transactions.
 func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
 	var want []method
 	for _, m := range methods() {
@@ -175,6 +200,19 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	if !cfg.DryRun {
 		if db, env, err = openDatabase(ctx, cfg, slices.Max(Sizes(cfg.Scale))); err != nil {
 			return nil, err
+		}
+		db.log = w.logw()
+		switch {
+		case db.srv != nil:
+			// The throwaway server is serbench's: its tables go to its schema (ensureSchema).
+		case w.query.SQL != "":
+			db.readOnly = true
+			env["writes"] = "none: with --query serbench creates nothing on the --pg-dsn server, and the reference read and the Go methods run the query in read-only transactions (default_transaction_read_only = on)"
+		default:
+			if err := db.claimSchema(ctx, db.log, Sizes(cfg.Scale), env); err != nil {
+				db.close()
+				return nil, db.redact(err)
+			}
 		}
 	}
 	// The Python peers: their versions, or why they are not installed.
@@ -289,6 +327,11 @@ func openDatabase(ctx context.Context, cfg workload.Config, maxRows int64) (*dat
 		env["table_cache"] = cache + "; every table is loaded with pg_prewarm before its first read"
 	} else {
 		env["server"] = "external (--pg-dsn)"
+		cfg, err := db.connConfig()
+		if err != nil {
+			return nil, nil, err
+		}
+		db.password = cfg.Password
 	}
 	conn, err := db.connect(ctx)
 	if err != nil {
@@ -311,6 +354,34 @@ type database struct {
 	srv *pgserver.Server
 	dsn string
 	tmp string
+	// cfg is dsn parsed, with the PG* environment and the password file
+	// applied (an external server), once; password is its password,
+	// wherever it came from, hidden from every error.
+	cfgOnce  sync.Once
+	cfg      *pgx.ConnConfig
+	cfgErr   error
+	password string
+	// peer is the connection URL the Python peers get (peerURL), once.
+	peerOnce sync.Once
+	peer     string
+	peerErr  error
+	// readOnly makes every transaction of the Go connections to the
+	// server read-only (--query on a --pg-dsn server).
+	readOnly bool
+	// log receives what is created and dropped on an external server.
+	log io.Writer
+	// schemaOnce creates serbench's schema on the throwaway server.
+	schemaOnce sync.Once
+	schemaErr  error
+	// claimed is set while this run owns serbench's schema on an external
+	// server; owner is the session holding its advisory lock, info the
+	// database and user the messages name.
+	claimed bool
+	owner   *pgx.Conn
+	info    serverInfo
+	// prewarmFn is the server's pg_prewarm function ("" when none: the
+	// tables are warmed by a read).
+	prewarmFn string
 	// holds is set when shared_buffers was sized to hold every table
 	// (the throwaway server, with memory enough).
 	holds  bool
@@ -333,11 +404,41 @@ func (db *database) connect(ctx context.Context) (*pgx.Conn, error) {
 	if db.srv != nil {
 		return db.srv.Connect(ctx)
 	}
-	c, err := pgx.Connect(ctx, db.dsn)
+	cfg, err := db.connConfig()
 	if err != nil {
-		return nil, fmt.Errorf("pgscan: connect to --pg-dsn: %w", err)
+		return nil, err
+	}
+	cfg = cfg.Copy()
+	if db.readOnly {
+		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, db.redact(fmt.Errorf("pgscan: connect to --pg-dsn: %w", err))
 	}
 	return c, nil
+}
+
+// connConfig returns the external server's connection string parsed as
+// pgx (and libpq) read it: with PGPASSWORD, PGPASSFILE or ~/.pgpass, and
+// the other PG* variables applied.
+func (db *database) connConfig() (*pgx.ConnConfig, error) {
+	db.cfgOnce.Do(func() {
+		db.cfg, db.cfgErr = pgx.ParseConfig(db.dsn)
+		if db.cfgErr != nil {
+			db.cfgErr = db.redact(fmt.Errorf("pgscan: --pg-dsn: %w", db.cfgErr))
+		}
+	})
+	return db.cfg, db.cfgErr
+}
+
+// peerDSN returns the connection URL the Python peers get on stdin.
+func (db *database) peerDSN() (string, error) {
+	db.peerOnce.Do(func() {
+		db.peer, db.peerErr = peerURL(db.dsn)
+		db.peerErr = db.redact(db.peerErr)
+	})
+	return db.peer, db.peerErr
 }
 
 // table builds the table of n rows once and measures its binary COPY size.
@@ -356,12 +457,16 @@ func (db *database) table(ctx context.Context, n int64) (*tableState, error) {
 			return
 		}
 		defer conn.Close(context.Background())
+		if t.err = db.ensureSchema(ctx, conn); t.err != nil {
+			return
+		}
 		if t.err = createTable(ctx, conn, n); t.err != nil {
 			return
 		}
-		if t.err = prewarm(ctx, conn, n, db.holds); t.err != nil {
+		if t.err = prewarm(ctx, conn, n, db.prewarmFn, db.holds); t.err != nil {
 			return
 		}
+		// Without pg_prewarm, this full read is what warms the table.
 		var cw countingWriter
 		if _, err := conn.PgConn().CopyTo(ctx, &cw, "COPY ("+selectSQL(n)+") TO STDOUT (FORMAT binary)"); err != nil {
 			t.err = fmt.Errorf("pgscan: measure %s: %w", tableName(n), err)
@@ -372,12 +477,22 @@ func (db *database) table(ctx context.Context, n int64) (*tableState, error) {
 	return t, t.err
 }
 
+// close releases the database: the throwaway server stopped, or on an
+// external server serbench's schema dropped (releaseSchema).
 func (db *database) close() error {
 	db.closeReplays()
 	if db.srv != nil {
 		return db.srv.Stop()
 	}
-	return nil
+	return db.releaseSchema()
+}
+
+// logw is the database's log (os.Stderr when none is set).
+func (db *database) logw() io.Writer {
+	if db.log == nil {
+		return os.Stderr
+	}
+	return db.log
 }
 
 // spec is what a case measures beyond its method: the table size, a
@@ -532,7 +647,11 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 		}
 		switch {
 		case m.peer != "":
-			start := adbcStart{DSN: db.dsn, SQL: s.sql, Driver: m.peer}
+			dsn, err := db.peerDSN()
+			if err != nil {
+				return err
+			}
+			start := adbcStart{DSN: dsn, SQL: s.sql, Driver: m.peer}
 			if sp.partitions > 1 {
 				start.PartitionOn, start.Partitions = "id", sp.partitions
 			}
@@ -676,8 +795,10 @@ func (db *database) redact(err error) error {
 		return nil
 	}
 	msg := err.Error()
-	if pw := results.DSNPassword(db.dsn); pw != "" {
-		msg = strings.ReplaceAll(msg, pw, results.Redacted)
+	for _, pw := range []string{results.DSNPassword(db.dsn), db.password} {
+		for _, s := range passwordForms(pw) {
+			msg = strings.ReplaceAll(msg, s, results.Redacted)
+		}
 	}
 	msg = results.Redact(msg)
 	if msg == err.Error() {

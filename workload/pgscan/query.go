@@ -31,9 +31,12 @@ import (
 // The query runs as SELECT * FROM (query) AS serbench_query [LIMIT rows],
 // which makes a data-modifying statement a syntax error rather than
 // something run on every sample, and gives COPY and every driver the same
-// statement. With --pg-dsn it runs on that server; without, on the
-// throwaway server after the workload has built the scale's tables
-// (performance_test_<rows>), so that a query can read them.
+// statement. With --pg-dsn it runs on that server, where serbench creates
+// nothing and its own connections' transactions are read-only
+// (default_transaction_read_only); without, on the throwaway server after
+// the workload has built the scale's tables (performance_test_<rows>, in
+// the schema serbench_pgscan, which is on that server's search path), so
+// that a query can read them.
 //
 // Planning validates the query (prepared: a syntax error or an unknown
 // table fails here), then reads it once with pgarrow-select, which is the

@@ -23,14 +23,20 @@ import (
 //	created_date date              '2020-01-01' + i % 1000
 const columns = "id, score, active, name, created_date"
 
-func tableName(rows int64) string { return "performance_test_" + strconv.FormatInt(rows, 10) }
+// tableName is the table of n rows, qualified with serbench's schema
+// (SchemaName) so that nothing of the same name on the search_path is
+// ever read or written.
+func tableName(rows int64) string {
+	return SchemaName + ".performance_test_" + strconv.FormatInt(rows, 10)
+}
 
 // selectSQL is the query every method runs.
 func selectSQL(rows int64) string { return "SELECT " + columns + " FROM " + tableName(rows) }
 
-// createTable (re)creates and vacuums the table of n rows. VACUUM sets the
-// visibility map and hint bits so that the first measured scan does not
-// pay for writing them.
+// createTable (re)creates and vacuums the table of n rows in serbench's
+// schema (which the caller has made sure of: see ensureSchema). VACUUM
+// sets the visibility map and hint bits so that the first measured scan
+// does not pay for writing them.
 func createTable(ctx context.Context, conn *pgx.Conn, rows int64) error {
 	t := tableName(rows)
 	stmts := []string{
@@ -47,17 +53,20 @@ func createTable(ctx context.Context, conn *pgx.Conn, rows int64) error {
 	return nil
 }
 
-// prewarm loads the table of n rows into shared buffers (pg_prewarm), so
-// that the measured reads find it there. With mustFit it also checks that
-// the table fits in a quarter of shared_buffers: a sequential scan of a
-// larger table reads through a small ring buffer and evicts its own pages.
-func prewarm(ctx context.Context, conn *pgx.Conn, rows int64, mustFit bool) error {
+// prewarm loads the table of n rows into shared buffers with fn, the
+// server's pg_prewarm function ("" when the server has none and serbench
+// may not install it: the caller's full read of the table warms it
+// instead), so that the measured reads find it there. With mustFit it
+// also checks that the table fits in a quarter of shared_buffers: a
+// sequential scan of a larger table reads through a small ring buffer and
+// evicts its own pages.
+func prewarm(ctx context.Context, conn *pgx.Conn, rows int64, fn string, mustFit bool) error {
 	t := tableName(rows)
-	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS pg_prewarm"); err != nil {
-		return fmt.Errorf("pgscan: create extension pg_prewarm (PostgreSQL's contrib modules): %w", err)
+	if fn == "" {
+		return nil
 	}
 	var blocks int64
-	if err := conn.QueryRow(ctx, "SELECT pg_prewarm($1::regclass)", t).Scan(&blocks); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT "+fn+"($1::regclass)", t).Scan(&blocks); err != nil {
 		return fmt.Errorf("pgscan: pg_prewarm %s: %w", t, err)
 	}
 	if !mustFit {
