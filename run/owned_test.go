@@ -189,3 +189,22 @@ func TestOutWithOthersFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeRefusesOtherInput: --resume with a plan that measures other
+// data (another input file, another server) than the run it would finish
+// is refused, and the file is left as it was.
+func TestResumeRefusesOtherInput(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), opts(t, dir, func(o *Options) { o.Subjects = []string{"a", "lim"} })); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	_, err := Run(context.Background(), opts(t, dir, func(o *Options) { o.Resume = true; o.PGDSN = "postgres://eve@127.0.0.1:6/other" }))
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "measured fake with dsn postgres://bob:xxxxx@127.0.0.1:5/db") {
+		t.Fatalf("resume on other data: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, ResultsFile)); !bytes.Equal(before, after) {
+		t.Error("the refused resume changed the results file")
+	}
+}

@@ -244,6 +244,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		if err := checkPlan(w.Name(), p); err != nil {
 			return nil, err
 		}
+		if err := sameIdentity(prev, w.Name(), p); err != nil {
+			return nil, err
+		}
 		p.Cases = notDone(o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter)), done)
 		if o.Cases != nil {
 			p.Cases = only(p.Cases, o.Cases)
@@ -546,6 +549,23 @@ func checkPlan(w string, p *workload.Plan) error {
 			// A case may differ from its subject's role: a records read
 			// floor is a limit row of a format subject.
 			c.Role = role
+		}
+	}
+	return nil
+}
+
+// sameIdentity checks that plan p of workload w measures what the run
+// being resumed measured (the facts p.Identity names, as prev recorded
+// them); a fact prev did not record (a workload it did not run, an older
+// file) is not checked.
+func sameIdentity(prev *results.Run, w string, p *workload.Plan) error {
+	if prev == nil {
+		return nil
+	}
+	for _, k := range p.Identity {
+		was, ok := prev.Env.Extra[w+"."+k]
+		if now := results.Redact(p.Env[k]); ok && was != now {
+			return usagef("--resume: the run in %s measured %s with %s %s, this command gives %s: resume with the same settings or choose another --out", filepath.Dir(prev.File), w, k, was, now)
 		}
 	}
 	return nil

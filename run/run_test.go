@@ -44,7 +44,7 @@ func (f fake) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, erro
 				return nil
 			}}
 	}
-	p := &workload.Plan{Env: map[string]string{"dsn": cfg.PGDSN}}
+	p := &workload.Plan{Env: map[string]string{"dsn": cfg.PGDSN}, Identity: []string{"dsn"}}
 	for _, s := range []struct{ name, role string }{{"a", results.RoleBaseline}, {"b", results.RoleSubject}, {"lim", results.RoleLimit}, {"bad", results.RoleSubject}} {
 		if !cfg.WantSubject(s.name) {
 			continue

@@ -91,6 +91,11 @@ type Plan struct {
 	// Env holds facts about the workload's environment worth recording
 	// (e.g. the PostgreSQL server version).
 	Env map[string]string
+	// Identity names the keys of Env that say what is measured (the
+	// user's input file and its size, a query): a run resumed with
+	// --resume must plan the same values, or it would measure the rest of
+	// its cases on other data under the first run's name.
+	Identity []string
 	// Descriptors describe every subject the cases name under the label
 	// key "subject" (with its role), and every other labelled component
 	// worth describing (formats, codecs). They are written into the
