@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/serbench/serbench/workload"
 )
 
 // A run owns two directories while it measures: its output directory and a
@@ -46,14 +48,14 @@ func lockDir(dir string) (*os.File, error) {
 // run.
 func lockOut(dir string) (*os.File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, usagef("output directory: %v", err)
+		return nil, workload.Usagef("output directory: %v", err)
 	}
 	f, err := lockDir(dir)
 	if errors.Is(err, ErrOutInUse) {
-		return nil, usagef("%s: %w; wait for it to finish or choose another --out", dir, err)
+		return nil, workload.Usagef("%s: %w; wait for it to finish or choose another --out", dir, err)
 	}
 	if err != nil {
-		return nil, usagef("output directory: %v", err)
+		return nil, workload.Usagef("output directory: %v", err)
 	}
 	return f, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
 )
 
 // TestRemoveStaleTemps: a run removes the temporary directories of dead
@@ -66,7 +67,7 @@ func TestOutLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Run(context.Background(), opts(t, dir, nil))
-	var ue *UsageError
+	var ue *workload.UsageError
 	if !errors.As(err, &ue) || !errors.Is(err, ErrOutInUse) {
 		t.Fatalf("a run on a held directory: %v", err)
 	}
@@ -180,7 +181,7 @@ func TestOutWithOthersFiles(t *testing.T) {
 		mine := filepath.Join(dir, "report.md")
 		os.WriteFile(mine, []byte("my notes"), 0o644)
 		_, err := Run(context.Background(), opts(t, dir, func(o *Options) { o.Force = force }))
-		var ue *UsageError
+		var ue *workload.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "report.md") {
 			t.Errorf("force=%v: %v, want a usage error naming report.md", force, err)
 		}
@@ -200,7 +201,7 @@ func TestResumeRefusesOtherInput(t *testing.T) {
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
 	_, err := Run(context.Background(), opts(t, dir, func(o *Options) { o.Resume = true; o.PGDSN = "postgres://eve@127.0.0.1:6/other" }))
-	var ue *UsageError
+	var ue *workload.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "measured fake with dsn postgres://bob:xxxxx@127.0.0.1:5/db") {
 		t.Fatalf("resume on other data: %v", err)
 	}

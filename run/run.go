@@ -96,20 +96,6 @@ type Outcome struct {
 	Workloads []workload.Workload
 }
 
-// A UsageError is caused by the caller's options (unknown names, an
-// output directory that already holds a run, nothing to run): the command
-// line reports it as bad input.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *UsageError) Unwrap() error { return e.Err }
-
-func usagef(format string, args ...any) error {
-	return &UsageError{fmt.Errorf(format, args...)}
-}
-
 // Files a run writes into its directory.
 const (
 	ResultsFile = "results.jsonl"
@@ -126,7 +112,7 @@ func Select(all workload.Set, names []string) ([]workload.Workload, error) {
 	for _, n := range names {
 		w, err := all.Lookup(n)
 		if err != nil {
-			return nil, &UsageError{err}
+			return nil, &workload.UsageError{Err: err}
 		}
 		if !slices.Contains(out, w) {
 			out = append(out, w)
@@ -143,7 +129,7 @@ const ProbeEvery = time.Second
 // as soon as it is measured; when ctx ends the run stops after the current
 // comparison group, records that it was interrupted and still renders the
 // report from what it finished. The error is non-nil for bad options
-// (a *UsageError), for a workload that could not be planned, and for
+// (a *workload.UsageError), for a workload that could not be planned, and for
 // output that could not be written.
 func Run(ctx context.Context, o Options) (*Outcome, error) {
 	ws, err := Select(o.Workloads, o.Names)
@@ -157,7 +143,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		o.Log = io.Discard
 	}
 	if o.Force && o.Resume {
-		return nil, usagef("--force and --resume exclude each other")
+		return nil, workload.Usagef("--force and --resume exclude each other")
 	}
 	// The output directory is this run's until it returns: a second run
 	// on it stops here, before reading or writing anything.
@@ -185,7 +171,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	scale := o.Scale
 	if prev != nil {
 		if scale != workload.Scale(prev.Env.Scale) {
-			return nil, usagef("--resume: the run in %s is at scale %s, not %s", o.Out, prev.Env.Scale, scale)
+			return nil, workload.Usagef("--resume: the run in %s is at scale %s, not %s", o.Out, prev.Env.Scale, scale)
 		}
 	}
 	env := bench.CollectEnv(string(scale), o.Count, results.RedactArgs(o.Args))
@@ -291,7 +277,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		if o.Filter != nil {
 			filter = o.Filter.String()
 		}
-		return nil, usagef("no case matches (workloads %s, --filter %q, --subject %s)", strings.Join(names(ws), ","), filter, strings.Join(o.Subjects, ","))
+		return nil, workload.Usagef("no case matches (workloads %s, --filter %q, --subject %s)", strings.Join(names(ws), ","), filter, strings.Join(o.Subjects, ","))
 	}
 
 	for _, p := range plans {
@@ -309,7 +295,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		rw, err = results.Create(resPath)
 	}
 	if err != nil {
-		return nil, usagef("output directory %s is not writable: %v", o.Out, err)
+		return nil, workload.Usagef("output directory %s is not writable: %v", o.Out, err)
 	}
 	defer rw.Close()
 	if prev == nil {
@@ -418,13 +404,13 @@ func (o Options) previous(path string) (*results.Run, error) {
 	switch {
 	case statErr != nil:
 		if others := othersFiles(o.Out); len(others) > 0 {
-			return nil, usagef("%s holds no serbench run but files a run would overwrite (%s): choose another --out", o.Out, strings.Join(others, ", "))
+			return nil, workload.Usagef("%s holds no serbench run but files a run would overwrite (%s): choose another --out", o.Out, strings.Join(others, ", "))
 		}
 		return nil, nil
 	case o.Force:
 		return nil, clearRun(o.Out)
 	case !o.Resume:
-		return nil, usagef("%s already holds a run (%s): pass --resume to finish it or --force to replace it", o.Out, ResultsFile)
+		return nil, workload.Usagef("%s already holds a run (%s): pass --resume to finish it or --force to replace it", o.Out, ResultsFile)
 	}
 	removed, err := results.RepairTail(path)
 	if err != nil {
@@ -439,7 +425,7 @@ func (o Options) previous(path string) (*results.Run, error) {
 	}
 	prev, err := results.ReadFile(path)
 	if err != nil {
-		return nil, usagef("--resume: %v", err)
+		return nil, workload.Usagef("--resume: %v", err)
 	}
 	for _, w := range prev.Warnings {
 		fmt.Fprintf(o.Log, "serbench: %s\n", w)
@@ -565,7 +551,7 @@ func sameIdentity(prev *results.Run, w string, p *workload.Plan) error {
 	for _, k := range p.Identity {
 		was, ok := prev.Env.Extra[w+"."+k]
 		if now := results.Redact(p.Env[k]); ok && was != now {
-			return usagef("--resume: the run in %s measured %s with %s %s, this command gives %s: resume with the same settings or choose another --out", filepath.Dir(prev.File), w, k, was, now)
+			return workload.Usagef("--resume: the run in %s measured %s with %s %s, this command gives %s: resume with the same settings or choose another --out", filepath.Dir(prev.File), w, k, was, now)
 		}
 	}
 	return nil
@@ -607,7 +593,7 @@ func checkSubjects(ws []workload.Workload, subjects []string) error {
 	}
 	for _, s := range subjects {
 		if !slices.Contains(all, s) {
-			return usagef("unknown subject %q for %s (valid: %s)", s, strings.Join(names(ws), ", "), strings.Join(all, ", "))
+			return workload.Usagef("unknown subject %q for %s (valid: %s)", s, strings.Join(names(ws), ", "), strings.Join(all, ", "))
 		}
 	}
 	return nil

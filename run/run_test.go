@@ -143,7 +143,7 @@ func TestOutDirRules(t *testing.T) {
 	stale := filepath.Join(dir, "old-plot.svg")
 	os.WriteFile(stale, []byte("<svg/>"), 0o644)
 	_, err := Run(context.Background(), opts(t, dir, nil))
-	var ue *UsageError
+	var ue *workload.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "already holds a run") || !strings.Contains(err.Error(), "--resume") {
 		t.Fatalf("second run: %v", err)
 	}
@@ -182,7 +182,7 @@ func TestSelectOnceEach(t *testing.T) {
 		t.Errorf("Select twice: %d workloads, %v", len(ws), err)
 	}
 	_, err = Select(workload.Set{fake{}}, []string{"nope"})
-	var ue *UsageError
+	var ue *workload.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "valid: fake") {
 		t.Errorf("unknown workload: %v", err)
 	}

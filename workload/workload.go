@@ -1,6 +1,14 @@
 // Package workload defines what a serbench workload is — a named
 // experiment that yields measurable cases and the report sections that
-// present them — and the settings every workload understands.
+// present them — and the settings every workload understands, and the
+// errors a workload's plan returns that the run and the command line act on
+// (UsageError, ErrUnavailable).
+//
+// Each workload is a package workload/<name> (and its sub-packages). No
+// workload imports another: what several share lives in a helper package
+// under workload/ that is no workload (workload/filecase for the file
+// workloads, workload/workloadtest for tests); nothing here or below imports
+// run (internal/arch enforces both).
 package workload
 
 import (
@@ -172,6 +180,23 @@ func (s Set) Sections() []report.Section {
 		out = append(out, w.Sections()...)
 	}
 	return out
+}
+
+// A UsageError is caused by the caller's options or input (unknown names,
+// an output directory that already holds a run, nothing to run, an input
+// file that cannot be read): the command line reports it as bad input, exit
+// status 2. It is declared here, the lowest level that returns one, so that
+// workloads, the run and the command line share the one type.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a *UsageError whose Err is fmt.Errorf(format, args...).
+func Usagef(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
 }
 
 // ErrUnavailable is wrapped by Plan errors that mean a workload cannot run

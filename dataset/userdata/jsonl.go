@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/serbench/serbench/format/dynamic/jsonv"
+	"github.com/serbench/serbench/internal/jsonv"
 )
 
 // lineReader reads lines of at most max bytes, counting them.

@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
-	"github.com/serbench/serbench/format/dynamic/jsonv"
+	"github.com/serbench/serbench/internal/jsonv"
 )
 
 // CBOR is a CBOR sequence (RFC 8742) of record batches' rows: each row one

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
-	"github.com/serbench/serbench/format/dynamic/jsonv"
+	"github.com/serbench/serbench/internal/jsonv"
 )
 
 // CSV is RFC 4180 CSV of flat record batches: a header of column names,

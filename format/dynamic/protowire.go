@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
-	"github.com/serbench/serbench/format/dynamic/jsonv"
+	"github.com/serbench/serbench/internal/jsonv"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 

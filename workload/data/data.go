@@ -4,16 +4,17 @@
 // dataset/userdata), then written with every schema-driven format of
 // package format/dynamic × every codec to a real file through filebench,
 // the pipeline the records workload uses, and read back verifying every row
-// (NULLs and nesting included). The cases carry the records workload's
-// labels, ops and metrics, so the report reuses records' tables, Pareto plot
-// and recommendation rules, and adds what only this data has: its schema, a
+// (NULLs and nesting included). The cases carry the file workloads' labels,
+// ops and metrics (package workload/filecase, which it shares with the
+// records workload), so the report reuses their tables, Pareto plot and
+// recommendation rules, and adds what only this data has: its schema, a
 // per-column size breakdown from Parquet's column chunks and what generated
 // code would gain.
 //
 // Planning streams through the whole input (up to the row limit, bounded
 // memory) before anything is measured: a malformed line, a truncated file or
-// an unknown extension is a *run.UsageError naming the file and the line or
-// offset. The rows are loaded into memory by the workload's first case, so
+// an unknown extension is a *workload.UsageError naming the file and the line
+// or offset. The rows are loaded into memory by the workload's first case, so
 // other workloads of the same run are measured without them.
 package data
 
@@ -28,16 +29,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/report"
-	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
-	"github.com/serbench/serbench/workload/records"
 )
 
 // Name is the workload's CLI name.
@@ -46,9 +44,9 @@ const Name = "data"
 // caseName is the benchmark base name of every case.
 const caseName = "Data"
 
-// Descriptor keys beyond records' subject and codec: the input file, its
-// columns in schema order (nested fields as dotted paths) and the notes of
-// schema inference.
+// Descriptor keys beyond the file workloads' subject and codec (package
+// filecase): the input file, its columns in schema order (nested fields as
+// dotted paths) and the notes of schema inference.
 const (
 	KeyInput  = "input"
 	KeyColumn = "column"
@@ -224,10 +222,10 @@ func CheckSettings(cfg workload.Config) error {
 func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
 	cfg = w.merged(cfg)
 	if cfg.Input == "" {
-		return nil, &run.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w", workload.ErrUnavailable)}
+		return nil, &workload.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w", workload.ErrUnavailable)}
 	}
 	if err := CheckSettings(cfg); err != nil {
-		return nil, &run.UsageError{Err: err}
+		return nil, &workload.UsageError{Err: err}
 	}
 	smp, _ := ParseSample(cfg.Sample)
 	limit := cfg.Limit
@@ -237,7 +235,7 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: cfg.SkipBad, TempDir: cfg.TempDir}
 	in, err := readInput(cfg.Input, opts, cfg.DryRun)
 	if err != nil {
-		return nil, &run.UsageError{Err: err}
+		return nil, &workload.UsageError{Err: err}
 	}
 	in.limit, in.sample, in.skipBad = limit, cfg.Sample, cfg.SkipBad
 	if w.log != nil && !cfg.DryRun {
@@ -420,28 +418,6 @@ func readInput(path string, opts userdata.Options, dryRun bool) (*input, error) 
 		return nil, fmt.Errorf("%s: no rows to measure", path)
 	}
 	return in, nil
-}
-
-// opTime is a rough expectation of one op on a small machine, for
-// estimates only: as records', per row.
-func opTime(rows int64, op, codecName string) time.Duration {
-	perRow := 1500 * time.Nanosecond
-	switch op {
-	case records.OpReadBytes:
-		perRow = 30 * time.Nanosecond
-	case records.OpDecompress:
-		perRow = 300 * time.Nanosecond
-	case records.OpWrite:
-		switch codecName {
-		case "xz":
-			perRow = 12 * time.Microsecond
-		case "brotli":
-			perRow = 6 * time.Microsecond
-		case "gzip":
-			perRow = 3 * time.Microsecond
-		}
-	}
-	return time.Duration(rows) * perRow
 }
 
 // memoryLimitPolicy says, for the results' environment, which soft memory

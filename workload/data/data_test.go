@@ -21,7 +21,6 @@ import (
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/records"
 	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
@@ -182,12 +181,12 @@ func TestBadInput(t *testing.T) {
 		{"truncated.parquet", "truncated.parquet"},
 		{"truncated.arrow", "truncated.arrow"},
 		{"truncated.jsonl.gz", "truncated.jsonl.gz"},
-		{"fuzz", "is a directory"},
+		{".", "is a directory"},
 		{"../userdata_test.go", "unknown extension"},
 		{"missing.jsonl", "no such file"},
 	} {
 		_, err := New().Plan(context.Background(), workload.Config{Input: filepath.Join(testdata, tc.file), Scale: workload.Quick, TempDir: t.TempDir()})
-		var ue *run.UsageError
+		var ue *workload.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want a one-line usage error containing %q", tc.file, err, tc.want)
 		}
@@ -208,7 +207,7 @@ func TestBadInput(t *testing.T) {
 // it) and, when named, a usage error naming the flag.
 func TestNoInput(t *testing.T) {
 	_, err := New().Plan(context.Background(), workload.Config{Scale: workload.Quick})
-	var ue *run.UsageError
+	var ue *workload.UsageError
 	if !workload.IsUnavailable(err) || !errors.As(err, &ue) || !strings.Contains(err.Error(), "--input") {
 		t.Fatalf("err = %v", err)
 	}
@@ -287,50 +286,6 @@ func TestGenerateRecordsJSONL(t *testing.T) {
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestRunPipeline goes through run.Run as the command line does: bad input
-// is a *run.UsageError (exit status 2) before any case is measured or any
-// results file written; without an input a run of every workload skips
-// data with a message; a good input yields the report.
-func TestRunPipeline(t *testing.T) {
-	out := t.TempDir()
-	opts := func(w *Workload, names ...string) run.Options {
-		return run.Options{Workloads: workload.Set{w}, Names: names, Scale: workload.Quick, Count: 1, Benchtime: time.Millisecond, Out: out, Force: true}
-	}
-	bad := NewWith(workload.Config{Input: filepath.Join(testdata, "malformed.jsonl")}, nil)
-	_, err := run.Run(context.Background(), opts(bad, Name))
-	var ue *run.UsageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "malformed.jsonl:2") {
-		t.Fatalf("bad input: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(out, run.ResultsFile)); err == nil {
-		t.Error("bad input wrote a results file")
-	}
-	var log strings.Builder
-	o := opts(New())
-	o.Log = &log
-	if _, err := run.Run(context.Background(), o); !errors.As(err, &ue) || !strings.Contains(log.String(), "skipping data: needs --input FILE") {
-		t.Errorf("no input: err %v, log %q", err, log.String())
-	}
-	var schema strings.Builder
-	good := NewWith(workload.Config{Input: filepath.Join(testdata, "nested.jsonl.zst"), Formats: []string{"parquet", "msgpack"}, Codecs: []string{"none", "zstd"}}, &schema)
-	res, err := run.Run(context.Background(), opts(good, Name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(schema.String(), "| address.geo.lat | float64 | yes |") {
-		t.Errorf("schema not printed before measuring: %q", schema.String())
-	}
-	md, err := os.ReadFile(filepath.Join(res.Dir, "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"## Workload `data`", "Input **nested.jsonl.zst** (jsonl)", "| kind / compression | jsonl / zstd |", "Which columns make the file big"} {
-		if !strings.Contains(string(md), s) {
-			t.Errorf("report lacks %q", s)
-		}
 	}
 }
 

@@ -3,7 +3,6 @@ package data
 import (
 	"context"
 	"flag"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,6 +10,7 @@ import (
 	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/workload/filecase"
 )
 
 var perfInput = flag.String("perf-input", "", "input file of BenchmarkReadVerify (e.g. a -gen-records file)")
@@ -37,13 +37,13 @@ func BenchmarkReadVerify(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p := &pair{in: in, fname: name, format: f, codec: codec.Default().MustParse("none"), path: filepath.Join(b.TempDir(), name)}
-			if err := p.prepare(); err != nil {
+			p := newPair(in, &filecase.Files{Dir: b.TempDir()}, name, f, codec.Default().MustParse("none"))
+			if err := p.Prepare(); err != nil {
 				b.Fatal(err)
 			}
 			b.Run(name+"/read+verify", func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					if _, err := p.read(p.path, d.Batches); err != nil {
+					if _, err := p.read(p.Path, d.Batches); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -66,6 +66,6 @@ func readNoVerify(p *pair) (int64, error) {
 }
 
 func filebenchRead(p *pair, count func(int64)) (any, error) {
-	return filebench.Read(context.Background(), p.path, p.format, p.codec, -1,
+	return filebench.Read(context.Background(), p.Path, p.format, p.Codec, -1,
 		func(_ int, got *arrow.RecordBatch) error { count((*got).NumRows()); return nil }, filebench.Options{})
 }

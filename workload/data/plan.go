@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -20,86 +18,38 @@ import (
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
-	"github.com/serbench/serbench/workload/records"
+	"github.com/serbench/serbench/workload/filecase"
 )
 
-// verifyRows caps the rows a write case round-trips before it is timed (as
-// records' verifyRecords): every timed read verifies every row of the full
-// file.
-const verifyRows = 20_000
-
-// budget is the sampling budget of a case, limitCount the samples of a
-// limit row (records' values).
-const (
-	budget     = time.Second
-	limitCount = 3
-)
-
-// pair is one format × codec and its file, shared by the pair's cases.
+// pair is one format × codec and its file (filecase.File: the path and
+// codec, the sizes written), shared by the pair's cases.
 type pair struct {
-	mu     sync.Mutex
+	filecase.File
 	in     *input
-	files  *fileSet
+	files  *filecase.Files
 	fname  string
 	format dynamic.Format // nil when holdErr is set
-	codec  codec.Codec
-	path   string
 	// holdErr, when set, is why the format cannot hold the data: the pair
 	// is one failed write case.
 	holdErr error
-
-	verified bool
-	fileB    int64
-	encodedB int64
 }
 
-// fileSet keeps at most one pair's file on disk at a time.
-type fileSet struct {
-	mu      sync.Mutex
-	dir     string
-	ownsDir bool
-	current *pair
-	all     []*pair
-}
-
-func (s *fileSet) activate(p *pair) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.current != nil && s.current != p {
-		s.current.remove()
-	}
-	s.current = p
-}
-
-func (s *fileSet) close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var errs []error
-	for _, p := range s.all {
-		errs = append(errs, p.remove())
-	}
-	if s.ownsDir {
-		errs = append(errs, os.RemoveAll(s.dir))
-	}
-	return errors.Join(errs...)
-}
-
-func (p *pair) remove() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.verified = false
-	if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("data: remove %s: %w", p.path, err)
-	}
-	return nil
+// newPair returns the pair of format f (nil when it cannot hold the data)
+// named fname and codec c, its file in the plan's directory.
+func newPair(in *input, files *filecase.Files, fname string, f dynamic.Format, c codec.Codec) *pair {
+	p := &pair{File: filecase.File{Workload: Name, Codec: c, Records: in.rows, Want: -1}, in: in, files: files, fname: fname, format: f}
+	p.Path = filepath.Join(files.Dir, "data-"+fname+"-"+c.Info().Name+".bin")
+	// filebench counts record batches, not rows: Want -1.
+	p.Write = func() (filebench.WriteStats, error) { return p.write(p.Path, p.in.loaded()) }
+	p.Read = func() (filebench.ReadStats, error) { return p.read(p.Path, p.in.loaded()) }
+	return p
 }
 
 func (p *pair) name() string  { return p.fname }
-func (p *pair) cname() string { return p.codec.Info().Name }
+func (p *pair) cname() string { return p.Codec.Info().Name }
 
-// seq yields batches as filebench's records.
+// seq yields batches as filebench's filecase.
 func seq(bs []arrow.RecordBatch) func(yield func(*arrow.RecordBatch) bool) {
 	return func(yield func(*arrow.RecordBatch) bool) {
 		for i := range bs {
@@ -112,14 +62,14 @@ func seq(bs []arrow.RecordBatch) func(yield func(*arrow.RecordBatch) bool) {
 
 // write writes batches to path with the pair's format and codec.
 func (p *pair) write(path string, bs []arrow.RecordBatch) (filebench.WriteStats, error) {
-	st, err := filebench.Write(context.Background(), path, p.format, p.codec, seq(bs), filebench.Options{})
+	st, err := filebench.Write(context.Background(), path, p.format, p.Codec, seq(bs), filebench.Options{})
 	return st, err
 }
 
 // read reads path back verifying every row against bs.
 func (p *pair) read(path string, bs []arrow.RecordBatch) (filebench.ReadStats, error) {
 	v := dynamic.NewVerifier(bs)
-	st, err := filebench.Read(context.Background(), path, p.format, p.codec, -1,
+	st, err := filebench.Read(context.Background(), path, p.format, p.Codec, -1,
 		func(_ int, got *arrow.RecordBatch) error { return v.Check(*got) }, filebench.Options{})
 	if err == nil {
 		err = v.Done()
@@ -155,17 +105,17 @@ func head(bs []arrow.RecordBatch, n int64) []arrow.RecordBatch {
 	return out
 }
 
-// roundTrip writes the input's first verifyRows rows to a scratch file and
+// roundTrip writes the input's first filecase.VerifyRecords rows to a scratch file and
 // reads them back verifying every row, so that no write is timed on a
 // format that does not round-trip the data.
 func (p *pair) roundTrip() error {
-	bs := head(p.in.loaded(), verifyRows)
+	bs := head(p.in.loaded(), filecase.VerifyRecords)
 	defer func() {
 		for _, b := range bs {
 			b.Release()
 		}
 	}()
-	path := p.path + ".verify"
+	path := p.Path + ".verify"
 	defer os.Remove(path)
 	if _, err := p.write(path, bs); err != nil {
 		return err
@@ -176,70 +126,10 @@ func (p *pair) roundTrip() error {
 	return nil
 }
 
-// prepare writes the pair's file outside timing.
-func (p *pair) prepare() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.verified = false
-	st, err := p.write(p.path, p.in.loaded())
-	if err != nil {
-		return err
-	}
-	p.fileB, p.encodedB, p.verified = st.FileBytes, st.EncodedBytes, true
-	return nil
-}
-
-func (p *pair) ensure() error {
-	p.mu.Lock()
-	ok := p.verified
-	p.mu.Unlock()
-	if ok {
-		if _, err := os.Stat(p.path); err == nil {
-			return nil
-		}
-	}
-	return p.prepare()
-}
-
-func (p *pair) check() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.verified {
-		return errors.New("the file was not written")
-	}
-	fi, err := os.Stat(p.path)
-	if err != nil {
-		return fmt.Errorf("file written by the write case: %w", err)
-	}
-	if fi.Size() != p.fileB {
-		return fmt.Errorf("file %s is %d bytes, was written as %d (truncated or replaced between write and read)", p.path, fi.Size(), p.fileB)
-	}
-	return nil
-}
-
-func (p *pair) metrics(m map[string]float64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	m[records.MetricFile] = float64(p.fileB)
-	if p.encodedB > 0 {
-		m[records.MetricEncoded] = float64(p.encodedB)
-	}
-	m[records.MetricRecords] = float64(p.in.rows)
-}
-
-func (p *pair) bytesPerOp(op string) int64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if op == records.OpReadBytes || p.encodedB == 0 {
-		return p.fileB
-	}
-	return p.encodedB
-}
-
 // columnSizes adds the byte size of every Parquet column chunk of the
 // pair's file, summed over row groups, to m.
 func (p *pair) columnSizes(m map[string]float64) error {
-	r, err := file.OpenParquetFile(p.path, false)
+	r, err := file.OpenParquetFile(p.Path, false)
 	if err != nil {
 		return fmt.Errorf("parquet column sizes: %w", err)
 	}
@@ -266,15 +156,15 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 	if len(cnames) == 0 {
 		cnames = codecs.Names()
 	}
-	files := &fileSet{dir: cfg.TempDir}
-	if files.dir == "" && cfg.DryRun {
-		files.dir = os.TempDir() // never written: a dry run acquires nothing
-	} else if files.dir == "" {
+	files := &filecase.Files{Dir: cfg.TempDir}
+	if files.Dir == "" && cfg.DryRun {
+		files.Dir = os.TempDir() // never written: a dry run acquires nothing
+	} else if files.Dir == "" {
 		d, err := os.MkdirTemp("", "serbench-data-")
 		if err != nil {
 			return nil, fmt.Errorf("data: temp dir: %w", err)
 		}
-		files.dir, files.ownsDir = d, true
+		files.Dir, files.OwnsDir = d, true
 	}
 	var cases []bench.Case
 	var descs []results.Descriptor
@@ -286,11 +176,11 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 		f, err := ctor.New(in.schema, dynamic.Options{})
 		if err != nil {
 			// The format cannot hold this schema: one failed case says why.
-			p := &pair{in: in, files: files, fname: ctor.Name, codec: codecs.MustParse("none"), holdErr: holdErr(err)}
-			p.path = filepath.Join(files.dir, "data-"+ctor.Name+"-none.bin")
-			files.all = append(files.all, p)
+			p := newPair(in, files, ctor.Name, nil, codecs.MustParse("none"))
+			p.holdErr = holdErr(err)
+			files.Add(&p.File)
 			cases = append(cases, holdCase(p))
-			descs = append(descs, results.Descriptor{Key: records.LabelFormat, Name: ctor.Name, Role: results.RoleSubject,
+			descs = append(descs, results.Descriptor{Key: filecase.LabelFormat, Name: ctor.Name, Role: results.RoleSubject,
 				What: holdErr(err).Error(), Tags: []string{dynamic.LabelSchemaDriven}})
 			continue
 		}
@@ -298,7 +188,7 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 		for _, cn := range cnames {
 			c, err := codecs.Parse(cn)
 			if err != nil {
-				return nil, &run.UsageError{Err: fmt.Errorf("--codecs: %w", err)}
+				return nil, &workload.UsageError{Err: fmt.Errorf("--codecs: %w", err)}
 			}
 			if filebench.CheckCombination(f.Descriptor(), c) != nil {
 				continue
@@ -306,9 +196,8 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 			if !slices.Contains(used, c.Info().Name) {
 				used = append(used, c.Info().Name)
 			}
-			p := &pair{in: in, files: files, fname: ctor.Name, format: f, codec: c}
-			p.path = filepath.Join(files.dir, "data-"+ctor.Name+"-"+c.Info().Name+".bin")
-			files.all = append(files.all, p)
+			p := newPair(in, files, ctor.Name, f, c)
+			files.Add(&p.File)
 			cases = append(cases, pairCases(p)...)
 		}
 	}
@@ -316,23 +205,23 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 	descs = append(descs, in.descriptors()...)
 	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(),
 		Close: func() error {
-			err := files.close()
+			err := files.Close()
 			in.release()
 			return err
 		}}
 	return plan, nil
 }
 
-// formatDescriptor describes a format with records' tags.
+// formatDescriptor describes a format with the file workloads' tags.
 func formatDescriptor(d format.Descriptor) results.Descriptor {
 	tags := slices.Clone(d.Labels)
 	if d.Compresses {
-		tags = append(tags, records.TagCompresses)
+		tags = append(tags, filecase.TagCompresses)
 	}
 	if d.RandomAccess {
-		tags = append(tags, records.TagRandomAccess)
+		tags = append(tags, filecase.TagRandomAccess)
 	}
-	return results.Descriptor{Key: records.LabelFormat, Name: d.Name, Role: results.RoleSubject,
+	return results.Descriptor{Key: filecase.LabelFormat, Name: d.Name, Role: results.RoleSubject,
 		What: d.Detail, Module: d.Library, Version: d.Version, Tags: tags,
 		Settings: map[string]string{"buffer": "256 KiB bufio under the encoder", "verified": "every row on read (NULLs, nesting, floats bit for bit)", "path": pathOf(d)}}
 }
@@ -357,7 +246,7 @@ func codecDescriptors(codecs *codec.Registry, names []string) []results.Descript
 			continue
 		}
 		in := c.Info()
-		d := results.Descriptor{Key: records.LabelCodec, Name: name, What: in.Detail, Module: in.Library}
+		d := results.Descriptor{Key: filecase.LabelCodec, Name: name, What: in.Detail, Module: in.Library}
 		if in.Version != "-" {
 			d.Version = in.Version
 		}
@@ -398,19 +287,20 @@ func (in *input) env() map[string]string {
 		"memory_limit": memoryLimitPolicy()}
 }
 
-// ops lists the operations measured for p, in run order (records' ops).
+// ops lists the operations measured for p, in run order (the file
+// workloads' ops).
 func (p *pair) ops() []string {
 	if p.cname() == "none" {
-		return []string{records.OpWrite, records.OpRead, records.OpReadBytes}
+		return []string{filecase.OpWrite, filecase.OpRead, filecase.OpReadBytes}
 	}
-	return []string{records.OpWrite, records.OpRead, records.OpReadBytes, records.OpDecompress}
+	return []string{filecase.OpWrite, filecase.OpRead, filecase.OpReadBytes, filecase.OpDecompress}
 }
 
 func (p *pair) labels(op string) results.Labels {
 	return results.Labels{
-		{Key: records.LabelFormat, Value: p.name()},
-		{Key: records.LabelCodec, Value: p.cname()},
-		{Key: records.LabelOp, Value: op},
+		{Key: filecase.LabelFormat, Value: p.name()},
+		{Key: filecase.LabelCodec, Value: p.cname()},
+		{Key: filecase.LabelOp, Value: op},
 	}
 }
 
@@ -418,7 +308,7 @@ func (p *pair) labels(op string) results.Labels {
 // input's schema.
 func holdCase(p *pair) bench.Case {
 	return bench.Case{
-		Workload: Name, Name: caseName, Labels: p.labels(records.OpWrite), Affinity: p.path,
+		Workload: Name, Name: caseName, Labels: p.labels(filecase.OpWrite), Affinity: p.Path,
 		Notes:  []string{CannotHold},
 		Setup:  func() error { return p.holdErr },
 		Verify: func() error { return p.holdErr },
@@ -443,102 +333,51 @@ func newCase(p *pair, op string, last bool) bench.Case {
 	c := bench.Case{
 		Workload: Name,
 		Name:     caseName,
-		Affinity: p.path,
+		Affinity: p.Path,
 		Labels:   p.labels(op),
 		Metrics:  map[string]float64{},
-		Budget:   budget,
+		Budget:   filecase.Budget,
 		NoWarmup: true,
-		OpTime:   opTime(rows, op, p.cname()),
+		OpTime:   filecase.OpTime(rows, op, p.cname()),
 	}
-	if op == records.OpReadBytes || op == records.OpDecompress {
+	if op == filecase.OpReadBytes || op == filecase.OpDecompress {
 		c.Role = results.RoleLimit
-		c.Count = limitCount
+		c.Count = filecase.LimitCount
 	}
-	if op != records.OpWrite {
+	if op != filecase.OpWrite {
 		c.Group = p.name() + "/" + p.cname() + "/read"
 	}
 	if last {
-		c.Teardown = func() { p.remove() }
+		c.Teardown = func() { p.Remove() }
 	}
-	if op == records.OpWrite {
+	if op == filecase.OpWrite {
 		c.Setup = func() error {
 			if _, err := p.in.load(); err != nil {
 				return err
 			}
-			p.files.activate(p)
+			p.files.Activate(&p.File)
 			return nil
 		}
 		c.Verify = p.roundTrip
-		c.Run = func(b *bench.B) error {
-			b.SetBytes(p.bytesPerOp(op))
-			var peak uint64
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-					return fmt.Errorf("remove previous file: %w", err)
-				}
-				b.StartTimer()
-				st, err := p.write(p.path, p.in.loaded())
-				if err != nil {
-					return err
-				}
-				p.mu.Lock()
-				p.fileB, p.encodedB, p.verified = st.FileBytes, st.EncodedBytes, true
-				p.mu.Unlock()
-				peak = max(peak, st.Heap.PeakDelta())
-			}
-			b.ReportMetric(float64(peak), records.MetricPeakHeap)
-			b.SetBytes(p.bytesPerOp(op))
-			p.metrics(c.Metrics)
-			return nil
-		}
+		c.Run = p.WriteRun(c.Metrics)
 		return c
 	}
 	c.Setup = func() error {
 		if _, err := p.in.load(); err != nil {
 			return err
 		}
-		p.files.activate(p)
-		if err := p.ensure(); err != nil {
+		p.files.Activate(&p.File)
+		if err := p.Ensure(); err != nil {
 			return fmt.Errorf("create the file to read: %w", err)
 		}
-		p.metrics(c.Metrics)
-		if op == records.OpRead && p.name() == "parquet" {
+		p.Metrics(c.Metrics)
+		if op == filecase.OpRead && p.name() == "parquet" {
 			// Which columns make the file big: the column chunks' sizes.
 			return p.columnSizes(c.Metrics)
 		}
 		return nil
 	}
-	c.Verify = p.check
-	c.Run = func(b *bench.B) error {
-		b.SetBytes(p.bytesPerOp(op))
-		var peak uint64
-		for i := 0; i < b.N; i++ {
-			var (
-				st  filebench.ReadStats
-				err error
-			)
-			switch op {
-			case records.OpRead:
-				st, err = p.read(p.path, p.in.loaded())
-			case records.OpReadBytes:
-				st, err = filebench.ReadFile(context.Background(), p.path, filebench.Options{})
-				if err == nil && st.FileBytes != p.fileB {
-					err = fmt.Errorf("read %d bytes, the file was written as %d", st.FileBytes, p.fileB)
-				}
-			case records.OpDecompress:
-				st, err = filebench.Decompress(context.Background(), p.path, p.codec, filebench.Options{})
-				if err == nil && st.DecodedBytes != p.encodedB {
-					err = fmt.Errorf("decompressed %d bytes, the encoder wrote %d", st.DecodedBytes, p.encodedB)
-				}
-			}
-			if err != nil {
-				return err
-			}
-			peak = max(peak, st.Heap.PeakDelta())
-		}
-		b.ReportMetric(float64(peak), records.MetricPeakHeap)
-		return nil
-	}
+	c.Verify = p.Check
+	c.Run = p.ReadRun(op)
 	return c
 }

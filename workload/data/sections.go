@@ -9,7 +9,7 @@ import (
 
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/workload/records"
+	"github.com/serbench/serbench/workload/filecase"
 )
 
 // Sections implements workload.Workload: computed findings, the input and
@@ -23,17 +23,18 @@ func (*Workload) Sections() []report.Section {
 		{Workload: Name, Title: "Input and schema", Render: renderInput},
 		{Workload: Name, Title: "Method: schema-driven formats", Render: renderMethod},
 	}
-	out = append(out, records.FileSections(Name)...)
+	out = append(out, filecase.FileSections(Name)...)
 	return append(out,
 		report.Section{Workload: Name, Title: "Which columns make the file big (Parquet column chunks)", Render: renderColumns},
 		report.Section{Workload: Name, Title: "What generated code would gain", Render: renderCodegen},
-		records.AnomaliesSection(Name),
+		filecase.AnomaliesSection(Name),
 	)
 }
 
-// Summary implements workload.Workload: records' summary for this data.
+// Summary implements workload.Workload: the file workloads' summary
+// (filecase.FileSummary, records' too) for this data.
 func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
-	return records.FileSummary(Name, run, cases)
+	return filecase.FileSummary(Name, run, cases)
 }
 
 // descriptors returns the run's data descriptors with key k, in the order
@@ -99,8 +100,8 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		}
 		lines = append(lines, line+".")
 	}
-	picks := map[string]records.Pick{}
-	for _, p := range records.Picks(Name, run, cases) {
+	picks := map[string]filecase.Pick{}
+	for _, p := range filecase.Picks(Name, run, cases) {
 		picks[p.Name] = p
 	}
 	if p, ok := picks["Smallest file"]; ok {
@@ -127,7 +128,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	if ch := cannotHold(cases); len(ch) > 0 {
 		var names []string
 		for _, c := range ch {
-			names = append(names, c.Labels.Get(records.LabelFormat)+" + "+c.Labels.Get(records.LabelCodec))
+			names = append(names, c.Labels.Get(filecase.LabelFormat)+" + "+c.Labels.Get(filecase.LabelCodec))
 		}
 		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", plural(len(ch), "case"), strings.Join(names, ", ")))
 	}
@@ -137,7 +138,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	return []report.Block{report.Findings(lines)}, nil
 }
 
-func savedText(p records.Pick) string {
+func savedText(p filecase.Pick) string {
 	if !math.IsNaN(p.Saved) && p.Saved > 0 {
 		return ", " + report.Pct(p.Saved) + " smaller than " + p.Format + " uncompressed"
 	}
@@ -193,7 +194,7 @@ func renderInput(run *results.Run, _ []*results.Case) ([]report.Block, error) {
 }
 
 func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	fmts := descriptors(run, records.LabelFormat)
+	fmts := descriptors(run, filecase.LabelFormat)
 	if len(fmts) == 0 {
 		return nil, nil
 	}
@@ -201,7 +202,7 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 	for _, d := range fmts {
 		outer := "all"
 		for _, tag := range d.Tags {
-			if tag == records.TagRandomAccess || tag == records.TagCompresses {
+			if tag == filecase.TagRandomAccess || tag == filecase.TagCompresses {
 				outer = "none only (random access or compresses itself)"
 			}
 		}
@@ -220,7 +221,7 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 		"No code is generated for the user's data: every format is driven by the Arrow schema at run time. Each write streams the batches through the format's encoder, the codec and a 256 KiB buffer into a real file; "+
 		"each read streams the file back (read → decompress → decode) and compares every decoded row with the input — NULLs, nesting and floats bit for bit — inside the timed read. "+
 		"Before a write is timed, the pair round-trips the first %s rows through a scratch file. A format that cannot hold the schema or one of its values (nested data in CSV, NaN in JSON) is a FAILED case with the reason, never a silent change. "+
-		"Sampling, floors (read-bytes, decompress) and medians are the records workload's; its tables, plot and recommendation rules follow.", report.Int(verifyRows))}
+		"Sampling, floors (read-bytes, decompress) and medians are the records workload's; its tables, plot and recommendation rules follow.", report.Int(filecase.VerifyRecords))}
 	return []report.Block{text, t}, nil
 }
 
@@ -234,7 +235,7 @@ type column struct {
 // biggest first.
 func columnSizes(cases []*results.Case) []column {
 	for _, c := range cases {
-		if c.Labels.Get(records.LabelFormat) != "parquet" || c.Labels.Get(records.LabelOp) != records.OpRead {
+		if c.Labels.Get(filecase.LabelFormat) != "parquet" || c.Labels.Get(filecase.LabelOp) != filecase.OpRead {
 			continue
 		}
 		var out []column
@@ -326,7 +327,7 @@ func perRow(c *results.Case) float64 {
 	if c == nil {
 		return math.NaN()
 	}
-	n := c.Metrics[records.MetricRecords]
+	n := c.Metrics[filecase.MetricRecords]
 	if n <= 0 {
 		return math.NaN()
 	}
@@ -334,25 +335,25 @@ func perRow(c *results.Case) float64 {
 }
 
 func renderCodegen(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	if len(descriptors(run, records.LabelFormat)) == 0 {
+	if len(descriptors(run, filecase.LabelFormat)) == 0 {
 		return nil, nil
 	}
 	// records' plain pairs only: not its unbuffered variant.
-	rec := run.Filter(records.Name, func(c *results.Case) bool { return c.Labels.Get(records.LabelVariant) == "" })
+	rec := run.Filter(filecase.RecordsWorkload, func(c *results.Case) bool { return c.Labels.Get(filecase.LabelVariant) == "" })
 	if len(rec) == 0 {
 		return []report.Block{&report.Text{Body: "Every format here runs code driven by the schema at run time (see Method); none is generated for this data. " +
 			"The records workload is not in this results file, so its generated-code-vs-reflection rows cannot say what generated code would gain. " +
 			"Measure both in one run: `serbench run records data --input FILE` (records at the same --scale)."}}, nil
 	}
-	recIx := report.NewIndex(rec, records.LabelFormat, records.LabelCodec, records.LabelOp)
-	dataIx := report.NewIndex(cases, records.LabelFormat, records.LabelCodec, records.LabelOp)
+	recIx := report.NewIndex(rec, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
+	dataIx := report.NewIndex(cases, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
 	var blocks []report.Block
 	// records' own codegen-vs-reflection pair: MessagePack by reflection
 	// (vmihailenco) and generated (msgp), codec none.
-	refl := recIx.Get("msgpack", "none", records.OpWrite)
-	gen := recIx.Get("msgpack-msgp", "none", records.OpWrite)
-	reflR := recIx.Get("msgpack", "none", records.OpRead)
-	genR := recIx.Get("msgpack-msgp", "none", records.OpRead)
+	refl := recIx.Get("msgpack", "none", filecase.OpWrite)
+	gen := recIx.Get("msgpack-msgp", "none", filecase.OpWrite)
+	reflR := recIx.Get("msgpack", "none", filecase.OpRead)
+	genR := recIx.Get("msgpack-msgp", "none", filecase.OpRead)
 	if w, r := medianNs(refl)/medianNs(gen), medianNs(reflR)/medianNs(genR); !math.IsNaN(w) || !math.IsNaN(r) {
 		blocks = append(blocks, &report.Text{Body: fmt.Sprintf("In the records workload of this run, generated MessagePack code (msgpack-msgp) against reflection (msgpack), both uncompressed on the same records: reflection takes %s the generated write's time and %s the generated read's. "+
 			"That is the gain generated code has over a generic path on flat records.", timesOrDash(w), timesOrDash(r))})
@@ -363,17 +364,17 @@ func renderCodegen(run *results.Run, cases []*results.Case) ([]report.Block, err
 	}
 	info := map[string]results.Descriptor{}
 	for _, d := range run.Descriptors {
-		if d.Workload == records.Name && d.Key == records.LabelFormat {
+		if d.Workload == filecase.RecordsWorkload && d.Key == filecase.LabelFormat {
 			info[d.Name] = d
 		}
 	}
-	for _, f := range report.Distinct(cases, records.LabelFormat) {
-		dw, dr := dataIx.Get(f, "none", records.OpWrite), dataIx.Get(f, "none", records.OpRead)
+	for _, f := range report.Distinct(cases, filecase.LabelFormat) {
+		dw, dr := dataIx.Get(f, "none", filecase.OpWrite), dataIx.Get(f, "none", filecase.OpRead)
 		if dw == nil && dr == nil {
 			continue
 		}
 		for _, twin := range recordsTwins(f) {
-			rw, rr := recIx.Get(twin, "none", records.OpWrite), recIx.Get(twin, "none", records.OpRead)
+			rw, rr := recIx.Get(twin, "none", filecase.OpWrite), recIx.Get(twin, "none", filecase.OpRead)
 			if rw == nil && rr == nil {
 				continue
 			}

@@ -31,17 +31,15 @@ import (
 	"github.com/serbench/serbench/codec"
 	dsn "github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/dataset/nested/media"
-	mediapb "github.com/serbench/serbench/dataset/nested/media/pb"
-	"github.com/serbench/serbench/dataset/nested/nestedarrow"
 	"github.com/serbench/serbench/dataset/nested/tpch"
-	tpchpb "github.com/serbench/serbench/dataset/nested/tpch/pb"
 	"github.com/serbench/serbench/dataset/nested/userevents"
-	uepb "github.com/serbench/serbench/dataset/nested/userevents/pb"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/arrowipc"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/nested/nestedarrow"
+	"github.com/serbench/serbench/workload/nested/nestedfmt"
 )
 
 // Name is the workload's CLI name.
@@ -229,13 +227,13 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 				}
 				return t.Slice(n), nil
 			}
-			cs, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(tpchpb.Mapping()), msgpackMsgp[tpch.LineItem])
+			cs, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(nestedfmt.TPCHProtobuf()), msgpackMsgp[tpch.LineItem])
 		case "media":
 			load := func() ([]media.Record, error) { return media.Generate(n), nil }
-			cs, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(mediapb.Mapping()), msgpackMsgp[media.Record])
+			cs, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(nestedfmt.MediaProtobuf()), msgpackMsgp[media.Record])
 		case "userevents":
 			load := func() ([]userevents.Record, error) { return userevents.Generate(n), nil }
-			cs, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(uepb.Mapping()), msgpackMsgp[userevents.Record])
+			cs, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(nestedfmt.UserEventsProtobuf()), msgpackMsgp[userevents.Record])
 		default:
 			err = fmt.Errorf("unknown dataset %q", name)
 		}

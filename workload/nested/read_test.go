@@ -15,12 +15,12 @@ import (
 	"github.com/serbench/serbench/codec"
 	dsn "github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/dataset/nested/media"
-	mediapb "github.com/serbench/serbench/dataset/nested/media/pb"
-	"github.com/serbench/serbench/dataset/nested/nestedarrow"
 	"github.com/serbench/serbench/dataset/nested/userevents"
 	"github.com/serbench/serbench/format/arrowipc"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/nested/nestedarrow"
+	"github.com/serbench/serbench/workload/nested/nestedfmt"
 )
 
 // columnReaders are the sub-schema readers of a Parquet file.
@@ -239,7 +239,7 @@ func TestTruncatedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rf := range []rowFormat[media.Record]{jsonStd[media.Record](), jsonGoccy[media.Record](), msgpackMsgp[media.Record](),
-		cborFormat[media.Record](), protobufFormat(mediapb.Mapping()), av} {
+		cborFormat[media.Record](), protobufFormat(nestedfmt.MediaProtobuf()), av} {
 		for _, cn := range rowCodecs() {
 			c := codecs.MustParse(cn)
 			kinds = append(kinds,

@@ -25,7 +25,6 @@ import (
 	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -190,7 +189,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		return &workload.Plan{}, nil
 	}
 	if err := CheckQuery(w.query); err != nil {
-		return nil, &run.UsageError{Err: err}
+		return nil, &workload.UsageError{Err: err}
 	}
 	var (
 		db  *database

@@ -19,7 +19,6 @@ import (
 	"github.com/serbench/serbench/pgarrow"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -130,7 +129,7 @@ type userQuery struct {
 func queryError(db *database, format string, args ...any) error {
 	err := db.redact(fmt.Errorf(format, args...))
 	msg := strings.Join(strings.Fields(err.Error()), " ")
-	return &run.UsageError{Err: errors.New(msg)}
+	return &workload.UsageError{Err: errors.New(msg)}
 }
 
 // planQuery validates q on the database and reads it once with pgarrow

@@ -10,7 +10,6 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
@@ -156,7 +155,7 @@ func TestBadQuery(t *testing.T) {
 	ctx := context.Background()
 	for _, q := range []string{"SELEC 1", "SELECT * FROM no_such_table", "SELECT 1 / (i - 5) FROM generate_series(1, 10) i", "SELECT 1 WHERE false", "DELETE FROM performance_test_100000"} {
 		_, err := NewWith(Query{SQL: q}).Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), Subjects: []string{MethodSelect}})
-		var ue *run.UsageError
+		var ue *workload.UsageError
 		if !errors.As(err, &ue) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: err = %v; want a one-line usage error", q, err)
 			continue

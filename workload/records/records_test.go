@@ -13,6 +13,7 @@ import (
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/filecase"
 	"github.com/serbench/serbench/workload/records/recordsfmt"
 )
 
@@ -58,9 +59,9 @@ func TestQuickPlan(t *testing.T) {
 		if k := strings.Join(keys[:3], ","); k != "subject,codec,op" {
 			t.Fatalf("%s: labels %s", c.FullName(), k)
 		}
-		pair := c.Labels.Get(LabelFormat) + "/" + c.Labels.Get(LabelCodec) + "/" + c.Labels.Get(LabelVariant)
-		switch c.Labels.Get(LabelOp) {
-		case OpWrite:
+		pair := c.Labels.Get(filecase.LabelFormat) + "/" + c.Labels.Get(filecase.LabelCodec) + "/" + c.Labels.Get(filecase.LabelVariant)
+		switch c.Labels.Get(filecase.LabelOp) {
+		case filecase.OpWrite:
 			seenWrite[pair] = true
 		default:
 			if !seenWrite[pair] {
@@ -68,16 +69,16 @@ func TestQuickPlan(t *testing.T) {
 			}
 		}
 		limit := c.Role == results.RoleLimit
-		if isLimit := c.Labels.Get(LabelOp) == OpReadBytes || c.Labels.Get(LabelOp) == OpDecompress; isLimit != limit {
+		if isLimit := c.Labels.Get(filecase.LabelOp) == filecase.OpReadBytes || c.Labels.Get(filecase.LabelOp) == filecase.OpDecompress; isLimit != limit {
 			t.Errorf("%s: role %q", c.FullName(), c.Role)
 		}
-		wantBudget, wantCount, wantPerRound := budget, 0, 0 // 0: --count, one per round
+		wantBudget, wantCount, wantPerRound := filecase.Budget, 0, 0 // 0: --count, one per round
 		switch {
-		case c.Labels.Get(LabelOp) == OpReadBytes:
+		case c.Labels.Get(filecase.LabelOp) == filecase.OpReadBytes:
 			wantPerRound = readBytesPerRound
 		case limit:
-			wantCount = limitCount
-		case pair == BareSubject+"/zstd/" || pair == BareMsgpSubject+"/none/":
+			wantCount = filecase.LimitCount
+		case pair == filecase.BareSubject+"/zstd/" || pair == filecase.BareMsgpSubject+"/none/":
 			// The harness comparison takes every planned pair of runs.
 			wantBudget, wantCount = 0, 10
 		}
@@ -89,7 +90,7 @@ func TestQuickPlan(t *testing.T) {
 			t.Errorf("%s: missing Setup, Verify or Run", c.FullName())
 		}
 	}
-	for _, pair := range []string{"msgpack/none/" + VariantUnbuffered, BareSubject + "/zstd/", BareMsgpSubject + "/none/", "parquet-zstd/none/", "csv/xz/"} {
+	for _, pair := range []string{"msgpack/none/" + filecase.VariantUnbuffered, filecase.BareSubject + "/zstd/", filecase.BareMsgpSubject + "/none/", "parquet-zstd/none/", "csv/xz/"} {
 		if !seenWrite[pair] {
 			t.Errorf("no write case for %s", pair)
 		}
@@ -130,7 +131,7 @@ func measure(t *testing.T, c bench.Case) results.Case {
 // and the unbuffered write.
 func TestCasesMeasure(t *testing.T) {
 	dir := t.TempDir()
-	p := smallPlan(t, 2000, dir, `codec=(none|zstd)/`, "msgpack", "parquet-zstd", BareSubject, BareMsgpSubject)
+	p := smallPlan(t, 2000, dir, `codec=(none|zstd)/`, "msgpack", "parquet-zstd", filecase.BareSubject, filecase.BareMsgpSubject)
 	if len(p.Cases) != 3+4+1+3+1+1 {
 		t.Fatalf("%d cases", len(p.Cases))
 	}
@@ -142,22 +143,22 @@ func TestCasesMeasure(t *testing.T) {
 		if len(r.Samples) != 1 || r.Samples[0].NsPerOp <= 0 {
 			t.Errorf("%s: samples %+v", r.FullName(), r.Samples)
 		}
-		if r.Metrics[MetricFile] <= 0 || r.Metrics[MetricRecords] != 2000 {
+		if r.Metrics[filecase.MetricFile] <= 0 || r.Metrics[filecase.MetricRecords] != 2000 {
 			t.Errorf("%s: metrics %v", r.FullName(), r.Metrics)
 		}
 		if _, ok := r.Median(results.UnitMBPerS); !ok {
 			t.Errorf("%s: no MB/s", r.FullName())
 		}
-		bare := r.Labels.Get(LabelFormat) == BareSubject || r.Labels.Get(LabelFormat) == BareMsgpSubject
-		if _, ok := r.Median(MetricPeakHeap); !ok && !bare {
+		bare := r.Labels.Get(filecase.LabelFormat) == filecase.BareSubject || r.Labels.Get(filecase.LabelFormat) == filecase.BareMsgpSubject
+		if _, ok := r.Median(filecase.MetricPeakHeap); !ok && !bare {
 			t.Errorf("%s: no peak heap", r.FullName())
 		}
-		if x, ok := r.Median(MetricPipelineRatio); bare && (!ok || x <= 0) {
+		if x, ok := r.Median(filecase.MetricPipelineRatio); bare && (!ok || x <= 0) {
 			t.Errorf("%s: pipeline ÷ bare %v, %v", r.FullName(), x, ok)
 		}
-		if r.Labels.Get(LabelCodec) == "zstd" && r.Labels.Get(LabelOp) != OpReadBytes &&
-			r.Metrics[MetricEncoded] <= r.Metrics[MetricFile] {
-			t.Errorf("%s: encoded %v not above file %v", r.FullName(), r.Metrics[MetricEncoded], r.Metrics[MetricFile])
+		if r.Labels.Get(filecase.LabelCodec) == "zstd" && r.Labels.Get(filecase.LabelOp) != filecase.OpReadBytes &&
+			r.Metrics[filecase.MetricEncoded] <= r.Metrics[filecase.MetricFile] {
+			t.Errorf("%s: encoded %v not above file %v", r.FullName(), r.Metrics[filecase.MetricEncoded], r.Metrics[filecase.MetricFile])
 		}
 	}
 	left, err := os.ReadDir(dir)
@@ -191,7 +192,7 @@ func TestBadInput(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			failOp: OpWrite, reason: "no space left on device",
+			failOp: filecase.OpWrite, reason: "no space left on device",
 		},
 		{
 			name: "truncated between write and read",
@@ -204,7 +205,7 @@ func TestBadInput(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			failOp: OpRead, reason: "truncated or replaced between write and read",
+			failOp: filecase.OpRead, reason: "truncated or replaced between write and read",
 		},
 		{
 			name: "corrupted between write and read",
@@ -220,7 +221,7 @@ func TestBadInput(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			failOp: OpRead, reason: "run: filebench: read msgpack/none",
+			failOp: filecase.OpRead, reason: "run: filebench: read msgpack/none",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -241,7 +242,7 @@ func TestBadInput(t *testing.T) {
 				got = append(got, measure(t, c))
 			}
 			failed := got[0]
-			if tc.failOp == OpRead {
+			if tc.failOp == filecase.OpRead {
 				failed = got[1]
 				if !got[0].OK() {
 					t.Fatalf("write failed: %s", got[0].Error)
@@ -250,7 +251,7 @@ func TestBadInput(t *testing.T) {
 			if failed.OK() || !strings.Contains(failed.Error, tc.reason) {
 				t.Errorf("%s: status %s, error %q; want failed with %q", failed.FullName(), failed.Status, failed.Error, tc.reason)
 			}
-			if next := got[2]; !next.OK() || next.Labels.Get(LabelCodec) != "gzip" {
+			if next := got[2]; !next.OK() || next.Labels.Get(filecase.LabelCodec) != "gzip" {
 				t.Errorf("next pair: %s %s %s", next.FullName(), next.Status, next.Error)
 			}
 		})

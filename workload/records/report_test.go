@@ -13,6 +13,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload/filecase"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
 
@@ -30,7 +31,7 @@ func TestRecordSmallRun(t *testing.T) {
 	if !*record {
 		t.Skip("run with -record to re-record testdata/" + smallRun)
 	}
-	p := smallPlan(t, 2000, t.TempDir(), `codec=(none|zstd)/`, "jsonl", "msgpack", "parquet-zstd", "msgpack-msgp", BareSubject, BareMsgpSubject)
+	p := smallPlan(t, 2000, t.TempDir(), `codec=(none|zstd)/`, "jsonl", "msgpack", "parquet-zstd", "msgpack-msgp", filecase.BareSubject, filecase.BareMsgpSubject)
 	w, err := results.Create(filepath.Join("testdata", smallRun))
 	if err != nil {
 		t.Fatal(err)

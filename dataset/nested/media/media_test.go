@@ -7,10 +7,7 @@ import (
 
 	"github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/dataset/nested/media"
-	"github.com/serbench/serbench/dataset/nested/media/pb"
 	"github.com/serbench/serbench/dataset/nested/nestedtest"
-	"github.com/serbench/serbench/format/msgp"
-	"github.com/serbench/serbench/format/protobuf"
 )
 
 // TestGolden pins the dataset: the canonical hash of the first 5,000 records
@@ -100,13 +97,6 @@ func TestProject(t *testing.T) {
 	if err != nil || got.Images != nil {
 		t.Fatalf("Project of a record without images = %+v, %v", got, err)
 	}
-}
-
-func TestRoundTrip(t *testing.T) {
-	recs := media.Generate(300)
-	fs := nestedtest.GenericFormats[media.Record](t, media.AvroSchema())
-	fs = append(fs, protobuf.New("protobuf", pb.Mapping()), msgp.New[media.Record]())
-	nestedtest.RoundTrip(t, recs, fs...)
 }
 
 func TestParquetColumns(t *testing.T) {

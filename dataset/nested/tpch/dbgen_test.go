@@ -13,9 +13,6 @@ import (
 	"github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/dataset/nested/nestedtest"
 	"github.com/serbench/serbench/dataset/nested/tpch"
-	"github.com/serbench/serbench/dataset/nested/tpch/pb"
-	"github.com/serbench/serbench/format/msgp"
-	"github.com/serbench/serbench/format/protobuf"
 )
 
 // goldenLines is how many line items the tests generate through dbgen.
@@ -99,15 +96,6 @@ func TestFull(t *testing.T) {
 		t.Fatalf("Len = %d, want %d", tb.Len(), tpch.FullRecords)
 	}
 	nestedtest.CheckGolden(t, "golden.txt", golden(t, tb.Slice(goldenLines)))
-}
-
-func TestRoundTrip(t *testing.T) {
-	if dbgenRecs == nil {
-		t.Skip("-short: no dbgen child")
-	}
-	fs := nestedtest.GenericFormats[tpch.LineItem](t, tpch.AvroSchema())
-	fs = append(fs, protobuf.New("protobuf", pb.Mapping()), msgp.New[tpch.LineItem]())
-	nestedtest.RoundTrip(t, dbgenRecs[:300], fs...)
 }
 
 func TestParquetColumns(t *testing.T) {

@@ -8,9 +8,6 @@ import (
 	"github.com/serbench/serbench/dataset/nested"
 	"github.com/serbench/serbench/dataset/nested/nestedtest"
 	"github.com/serbench/serbench/dataset/nested/userevents"
-	"github.com/serbench/serbench/dataset/nested/userevents/pb"
-	"github.com/serbench/serbench/format/msgp"
-	"github.com/serbench/serbench/format/protobuf"
 )
 
 // TestGolden pins the dataset: the canonical hash of the first 1,000 records
@@ -159,17 +156,6 @@ func TestProject(t *testing.T) {
 	if userevents.Equal(&p, &gen) {
 		t.Fatal("projection equals the full record")
 	}
-}
-
-func TestRoundTrip(t *testing.T) {
-	recs := userevents.Generate(200)
-	// An absent amount, an empty events list and a record without tags or
-	// optional fields, to cover the edges.
-	recs = append(recs, userevents.Record{ID: -1, Devices: []userevents.Device{{Family: "windows",
-		Connections: []userevents.Connection{{Events: []userevents.Event{{Type: "Profile update"}}}}}}})
-	fs := nestedtest.GenericFormats[userevents.Record](t, userevents.AvroSchema())
-	fs = append(fs, protobuf.New("protobuf", pb.Mapping()), msgp.New[userevents.Record]())
-	nestedtest.RoundTrip(t, recs, fs...)
 }
 
 func TestParquetColumns(t *testing.T) {

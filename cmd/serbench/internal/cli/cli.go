@@ -29,15 +29,9 @@ const (
 	ExitInterrupted = 130
 )
 
-// usageError marks bad input from the user: exit status 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
+// usagef marks bad input from the user: exit status 2 (a
+// *workload.UsageError, the type the run and the workloads return too).
+func usagef(format string, args ...any) error { return workload.Usagef(format, args...) }
 
 // exitError carries a specific exit status with its message.
 type exitError struct {
@@ -85,7 +79,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	msg := strings.TrimSpace(err.Error())
 	fmt.Fprintf(stderr, "serbench: %s\n", msg)
-	var ue usageError
+	var ue *workload.UsageError
 	var ee exitError
 	switch {
 	case errors.As(err, &ee):
@@ -128,7 +122,7 @@ func (a *app) rootCmd() *cobra.Command {
 	}
 	// `serbench completion bash|zsh|fish|powershell` and `serbench --version`.
 	root.Version = versionLine()
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &workload.UsageError{Err: err} })
 	root.AddCommand(a.runCmd(), a.listCmd(), a.reportCmd(), a.compareCmd(), a.versionCmd())
 	return root
 }

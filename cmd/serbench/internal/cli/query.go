@@ -32,7 +32,7 @@ func (a *app) configurePgscan(names []string, f queryFlags) error {
 	}
 	q := pgscan.Query{SQL: f.sql, Rows: f.rows}
 	if err := pgscan.CheckQuery(q); err != nil {
-		return usageError{err}
+		return &workload.UsageError{Err: err}
 	}
 	ws := make(workload.Set, len(a.workloads))
 	for i, w := range a.workloads {

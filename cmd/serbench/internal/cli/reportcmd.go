@@ -10,6 +10,7 @@ import (
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
+	"github.com/serbench/serbench/workload"
 )
 
 func (a *app) reportCmd() *cobra.Command {
@@ -48,7 +49,7 @@ func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 	for _, p := range paths {
 		r, err := results.ReadFile(p)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, &workload.UsageError{Err: err}
 		}
 		for _, w := range r.Warnings {
 			fmt.Fprintf(a.stderr, "serbench: warning: %s\n", w)

@@ -107,7 +107,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	// Validate everything before touching the disk or measuring.
 	scale, err := workload.ParseScale(f.scale)
 	if err != nil {
-		return usageError{err}
+		return &workload.UsageError{Err: err}
 	}
 	if f.count < 1 {
 		return usagef("--count must be at least 1, got %d", f.count)
@@ -123,14 +123,14 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	shard, err := run.ParseShard(f.shard, os.Getenv)
 	if err != nil {
-		return usageError{err}
+		return &workload.UsageError{Err: err}
 	}
 	if f.forks < 0 {
 		return usagef("--forks must be at least 1, got %d", f.forks)
 	}
 	prog, err := newProgress(f.progress, a.stderr)
 	if err != nil {
-		return usageError{err}
+		return &workload.UsageError{Err: err}
 	}
 	var rp run.Progress = prog
 	spawn := a.spawner()
@@ -139,18 +139,18 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if f.fork != "" {
 		// A fork measures its parent's selection and reports to it.
 		if err := parseFork(f.fork); err != nil {
-			return usageError{err}
+			return &workload.UsageError{Err: err}
 		}
 		if f.cases == "" {
 			return usagef("--fork needs --cases FILE")
 		}
 		if caseNames, err = run.ReadCasesFile(f.cases); err != nil {
-			return usageError{err}
+			return &workload.UsageError{Err: err}
 		}
 		rp, spawn = forkEvents{a.stdout}, nil
 		if f.iters != "" {
 			if iters, err = run.ReadItersFile(f.iters); err != nil {
-				return usageError{err}
+				return &workload.UsageError{Err: err}
 			}
 		}
 	}
@@ -180,8 +180,8 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
 	}
-	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
-		return usageError{ue}
+	if ue := (*workload.UsageError)(nil); errors.As(err, &ue) {
+		return ue
 	}
 	if res == nil {
 		return err
@@ -224,8 +224,8 @@ func failedError(r *results.Run) error {
 // dryRun prints what a run with the same options would measure.
 func (a *app) dryRun(ctx context.Context, o run.Options) error {
 	planned, err := run.DryRun(ctx, o)
-	if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
-		return usageError{ue}
+	if ue := (*workload.UsageError)(nil); errors.As(err, &ue) {
+		return ue
 	}
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func (a *app) configureData(names []string, f runFlags) error {
 	}
 	cfg := workload.Config{Input: f.input, Limit: f.limit, Sample: f.sample, SkipBad: f.skipBad, Formats: f.formats, Codecs: f.codecs}
 	if err := data.CheckSettings(cfg); err != nil {
-		return usageError{err}
+		return &workload.UsageError{Err: err}
 	}
 	ws := make(workload.Set, len(a.workloads))
 	for i, w := range a.workloads {

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/serbench/serbench/dataset/nested/media"
-	"github.com/serbench/serbench/format/protobuf"
 )
 
 // player converts a media.Media.Player string to the enum.
@@ -85,13 +84,4 @@ func ToRecord(m *Record, r *media.Record) error {
 			Width: mi.GetWidth(), Height: mi.GetHeight()}
 	}
 	return nil
-}
-
-// Mapping returns the conversions the protobuf format needs.
-func Mapping() protobuf.Mapping[media.Record, *Record] {
-	return protobuf.Mapping[media.Record, *Record]{
-		New:     func() *Record { return new(Record) },
-		ToMsg:   FromRecord,
-		FromMsg: ToRecord,
-	}
 }

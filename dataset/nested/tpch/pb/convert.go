@@ -1,9 +1,6 @@
 package pb
 
-import (
-	"github.com/serbench/serbench/dataset/nested/tpch"
-	"github.com/serbench/serbench/format/protobuf"
-)
+import "github.com/serbench/serbench/dataset/nested/tpch"
 
 func fromNation(n *tpch.Nation) *Nation {
 	return &Nation{Name: n.Name, Region: &Region{Name: n.Region.Name, Comment: n.Region.Comment}, Comment: n.Comment}
@@ -61,13 +58,4 @@ func ToLineItem(m *LineItem, r *tpch.LineItem) error {
 		ShipInstruct: m.GetShipInstruct(), ShipMode: m.GetShipMode(), Comment: m.GetComment(),
 	}
 	return nil
-}
-
-// Mapping returns the conversions the protobuf format needs.
-func Mapping() protobuf.Mapping[tpch.LineItem, *LineItem] {
-	return protobuf.Mapping[tpch.LineItem, *LineItem]{
-		New:     func() *LineItem { return new(LineItem) },
-		ToMsg:   FromLineItem,
-		FromMsg: ToLineItem,
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/serbench/serbench/dataset/nested/userevents"
-	"github.com/serbench/serbench/format/protobuf"
 )
 
 // family converts a userevents.Device.Family string to the enum.
@@ -183,13 +182,4 @@ func ToRecord(m *Record, r *userevents.Record) error {
 		}
 	}
 	return nil
-}
-
-// Mapping returns the conversions the protobuf format needs.
-func Mapping() protobuf.Mapping[userevents.Record, *Record] {
-	return protobuf.Mapping[userevents.Record, *Record]{
-		New:     func() *Record { return new(Record) },
-		ToMsg:   FromRecord,
-		FromMsg: ToRecord,
-	}
 }

@@ -4,7 +4,8 @@
 // an Arrow type. The JSON Lines input reader (dataset/userdata) infers
 // schemas from and reads through it; the schema-driven JSON Lines format
 // (format/dynamic) shares its string escaping, date and timestamp layouts
-// and time-unit conversions.
+// and time-unit conversions. It is neither a format nor a dataset, so that
+// both may import it (a dataset imports no format: internal/arch).
 package jsonv
 
 import (

@@ -1,13 +1,13 @@
-package records
+package filecase
 
 import (
 	"fmt"
 	"math"
 )
 
-// A point is one format × codec pair whose write and read both succeeded:
+// A Point is one format × codec pair whose write and read both succeeded:
 // what the top-performer and recommendation rules choose from.
-type point struct {
+type Point struct {
 	// Format and Codec name the pair.
 	Format, Codec string
 	// WriteNs and ReadNs are the median times of one write and one read.
@@ -26,7 +26,7 @@ type point struct {
 
 // family groups the pairs whose savings are measured against the same
 // uncompressed file: Base, or Format when Base is unknown.
-func (p point) family() string {
+func (p Point) family() string {
 	if p.Base != "" {
 		return p.Base
 	}
@@ -34,34 +34,34 @@ func (p point) family() string {
 }
 
 // Subject is "format + codec".
-func (p point) Subject() string { return p.Format + " + " + p.Codec }
+func (p Point) Subject() string { return p.Format + " + " + p.Codec }
 
 // TotalNs is write + read.
-func (p point) TotalNs() float64 { return p.WriteNs + p.ReadNs }
+func (p Point) TotalNs() float64 { return p.WriteNs + p.ReadNs }
 
 // Saved is the fraction saved against the same format uncompressed, or NaN
 // when that size is unknown.
-func (p point) Saved() float64 {
+func (p Point) Saved() float64 {
 	if p.PlainB <= 0 {
 		return math.NaN()
 	}
 	return 1 - p.FileB/p.PlainB
 }
 
-// A rule picks one point by a stated criterion.
-type rule struct {
+// A Rule picks one point by a stated criterion.
+type Rule struct {
 	// Name is the metric or use case.
 	Name string
 	// Rule states the criterion in words, printed with the pick.
 	Rule string
 	// Pick returns the index of the chosen point, or -1 when none
 	// qualifies.
-	Pick func(pts []point) int
+	Pick func(pts []Point) int
 }
 
 // argmin returns the index of the smallest key among the points for which
 // keep is true (nil: all); ties go to the earlier point.
-func argmin(pts []point, keep func(point) bool, key func(point) float64) int {
+func argmin(pts []Point, keep func(Point) bool, key func(Point) float64) int {
 	best := -1
 	var bv float64
 	for i, p := range pts {
@@ -79,7 +79,7 @@ func argmin(pts []point, keep func(point) bool, key func(point) float64) int {
 	return best
 }
 
-func minOf(pts []point, keep func(point) bool, key func(point) float64) float64 {
+func minOf(pts []Point, keep func(Point) bool, key func(Point) float64) float64 {
 	i := argmin(pts, keep, key)
 	if i < 0 {
 		return math.NaN()
@@ -87,11 +87,11 @@ func minOf(pts []point, keep func(point) bool, key func(point) float64) float64 
 	return key(pts[i])
 }
 
-func writeNs(p point) float64 { return p.WriteNs }
-func readNs(p point) float64  { return p.ReadNs }
-func totalNs(p point) float64 { return p.TotalNs() }
-func fileB(p point) float64   { return p.FileB }
-func isText(p point) bool     { return p.Text }
+func writeNs(p Point) float64 { return p.WriteNs }
+func readNs(p Point) float64  { return p.ReadNs }
+func totalNs(p Point) float64 { return p.TotalNs() }
+func fileB(p Point) float64   { return p.FileB }
+func isText(p Point) bool     { return p.Text }
 
 // Thresholds of the use-case rules.
 const (
@@ -102,39 +102,39 @@ const (
 	balanceRuleString = "minimum of (round trip ÷ fastest round trip) × (file ÷ smallest file): the point nearest the origin of the log-log scatter, always on the Pareto frontier"
 )
 
-// topRules are the quick-reference winners.
-func topRules() []rule {
-	return []rule{
-		{"Fastest round trip", "minimum write + read", func(pts []point) int { return argmin(pts, nil, totalNs) }},
-		{"Fastest write", "minimum write time", func(pts []point) int { return argmin(pts, nil, writeNs) }},
-		{"Fastest read", "minimum read time (every record decoded and verified)", func(pts []point) int { return argmin(pts, nil, readNs) }},
-		{"Smallest file", "minimum file size", func(pts []point) int { return argmin(pts, nil, fileB) }},
+// TopRules are the quick-reference winners.
+func TopRules() []Rule {
+	return []Rule{
+		{"Fastest round trip", "minimum write + read", func(pts []Point) int { return argmin(pts, nil, totalNs) }},
+		{"Fastest write", "minimum write time", func(pts []Point) int { return argmin(pts, nil, writeNs) }},
+		{"Fastest read", "minimum read time (every record decoded and verified)", func(pts []Point) int { return argmin(pts, nil, readNs) }},
+		{"Smallest file", "minimum file size", func(pts []Point) int { return argmin(pts, nil, fileB) }},
 		{"Best balance", balanceRuleString, pickBalance},
 	}
 }
 
-func pickBalance(pts []point) int {
+func pickBalance(pts []Point) int {
 	t, s := minOf(pts, nil, totalNs), minOf(pts, nil, fileB)
 	if !(t > 0) || !(s > 0) {
 		return -1
 	}
-	return argmin(pts, nil, func(p point) float64 { return p.TotalNs() / t * p.FileB / s })
+	return argmin(pts, nil, func(p Point) float64 { return p.TotalNs() / t * p.FileB / s })
 }
 
-// useCaseRules are the recommendations by use case.
-func useCaseRules() []rule {
-	return []rule{
+// UseCaseRules are the recommendations by use case.
+func UseCaseRules() []Rule {
+	return []Rule{
 		{
 			"High-throughput logging",
 			fmt.Sprintf("fastest write among pairs that compress, saving at least %.0f%% of the best saving reached on the same format (relative, so it adapts to how compressible the data is)", loggingShareBest*100),
-			func(pts []point) int {
+			func(pts []Point) int {
 				best := map[string]float64{}
 				for _, p := range pts {
 					if s := p.Saved(); s > best[p.family()] {
 						best[p.family()] = s
 					}
 				}
-				return argmin(pts, func(p point) bool {
+				return argmin(pts, func(p Point) bool {
 					return p.Saved() > 0 && p.Saved() >= loggingShareBest*best[p.family()]
 				}, writeNs)
 			},
@@ -142,31 +142,31 @@ func useCaseRules() []rule {
 		{
 			"Data archival",
 			fmt.Sprintf("smallest file among pairs whose write takes at most %.0f× the fastest write", archivalMaxWrite),
-			func(pts []point) int {
+			func(pts []Point) int {
 				w := minOf(pts, nil, writeNs)
-				return argmin(pts, func(p point) bool { return p.WriteNs <= archivalMaxWrite*w }, fileB)
+				return argmin(pts, func(p Point) bool { return p.WriteNs <= archivalMaxWrite*w }, fileB)
 			},
 		},
 		{
 			"Real-time processing",
 			fmt.Sprintf("fastest round trip (write + read: data produced and consumed as it flows) among pairs saving at least %.0f%% against the same format uncompressed", realtimeMinSaved*100),
-			func(pts []point) int {
-				return argmin(pts, func(p point) bool { return p.Saved() >= realtimeMinSaved }, totalNs)
+			func(pts []Point) int {
+				return argmin(pts, func(p Point) bool { return p.Saved() >= realtimeMinSaved }, totalNs)
 			},
 		},
 		{
 			"Human-readable archives",
 			fmt.Sprintf("smallest file among text formats whose round trip is within %.0f× the fastest text-format round trip", readableMaxTotal),
-			func(pts []point) int {
+			func(pts []Point) int {
 				t := minOf(pts, isText, totalNs)
-				return argmin(pts, func(p point) bool { return p.Text && p.TotalNs() <= readableMaxTotal*t }, fileB)
+				return argmin(pts, func(p Point) bool { return p.Text && p.TotalNs() <= readableMaxTotal*t }, fileB)
 			},
 		},
 		{
 			"Analytics (random access)",
 			"fastest round trip among formats that can read one column or row group without decoding the file (Parquet, Arrow file)",
-			func(pts []point) int {
-				return argmin(pts, func(p point) bool { return p.RandomAccess }, totalNs)
+			func(pts []Point) int {
+				return argmin(pts, func(p Point) bool { return p.RandomAccess }, totalNs)
 			},
 		},
 	}

@@ -1,11 +1,11 @@
-package records
+package filecase
 
 import "testing"
 
 // TestRules checks each top-performer and use-case rule on synthetic
 // points chosen so that a wrong rule picks a different point.
 func TestRules(t *testing.T) {
-	pts := []point{
+	pts := []Point{
 		// 0: tiny but very slow to write.
 		{Format: "msgpack", Codec: "xz", WriteNs: 40e9, ReadNs: 2e9, FileB: 1e6, PlainB: 120e6},
 		// 1: fastest write, well compressed.
@@ -25,13 +25,13 @@ func TestRules(t *testing.T) {
 		// 8: saves 80% (the best on its format), round trip 1.4 s.
 		{Format: "protobuf", Codec: "lz4", WriteNs: 0.9e9 + 0.2e9, ReadNs: 0.3e9, FileB: 20e6, PlainB: 100e6},
 	}
-	rules := map[string]rule{}
-	for _, r := range append(topRules(), useCaseRules()...) {
+	rules := map[string]Rule{}
+	for _, r := range append(TopRules(), UseCaseRules()...) {
 		rules[r.Name] = r
 	}
 	for _, tc := range []struct {
 		rule string
-		pts  []point
+		pts  []Point
 		want int
 	}{
 		{"Fastest round trip", pts, 2},
@@ -43,10 +43,10 @@ func TestRules(t *testing.T) {
 		{"High-throughput logging", pts, 1},
 		// Without it, protobuf+lz4 (80%, the best on protobuf) writes fastest;
 		// jsonl+brotli and csv+zstd qualify but write slower.
-		{"High-throughput logging", []point{pts[0], pts[2], pts[4], pts[5], pts[8]}, 4},
+		{"High-throughput logging", []Point{pts[0], pts[2], pts[4], pts[5], pts[8]}, 4},
 		// A self-compressing format is measured against its plain sibling's
 		// family: 40% is far from the 99% that family reaches with xz.
-		{"High-throughput logging", []point{
+		{"High-throughput logging", []Point{
 			{Format: "avro-ocf", Codec: "xz", WriteNs: 9e9, FileB: 1e6, PlainB: 100e6, Base: "avro-ocf"},
 			{Format: "avro-ocf-snappy", Codec: "none", WriteNs: 1e9, FileB: 60e6, PlainB: 100e6, Base: "avro-ocf"},
 		}, 0},
@@ -57,10 +57,10 @@ func TestRules(t *testing.T) {
 		{"Human-readable archives", pts, 5},
 		{"Analytics (random access)", pts, 6},
 		{"Analytics (random access)", pts[:6], -1},
-		{"High-throughput logging", []point{pts[2]}, -1},
+		{"High-throughput logging", []Point{pts[2]}, -1},
 		{"Smallest file", nil, -1},
 		// Ties go to the earlier point.
-		{"Smallest file", []point{pts[1], pts[1]}, 0},
+		{"Smallest file", []Point{pts[1], pts[1]}, 0},
 	} {
 		r, ok := rules[tc.rule]
 		if !ok {

@@ -1,0 +1,733 @@
+package filecase
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/results"
+)
+
+// FileSections returns the report sections every file workload shares, for
+// the workload named workloadName: combined size and time, file size,
+// write, read against its floors, compression by algorithm, the
+// size-vs-time scatter with its Pareto frontier, and the top performers
+// with the use-case recommendations (the rules of rules.go, records'). The
+// workload's cases must carry this package's labels (subject, codec, op),
+// ops and metrics (MetricFile, MetricRecords, MetricPeakHeap); its format
+// descriptors its tags (TagCompresses, TagRandomAccess, text).
+func FileSections(workloadName string) []report.Section {
+	s := sections{workloadName}
+	return []report.Section{
+		{Workload: workloadName, Title: "Combined size & performance", Render: s.renderCombined},
+		{Workload: workloadName, Title: "File size", Render: s.renderSize},
+		{Workload: workloadName, Title: "Write performance", Render: s.renderWrite},
+		{Workload: workloadName, Title: "Read performance, against the read-bytes and decompress-only floors", Render: s.renderRead},
+		{Workload: workloadName, Title: "Compression by algorithm", Render: s.renderByCodec},
+		{Workload: workloadName, Title: "Speed vs compression trade-offs", Render: s.renderTradeoffs},
+		{Workload: workloadName, Title: "Top performers and recommendations", Render: s.renderRecommendations},
+	}
+}
+
+// AnomaliesSection returns the section listing the remarkable facts of a
+// file workload's run (see FileSections): slow uncompressed writes, reads
+// far slower than writes, disagreeing samples and failed cases.
+func AnomaliesSection(workloadName string) report.Section {
+	return report.Section{Workload: workloadName, Title: "Anomalies found in this run", Render: sections{workloadName}.renderAnomalies}
+}
+
+// sections renders the report sections of one file workload (records or
+// another workload with the same labels, ops and metrics).
+type sections struct{ workload string }
+
+// FormatInfo is what the reports need to know of a format, read from the
+// descriptor the run recorded.
+type FormatInfo struct {
+	results.Descriptor
+	// Compresses: the format compresses its data itself; RandomAccess: it
+	// reads a footer first. Either combines with codec none only.
+	Compresses, RandomAccess, Text bool
+}
+
+// StreamOnly reports whether the format combines with an outer codec.
+func (f FormatInfo) StreamOnly() bool { return !f.Compresses && !f.RandomAccess }
+
+// Formats returns what the run recorded of its subjects by name. A
+// results file from before descriptors were recorded yields an empty map:
+// its report then omits what it cannot know.
+func Formats(run *results.Run, workload string) map[string]FormatInfo {
+	out := map[string]FormatInfo{}
+	for _, d := range run.Descriptors {
+		if d.Workload != workload || d.Key != LabelFormat {
+			continue
+		}
+		out[d.Name] = FormatInfo{Descriptor: d,
+			Compresses:   slices.Contains(d.Tags, TagCompresses),
+			RandomAccess: slices.Contains(d.Tags, TagRandomAccess),
+			Text:         slices.Contains(d.Tags, format.LabelText)}
+	}
+	return out
+}
+
+// A Row is one format × codec (× variant) pair and its cases (nil when
+// the run has no case of that op).
+type Row struct {
+	Format, Codec, Variant string
+	Write, Read            *results.Case
+	ReadBytes, Decompress  *results.Case
+	plain                  *Row // the same format uncompressed; nil if unknown
+	desc                   FormatInfo
+}
+
+// Subject is "format + codec", with the variant in parentheses.
+func (r *Row) Subject() string {
+	s := r.Format + " + " + r.Codec
+	if r.Variant != "" {
+		s += " (" + r.Variant + ")"
+	}
+	return s
+}
+
+// any returns one of the row's cases that carries the file metrics.
+func (r *Row) any() *results.Case {
+	for _, c := range []*results.Case{r.Write, r.Read, r.ReadBytes, r.Decompress} {
+		if c != nil && c.Metrics[MetricFile] > 0 {
+			return c
+		}
+	}
+	return nil
+}
+
+// FileB is the pair's file size (0 when unknown).
+func (r *Row) FileB() float64 {
+	if c := r.any(); c != nil {
+		return c.Metrics[MetricFile]
+	}
+	return 0
+}
+
+// Records is the records (rows) of the pair's file (0 when unknown).
+func (r *Row) Records() float64 {
+	if c := r.any(); c != nil {
+		return c.Metrics[MetricRecords]
+	}
+	return 0
+}
+
+// OK reports whether both the write and the read succeeded.
+func (r *Row) OK() bool { return r.Write != nil && r.Write.OK() && r.Read != nil && r.Read.OK() }
+
+// Median is a case's median time per op, NaN when it failed or has none.
+func Median(c *results.Case) float64 {
+	if c == nil || !c.OK() {
+		return math.NaN()
+	}
+	v, ok := c.Median(results.UnitNsPerOp)
+	if !ok {
+		return math.NaN()
+	}
+	return v
+}
+
+// PerRecord is a case's median time per record of the row.
+func (r *Row) PerRecord(c *results.Case) float64 {
+	n := r.Records()
+	if n == 0 {
+		return math.NaN()
+	}
+	return Median(c) / n
+}
+
+// TotalNs is the median write time plus the median read time.
+func (r *Row) TotalNs() float64 { return Median(r.Write) + Median(r.Read) }
+
+func (r *Row) saved() float64 {
+	if r.plain == nil || r.plain.FileB() == 0 || r.FileB() == 0 {
+		return math.NaN()
+	}
+	return 1 - r.FileB()/r.plain.FileB()
+}
+
+func (r *Row) point() Point {
+	p := Point{Format: r.Format, Codec: r.Codec, WriteNs: Median(r.Write), ReadNs: Median(r.Read), FileB: r.FileB(),
+		Text: r.desc.Text, RandomAccess: r.desc.RandomAccess}
+	if r.plain != nil {
+		p.PlainB, p.Base = r.plain.FileB(), r.plain.Format
+	}
+	return p
+}
+
+// A View holds a file workload's run as rows: the format × codec matrix,
+// the bare loops and the unbuffered variant.
+type View struct {
+	// Rows is the matrix, in run order; Bares the bare-loop comparisons
+	// (BareSubject, BareMsgpSubject); Unbuffered the VariantUnbuffered row
+	// (nil when the run has none).
+	Rows       []*Row
+	Bares      []*Row
+	Unbuffered *Row
+	// Codecs are the matrix's codecs in run order; Records the largest
+	// record count of its rows.
+	Codecs  []string
+	Records float64
+	failed  []*results.Case
+}
+
+// NewView groups the cases of the named workload into rows; run supplies
+// the format descriptors.
+func NewView(workload string, run *results.Run, cases []*results.Case) *View {
+	info := Formats(run, workload)
+	v := &View{}
+	byKey := map[string]*Row{}
+	var order []*Row
+	for _, c := range cases {
+		if !c.OK() {
+			v.failed = append(v.failed, c)
+		}
+		f, cd, vr := c.Labels.Get(LabelFormat), c.Labels.Get(LabelCodec), c.Labels.Get(LabelVariant)
+		key := f + "\x00" + cd + "\x00" + vr
+		r := byKey[key]
+		if r == nil {
+			r = &Row{Format: f, Codec: cd, Variant: vr, desc: info[f]}
+			byKey[key] = r
+			order = append(order, r)
+		}
+		switch c.Labels.Get(LabelOp) {
+		case OpWrite:
+			r.Write = c
+		case OpRead:
+			r.Read = c
+		case OpReadBytes:
+			r.ReadBytes = c
+		case OpDecompress:
+			r.Decompress = c
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range order {
+		switch {
+		case r.Format == BareSubject || r.Format == BareMsgpSubject:
+			v.Bares = append(v.Bares, r)
+			continue
+		case r.Variant == VariantUnbuffered:
+			v.Unbuffered = r
+			continue
+		case r.Variant != "":
+			continue
+		}
+		v.Rows = append(v.Rows, r)
+		if !seen[r.Codec] {
+			seen[r.Codec] = true
+			v.Codecs = append(v.Codecs, r.Codec)
+		}
+		if n := r.Records(); n > v.Records {
+			v.Records = n
+		}
+	}
+	for _, r := range append(append([]*Row{}, v.Rows...), v.Unbuffered) {
+		if r != nil {
+			r.plain = byKey[plainKey(r, info)]
+		}
+	}
+	return v
+}
+
+// plainKey names the row a pair's savings are measured against: the same
+// format with codec none, or — for a format that compresses itself — its
+// uncompressed sibling (parquet-zstd → parquet-none, avro-ocf-deflate →
+// avro-ocf, arrow-file-lz4 → arrow-file).
+func plainKey(r *Row, info map[string]FormatInfo) string {
+	if !r.desc.Compresses {
+		return r.Format + "\x00none\x00"
+	}
+	name := r.Format
+	for {
+		i := strings.LastIndex(name, "-")
+		if i < 0 {
+			return r.Format + "\x00none\x00"
+		}
+		name = name[:i]
+		for _, cand := range []string{name, name + "-none"} {
+			if d, ok := info[cand]; ok && !d.Compresses {
+				return cand + "\x00none\x00"
+			}
+		}
+	}
+}
+
+// Points returns the rows whose write and read both succeeded, as points,
+// with the rows they came from.
+func (v *View) Points() ([]Point, []*Row) {
+	var pts []Point
+	var rows []*Row
+	for _, r := range v.Rows {
+		if r.OK() {
+			pts = append(pts, r.point())
+			rows = append(rows, r)
+		}
+	}
+	return pts, rows
+}
+
+func sizeCell(r *Row) string {
+	if r.FileB() == 0 {
+		return "–"
+	}
+	return report.MiB(r.FileB())
+}
+
+func (s sections) renderCombined(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	if len(v.Rows) == 0 {
+		return nil, nil
+	}
+	t := &report.Table{
+		Caption: fmt.Sprintf("%s records: file size, write, read and total time (seconds, medians)", report.Int(v.Records)),
+		Header:  []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"},
+	}
+	for _, r := range v.Rows {
+		total := "–"
+		if r.Write != nil && r.Read != nil {
+			total = report.Seconds(r.TotalNs())
+		}
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, sizeCell(r), secsCell(r.Write), secsCell(r.Read), total, report.PctOrDash(r.saved())})
+	}
+	t.Notes = []string{"% saved = 1 − file ÷ the same format uncompressed (codec none; for a format that compresses itself, its uncompressed sibling: parquet-none, avro-ocf, arrow-file)."}
+	return []report.Block{t}, nil
+}
+
+func secsCell(c *results.Case) string {
+	if c == nil {
+		return "–"
+	}
+	return report.Seconds(Median(c))
+}
+
+func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	if len(v.Rows) == 0 {
+		return nil, nil
+	}
+	t := &report.Table{Header: []string{"format", "codec", "size (bytes)", "size (MiB)", "bytes/record", "% saved", "vs plain"}}
+	for _, r := range v.Rows {
+		size := r.FileB()
+		if size == 0 {
+			t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.Failed, "–", "–", "–", "–"})
+			continue
+		}
+		vs := "–"
+		if r.plain != nil && r.plain != r && r.plain.FileB() > 0 {
+			vs = report.Times(r.plain.FileB()/size) + " smaller"
+		}
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.Int(size), report.MiB(size), report.Float(size / r.Records()), report.PctOrDash(r.saved()), vs})
+	}
+	t.Notes = []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}
+	return []report.Block{t}, nil
+}
+
+// sortedByTime returns rows with a case for op sorted by median time,
+// failed ones last.
+func sortedByTime(rows []*Row, pick func(*Row) *results.Case) []*Row {
+	var out []*Row
+	for _, r := range rows {
+		if pick(r) != nil {
+			out = append(out, r)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := Median(pick(out[i])), Median(pick(out[j]))
+		if math.IsNaN(a) != math.IsNaN(b) {
+			return !math.IsNaN(a)
+		}
+		return a < b
+	})
+	return out
+}
+
+// RecsPerSec is a table cell: n records over the case's median time.
+func RecsPerSec(c *results.Case, n float64) string {
+	t := Median(c)
+	if math.IsNaN(t) || t == 0 {
+		return "–"
+	}
+	return report.Int(n / (t / 1e9))
+}
+
+func heapCell(c *results.Case) string {
+	if c == nil || !c.OK() {
+		return "–"
+	}
+	h, ok := c.Median(MetricPeakHeap)
+	if !ok {
+		return "–"
+	}
+	return report.Bytes(h)
+}
+
+func vsFastest(c *results.Case, fastest float64) string {
+	t := Median(c)
+	if math.IsNaN(t) || !(fastest > 0) {
+		return "–"
+	}
+	return report.Times(t / fastest)
+}
+
+func (s sections) renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	rows := sortedByTime(v.Rows, func(r *Row) *results.Case { return r.Write })
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	fastest := Median(rows[0].Write)
+	t := &report.Table{
+		Caption: fmt.Sprintf("Write %s records (fastest first)", report.Int(v.Records)),
+		Header:  []string{"format", "codec", "time", "records/s", "MB/s", "peak heap", "vs fastest"},
+	}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.TimeCell(r.Write), RecsPerSec(r.Write, r.Records()),
+			report.UnitCell(r.Write, results.UnitMBPerS, report.Float), heapCell(r.Write), vsFastest(r.Write, fastest)})
+	}
+	t.Notes = []string{"records/s = records ÷ median time; MB/s counts the encoded stream before compression; vs fastest = time ÷ the fastest write's time."}
+	return []report.Block{t}, nil
+}
+
+func (s sections) renderRead(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	rows := sortedByTime(v.Rows, func(r *Row) *results.Case { return r.Read })
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	fastest := Median(rows[0].Read)
+	t := &report.Table{
+		Caption: fmt.Sprintf("Read and verify %s records (fastest first)", report.Int(v.Records)),
+		Header:  []string{"format", "codec", "time", "records/s", "MB/s", "peak heap", "vs fastest", "read-bytes floor", "decompress floor", "× floor"},
+	}
+	for _, r := range rows {
+		floor := r.Decompress
+		if floor == nil {
+			floor = r.ReadBytes
+		}
+		x := "–"
+		if f := Median(floor); f > 0 {
+			x = report.Times(Median(r.Read) / f)
+		}
+		dec := "–"
+		if r.Decompress != nil {
+			dec = report.TimeCell(r.Decompress)
+		}
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.TimeCell(r.Read), RecsPerSec(r.Read, r.Records()),
+			report.UnitCell(r.Read, results.UnitMBPerS, report.Float), heapCell(r.Read), vsFastest(r.Read, fastest),
+			report.TimeCell(r.ReadBytes), dec, x})
+	}
+	t.Notes = []string{
+		"read-bytes: the file's bytes read into a buffer and discarded; decompress: read and decompress, no decoding (codec none has none). " +
+			"× floor = read time ÷ the decompress-only time (read-bytes for codec none): how much of the read the decoder and verification cost. " +
+			"The files were just written, so reads come from the page cache, as they would for a file read back soon after writing.",
+	}
+	return []report.Block{t}, nil
+}
+
+// geomean returns the geometric mean of xs (NaN when empty).
+func geomean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range xs {
+		s += math.Log(x)
+	}
+	return math.Exp(s / float64(len(xs)))
+}
+
+func (s sections) renderByCodec(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	t := &report.Table{Header: []string{"codec", "formats", "average % saved", "best format", "its size (MiB)", "its % saved", "write cost", "read cost"}}
+	for _, cd := range v.Codecs {
+		if cd == "none" {
+			continue
+		}
+		var saved, wcost, rcost []float64
+		var best *Row
+		n := 0
+		for _, r := range v.Rows {
+			if r.Codec != cd || !r.OK() {
+				continue
+			}
+			n++
+			if s := r.saved(); !math.IsNaN(s) {
+				saved = append(saved, s)
+			}
+			if best == nil || r.FileB() < best.FileB() {
+				best = r
+			}
+			if r.plain != nil && r.plain.OK() {
+				wcost = append(wcost, Median(r.Write)/Median(r.plain.Write))
+				rcost = append(rcost, Median(r.Read)/Median(r.plain.Read))
+			}
+		}
+		if best == nil {
+			continue
+		}
+		var avg float64
+		for _, s := range saved {
+			avg += s
+		}
+		avg /= float64(len(saved))
+		t.Rows = append(t.Rows, []string{cd, strconv.Itoa(n), report.PctOrDash(avg), best.Format, report.MiB(best.FileB()), report.PctOrDash(best.saved()),
+			report.Times(geomean(wcost)), report.Times(geomean(rcost))})
+	}
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	sort.SliceStable(t.Rows, func(i, j int) bool { return pctVal(t.Rows[i][2]) > pctVal(t.Rows[j][2]) })
+	t.Notes = []string{"Outer codecs only, over the formats whose write and read both succeeded, most compressing first. " +
+		"average % saved = arithmetic mean over those formats; write cost and read cost = geometric mean over them of the time with the codec ÷ the same format's time with codec none (1× = free, below 1× = faster than uncompressed)."}
+	return []report.Block{t}, nil
+}
+
+func pctVal(s string) float64 {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return math.Inf(-1)
+	}
+	return f
+}
+
+func (s sections) renderTradeoffs(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	pts, rows := v.Points()
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	var rp []report.Point
+	for _, p := range pts {
+		rp = append(rp, report.Point{X: p.FileB, Y: p.TotalNs(), Label: p.Subject()})
+	}
+	var blocks []report.Block
+	chart := report.ScatterChart{
+		Title:  fmt.Sprintf("%s: file size against write + read time, %s records", s.workload, report.Int(v.Records)),
+		XLabel: "file size", YLabel: "write + read",
+		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration, BinaryX: true,
+		Points: rp, Frontier: true,
+	}
+	if svg, err := chart.SVG(); err == nil {
+		blocks = append(blocks, &report.Plot{File: s.workload + "-size-vs-time.svg", Caption: chart.Title + " — log-log; the line joins the Pareto frontier", SVG: svg})
+	}
+	t := &report.Table{
+		Caption: "The Pareto frontier: no other pair is both smaller and faster (smallest file first)",
+		Header:  []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"},
+	}
+	for _, i := range report.ParetoFront(rp) {
+		r := rows[i]
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.MiB(r.FileB()), report.Seconds(Median(r.Write)), report.Seconds(Median(r.Read)), report.Seconds(r.TotalNs()), report.PctOrDash(r.saved())})
+	}
+	sort.SliceStable(t.Rows, func(i, j int) bool { return report.Number(t.Rows[i][2]) < report.Number(t.Rows[j][2]) })
+	t.Notes = []string{"Every pair off this list is beaten on both size and round-trip time by one on it."}
+	return append(blocks, t), nil
+}
+
+// Tradeoff describes a point's other costs in a few words.
+func Tradeoff(p Point) string {
+	return fmt.Sprintf("%s MiB, %s s total (write %s, read %s)", report.MiB(p.FileB), report.Seconds(p.TotalNs()), report.Seconds(p.WriteNs), report.Seconds(p.ReadNs))
+}
+
+func (s sections) renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	pts, _ := v.Points()
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	top := &report.Table{Caption: "Quick reference: top performers", Header: []string{"metric", "pair", "value", "trade-off", "rule"}}
+	for _, r := range TopRules() {
+		i := r.Pick(pts)
+		if i < 0 {
+			top.Rows = append(top.Rows, []string{r.Name, "none qualifies", "–", "–", r.Rule})
+			continue
+		}
+		p := pts[i]
+		var val string
+		switch r.Name {
+		case "Fastest write":
+			val = report.Seconds(p.WriteNs) + " s"
+		case "Fastest read":
+			val = report.Seconds(p.ReadNs) + " s"
+		case "Smallest file":
+			val = report.MiB(p.FileB) + " MiB"
+		default:
+			val = report.Seconds(p.TotalNs()) + " s"
+		}
+		top.Rows = append(top.Rows, []string{r.Name, p.Subject(), val, Tradeoff(p) + SavedNote(p), r.Rule})
+	}
+	uc := &report.Table{Caption: "Recommendations by use case", Header: []string{"use case", "recommendation", "figures", "rule"}}
+	for _, r := range UseCaseRules() {
+		i := r.Pick(pts)
+		if i < 0 {
+			uc.Rows = append(uc.Rows, []string{r.Name, "none qualifies", "–", r.Rule})
+			continue
+		}
+		uc.Rows = append(uc.Rows, []string{r.Name, pts[i].Subject(), Tradeoff(pts[i]) + SavedNote(pts[i]), r.Rule})
+	}
+	uc.Notes = []string{"Chosen by the stated rule from this run's medians among the pairs whose write and read both succeeded; on another machine the picks may differ."}
+	return []report.Block{top, uc}, nil
+}
+
+// SavedNote is ", X% saved" for a point that saves anything, else "".
+func SavedNote(p Point) string {
+	if s := p.Saved(); !math.IsNaN(s) && s > 0 {
+		return ", " + report.Pct(s) + " saved"
+	}
+	return ""
+}
+
+// Anomaly thresholds.
+const (
+	readOverWrite = 10.0
+	spreadLimit   = 1.5
+	// maxSpreadLines caps the cases listed by name for disagreeing samples
+	// (the widest first).
+	maxSpreadLines = 10
+)
+
+// anomalies lists the remarkable facts of a run, each computed from the
+// data.
+func anomalies(v *View) []string {
+	var out []string
+	all := append(append([]*Row{}, v.Rows...), v.Unbuffered)
+	all = append(all, v.Bares...)
+	// An uncompressed write slower than a compressed one of the same format.
+	for _, r := range append(append([]*Row{}, v.Rows...), v.Unbuffered) {
+		if r == nil || r.Codec != "none" || r.Write == nil || !r.Write.OK() {
+			continue
+		}
+		var best *Row
+		for _, o := range v.Rows {
+			if o.Format == r.Format && o.Codec != "none" && o.Write != nil && o.Write.OK() &&
+				(best == nil || Median(o.Write) < Median(best.Write)) {
+				best = o
+			}
+		}
+		if best != nil && r.PerRecord(r.Write) > best.PerRecord(best.Write) {
+			out = append(out, fmt.Sprintf("%s writes slower uncompressed (%s per record) than with %s (%s per record): %s — more bytes to move than the compressor costs, or a missing buffer.",
+				r.Subject(), report.Duration(r.PerRecord(r.Write)), best.Codec, report.Duration(best.PerRecord(best.Write)), report.Times(r.PerRecord(r.Write)/best.PerRecord(best.Write))))
+		}
+	}
+	for _, r := range all {
+		if r == nil || !r.OK() {
+			continue
+		}
+		if x := Median(r.Read) / Median(r.Write); x >= readOverWrite {
+			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s vs %s).", r.Subject(), report.Times(x), report.Duration(Median(r.Read)), report.Duration(Median(r.Write))))
+		}
+	}
+	noisy := 0
+	type disagree struct {
+		x    float64
+		text string
+	}
+	var spreads []disagree
+	for _, r := range all {
+		if r == nil {
+			continue
+		}
+		for _, c := range []*results.Case{r.Write, r.Read, r.ReadBytes, r.Decompress} {
+			if c == nil || !c.OK() {
+				continue
+			}
+			if c.Noisy && len(c.Samples) > 1 {
+				noisy++
+			}
+			if lo, hi, ok := spread(c); ok && hi/lo > spreadLimit {
+				spreads = append(spreads, disagree{hi / lo, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
+					r.Subject(), c.Labels.Get(LabelOp), report.Times(hi/lo), len(c.Samples), report.Duration(lo), report.Duration(hi))})
+			}
+		}
+	}
+	sort.SliceStable(spreads, func(i, j int) bool { return spreads[i].x > spreads[j].x })
+	for i, d := range spreads {
+		if i == maxSpreadLines {
+			out = append(out, fmt.Sprintf("%d more cases whose slowest sample is over %.1f× their fastest.", len(spreads)-i, spreadLimit))
+			break
+		}
+		out = append(out, d.text)
+	}
+	if noisy > 0 {
+		out = append(out, fmt.Sprintf("%d cases have a confidence interval wider than ±%.0f%% of the median (marked noisy in the tables).", noisy, results.NoiseThreshold*100))
+	}
+	for _, c := range v.failed {
+		out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(c.FullName(), c.Name+"/"), c.Error))
+	}
+	return out
+}
+
+// spread returns the fastest and slowest sample of a case with at least two.
+func spread(c *results.Case) (lo, hi float64, ok bool) {
+	if len(c.Samples) < 2 {
+		return 0, 0, false
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range c.Samples {
+		lo, hi = min(lo, s.NsPerOp), max(hi, s.NsPerOp)
+	}
+	return lo, hi, lo > 0
+}
+
+func (s sections) renderAnomalies(run *results.Run, cases []*results.Case) ([]report.Block, error) {
+	v := NewView(s.workload, run, cases)
+	if len(v.Rows) == 0 && len(v.Bares) == 0 && v.Unbuffered == nil {
+		return nil, nil
+	}
+	list := anomalies(v)
+	if len(list) == 0 {
+		return []report.Block{&report.Text{Body: "None: no uncompressed write slower than a compressed one, no read ≥ 10× its write, no samples more than 1.5× apart, no failed case."}}, nil
+	}
+	return []report.Block{
+		&report.Text{Body: "- " + strings.Join(list, "\n- ")},
+		&report.Text{Body: fmt.Sprintf("Checked: an uncompressed write slower than a compressed write of the same format; a read ≥ %.0f× slower than its write; a case whose slowest sample is more than %.1f× its fastest; failed cases (never timed or ranked).", readOverWrite, spreadLimit)},
+	}, nil
+}
+
+// FileSummary condenses a file workload's cases (see FileSections) for the
+// terminal: the fastest pairs by round trip with their size, then the
+// use-case recommendations.
+func FileSummary(workloadName string, run *results.Run, cases []*results.Case) *report.Table {
+	v := NewView(workloadName, run, cases)
+	pts, _ := v.Points()
+	if len(pts) == 0 {
+		return nil
+	}
+	idx := make([]int, len(pts))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return pts[idx[a]].TotalNs() < pts[idx[b]].TotalNs() })
+	t := &report.Table{
+		Caption: fmt.Sprintf("%s: %s records, fastest round trips (write + read) and recommendations", workloadName, report.Int(v.Records)),
+		Header:  []string{"", "pair", "total", "write", "read", "size"},
+	}
+	for k, i := range idx[:min(8, len(idx))] {
+		p := pts[i]
+		t.Rows = append(t.Rows, []string{strconv.Itoa(k + 1), p.Subject(), report.Duration(p.TotalNs()), report.Duration(p.WriteNs), report.Duration(p.ReadNs), report.Bytes(p.FileB)})
+	}
+	for _, r := range append(TopRules()[3:], UseCaseRules()...) {
+		i := r.Pick(pts)
+		if i < 0 {
+			continue
+		}
+		p := pts[i]
+		t.Rows = append(t.Rows, []string{strings.ToLower(r.Name), p.Subject(), report.Duration(p.TotalNs()), report.Duration(p.WriteNs), report.Duration(p.ReadNs), report.Bytes(p.FileB)})
+	}
+	return t
+}
+
+// OrDash is s, or "–" when s is empty.
+func OrDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
