@@ -203,7 +203,7 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 	}
 	descs = append(descs, codecDescriptors(codecs, used)...)
 	descs = append(descs, in.descriptors()...)
-	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(),
+	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(), Identity: []string{"input", "rows", "columns"},
 		Close: func() error {
 			err := files.Close()
 			in.release()

@@ -653,6 +653,7 @@ func (w *Workload) queryPlan(ctx context.Context, cfg workload.Config, db *datab
 		}
 		db.query = uq
 		env["query_rows"] = strconv.FormatInt(uq.rows, 10)
+		env["query"] = w.query.SQL
 		descs = append(descs, uq.describe(db.srv == nil))
 	}
 	var cases []bench.Case
@@ -690,7 +691,7 @@ func (w *Workload) queryPlan(ctx context.Context, cfg workload.Config, db *datab
 			add(m, spec{rows: uq.rows, partitions: p, q: uq}, partitionSkip)
 		}
 	}
-	p := &workload.Plan{Cases: cases, Env: env, Descriptors: descs, MeasuresRSS: true}
+	p := &workload.Plan{Cases: cases, Env: env, Descriptors: descs, MeasuresRSS: true, Identity: []string{"query", "query_rows"}}
 	if db != nil {
 		p.Close = db.close
 	}
