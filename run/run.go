@@ -70,6 +70,10 @@ type Options struct {
 	// Iters gives cases (by full name) their iterations per sample, as a
 	// fork's parent learnt them from its first fork: they skip calibration.
 	Iters map[string]int
+	// Measured, when set, is called once measuring has ended (every case
+	// done, or the context ended and the case in progress stopped),
+	// before the end line and the report are written.
+	Measured func()
 	// ResultsOnly writes results.jsonl only: no bench.txt, no report (a
 	// fork, whose parent writes them).
 	ResultsOnly bool
@@ -364,6 +368,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	if o.Progress != nil {
 		o.Progress.End()
+	}
+	if o.Measured != nil {
+		o.Measured()
 	}
 	out := &Outcome{Run: run, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
 	out.Interrupted = runErr != nil && bench.IsInterrupted(runErr)

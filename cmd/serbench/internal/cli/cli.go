@@ -63,12 +63,15 @@ type app struct {
 	// with these extra environment variables.
 	exe    string
 	exeEnv []string
+	// exit ends the process (os.Exit): a run whose measuring does not
+	// stop after a signal is ended with it.
+	exit func(code int)
 }
 
 // Main runs the command line with args (without the program name) and
 // returns the process exit status.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a := &app{stdout: stdout, stderr: stderr, workloads: Workloads(), args: append([]string{"serbench"}, args...)}
+	a := &app{stdout: stdout, stderr: stderr, workloads: Workloads(), args: append([]string{"serbench"}, args...), exit: os.Exit}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)

@@ -293,3 +293,57 @@ func TestTwoRunsOneOut(t *testing.T) {
 		t.Error("no case recorded")
 	}
 }
+
+// TestSignalPastGrace: a run that does not stop within the grace period
+// after SIGTERM (here 1 ms: anything in progress counts as stuck) exits
+// with status 130 at once, saying so; what it finished is readable, and
+// --resume finishes the run with every case once.
+func TestSignalPastGrace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	tmp := t.TempDir()
+	args := []string{"run", "features", "--scale", "quick", "--count", "2", "--benchtime", "20ms", "--forks", "1",
+		"--progress", "none", "--filter", "n=(100|1000)/", "--out", dir}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "SERBENCH_STOP_GRACE=1ms")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, _ := os.ReadFile(filepath.Join(dir, "results.jsonl"))
+		if bytes.Count(b, []byte(`"kind":"case"`)) >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no case finished within 60s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t0 := time.Now()
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit %v, want %d: %s", err, ExitInterrupted, out.String())
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("took %v to exit after SIGTERM", d)
+	}
+	if !strings.Contains(out.String(), "--resume finishes the run") {
+		t.Errorf("output: %s", out.String())
+	}
+	if _, err := results.ReadFile(filepath.Join(dir, "results.jsonl")); err != nil {
+		t.Fatalf("the stopped run's file: %v", err)
+	}
+	if code, out := serbench(t, tmp, append(args, "--resume")...); code != 0 {
+		t.Fatalf("--resume: exit %d: %s", code, out)
+	}
+	names := caseNames(t, filepath.Join(dir, "results.jsonl"))
+	for i := 1; i < len(names); i++ {
+		if names[i] == names[i-1] {
+			t.Errorf("%s twice", names[i])
+		}
+	}
+}

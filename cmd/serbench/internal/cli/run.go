@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -168,14 +169,15 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if out == "" {
 		out = filepath.Join("serbench-results", time.Now().UTC().Format("20060102T150405Z"))
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, measured := a.stopOnSignal(ctx, filepath.Join(out, run.ResultsFile))
+	defer measured()
 	created := missingDirs(out)
 	res, err := run.Run(ctx, run.Options{
 		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
 		PGDSN: f.pgDSN, Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
+		Measured: measured,
 	})
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
@@ -201,6 +203,57 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: kept %d finished cases in %s (--resume finishes the run)", len(res.Run.Cases), res.ResultsPath)}
 	}
 	return failedError(res.Run)
+}
+
+// stopGrace is how long a run stopped by a signal may take to stop the
+// case it is measuring (the engine checks between samples, so a sample or
+// a set-up that does not end — a hung server, a pathological input — would
+// keep it running): past that, or on a second signal, the process exits at
+// once with status 130. Every case finished is already on disk, and the
+// results file without its end line reads as a killed run that --resume
+// finishes. SERBENCH_STOP_GRACE (a duration) overrides it.
+const stopGrace = 15 * time.Second
+
+// stopOnSignal returns a context that ends on SIGINT or SIGTERM, and the
+// function to call once measuring has ended (idempotent). Between the
+// signal and that call a watchdog runs: see stopGrace.
+func (a *app) stopOnSignal(parent context.Context, results string) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	grace := stopGrace
+	if d, err := time.ParseDuration(os.Getenv("SERBENCH_STOP_GRACE")); err == nil && d >= 0 {
+		grace = d
+	}
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-sigs:
+			cancel()
+		}
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		why := ""
+		select {
+		case <-done:
+			return
+		case s := <-sigs:
+			why = "a second " + s.String()
+		case <-t.C:
+			why = fmt.Sprintf("the case being measured did not stop within %s", grace)
+		}
+		fmt.Fprintf(a.stderr, "serbench: %s: exiting now; the finished cases are kept in %s, and --resume finishes the run\n", why, results)
+		a.exit(ExitInterrupted)
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			close(done)
+			signal.Stop(sigs)
+		})
+	}
 }
 
 // failedError is the error (exit status 1) of a run with FAILED cases, or
