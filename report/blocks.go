@@ -49,7 +49,8 @@ type Section struct {
 	Workload string
 	Title    string
 	// Render builds the section from the workload's cases of one run.
-	// Returning no blocks omits the section.
+	// Nil blocks (a nil *Table from SubjectsTable or Pivot.Table) are
+	// left out; returning no blocks, or only nil ones, omits the section.
 	Render func(run *results.Run, cases []*results.Case) ([]Block, error)
 }
 

@@ -73,6 +73,7 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 				if err != nil {
 					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
 				}
+				blocks = slices.DeleteFunc(blocks, isNil)
 				if len(blocks) > 0 {
 					onceEach(blocks)
 					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
@@ -398,6 +399,23 @@ func (d *Doc) WriteDir(dir string) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// isNil reports whether b is nil or a nil *Table, *Text, *Plot or *Code,
+// as a section returns when a builder such as SubjectsTable or
+// Pivot.Table found nothing to show.
+func isNil(b Block) bool {
+	switch b := b.(type) {
+	case *Table:
+		return b == nil
+	case *Text:
+		return b == nil
+	case *Plot:
+		return b == nil
+	case *Code:
+		return b == nil
+	}
+	return b == nil
 }
 
 // onceEach keeps a footnote that several tables of one section carry only

@@ -46,7 +46,12 @@ func Int(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "–"
 	}
-	s := strconv.FormatInt(int64(math.Round(v)), 10)
+	// Formatted as a float: past int64's range (allocs/op of a huge
+	// batch, a custom metric) a conversion to int64 would print garbage.
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	if s == "-0" {
+		s = "0"
+	}
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder

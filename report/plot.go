@@ -249,11 +249,16 @@ func (c ScatterChart) SVG() ([]byte, error) {
 	legend.Add(names[0], sc)
 	onFront := map[int]bool{}
 	if c.Frontier {
-		idx := ParetoFront(c.Points)
+		// The frontier of the points drawn: one a log axis cannot show
+		// (≤ 0) is on no line of it.
+		drawn := make([]Point, len(keep))
+		for k, i := range keep {
+			drawn[k] = c.Points[i]
+		}
 		var fr plotter.XYs
-		for _, i := range idx {
-			onFront[i] = true
-			fr = append(fr, plotter.XY{X: c.Points[i].X, Y: c.Points[i].Y})
+		for _, k := range ParetoFront(drawn) {
+			onFront[keep[k]] = true
+			fr = append(fr, plotter.XY{X: drawn[k].X, Y: drawn[k].Y})
 		}
 		if len(fr) > 0 {
 			l, pts, err := plotter.NewLinePoints(fr)
@@ -450,6 +455,8 @@ func renderWithLegend(p *plot.Plot, legend plot.Legend, names []string) ([]byte,
 	legW += legend.ThumbnailWidth + 3*legend.TextStyle.Width(" ")
 	legW = min(legW, plotWidth/2)
 	width := plotWidth + legW
+	saneRange(&p.X)
+	saneRange(&p.Y)
 	c := vgsvg.New(width, plotHeight)
 	dc := draw.New(c)
 	p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
@@ -460,6 +467,36 @@ func renderWithLegend(p *plot.Plot, legend plot.Legend, names []string) ([]byte,
 		return nil, fmt.Errorf("plot %q: %w", p.Title.Text, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// saneRange makes an axis's range one gonum draws: finite, positive on a
+// log axis, and wider than rounding. gonum widens an empty range by ±1,
+// which changes nothing past 2^53 and crosses zero on a log axis below 1,
+// and then panics ("illegal range", "Values must be greater than 0").
+func saneRange(ax *plot.Axis) {
+	_, isLog := ax.Scale.(plot.LogScale)
+	lo, hi := ax.Min, ax.Max
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		lo, hi = 0, 0
+	}
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	// Far inside float64's range, so that widening cannot overflow.
+	const tiny, huge = 1e-300, 1e300
+	if isLog {
+		lo, hi = min(max(lo, tiny), huge), min(max(hi, tiny), huge)
+		if hi <= lo*(1+1e-6) {
+			lo, hi = lo/2, hi*2
+		}
+	} else {
+		lo, hi = min(max(lo, -huge), huge), min(max(hi, -huge), huge)
+		if m := max(math.Abs(lo), math.Abs(hi)); hi-lo <= m*1e-6 {
+			d := max(m*0.01, 1)
+			lo, hi = lo-d, hi+d
+		}
+	}
+	ax.Min, ax.Max = lo, hi
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -102,3 +102,14 @@ type End struct {
 	// Error is why the run stopped early, when it did.
 	Error string `json:"error,omitempty"`
 }
+
+// validate checks that the end line's counts can be true.
+func (e *End) validate() error {
+	switch {
+	case e.Planned < 0:
+		return fmt.Errorf("planned %d is negative", e.Planned)
+	case e.Done < 0:
+		return fmt.Errorf("done %d is negative", e.Done)
+	}
+	return nil
+}

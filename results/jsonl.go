@@ -136,9 +136,13 @@ var ErrNotResults = errors.New("not a serbench results file")
 
 // Read parses a results stream; name is used in error messages.
 //
-// A last line cut short (a run killed while writing it) is dropped with a
-// warning in Run.Warnings; every complete line before it is kept. Files of
-// a newer schema than this build knows are refused.
+// A last line cut short (a run killed while writing it: no newline, and
+// not JSON) is dropped with a warning in Run.Warnings; every complete line
+// before it is kept. Files of a newer schema than this build knows are
+// refused, and so are lines that parse but cannot be true — a schema that
+// is no version, a sample whose ns/op is not positive or longer than any
+// sample takes, negative B/op or counts — with the file and line, as
+// malformed lines are.
 func Read(r io.Reader, name string) (*Run, error) {
 	run := &Run{File: name}
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -162,9 +166,11 @@ func Read(r io.Reader, name string) (*Run, error) {
 			continue
 		}
 		if err := readLine(run, b, &sawEnv); err != nil {
-			if !complete && sawEnv {
+			if !complete && sawEnv && !json.Valid(b) {
 				// The writer ends every line with a newline and syncs it:
-				// an unterminated line that does not parse was cut.
+				// an unterminated line that is not JSON was cut. One that
+				// is JSON was not cut short: it is wrong, as it would be
+				// with its newline.
 				run.Warnings = append(run.Warnings, fmt.Sprintf("%s:%d: last line cut short (the run was killed while writing it); dropped", name, line))
 				break
 			}
@@ -201,14 +207,31 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		if *sawEnv {
 			return errors.New("second environment line")
 		}
+		// A file written before versions were recorded has no schema
+		// field and is read as version 1; a field that is there must be a
+		// version. Unmarshal leaves an int alone for both a missing field
+		// and null: the raw value tells them apart.
+		var raw struct {
+			Schema json.RawMessage `json:"schema"`
+		}
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return fmt.Errorf("bad environment line: %v", err)
+		}
 		if err := json.Unmarshal(b, &run.Env); err != nil {
 			return fmt.Errorf("bad environment line: %v", err)
 		}
-		if run.Env.Schema == 0 {
+		switch {
+		case raw.Schema == nil:
 			run.Env.Schema = 1
-		}
-		if run.Env.Schema > SchemaVersion {
+		case string(bytes.TrimSpace(raw.Schema)) == "null":
+			return errors.New("bad environment line: schema is null (a file before versions were recorded has no schema field; versions start at 1)")
+		case run.Env.Schema < 1:
+			return fmt.Errorf("bad environment line: schema %d is not a version (versions start at 1)", run.Env.Schema)
+		case run.Env.Schema > SchemaVersion:
 			return fmt.Errorf("results schema %d is newer than this serbench reads (%d): use a newer serbench", run.Env.Schema, SchemaVersion)
+		}
+		if err := run.Env.validate(); err != nil {
+			return fmt.Errorf("bad environment line: %w", err)
 		}
 		*sawEnv = true
 	case KindDescriptor:
@@ -225,8 +248,11 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		if err := json.Unmarshal(b, &c); err != nil {
 			return fmt.Errorf("bad case line: %v", err)
 		}
-		if err := c.validate(); err != nil {
+		if err := c.validateShape(); err != nil {
 			return err
+		}
+		if err := c.validateValues(); err != nil {
+			return fmt.Errorf("bad case line: %w", err)
 		}
 		if run.Env.Schema < 2 {
 			migrateV1(&c)
@@ -240,17 +266,17 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		if err := json.Unmarshal(b, &p); err != nil {
 			return fmt.Errorf("bad probe line: %v", err)
 		}
-		if !(p.Ns > 0) {
-			return fmt.Errorf("bad probe line: ns %v is not positive", p.Ns)
-		}
-		if p.MemNs < 0 {
-			return fmt.Errorf("bad probe line: mem_ns %v is negative", p.MemNs)
+		if err := p.validate(); err != nil {
+			return fmt.Errorf("bad probe line: %w", err)
 		}
 		run.Probes = append(run.Probes, p)
 	case KindEnd:
 		var e End
 		if err := json.Unmarshal(b, &e); err != nil {
 			return fmt.Errorf("bad end line: %v", err)
+		}
+		if err := e.validate(); err != nil {
+			return fmt.Errorf("bad end line: %w", err)
 		}
 		run.End = &e
 	}

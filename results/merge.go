@@ -80,11 +80,9 @@ func mergeInto(m *Run, shards []*Run) {
 			m.Env.Start = s.Env.Start
 		}
 	}
-	for k := 1; k <= n; k++ {
-		if !seen[k] {
-			end.Interrupted = true
-			m.Warnings = append(m.Warnings, fmt.Sprintf("shard %d/%d is missing: its cases are not in this report", k, n))
-		}
+	if missing := missingShards(seen, n); len(missing) > 0 {
+		end.Interrupted = true
+		m.Warnings = append(m.Warnings, missing...)
 	}
 	if end.Interrupted {
 		end.Error = "not every shard finished"
@@ -107,6 +105,39 @@ func mergeInto(m *Run, shards []*Run) {
 		m.Env.Extra = maps(m.Env.Extra)
 	}
 	m.Env.Extra["shards"] = strings.Join(desc, "; ")
+}
+
+// missingShards says which of shards 1 to n are not in seen: one warning
+// per missing shard, or per run of consecutive missing shards, so that a
+// file that claims to be one of a million shards costs a warning, not a
+// million.
+func missingShards(seen map[int]bool, n int) []string {
+	var ks []int
+	for k := range seen {
+		if k >= 1 && k <= n {
+			ks = append(ks, k)
+		}
+	}
+	sort.Ints(ks)
+	var out []string
+	gap := func(lo, hi int) {
+		switch {
+		case lo == hi:
+			out = append(out, fmt.Sprintf("shard %d/%d is missing: its cases are not in this report", lo, n))
+		case lo < hi:
+			out = append(out, fmt.Sprintf("shards %d to %d of %d are missing: their cases are not in this report", lo, hi, n))
+		}
+	}
+	// The gaps lie before each shard seen (in order) and after the last.
+	prev := 0
+	for _, k := range ks {
+		gap(prev+1, k-1)
+		prev = k
+	}
+	if prev < n {
+		gap(prev+1, n)
+	}
+	return out
 }
 
 func maps(m map[string]string) map[string]string {

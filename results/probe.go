@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -27,6 +28,25 @@ type Probe struct {
 	// Fork is the process that took it (1-based) when the run measured a
 	// workload in several processes, 0 for the run's own process.
 	Fork int `json:"fork,omitempty"`
+}
+
+// validate checks that the probe's times can be true: the loop took
+// some time, the memory chase none (not timed) or some, neither more
+// than any sample can take (maxSampleNs).
+func (p *Probe) validate() error {
+	switch {
+	case !(p.Ns > 0):
+		return fmt.Errorf("ns %v is not positive", p.Ns)
+	case p.Ns > maxSampleNs:
+		return fmt.Errorf("ns %v is more than any timing can take (%g ns, 11.6 days)", p.Ns, float64(maxSampleNs))
+	case !(p.MemNs >= 0):
+		return fmt.Errorf("mem_ns %v is negative", p.MemNs)
+	case p.MemNs > maxSampleNs:
+		return fmt.Errorf("mem_ns %v is more than any timing can take (%g ns, 11.6 days)", p.MemNs, float64(maxSampleNs))
+	case p.Fork < 0:
+		return fmt.Errorf("fork %d is negative", p.Fork)
+	}
+	return nil
 }
 
 // Drift summarises a run's probes.

@@ -6,7 +6,10 @@ package results
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -106,8 +109,9 @@ func (ls Labels) String() string {
 // first line of every results file.
 type Env struct {
 	Kind string `json:"kind"`
-	// Schema is the results format version (0 in files written before
-	// versions were recorded: read as 1).
+	// Schema is the results format version. Files written before
+	// versions were recorded have no schema field and are read as 1; a
+	// field that is null, 0 or negative is refused.
 	Schema     int               `json:"schema,omitempty"`
 	CPU        string            `json:"cpu"`
 	Cores      int               `json:"cores"`
@@ -141,6 +145,30 @@ type Env struct {
 	// build's default GODEBUG. They change what allocating subjects cost.
 	GoRuntime map[string]string `json:"go_runtime,omitempty"`
 	Extra     map[string]string `json:"extra,omitempty"`
+}
+
+// validate checks that the environment's counts can be true (its schema
+// is checked where it is read).
+func (e *Env) validate() error {
+	switch {
+	case e.Cores < 0:
+		return fmt.Errorf("cores %d is negative", e.Cores)
+	case e.GOMAXPROCS < 0:
+		return fmt.Errorf("gomaxprocs %d is negative", e.GOMAXPROCS)
+	case e.Count < 0:
+		return fmt.Errorf("count %d is negative", e.Count)
+	case e.Benchtime < 0:
+		return fmt.Errorf("benchtime_ns %d is negative", int64(e.Benchtime))
+	}
+	if e.Shard != "" {
+		k, n, ok := strings.Cut(e.Shard, "/")
+		kk, err1 := strconv.Atoi(k)
+		nn, err2 := strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || kk < 1 || kk > nn {
+			return fmt.Errorf("shard %q is not K/N with 1 ≤ K ≤ N", e.Shard)
+		}
+	}
+	return nil
 }
 
 // A Sample is one timed batch of iterations of a case.
@@ -365,8 +393,17 @@ func (r *Run) Filter(w string, keep func(*Case) bool) []*Case {
 	return out
 }
 
-// validate checks the invariants a reader relies on.
+// validate checks the invariants a reader relies on: the case's shape
+// (validateShape) and the values it measured (validateValues).
 func (c *Case) validate() error {
+	if err := c.validateShape(); err != nil {
+		return err
+	}
+	return c.validateValues()
+}
+
+// validateShape checks the case's names, status and role.
+func (c *Case) validateShape() error {
 	switch {
 	case c.Workload == "":
 		return fmt.Errorf("case without workload")
@@ -382,6 +419,128 @@ func (c *Case) validate() error {
 	for _, l := range c.Labels {
 		if l.Key == "" || strings.ContainsAny(l.Key+l.Value, "/= \t\n") {
 			return fmt.Errorf("case %s: label %q=%q has an empty key or a '/', '=' or space", c.FullName(), l.Key, l.Value)
+		}
+	}
+	return nil
+}
+
+// maxSampleNs bounds the time one sample's batch of iterations can take
+// (and so one iteration, and one probe): 1e15 ns, 11.6 days. serbench
+// sizes a batch to the target time per sample (50 ms by default) and the
+// slowest ops it records take under a second each, so the bound leaves
+// six orders of magnitude to any real sample, yet refuses the corrupt
+// ones (1e308 ns/op) whose sums, products and ratios — MB/s, in-round
+// ratios, the geomean — run off to infinity or to nonsense.
+const maxSampleNs = 1e15
+
+// maxCounter is how many bytes or allocations the Go runtime can count
+// (runtime.MemStats.TotalAlloc and Mallocs are uint64): a batch's B/op or
+// allocs/op times its iterations cannot be more.
+const maxCounter = 1 << 64
+
+// reservedUnits are the units a case's samples carry in their own fields
+// or that Summarize derives from them: a per-sample metric of that name
+// would be mixed into their statistics.
+var reservedUnits = []string{UnitNsPerOp, UnitBytesPerOp, UnitAllocsPerOp, UnitMBPerS, UnitVsBaseline, UnitVsLimit}
+
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// validateValues checks that what the case measured can be true: every
+// sample is a batch of at least one iteration whose ns/op is positive and
+// whose whole duration (iterations × ns/op) is at least the clock's 1 ns
+// and at most maxSampleNs; B/op and allocs/op are finite, not negative and
+// within what the runtime counts; ratios are finite and not negative (0
+// is "none"); metrics have a unit and a finite value.
+func (c *Case) validateValues() error {
+	name := c.FullName()
+	if c.BytesPerOp < 0 {
+		return fmt.Errorf("case %s: bytes_per_op %d is negative", name, c.BytesPerOp)
+	}
+	if c.Elapsed < 0 {
+		return fmt.Errorf("case %s: elapsed_ns %d is negative", name, int64(c.Elapsed))
+	}
+	if err := validateMetrics(c.Metrics, false); err != nil {
+		return fmt.Errorf("case %s: metric %w", name, err)
+	}
+	for i, s := range c.Samples {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("case %s: sample %d %w", name, i+1, err)
+		}
+	}
+	return nil
+}
+
+// validate checks one sample's values (see Case.validateValues). Its
+// errors read after "sample N ".
+func (s *Sample) validate() error {
+	if s.Iters < 1 {
+		return fmt.Errorf("iters %d is not positive", s.Iters)
+	}
+	n := float64(s.Iters)
+	switch ns := s.NsPerOp; {
+	case !finite(ns):
+		return fmt.Errorf("ns/op %v is not a number", ns)
+	case !(ns > 0):
+		return fmt.Errorf("ns/op %v is not positive", ns)
+	case ns > maxSampleNs:
+		return fmt.Errorf("ns/op %v is more than any sample can take (%g ns, 11.6 days)", ns, float64(maxSampleNs))
+	case n*ns > maxSampleNs:
+		return fmt.Errorf("takes %d iters × %v ns/op = %g ns, more than any sample can take (%g ns, 11.6 days)", s.Iters, ns, n*ns, float64(maxSampleNs))
+	case n*ns < 0.5:
+		// The clock counts whole nanoseconds: a batch that was timed took
+		// at least 1 ns (0.5 leaves room for the rounding of ns/op).
+		return fmt.Errorf("takes %d iters × %v ns/op = %g ns, less than the clock's 1 ns", s.Iters, ns, n*ns)
+	}
+	for _, v := range []struct {
+		unit string
+		val  float64
+	}{{UnitBytesPerOp, s.BytesPerOp}, {UnitAllocsPerOp, s.AllocsPerOp}} {
+		switch {
+		case !finite(v.val):
+			return fmt.Errorf("%s %v is not a number", v.unit, v.val)
+		case v.val < 0:
+			return fmt.Errorf("%s %v is negative", v.unit, v.val)
+		case n*v.val > maxCounter:
+			return fmt.Errorf("%s %v × %d iters is more than the Go runtime counts (2^64)", v.unit, v.val, s.Iters)
+		}
+	}
+	for _, v := range []struct {
+		name string
+		val  float64
+	}{{"vs_baseline", s.VsBaseline}, {"vs_limit", s.VsLimit}} {
+		switch {
+		case !finite(v.val):
+			return fmt.Errorf("%s %v is not a number", v.name, v.val)
+		case v.val < 0:
+			return fmt.Errorf("%s %v is negative", v.name, v.val)
+		}
+	}
+	if s.Round < 0 {
+		return fmt.Errorf("round %d is negative", s.Round)
+	}
+	if s.Fork < 0 {
+		return fmt.Errorf("fork %d is negative", s.Fork)
+	}
+	if err := validateMetrics(s.Metrics, true); err != nil {
+		return fmt.Errorf("metric %w", err)
+	}
+	return nil
+}
+
+// validateMetrics checks that every metric has a unit and a finite value,
+// and, for a sample's metrics (perSample), that no unit is one the sample
+// carries itself. Its errors read after "metric ".
+func validateMetrics(m map[string]float64, perSample bool) error {
+	for _, u := range sortedKeys(m) {
+		v := m[u]
+		switch {
+		case strings.TrimSpace(u) == "":
+			return fmt.Errorf("%q has no unit", u)
+		case !finite(v):
+			return fmt.Errorf("%s %v is not a number", u, v)
+		case perSample && slices.Contains(reservedUnits, u):
+			return fmt.Errorf("%s is a unit the sample carries itself", u)
 		}
 	}
 	return nil

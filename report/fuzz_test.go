@@ -1,0 +1,215 @@
+package report
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/serbench/serbench/results"
+)
+
+// fuzzSeeds are hand-made results files besides those in testdata.
+var fuzzSeeds = [][]byte{
+	nil,
+	[]byte(`{"kind":"env"}` + "\n"),
+	// One sample: no interval; a case measured in two processes.
+	[]byte(`{"kind":"env","schema":4}` + "\n" +
+		`{"kind":"case","workload":"f","name":"F","labels":[{"k":"subject","v":"a"}],"status":"ok","samples":[{"iters":1,"ns_op":5e14}]}` + "\n" +
+		`{"kind":"case","workload":"f","name":"F","labels":[{"k":"subject","v":"b"}],"status":"ok","samples":[{"iters":1,"ns_op":3,"fork":1},{"iters":1,"ns_op":3,"fork":2}]}` + "\n"),
+	// Zero B/op in one run, some in the other; huge and tiny values.
+	[]byte(`{"kind":"env","schema":4}` + "\n" +
+		`{"kind":"case","workload":"f","name":"F","status":"ok","bytes_per_op":9223372036854775807,"samples":[{"iters":1,"ns_op":1e15,"b_op":1.8e19,"allocs_op":1.8e19},{"iters":2,"ns_op":0.25,"b_op":0}]}` + "\n" +
+		`{"kind":"probe","t":"0001-01-01T00:00:00Z","ns":1e15,"mem_ns":1e-300}` + "\n" +
+		`{"kind":"probe","t":"9999-12-31T23:59:59Z","ns":1e-300,"mem_ns":1e15}` + "\n" +
+		`{"kind":"probe","t":"5000-01-01T00:00:00Z","ns":1,"mem_ns":1}` + "\n"),
+}
+
+// seedRuns returns the fuzz seeds and the bytes of every results file in
+// testdata.
+func seedRuns(f *testing.F) [][]byte {
+	f.Helper()
+	files := append([][]byte(nil), fuzzSeeds...)
+	paths, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		files = append(files, b)
+	}
+	return files
+}
+
+// addPairs seeds a two-file target with each file alone (the second
+// empty), each with itself and each with the next.
+func addPairs(f *testing.F, files [][]byte, extra ...any) {
+	f.Helper()
+	for i, a := range files {
+		f.Add(append([]any{a, []byte(nil)}, extra...)...)
+		f.Add(append([]any{a, a}, extra...)...)
+		if i+1 < len(files) {
+			f.Add(append([]any{a, files[i+1]}, extra...)...)
+		}
+	}
+}
+
+// read parses b as a results file, nil when Read refuses it.
+func read(b []byte, name string) *results.Run {
+	r, err := results.Read(bytes.NewReader(b), name)
+	if err != nil {
+		return nil
+	}
+	return r
+}
+
+// fuzzSections are sections built, for every workload of runs, from the
+// building blocks this package gives workloads: the subjects table (as
+// the golden test does, nil when the run has no descriptors), a pivot of
+// time cells, a table of every cell kind and both charts.
+func fuzzSections(runs []*results.Run) []Section {
+	var out []Section
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, w := range r.Workloads() {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			out = append(out,
+				Section{Workload: w, Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
+					return []Block{SubjectsTable(run, w, "subject", cases)}, nil
+				}},
+				Section{Workload: w, Title: "Cells", Render: cellsSection})
+		}
+	}
+	return out
+}
+
+func cellsSection(run *results.Run, cases []*results.Case) ([]Block, error) {
+	var blocks []Block
+	col := ""
+	for _, c := range cases {
+		for _, l := range c.Labels {
+			if l.Key != "subject" && col == "" {
+				col = l.Key
+			}
+		}
+	}
+	if t := (Pivot{Cases: cases, Row: "subject", Col: col, Cell: TimeCell}).Table(); t != nil {
+		blocks = append(blocks, t)
+	}
+	base := SubjectWithRole(cases, results.RoleBaseline, "")
+	limit := SubjectWithRole(cases, results.RoleLimit, "")
+	ix := NewIndex(cases, "subject")
+	t := &Table{Header: []string{"case", "ns", "unit", "mem", "x-limit", "x-baseline", "faster"}}
+	var line Series
+	var pts []Point
+	for i, c := range cases {
+		t.Rows = append(t.Rows, []string{c.FullName(), NsCell(c), UnitCell(c, results.UnitBytesPerOp, Bytes), MemCell(c),
+			RatioCell(c, results.UnitVsLimit, ix.Get(limit)), RatioCell(c, results.UnitVsBaseline, ix.Get(base)), Faster(c, cases[0])})
+		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() {
+			line.X = append(line.X, float64(i+1))
+			line.Y = append(line.Y, s.Median)
+			line.Lo = append(line.Lo, s.Lo)
+			line.Hi = append(line.Hi, s.Hi)
+			b, _ := c.Median(results.UnitBytesPerOp)
+			pts = append(pts, Point{X: b, Y: s.Median, Label: c.Labels.Get("subject")})
+		}
+	}
+	blocks = append(blocks, t)
+	for _, log := range []bool{false, true} {
+		lc := LineChart{Title: "ns/op", LogX: log, LogY: log, BinaryX: log, YFormat: Duration, Series: []Series{line}, Palette: RunPalette(run)}
+		if svg, err := lc.SVG(); err == nil {
+			blocks = append(blocks, &Plot{File: "line.svg", SVG: svg})
+		}
+		sc := ScatterChart{Title: "B/op and ns/op", LogX: log, LogY: log, Points: pts, Frontier: true}
+		if svg, err := sc.SVG(); err == nil {
+			blocks = append(blocks, &Plot{File: "scatter.svg", SVG: svg})
+		}
+	}
+	return blocks, nil
+}
+
+// FuzzBuild renders reports of whatever results.Read accepts: one run
+// without sections, two runs side by side and their shards merged with
+// sections made of this package's building blocks. Build must not panic,
+// hang or fail, and the document must render as Markdown, HTML and files.
+func FuzzBuild(f *testing.F) {
+	addPairs(f, seedRuns(f))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		ra := read(a, "a.jsonl")
+		if ra == nil {
+			return
+		}
+		runs := []*results.Run{ra}
+		if rb := read(b, "b.jsonl"); rb != nil {
+			runs = append(runs, rb)
+		}
+		merged := results.MergeShards(runs)
+		for _, tt := range []struct {
+			runs     []*results.Run
+			sections []Section
+			write    bool
+		}{
+			{runs[:1], nil, false},
+			{runs, []Section{}, false},
+			{merged, fuzzSections(merged), true},
+		} {
+			doc, err := Build(tt.runs, tt.sections)
+			if err != nil {
+				t.Fatalf("Build: %v", err)
+			}
+			var md, html strings.Builder
+			doc.WriteMarkdown(&md)
+			doc.WriteHTML(&html)
+			if tt.write {
+				if err := doc.WriteDir(dir); err != nil {
+					t.Fatalf("WriteDir: %v", err)
+				}
+			}
+		}
+	})
+}
+
+// FuzzCompare compares two runs whatever results.Read accepts, plain and
+// normalized, and prints the comparison in every format. Nothing may
+// panic or hang, and the printing must not fail.
+func FuzzCompare(f *testing.F) {
+	addPairs(f, seedRuns(f), false, uint8(5))
+	f.Add(fuzzSeeds[2], fuzzSeeds[3], true, uint8(10))
+	f.Fuzz(func(t *testing.T, a, b []byte, normalize bool, pct uint8) {
+		old, new := read(a, "old.jsonl"), read(b, "new.jsonl")
+		if old == nil || new == nil {
+			return
+		}
+		// compare --threshold takes a percentage in (0, 100); 0 here is
+		// the default.
+		opts := CompareOptions{Normalize: normalize, Threshold: float64(pct%100) / 100}
+		ds := Compare(old, new, opts)
+		for _, d := range ds {
+			if d.Old == nil && d.New == nil {
+				t.Errorf("delta %+v has neither case", d)
+			}
+		}
+		c := NewComparison("old.jsonl", "new.jsonl", old, new, opts)
+		c.Shared()
+		c.Regressions()
+		c.Changes()
+		c.Geomean()
+		for name, write := range map[string]func(io.Writer) error{"text": c.WriteText, "markdown": c.WriteMarkdown, "json": c.WriteJSON} {
+			if err := write(io.Discard); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+		if _, err := WriteCompare(io.Discard, "old.jsonl", "new.jsonl", ds); err != nil {
+			t.Errorf("WriteCompare: %v", err)
+		}
+	})
+}
