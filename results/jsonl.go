@@ -12,8 +12,10 @@ import (
 )
 
 // Writer appends a run to a JSON Lines stream: the environment first, then
-// one line per case, each flushed (and synced, for files) as soon as it is
-// written so that an interrupted run keeps every finished case.
+// one line per case, each handed to the operating system in one write as
+// soon as it is complete, so that a run interrupted or killed keeps every
+// finished case. Lines are not fsynced: after a power cut the file may end
+// early or in a cut line, which readers drop and RepairTail removes.
 // It is safe for concurrent use.
 type Writer struct {
 	mu  sync.Mutex
