@@ -222,6 +222,11 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	forks := map[string]int{}
 	for _, w := range ws {
 		p, err := w.Plan(ctx, cfg)
+		if err != nil && ctx.Err() != nil {
+			// Stopped while planning (a server starting, an input being
+			// read): nothing was measured, and the error is the stop's.
+			return nil, bench.ErrInterrupted
+		}
 		if err != nil {
 			if len(o.Names) == 0 && workload.IsUnavailable(err) {
 				fmt.Fprintf(o.Log, "serbench: skipping %s: %v\n", w.Name(), err)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/results"
 )
 
@@ -344,6 +345,67 @@ func TestSignalPastGrace(t *testing.T) {
 	for i := 1; i < len(names); i++ {
 		if names[i] == names[i-1] {
 			t.Errorf("%s twice", names[i])
+		}
+	}
+}
+
+// TestInterruptedPgscanNotFailed sends SIGINT to real pgscan runs of the
+// replay cases (whose recording connects through a proxy to the throwaway
+// server, which the interrupt stops) at several moments: no case may be
+// recorded FAILED because of the interrupt, and --resume then measures
+// every case, each once.
+func TestInterruptedPgscanNotFailed(t *testing.T) {
+	if _, err := pgserver.FindBinaries(""); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and %v", err)
+		}
+		t.Skipf("skipping: %v", err)
+	}
+	// The server runs as an unprivileged user when the test runs as
+	// root: its TMPDIR must be traversable (t.TempDir's are 0700).
+	tmp, err := os.MkdirTemp("", "pgscan-interrupt-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	args := []string{"run", "pgscan", "--scale", "quick", "--count", "2", "--benchtime", "5ms", "--progress", "none",
+		"--filter", "source=replay", "--out", dir, "--resume"}
+	for _, at := range []time.Duration{1500 * time.Millisecond, 2500 * time.Millisecond, 3500 * time.Millisecond} {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		timer := time.AfterFunc(at, func() { _ = cmd.Process.Signal(os.Interrupt) })
+		err := cmd.Wait()
+		timer.Stop()
+		var ee *exec.ExitError
+		if err != nil && (!errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted) {
+			t.Fatalf("SIGINT at %v: %v: %s", at, err, out.String())
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "results.jsonl")); bytes.Contains(b, []byte(`"status":"failed"`)) {
+			t.Fatalf("SIGINT at %v left a FAILED case: %s", at, out.String())
+		}
+	}
+	if code, out := serbench(t, tmp, args...); code != 0 {
+		t.Fatalf("--resume: exit %d: %s", code, out)
+	}
+	names := caseNames(t, filepath.Join(dir, "results.jsonl"))
+	if len(names) == 0 {
+		t.Fatal("no case")
+	}
+	for i, n := range names {
+		if !strings.HasSuffix(n, " ok") && !strings.HasSuffix(n, " skipped") {
+			t.Errorf("%s", n)
+		}
+		if i > 0 && n == names[i-1] {
+			t.Errorf("%s twice", n)
 		}
 	}
 }

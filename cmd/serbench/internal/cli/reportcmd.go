@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -61,17 +63,28 @@ func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 
 func (a *app) compareCmd() *cobra.Command {
 	var (
-		failOnRegression, normalize bool
-		format                      string
-		threshold                   float64
+		failOnRegression, normalize, allowDifferent bool
+		format                                      string
+		threshold                                   float64
 	)
 	cmd := &cobra.Command{
 		Use:   "compare OLD NEW",
 		Short: "Compare two results files: deltas with significance, as benchstat prints them",
 		Long: "compare matches cases by name and prints, per unit, the old and new medians with their intervals,\n" +
 			"the change (or ~ when the samples do not differ significantly: Mann-Whitney U, α = 0.05), the p-value\n" +
-			"and a geomean row. With --fail-on-regression it exits 1 when any case got significantly slower by more\n" +
-			"than --threshold.",
+			"and a geomean row.\n\n" +
+			"Too few samples: with n1 and n2 samples a side the smallest p-value the test can give is 2/C(n1+n2, n1)\n" +
+			"(0.33 for 2 against 2, 0.1 for 3 against 3); below 4 samples a side no change can be significant at\n" +
+			"α = 0.05. Such rows say \"too few samples to tell\" instead of ~, the summary counts them and says\n" +
+			"what --count would do.\n\n" +
+			"With --fail-on-regression compare exits 1 when any case got significantly slower by more than\n" +
+			"--threshold, and also — \"cannot tell: too few samples\" — when any case's median got slower by more\n" +
+			"than --threshold but its samples are too few to tell whether that is a change: a gate that cannot see\n" +
+			"does not pass. Rows with too few samples whose medians did not move past --threshold do not fail it\n" +
+			"(a warning on stderr counts them).\n\n" +
+			"Different data: compare refuses (exit 2) two runs that measured different data — another --scale, or\n" +
+			"for the same workload another input file, row or column count, or query, as each run recorded them\n" +
+			"in its environment — unless --allow-different-inputs is given; then it compares and says so.",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "markdown" && format != "json" {
@@ -85,6 +98,12 @@ func (a *app) compareCmd() *cobra.Command {
 				return err
 			}
 			cmp := report.NewComparison(args[0], args[1], runs[0], runs[1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100})
+			if cmp.Inputs != "" {
+				if !allowDifferent {
+					return usagef("%s: these runs measured different data; pass --allow-different-inputs to compare them anyway", cmp.Inputs)
+				}
+				fmt.Fprintf(a.stderr, "serbench: warning: %s: these runs measured different data; compared anyway (--allow-different-inputs)\n", cmp.Inputs)
+			}
 			if cmp.Shared() == 0 {
 				return usagef("%s and %s share no measured case: nothing to compare (are they runs of the same workloads and scale?)", args[0], args[1])
 			}
@@ -99,20 +118,42 @@ func (a *app) compareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if reg := cmp.Regressions(); reg > 0 {
-				if format == "text" {
+			reg, blind := cmp.Regressions(), cmp.CannotTells()
+			if format == "text" {
+				if reg > 0 {
 					fmt.Fprintf(a.stdout, "\n%d case(s) significantly slower by more than %g%%\n", reg, threshold)
 				}
-				if failOnRegression {
-					return exitError{ExitFailure, fmt.Errorf("%d regression(s) past %g%%", reg, threshold)}
+				if len(blind) > 0 {
+					fmt.Fprintf(a.stdout, "\n%d case(s) slower by more than %g%% by their medians, with too few samples to tell whether that is a change:\n", len(blind), threshold)
+					for _, d := range blind {
+						fmt.Fprintf(a.stdout, "  %s  %s %s\n", d.Name, report.SignedPct(d.Change), d.Unit)
+					}
 				}
+			}
+			if tf := cmp.TooFewNote(); tf != "" {
+				fmt.Fprintf(a.stderr, "serbench: warning: %s\n", tf)
+			}
+			if !failOnRegression {
+				return nil
+			}
+			var why []string
+			if reg > 0 {
+				why = append(why, fmt.Sprintf("%d regression(s) past %g%%", reg, threshold))
+			}
+			if len(blind) > 0 {
+				why = append(why, fmt.Sprintf("cannot tell: too few samples: %d case(s) slower by more than %g%% by their medians could not be judged (%s)",
+					len(blind), threshold, cmp.Rerun()))
+			}
+			if len(why) > 0 {
+				return exitError{ExitFailure, errors.New(strings.Join(why, "; "))}
 			}
 			return nil
 		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to its group's baseline (the baseline's to the limit row) in the same sampling round, so a machine slower in one run shows no change")
-	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold")
+	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold, or slower by more than --threshold by its medians with too few samples to tell (\"cannot tell: too few samples\")")
+	fl.BoolVar(&allowDifferent, "allow-different-inputs", false, "compare runs that measured different data (another --scale, input file, row count or query) instead of refusing; the output says so")
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
 	fl.Float64Var(&threshold, "threshold", results.NoiseThreshold*100, "regression threshold in percent")
 	return cmd

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
@@ -184,6 +185,9 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	if ue := (*workload.UsageError)(nil); errors.As(err, &ue) {
 		return ue
+	}
+	if res == nil && bench.IsInterrupted(err) {
+		return exitError{ExitInterrupted, errors.New("interrupted before any case was measured")}
 	}
 	if res == nil {
 		return err
