@@ -113,6 +113,13 @@ type Options struct {
 	MaxIters int
 	// Probe, when set, times the machine between groups (RunAll).
 	Probe *Prober
+	// CaseTimeout bounds one call into a case's code — its setup, its
+	// verification, one sample or calibration run — in RunAll (0: no
+	// bound). A call past it makes RunAll record the case FAILED ("timed
+	// out after …") and return a *TimeoutError; see there.
+	CaseTimeout time.Duration
+
+	watch *watch // set by RunAll when CaseTimeout is
 }
 
 func (o Options) withDefaults() Options {
@@ -154,6 +161,7 @@ type member struct {
 	t0       time.Time
 	active   bool
 	teardown func()
+	watch    *watch // nil: unwatched
 }
 
 func (m *member) fail(stage string, err error) {
@@ -162,6 +170,20 @@ func (m *member) fail(stage string, err error) {
 	m.rc.Samples, m.rc.Summary = nil, nil
 	m.rc.Metrics = copyMetrics(m.c.Metrics)
 	m.active = false
+}
+
+// runOnce runs the case's op n times as one timed run, watched.
+func (m *member) runOnce(n int) (time.Duration, error) {
+	m.watch.enter(m.c, "run")
+	defer m.watch.leave()
+	return runOnce(&m.b, m.c.Run, n)
+}
+
+// call runs one of the case's functions (setup, verify), watched.
+func (m *member) call(stage string, f func() error) error {
+	m.watch.enter(m.c, stage)
+	defer m.watch.leave()
+	return safeCall(f)
 }
 
 func (m *member) sample(n int, d time.Duration) results.Sample {
@@ -205,7 +227,7 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 	}()
 	for i := range cases {
 		c := &cases[i]
-		m := &member{c: c, t0: time.Now(), count: opts.Count}
+		m := &member{c: c, t0: time.Now(), count: opts.Count, watch: opts.watch}
 		if c.Count > 0 {
 			m.count = c.Count
 		}
@@ -259,13 +281,13 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 				// The burst's warm-up: the first run after another
 				// member's garbage was collected refills the op's buffers
 				// and caches (page faults included).
-				if _, err := runOnce(&m.b, m.c.Run, m.n); err != nil {
+				if _, err := m.runOnce(m.n); err != nil {
 					m.fail("run", err)
 					continue
 				}
 			}
 			for k := 0; k < max(m.c.PerRound, 1) && (k == 0 || m.wantsMore()); k++ {
-				d, err := runOnce(&m.b, m.c.Run, m.n)
+				d, err := m.runOnce(m.n)
 				if err != nil {
 					m.fail("run", err)
 					break
@@ -343,13 +365,13 @@ func (m *member) prepare(ctx context.Context, opts Options) error {
 		return nil
 	}
 	if c.Setup != nil {
-		if err := safeCall(c.Setup); err != nil {
+		if err := m.call("setup", c.Setup); err != nil {
 			m.fail("setup", err)
 			return nil
 		}
 	}
 	m.teardown = c.Teardown
-	if err := safeCall(c.Verify); err != nil {
+	if err := m.call("verify", c.Verify); err != nil {
 		m.fail("verify", err)
 		return nil
 	}
@@ -359,7 +381,7 @@ func (m *member) prepare(ctx context.Context, opts Options) error {
 	if c.Iters > 0 {
 		// Calibrated elsewhere: warm up with one run of a sample's size.
 		if !(c.Iters == 1 && c.NoWarmup) {
-			if _, err := runOnce(&m.b, c.Run, c.Iters); err != nil {
+			if _, err := m.runOnce(c.Iters); err != nil {
 				m.fail("run", err)
 				return nil
 			}
@@ -375,7 +397,7 @@ func (m *member) prepare(ctx context.Context, opts Options) error {
 		if n == 1 {
 			runtime.GC() // the first run may become a sample
 		}
-		d, err := runOnce(&m.b, c.Run, n)
+		d, err := m.runOnce(n)
 		if err != nil {
 			m.fail("run", err)
 			return nil
@@ -399,7 +421,7 @@ func (m *member) prepare(ctx context.Context, opts Options) error {
 	case n == 1 && last < 10*opts.SampleTime:
 		// A slow op has had one cold run; warm up once more. A fast op's
 		// final calibration run is its warm-up.
-		if _, err := runOnce(&m.b, c.Run, 1); err != nil {
+		if _, err := m.runOnce(1); err != nil {
 			m.fail("run", err)
 		}
 	}

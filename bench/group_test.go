@@ -251,3 +251,57 @@ func TestInterruptedFailureIsNotRun(t *testing.T) {
 		})
 	}
 }
+
+// TestCaseTimeout: a call into a case's code that does not return within
+// CaseTimeout — in setup, or in a sample — ends RunAll with a
+// *TimeoutError after the case reached the sink FAILED; the cases before
+// it are kept, its group's other members and the cases after it are not
+// run.
+func TestCaseTimeout(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	hang := func() { <-release }
+	for _, tc := range []struct {
+		stage string
+		mk    func(c *Case)
+	}{
+		{"setup", func(c *Case) { c.Setup = func() error { hang(); return nil } }},
+		{"run", func(c *Case) {
+			calls := 0
+			c.Run = func(b *B) error {
+				if calls++; calls > 3 {
+					hang()
+				}
+				return nil
+			}
+		}},
+	} {
+		t.Run(tc.stage, func(t *testing.T) {
+			mk := func(name, group string) Case {
+				return Case{Workload: "t", Name: "T", Group: group, Labels: results.Labels{{Key: "subject", Value: name}},
+					Verify: func() error { return nil }, Run: func(b *B) error { return nil }}
+			}
+			stuck := mk("stuck", "g2")
+			tc.mk(&stuck)
+			cases := []Case{mk("before", "g1"), stuck, mk("peer", "g2"), mk("after", "g3")}
+			var got []results.Case
+			t0 := time.Now()
+			err := RunAll(context.Background(), cases, Options{Count: 3, SampleTime: time.Microsecond, MaxIters: 1, CaseTimeout: 100 * time.Millisecond}, nil,
+				func(c results.Case) error { got = append(got, c); return nil })
+			var te *TimeoutError
+			if !errors.As(err, &te) || te.Stage != tc.stage || te.Case != "T/subject=stuck" {
+				t.Fatalf("err %v, want a timeout of T/subject=stuck in %s", err, tc.stage)
+			}
+			if d := time.Since(t0); d > 5*time.Second {
+				t.Errorf("took %v to give up", d)
+			}
+			var names []string
+			for _, c := range got {
+				names = append(names, c.Labels.Get("subject")+" "+c.Status)
+			}
+			if !slices.Equal(names, []string{"before ok", "stuck failed"}) || !strings.Contains(got[1].Error, tc.stage+": timed out after 100ms") {
+				t.Errorf("recorded %v (%q)", names, got[len(got)-1].Error)
+			}
+		})
+	}
+}

@@ -21,7 +21,10 @@ type Progress interface {
 // others alone, in order. It stops early, without error from the cases
 // themselves, when ctx ends: the returned error is then ErrInterrupted and
 // every case finished so far has already reached sink. An error from sink
-// stops the run too. With opts.Probe set, the machine is probed before
+// stops the run too. With opts.CaseTimeout set, a call into a case's code
+// that does not return in time ends the run: the case reaches sink FAILED
+// ("timed out after …"), the rest of its group is left unmeasured, and the
+// error is a *TimeoutError. With opts.Probe set, the machine is probed before
 // each group (at most once per opts.Probe.Every) and at the end.
 func RunAll(ctx context.Context, cases []Case, opts Options, p Progress, sink func(results.Case) error) error {
 	done := 0
@@ -32,18 +35,22 @@ func RunAll(ctx context.Context, cases []Case, opts Options, p Progress, sink fu
 		if p != nil {
 			p.Start(done, len(cases), &g[0])
 		}
-		rs, err := MeasureGroup(ctx, g, opts)
-		if err != nil {
+		rs, err := measureWatched(ctx, g, opts)
+		var te *TimeoutError
+		if err != nil && !errors.As(err, &te) {
 			return err
 		}
 		for i := range rs {
 			if err := sink(rs[i]); err != nil {
-				return fmt.Errorf("bench: recording %s: %w", g[i].FullName(), err)
+				return fmt.Errorf("bench: recording %s: %w", rs[i].FullName(), err)
 			}
 			done++
 			if p != nil {
 				p.Done(done, len(cases), &rs[i])
 			}
+		}
+		if te != nil {
+			return te
 		}
 		if ctx.Err() != nil {
 			return ErrInterrupted

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
@@ -22,6 +23,8 @@ type Fork struct {
 	Scale     workload.Scale
 	Subjects  []string
 	Benchtime string
+	// CaseTimeout is the run's bound on one call into a case's code.
+	CaseTimeout time.Duration
 	// K and N: this is fork K of N (1-based).
 	K, N int
 	// Count is the number of samples this fork takes per case.
@@ -280,7 +283,7 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			runErr = bench.ErrInterrupted
 			break
 		}
-		f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(),
+		f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(), CaseTimeout: o.CaseTimeout,
 			K: k + 1, N: forks, Count: count, CasesFile: list, Out: filepath.Join(dir, fmt.Sprintf("fork-%d", k+1)), ItersFile: iters,
 			Env: []string{"GODEBUG=" + ForkGODEBUG(os.Getenv("GODEBUG"))}}
 		err := o.Spawn(ctx, f, func(e ForkEvent) {

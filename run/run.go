@@ -7,6 +7,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,6 +71,9 @@ type Options struct {
 	// Iters gives cases (by full name) their iterations per sample, as a
 	// fork's parent learnt them from its first fork: they skip calibration.
 	Iters map[string]int
+	// CaseTimeout bounds one call into a case's code (set-up,
+	// verification, one sample); 0 means no bound. See Outcome.TimedOut.
+	CaseTimeout time.Duration
 	// Measured, when set, is called once measuring has ended (every case
 	// done, or the context ended and the case in progress stopped),
 	// before the end line and the report are written.
@@ -96,6 +100,11 @@ type Outcome struct {
 	Dir, ResultsPath string
 	// Interrupted is set when the context ended before every case ran.
 	Interrupted bool
+	// TimedOut is set when a case ran past Options.CaseTimeout: it is
+	// recorded FAILED, the run ended there without writing its report,
+	// and the case's code may still be running in this process, so the
+	// caller measures the rest in a fresh one (with Resume).
+	TimedOut *bench.TimeoutError
 	// Workloads are the workloads that ran, in order.
 	Workloads []workload.Workload
 }
@@ -331,7 +340,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		run.Probes = append(run.Probes, p)
 		return rw.WriteProbe(p)
 	}
-	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
+	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, CaseTimeout: o.CaseTimeout, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
 	defer opts.Probe.Close()
 	prog := &offsetProgress{p: o.Progress}
 	if o.Progress != nil {
@@ -379,12 +388,17 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	out := &Outcome{Run: run, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
 	out.Interrupted = runErr != nil && bench.IsInterrupted(runErr)
-	end := results.End{Time: time.Now().UTC(), Interrupted: runErr != nil, Planned: nCases, Done: finished}
-	if runErr != nil {
+	if errors.As(runErr, &out.TimedOut) {
+		runErr = nil
+	}
+	end := results.End{Time: time.Now().UTC(), Interrupted: runErr != nil || out.TimedOut != nil, Planned: nCases, Done: finished}
+	switch {
+	case out.TimedOut != nil:
+		end.Error = results.Redact(out.TimedOut.Error())
+	case out.Interrupted:
+		end.Error = "interrupted"
+	case runErr != nil:
 		end.Error = results.Redact(runErr.Error())
-		if out.Interrupted {
-			end.Error = "interrupted"
-		}
 	}
 	if err := rw.WriteEnd(end); err != nil {
 		return out, err
@@ -394,7 +408,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err := rw.Close(); err != nil {
 		return out, err
 	}
-	if !o.ResultsOnly {
+	if !o.ResultsOnly && out.TimedOut == nil {
 		if err := WriteOutputs(o.Out, []*results.Run{run}, o.Workloads.Sections()); err != nil {
 			return out, err
 		}

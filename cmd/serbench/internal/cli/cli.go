@@ -71,7 +71,12 @@ type app struct {
 // Main runs the command line with args (without the program name) and
 // returns the process exit status.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a := &app{stdout: stdout, stderr: stderr, workloads: Workloads(), args: append([]string{"serbench"}, args...), exit: os.Exit}
+	return mainWith(ctx, args, stdout, stderr, Workloads())
+}
+
+// mainWith is Main with the set of workloads it knows.
+func mainWith(ctx context.Context, args []string, stdout, stderr io.Writer, ws workload.Set) int {
+	a := &app{stdout: stdout, stderr: stderr, workloads: ws, args: append([]string{"serbench"}, args...), exit: os.Exit}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)

@@ -30,7 +30,7 @@ func (a *app) spawner() run.Spawner {
 			}
 		}
 		args := []string{"run", f.Workload, "--scale", string(f.Scale), "--count", strconv.Itoa(f.Count),
-			"--benchtime", f.Benchtime, "--out", f.Out, "--force", "--forks", "1",
+			"--benchtime", f.Benchtime, "--case-timeout", f.CaseTimeout.String(), "--out", f.Out, "--force", "--forks", "1",
 			"--fork", fmt.Sprintf("%d/%d", f.K, f.N), "--cases", f.CasesFile}
 		if f.ItersFile != "" {
 			args = append(args, "--iters", f.ItersFile)

@@ -15,7 +15,11 @@ const forkChildEnv = "SERBENCH_CLI_TEST_FORK"
 // was given instead of the tests.
 func TestMain(m *testing.M) {
 	if os.Getenv(forkChildEnv) == "1" {
-		os.Exit(Main(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		ws := Workloads()
+		if os.Getenv(hangEnv) == "1" {
+			ws = append(ws, hangWorkload{})
+		}
+		os.Exit(mainWith(context.Background(), os.Args[1:], os.Stdout, os.Stderr, ws))
 	}
 	if err := os.Setenv(forkChildEnv, "1"); err != nil {
 		panic(err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,6 +31,7 @@ type runFlags struct {
 	subjects  []string
 	count     int
 	benchtime time.Duration
+	timeout   time.Duration
 	out       string
 	pgDSN     string
 	progress  string
@@ -64,6 +66,11 @@ const (
 	defaultBenchtime = 10 * time.Millisecond
 )
 
+// defaultCaseTimeout bounds one call into a case's code: the slowest
+// legitimate one, a sample of pgscan's largest table at full scale, takes
+// under a minute on a small machine.
+const defaultCaseTimeout = 10 * time.Minute
+
 func (a *app) runCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
@@ -80,6 +87,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringSliceVar(&f.subjects, "subject", nil, "only run these subjects (comma-separated)")
 	fl.IntVar(&f.count, "count", defaultCount, "samples per case (20 give a 95% interval from the 6th to the 15th sample)")
 	fl.DurationVar(&f.benchtime, "benchtime", defaultBenchtime, "target duration of one sample")
+	fl.DurationVar(&f.timeout, "case-timeout", defaultCaseTimeout, "FAIL a case whose set-up, verification or one sample runs longer than this, and go on with the rest in a fresh process (0: no limit)")
 	fl.StringVar(&f.out, "out", "", "output directory (default ./serbench-results/<UTC time>)")
 	fl.StringVar(&f.pgDSN, "pg-dsn", "", "PostgreSQL to use for pgscan instead of a throwaway local server (URL or key=value string); serbench works there only inside a schema serbench_pgscan it creates, says so first, drops at the end, and installs no extension; prefer PGPASSWORD or ~/.pgpass for the password: a password in --pg-dsn is visible to other users in ps")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
@@ -116,6 +124,9 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	if f.benchtime <= 0 {
 		return usagef("--benchtime must be positive, got %s", f.benchtime)
+	}
+	if f.timeout < 0 {
+		return usagef("--case-timeout must be positive or 0 (no limit), got %s", f.timeout)
 	}
 	var re *regexp.Regexp
 	if f.filter != "" {
@@ -178,7 +189,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
 		PGDSN: f.pgDSN, Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
-		Measured: measured,
+		Measured: measured, CaseTimeout: f.timeout,
 	})
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
@@ -191,6 +202,9 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	if res == nil {
 		return err
+	}
+	if err == nil && res.TimedOut != nil {
+		return a.resumeAfterTimeout(res, out)
 	}
 	if f.fork != "" {
 		if err == nil && res.Interrupted {
@@ -207,6 +221,65 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: kept %d finished cases in %s (--resume finishes the run)", len(res.Run.Cases), res.ResultsPath)}
 	}
 	return failedError(res.Run)
+}
+
+// maxTimeoutRestarts bounds how often one run starts afresh after
+// timeouts (each is a case recorded FAILED, so a run has at most as many).
+const maxTimeoutRestarts = 100
+
+// restartsEnv counts a run's fresh starts after timeouts.
+const restartsEnv = "SERBENCH_TIMEOUT_RESTARTS"
+
+// resumeAfterTimeout replaces this process with a fresh serbench that
+// resumes the run: the case that timed out is recorded FAILED, but its
+// code is still running here, holding a core and its memory, and nothing
+// can stop it but the end of the process. The fresh process keeps the
+// pid (a fork's parent goes on reading it) and takes the run's locks
+// again once exec has closed this one's.
+func (a *app) resumeAfterTimeout(res *run.Outcome, out string) error {
+	n, _ := strconv.Atoi(os.Getenv(restartsEnv))
+	if n >= maxTimeoutRestarts {
+		return fmt.Errorf("%v; %d fresh starts after timeouts already: stopping (--resume goes on)", res.TimedOut, n)
+	}
+	fmt.Fprintf(a.stderr, "serbench: %s timed out after %s in %s: recorded as FAILED; measuring the rest in a fresh process\n",
+		res.TimedOut.Case, res.TimedOut.After, res.TimedOut.Stage)
+	exe := a.exe
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return fmt.Errorf("%v; cannot find this program to go on (%v): --resume goes on", res.TimedOut, err)
+		}
+	}
+	args := append([]string{exe}, resumeArgs(a.args[1:], out)...)
+	env := append(append(os.Environ(), a.exeEnv...), fmt.Sprintf("%s=%d", restartsEnv, n+1))
+	err := syscall.Exec(exe, args, env)
+	return fmt.Errorf("%v; could not start a fresh process (%v): --resume goes on", res.TimedOut, err)
+}
+
+// resumeArgs turns a run's command line (without the program name) into
+// the one that resumes it in out: --resume instead of --force, and --out
+// named.
+func resumeArgs(args []string, out string) []string {
+	var r []string
+	hasOut, hasResume := false, false
+	for _, s := range args {
+		switch {
+		case s == "--force" || strings.HasPrefix(s, "--force="):
+			continue
+		case s == "--resume" || strings.HasPrefix(s, "--resume="):
+			hasResume = true
+		case s == "--out" || strings.HasPrefix(s, "--out="):
+			hasOut = true
+		}
+		r = append(r, s)
+	}
+	if !hasResume {
+		r = append(r, "--resume")
+	}
+	if !hasOut {
+		r = append(r, "--out", out)
+	}
+	return r
 }
 
 // stopGrace is how long a run stopped by a signal may take to stop the

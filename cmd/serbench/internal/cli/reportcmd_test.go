@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCompareCannotSee is issue 26.5: compare with too few samples to
+// tell a change, and compare of runs over different data. The fixtures
+// are written by report's TestFewSamplesFixtures with results.Writer.
+func TestCompareCannotSee(t *testing.T) {
+	const dir = "../../../../report/testdata/"
+	old, new, other := dir+"few-old.jsonl", dir+"few-new.jsonl", dir+"few-other.jsonl"
+	a, b := dir+"run-a.jsonl", dir+"run-b.jsonl"
+	const differs = "OLD measured data with input movies.jsonl (10,000 rows, 7 columns), NEW with input github.csv (336,776 rows, 12 columns): these runs measured different data"
+	tests := []struct {
+		name string
+		args []string
+		code int
+		// stdout and stderr must contain every string of out and errs,
+		// and stderr none of notErr.
+		out, errs, notErr []string
+	}{
+		{"too few samples, no gate", []string{"compare", old, new}, 0,
+			[]string{"too few samples to tell  (n=2 vs 2: the smallest p possible is 0.33)",
+				"0 of 12 rows changed, 3 could not be judged: too few samples to reach α = 0.05 (the smallest p of 2 against 2 is 0.33) — rerun both with --count ≥ 4.",
+				"2 case(s) slower by more than 5% by their medians, with too few samples to tell whether that is a change:\n  Data/format=msgpack/codec=zstd/op=write  +3513.2% ns/op\n  Data/format=json/codec=none/op=write  +9189.9% ns/op\n"},
+			[]string{"serbench: warning: 3 could not be judged: too few samples"}, nil},
+		{"too few samples fail the gate", []string{"compare", "--fail-on-regression", old, new}, 1,
+			[]string{"too few samples to tell"},
+			[]string{"serbench: cannot tell: too few samples: 2 case(s) slower by more than 5% by their medians could not be judged (rerun both with --count ≥ 4)\n"}, nil},
+		{"too few samples, slower by less than the threshold", []string{"compare", "--fail-on-regression", "--threshold", "99999", old, new}, 0,
+			nil, []string{"serbench: warning: 3 could not be judged"}, []string{"cannot tell"}},
+		{"json says so", []string{"compare", "--format", "json", old, new}, 0,
+			[]string{`"unjudged": 3`, `"cannot_tell": 2`, `"too_few_samples": true`}, nil, nil},
+		{"different data refused", []string{"compare", "--fail-on-regression", old, other}, 2,
+			nil, []string{"serbench: " + differs + "; pass --allow-different-inputs to compare them anyway\n"}, nil},
+		{"different data compared anyway", []string{"compare", "--allow-different-inputs", old, other}, 0,
+			[]string{"Note: " + differs + ".\n"}, []string{"serbench: warning: " + differs + "; compared anyway (--allow-different-inputs)\n"}, nil},
+		{"different data, anyway, gate", []string{"compare", "--allow-different-inputs", "--fail-on-regression", "--format", "markdown", old, other}, 1,
+			[]string{"> **Note:** " + differs + ".\n"}, []string{"cannot tell: too few samples"}, nil},
+		{"same data in another directory", []string{"compare", old, new}, 0, nil, nil, []string{"different data"}},
+		{"enough samples: a regression fails", []string{"compare", "--fail-on-regression", a, b}, 1,
+			[]string{"3 case(s) significantly slower by more than 5%"}, []string{"serbench: 3 regression(s) past 5%\n"}, []string{"cannot tell", "could not be judged"}},
+		{"enough samples: no regression passes", []string{"compare", "--fail-on-regression", "--threshold", "200", a, b}, 0,
+			nil, nil, []string{"cannot tell", "could not be judged", "regression"}},
+		{"help says what the gate does", []string{"compare", "--help"}, 0,
+			[]string{"cannot tell: too few samples", "--allow-different-inputs", "does\nnot pass"}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.out {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			for _, w := range tt.errs {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			for _, w := range tt.notErr {
+				if strings.Contains(stderr, w) {
+					t.Errorf("stderr has %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
