@@ -24,8 +24,18 @@ type ArrowStream struct {
 	o      Options
 }
 
-// NewArrowStream returns the Arrow IPC stream format for schema.
+// ipcMaxNesting is how deep arrow-go's IPC writer and reader nest: they
+// stop at kMaxNestingDepth (64) levels of recursion, the column itself
+// being the first, with "max recursion depth reached".
+const ipcMaxNesting = 63
+
+// NewArrowStream returns the Arrow IPC stream format for schema; a column
+// nested deeper than arrow-go's IPC recursion limit is refused (wrapping
+// ErrCannotHold) rather than failing every write.
 func NewArrowStream(schema *arrow.Schema, o Options) (Format, error) {
+	if err := checkNesting("arrow-stream", schema, ipcMaxNesting, "arrow-go's Arrow IPC"); err != nil {
+		return nil, err
+	}
 	return &ArrowStream{schema: schema, o: o}, nil
 }
 
@@ -46,14 +56,14 @@ func (e *ipcEncoder) Encode(v *arrow.RecordBatch) error {
 		return fmt.Errorf("arrow-stream: batch schema %s differs from the format's %s", (*v).Schema(), e.schema)
 	}
 	if err := e.w.Write(*v); err != nil {
-		return fmt.Errorf("arrow-stream: write: %w", err)
+		return fmt.Errorf("arrow-stream: write: %w", shortErr(err))
 	}
 	return nil
 }
 
 func (e *ipcEncoder) Close() error {
 	if err := e.w.Close(); err != nil {
-		return fmt.Errorf("arrow-stream: close: %w", err)
+		return fmt.Errorf("arrow-stream: close: %w", shortErr(err))
 	}
 	return nil
 }
@@ -76,7 +86,7 @@ func (d *ipcDecoder) Decode(v *arrow.RecordBatch) (err error) {
 		return nil
 	}
 	if err := d.sr.Err(); err != nil {
-		return format.Unexpected(fmt.Sprintf("arrow-stream: batch %d", d.n), err)
+		return format.Unexpected(fmt.Sprintf("arrow-stream: batch %d", d.n), shortErr(err))
 	}
 	d.sr.Release()
 	return io.EOF
@@ -87,7 +97,7 @@ func (f *ArrowStream) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBa
 	defer format.CatchPanic("arrow-stream", &err)
 	sr, err := ipc.NewReader(r, ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.readAlloc()))
 	if err != nil {
-		return nil, format.Unexpected("arrow-stream: open", err)
+		return nil, format.Unexpected("arrow-stream: open", shortErr(err))
 	}
 	return &ipcDecoder{sr: sr}, nil
 }
@@ -104,7 +114,7 @@ type Parquet struct {
 // NewParquet returns Parquet for schema.
 func NewParquet(schema *arrow.Schema, o Options) (Format, error) {
 	if _, err := pqarrow.ToParquet(schema, nil, pqarrow.DefaultWriterProps()); err != nil {
-		return nil, fmt.Errorf("parquet: schema: %w", err)
+		return nil, fmt.Errorf("parquet: schema: %w", shortErr(err))
 	}
 	return &Parquet{schema: schema, o: o}, nil
 }
@@ -128,14 +138,14 @@ func (e *pqEncoder) Encode(v *arrow.RecordBatch) error {
 		return fmt.Errorf("parquet: batch schema %s differs from the format's %s", (*v).Schema(), e.schema)
 	}
 	if err := e.w.Write(*v); err != nil {
-		return fmt.Errorf("parquet: write: %w", err)
+		return fmt.Errorf("parquet: write: %w", shortErr(err))
 	}
 	return nil
 }
 
 func (e *pqEncoder) Close() error {
 	if err := e.w.Close(); err != nil {
-		return fmt.Errorf("parquet: close: %w", err)
+		return fmt.Errorf("parquet: close: %w", shortErr(err))
 	}
 	return nil
 }
@@ -185,7 +195,7 @@ func (d *pqDecoder) Decode(v *arrow.RecordBatch) (err error) {
 		return nil
 	}
 	if err := d.rr.Err(); err != nil && err != io.EOF {
-		return fmt.Errorf("parquet: batch %d: %w", d.n, err)
+		return fmt.Errorf("parquet: batch %d: %w", d.n, shortErr(err))
 	}
 	d.rr.Release()
 	d.pf.Close()

@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -152,9 +153,106 @@ func Constructors() []Entry {
 // starts the error's message.
 var ErrCannotHold = errors.New("cannot hold this data")
 
-// cannotHold returns an error wrapping ErrCannotHold.
+// cannotHold returns an error wrapping ErrCannotHold. Types and long
+// strings (column paths) among args are shown elided (shortType, elide):
+// the type of a column nested 200 deep is kilobytes of text.
 func cannotHold(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrCannotHold, fmt.Sprintf(format, args...))
+	for i, a := range args {
+		switch v := a.(type) {
+		case arrow.DataType:
+			args[i] = shortType(v)
+		case string:
+			args[i] = elide(v, maxShown)
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrCannotHold, elide(fmt.Sprintf(format, args...), maxErrLen))
+}
+
+// maxShown caps a type or column path shown in an error; maxErrLen caps an
+// error's message (shortErr).
+const (
+	maxShown  = 96
+	maxErrLen = 400
+)
+
+// elide returns s if it has at most n bytes, else its head and tail around
+// "…", about n bytes in all (cut at rune boundaries).
+func elide(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	h, t := n*2/3, len(s)-n/3
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	return s[:h] + "…" + s[t:]
+}
+
+// shortType is dt's text elided to maxShown bytes.
+func shortType(dt arrow.DataType) string { return elide(dt.String(), maxShown) }
+
+// shortErr returns err, or when its message is longer than maxErrLen an
+// error wrapping it whose message starts with the innermost cause and is
+// elided: a library that wraps its error once per level of nesting
+// (arrow/ipc: "could not visit list element for array *array.List: …" 63
+// times before "max recursion depth reached") would bury the cause at the
+// end of kilobytes.
+func shortErr(err error) error {
+	if err == nil || len(err.Error()) <= maxErrLen {
+		return err
+	}
+	return &shortError{err: err}
+}
+
+type shortError struct{ err error }
+
+func (e *shortError) Unwrap() error { return e.err }
+
+func (e *shortError) Error() string {
+	cause := e.err
+	for {
+		u := errors.Unwrap(cause)
+		if u == nil {
+			break
+		}
+		cause = u
+	}
+	msg := e.err.Error()
+	if cause == e.err {
+		return elide(msg, maxErrLen)
+	}
+	c := elide(cause.Error(), maxErrLen/3)
+	return c + " (in: " + elide(msg, maxErrLen-len(c)-7) + ")"
+}
+
+// nesting returns how many nested types (lists, structs) dt is deep at its
+// deepest: 0 for a scalar.
+func nesting(dt arrow.DataType) int {
+	switch t := dt.(type) {
+	case *arrow.StructType:
+		d := 0
+		for _, f := range t.Fields() {
+			d = max(d, nesting(f.Type))
+		}
+		return 1 + d
+	case arrow.ListLikeType:
+		return 1 + nesting(t.Elem())
+	}
+	return 0
+}
+
+// checkNesting refuses a schema with a column nested more than limit deep,
+// a library's recursion limit, as one the format (name) cannot hold.
+func checkNesting(name string, s *arrow.Schema, limit int, lib string) error {
+	for _, f := range s.Fields() {
+		if d := nesting(f.Type); d > limit {
+			return fmt.Errorf("%s: %w", name, cannotHold("column %s is nested %d levels deep; %s holds at most %d", f.Name, d, lib, limit))
+		}
+	}
+	return nil
 }
 
 // All builds every format that can hold schema. The formats that cannot

@@ -127,7 +127,10 @@ func bindPW(arr arrow.Array, num protowire.Number, nullable bool, path string) p
 			return withLen(buf, func(b []byte) ([]byte, error) { return body(b, i) })
 		}
 	case array.ListLike:
-		rep := repeatedBody(a, num, path)
+		// A nullable list is a wrapper message W { repeated … = 1 }, a
+		// list not nullable the repeated field num itself: one body either
+		// way, compiled once (building both made the binding double per
+		// level of nested lists, 2^depth closures).
 		if nullable {
 			inner := repeatedBody(a, 1, path)
 			return func(buf []byte, i int) ([]byte, error) {
@@ -138,6 +141,7 @@ func bindPW(arr arrow.Array, num protowire.Number, nullable bool, path string) p
 				return withLen(buf, func(b []byte) ([]byte, error) { return inner(b, i) })
 			}
 		}
+		rep := repeatedBody(a, num, path)
 		return func(buf []byte, i int) ([]byte, error) {
 			if a.IsNull(i) {
 				return buf, fmt.Errorf("column %s: null in a list column declared not nullable", path)

@@ -45,7 +45,9 @@ type colError struct {
 	err  error
 }
 
-func (e *colError) Error() string { return fmt.Sprintf("column %s: %v", e.path, e.err) }
+func (e *colError) Error() string {
+	return fmt.Sprintf("column %s: %v", elide(e.path, maxShown), e.err)
+}
 func (e *colError) Unwrap() error { return e.err }
 
 func wrapPath(path string, err error) error {

@@ -209,7 +209,8 @@ func CheckSettings(cfg workload.Config) error {
 	}
 	for _, c := range cfg.Codecs {
 		if _, err := codec.Default().Parse(c); err != nil {
-			return fmt.Errorf("--codecs: %w (valid: %s)", err, strings.Join(codec.Default().Names(), ", "))
+			// The codec registry's error names the valid codecs or levels.
+			return fmt.Errorf("--codecs: %w", err)
 		}
 	}
 	return nil
@@ -242,7 +243,7 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 		fmt.Fprintf(w.log, "serbench: data: %s\n", in.summary())
 		fmt.Fprint(w.log, userdata.FormatSchema(in.schema, in.notes))
 	}
-	p, err := newPlan(in, cfg)
+	p, err := newPlan(in, cfg, w.log)
 	if err != nil {
 		in.release()
 		return nil, err

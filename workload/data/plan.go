@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -30,6 +32,8 @@ type pair struct {
 	files  *filecase.Files
 	fname  string
 	format dynamic.Format // nil when holdErr is set
+	// clabel is the codec's label value (codecLabel).
+	clabel string
 	// holdErr, when set, is why the format cannot hold the data: the pair
 	// is one failed write case.
 	holdErr error
@@ -38,16 +42,36 @@ type pair struct {
 // newPair returns the pair of format f (nil when it cannot hold the data)
 // named fname and codec c, its file in the plan's directory.
 func newPair(in *input, files *filecase.Files, fname string, f dynamic.Format, c codec.Codec) *pair {
-	p := &pair{File: filecase.File{Workload: Name, Codec: c, Records: in.rows, Want: -1}, in: in, files: files, fname: fname, format: f}
-	p.Path = filepath.Join(files.Dir, "data-"+fname+"-"+c.Info().Name+".bin")
+	p := &pair{File: filecase.File{Workload: Name, Codec: c, Records: in.rows, Want: -1}, in: in, files: files, fname: fname, format: f,
+		clabel: codecLabel(c)}
+	p.Path = filepath.Join(files.Dir, "data-"+fname+"-"+p.clabel+".bin")
 	// filebench counts record batches, not rows: Want -1.
 	p.Write = func() (filebench.WriteStats, error) { return p.write(p.Path, p.in.loaded()) }
 	p.Read = func() (filebench.ReadStats, error) { return p.read(p.Path, p.in.loaded()) }
 	return p
 }
 
-func (p *pair) name() string  { return p.fname }
-func (p *pair) cname() string { return p.Codec.Info().Name }
+func (p *pair) name() string { return p.fname }
+
+// cname is the pair's codec label value.
+func (p *pair) cname() string { return p.clabel }
+
+// codecLabel is codec c's label value (and its part of the file's name),
+// distinct for every level: the codec's name at its default level ("zstd"
+// for --codecs zstd or zstd:3, the label of runs that name no level), and
+// name-level at any other ("zstd-19" for --codecs zstd:19) — one case, file
+// and report row per level, and a benchstat-friendly name (no '/', ':' or
+// space).
+func codecLabel(c codec.Codec) string {
+	in := c.Info()
+	if !in.HasLevels || !in.LevelSet {
+		return in.Name
+	}
+	if f, ok := codec.Default().Factory(in.Name); ok && f.DefaultLevel == in.Level {
+		return in.Name
+	}
+	return in.Name + "-" + strconv.Itoa(in.Level)
+}
 
 // seq yields batches as filebench's filecase.
 func seq(bs []arrow.RecordBatch) func(yield func(*arrow.RecordBatch) bool) {
@@ -149,12 +173,28 @@ func (p *pair) columnSizes(m map[string]float64) error {
 	return nil
 }
 
-// newPlan builds the cases of every format × codec for the input.
-func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
+// newPlan builds the cases of every format × codec for the input. A format
+// that combines with none of the codecs (Parquet takes codec none only) is
+// not measured: it says why in its descriptor and, when log is not nil, on
+// log.
+func newPlan(in *input, cfg workload.Config, log io.Writer) (*workload.Plan, error) {
 	codecs := codec.Default()
 	cnames := cfg.Codecs
 	if len(cnames) == 0 {
 		cnames = codecs.Names()
+	}
+	// One codec per label: --codecs zstd,zstd:3 measures zstd once; zstd:1
+	// and zstd:19 are two codecs (zstd-1, zstd-19).
+	var cs []codec.Codec
+	var clabels []string
+	for _, cn := range cnames {
+		c, err := codecs.Parse(cn)
+		if err != nil {
+			return nil, &workload.UsageError{Err: fmt.Errorf("--codecs: %w", err)}
+		}
+		if l := codecLabel(c); !slices.Contains(clabels, l) {
+			cs, clabels = append(cs, c), append(clabels, l)
+		}
 	}
 	files := &filecase.Files{Dir: cfg.TempDir}
 	if files.Dir == "" && cfg.DryRun {
@@ -168,7 +208,7 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 	}
 	var cases []bench.Case
 	var descs []results.Descriptor
-	var used []string
+	var used []codec.Codec
 	for _, ctor := range dynamic.Constructors() {
 		if len(cfg.Formats) > 0 && !slices.Contains(cfg.Formats, ctor.Name) || !cfg.WantSubject(ctor.Name) {
 			continue
@@ -184,24 +224,30 @@ func newPlan(in *input, cfg workload.Config) (*workload.Plan, error) {
 				What: holdErr(err).Error(), Tags: []string{dynamic.LabelSchemaDriven}})
 			continue
 		}
-		descs = append(descs, formatDescriptor(f.Descriptor()))
-		for _, cn := range cnames {
-			c, err := codecs.Parse(cn)
-			if err != nil {
-				return nil, &workload.UsageError{Err: fmt.Errorf("--codecs: %w", err)}
-			}
+		d := formatDescriptor(f.Descriptor())
+		refused, n := false, len(cases)
+		for _, c := range cs {
 			if filebench.CheckCombination(f.Descriptor(), c) != nil {
+				refused = true
 				continue
 			}
-			if !slices.Contains(used, c.Info().Name) {
-				used = append(used, c.Info().Name)
+			if !slices.ContainsFunc(used, func(u codec.Codec) bool { return codecLabel(u) == codecLabel(c) }) {
+				used = append(used, c)
 			}
 			p := newPair(in, files, ctor.Name, f, c)
 			files.Add(&p.File)
 			cases = append(cases, pairCases(p)...)
 		}
+		if len(cases) == n && refused {
+			why := notMeasured(f.Descriptor(), cnames)
+			d.Settings[SettingNotMeasured] = why
+			if log != nil {
+				fmt.Fprintf(log, "serbench: data: %s not measured: %s\n", ctor.Name, why)
+			}
+		}
+		descs = append(descs, d)
 	}
-	descs = append(descs, codecDescriptors(codecs, used)...)
+	descs = append(descs, codecDescriptors(used)...)
 	descs = append(descs, in.descriptors()...)
 	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(), Identity: []string{"input", "rows", "columns"},
 		Close: func() error {
@@ -238,15 +284,25 @@ func pathOf(d format.Descriptor) string {
 	}
 }
 
-func codecDescriptors(codecs *codec.Registry, names []string) []results.Descriptor {
+// SettingNotMeasured, in a format's descriptor, says why the format has
+// no cases: it combines with none of the codecs --codecs lists.
+const SettingNotMeasured = "not-measured"
+
+// notMeasured says why format d has no case with the codecs cnames (d
+// combines only with codec none, which they do not list).
+func notMeasured(d format.Descriptor, cnames []string) string {
+	why := "it needs random access to the file"
+	if d.Compresses {
+		why = "it compresses the data itself"
+	}
+	return fmt.Sprintf("%s, so it takes codec none only, which --codecs %s does not list (add none to measure it)", why, strings.Join(cnames, ","))
+}
+
+func codecDescriptors(cs []codec.Codec) []results.Descriptor {
 	var out []results.Descriptor
-	for _, name := range names {
-		c, err := codecs.Parse(name)
-		if err != nil {
-			continue
-		}
+	for _, c := range cs {
 		in := c.Info()
-		d := results.Descriptor{Key: filecase.LabelCodec, Name: name, What: in.Detail, Module: in.Library}
+		d := results.Descriptor{Key: filecase.LabelCodec, Name: codecLabel(c), What: in.Detail, Module: in.Library}
 		if in.Version != "-" {
 			d.Version = in.Version
 		}
@@ -290,7 +346,7 @@ func (in *input) env() map[string]string {
 // ops lists the operations measured for p, in run order (the file
 // workloads' ops).
 func (p *pair) ops() []string {
-	if p.cname() == "none" {
+	if p.Codec.Info().Name == "none" {
 		return []string{filecase.OpWrite, filecase.OpRead, filecase.OpReadBytes}
 	}
 	return []string{filecase.OpWrite, filecase.OpRead, filecase.OpReadBytes, filecase.OpDecompress}
@@ -338,7 +394,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		Metrics:  map[string]float64{},
 		Budget:   filecase.Budget,
 		NoWarmup: true,
-		OpTime:   filecase.OpTime(rows, op, p.cname()),
+		OpTime:   filecase.OpTime(rows, op, p.Codec.Info().Name),
 	}
 	if op == filecase.OpReadBytes || op == filecase.OpDecompress {
 		c.Role = results.RoleLimit

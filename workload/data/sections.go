@@ -206,6 +206,9 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 				outer = "none only (random access or compresses itself)"
 			}
 		}
+		if why := d.Settings[SettingNotMeasured]; why != "" {
+			outer += "; not measured: " + why
+		}
 		path := d.Settings["path"]
 		if path == "" {
 			path = "–"

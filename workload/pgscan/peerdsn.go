@@ -23,9 +23,10 @@ import (
 
 // peerURL resolves dsn as pgx does and returns it as a postgres:// URL:
 // user, password, host, port, database and sslmode, a unix-socket
-// directory percent-encoded as the host, and the client certificate files
+// directory percent-encoded as the host, the client certificate files
 // (sslrootcert, sslcert, sslkey) the connection string or the environment
-// names. Only the first host is kept.
+// names, and the workload's session settings as options (peerOptions).
+// Only the first host is kept.
 func peerURL(dsn string) (string, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -45,7 +46,9 @@ func configURL(cfg *pgconn.Config, extra map[string]string) string {
 		b.WriteString(":" + escapeAll(cfg.Password))
 	}
 	b.WriteString("@")
-	q := map[string]string{}
+	// The session settings every connection of the workload makes
+	// (sessionSettings), which libpq and ConnectorX send to the server.
+	q := map[string]string{"options": peerOptions}
 	port := strconv.Itoa(int(cfg.Port))
 	if isSocket(cfg.Host) {
 		// A socket directory percent-encoded as the host, which libpq

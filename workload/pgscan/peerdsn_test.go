@@ -25,11 +25,14 @@ func isolatePGEnv(t *testing.T) {
 	t.Setenv("PGPASSFILE", filepath.Join(t.TempDir(), "no-such-pgpass"))
 }
 
+// peerOpts is the URL parameter of the peers' session settings.
+const peerOpts = "options=--synchronize_seqscans%3Doff"
+
 // TestPeerURL checks the URL the Python peers get: every form of
 // connection string and source of the password pgx accepts becomes one
 // postgres:// URL that carries the password (ConnectorX reads neither
 // PGPASSWORD nor a password file, nor a keyword string), escaped so that
-// it reads back the same.
+// it reads back the same, with the workload's session settings as options.
 func TestPeerURL(t *testing.T) {
 	const special = `p@ss:w/rd?#%& 'x" é`
 	tests := []struct {
@@ -41,32 +44,32 @@ func TestPeerURL(t *testing.T) {
 		wantPwd string
 	}{
 		{name: "keyword", dsn: "host=db.example port=5433 user=alice password=s3cret dbname=bench sslmode=require",
-			want: "postgres://alice:s3cret@db.example:5433/bench?sslmode=require", wantPwd: "s3cret"},
+			want: "postgres://alice:s3cret@db.example:5433/bench?" + peerOpts + "&sslmode=require", wantPwd: "s3cret"},
 		{name: "url", dsn: "postgres://alice:s3cret@db.example/bench?sslmode=disable",
-			want: "postgres://alice:s3cret@db.example:5432/bench?sslmode=disable", wantPwd: "s3cret"},
+			want: "postgres://alice:s3cret@db.example:5432/bench?" + peerOpts + "&sslmode=disable", wantPwd: "s3cret"},
 		{name: "url default sslmode", dsn: "postgresql://alice:s3cret@db.example/bench",
-			want: "postgres://alice:s3cret@db.example:5432/bench?sslmode=prefer", wantPwd: "s3cret"},
+			want: "postgres://alice:s3cret@db.example:5432/bench?" + peerOpts + "&sslmode=prefer", wantPwd: "s3cret"},
 		{name: "sslmode from PGSSLMODE", dsn: "postgres://alice:s3cret@db.example/bench", env: map[string]string{"PGSSLMODE": "require"},
-			want: "postgres://alice:s3cret@db.example:5432/bench?sslmode=require", wantPwd: "s3cret"},
+			want: "postgres://alice:s3cret@db.example:5432/bench?" + peerOpts + "&sslmode=require", wantPwd: "s3cret"},
 		{name: "password from PGPASSWORD", dsn: "postgres://alice@db.example/bench?sslmode=disable", env: map[string]string{"PGPASSWORD": "from-env"},
-			want: "postgres://alice:from-env@db.example:5432/bench?sslmode=disable", wantPwd: "from-env"},
+			want: "postgres://alice:from-env@db.example:5432/bench?" + peerOpts + "&sslmode=disable", wantPwd: "from-env"},
 		{name: "password from PGPASSWORD, keyword", dsn: "host=db.example user=alice dbname=bench sslmode=disable", env: map[string]string{"PGPASSWORD": "from-env"},
-			want: "postgres://alice:from-env@db.example:5432/bench?sslmode=disable", wantPwd: "from-env"},
+			want: "postgres://alice:from-env@db.example:5432/bench?" + peerOpts + "&sslmode=disable", wantPwd: "from-env"},
 		{name: "password from PGPASSFILE", dsn: "host=db.example user=alice dbname=bench sslmode=disable",
 			pgpass: "other.example:5432:bench:alice:wrong\ndb.example:5432:bench:alice:from-file\n",
-			want:   "postgres://alice:from-file@db.example:5432/bench?sslmode=disable", wantPwd: "from-file"},
+			want:   "postgres://alice:from-file@db.example:5432/bench?" + peerOpts + "&sslmode=disable", wantPwd: "from-file"},
 		{name: "special characters, keyword", dsn: `host=db.example user=alice dbname=bench sslmode=disable password='p@ss:w/rd?#%& \'x" é'`,
-			want: "postgres://alice:p%40ss%3Aw%2Frd%3F%23%25%26%20%27x%22%20%C3%A9@db.example:5432/bench?sslmode=disable", wantPwd: special},
+			want: "postgres://alice:p%40ss%3Aw%2Frd%3F%23%25%26%20%27x%22%20%C3%A9@db.example:5432/bench?" + peerOpts + "&sslmode=disable", wantPwd: special},
 		{name: "special characters, PGPASSWORD", dsn: "postgres://alice@db.example/bench?sslmode=disable", env: map[string]string{"PGPASSWORD": special},
-			want: "postgres://alice:p%40ss%3Aw%2Frd%3F%23%25%26%20%27x%22%20%C3%A9@db.example:5432/bench?sslmode=disable", wantPwd: special},
+			want: "postgres://alice:p%40ss%3Aw%2Frd%3F%23%25%26%20%27x%22%20%C3%A9@db.example:5432/bench?" + peerOpts + "&sslmode=disable", wantPwd: special},
 		{name: "unix socket", dsn: "host=/var/run/postgresql user=alice dbname=bench",
-			want: "postgres://alice@%2Fvar%2Frun%2Fpostgresql:5432/bench"},
+			want: "postgres://alice@%2Fvar%2Frun%2Fpostgresql:5432/bench?" + peerOpts},
 		{name: "unix socket, url", dsn: "postgres://alice:s3cret@/bench?host=/tmp/pg&port=5499",
-			want: "postgres://alice:s3cret@%2Ftmp%2Fpg:5499/bench", wantPwd: "s3cret"},
+			want: "postgres://alice:s3cret@%2Ftmp%2Fpg:5499/bench?" + peerOpts, wantPwd: "s3cret"},
 		{name: "sslmode allow", dsn: "postgres://alice:s3cret@db.example/bench?sslmode=allow",
-			want: "postgres://alice:s3cret@db.example:5432/bench?sslmode=disable", wantPwd: "s3cret"},
+			want: "postgres://alice:s3cret@db.example:5432/bench?" + peerOpts + "&sslmode=disable", wantPwd: "s3cret"},
 		{name: "ipv6", dsn: "postgres://alice:s3cret@[::1]:5433/bench?sslmode=disable",
-			want: "postgres://alice:s3cret@[::1]:5433/bench?sslmode=disable", wantPwd: "s3cret"},
+			want: "postgres://alice:s3cret@[::1]:5433/bench?" + peerOpts + "&sslmode=disable", wantPwd: "s3cret"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +113,9 @@ func TestPeerURL(t *testing.T) {
 			if back.User != want.User || back.Password != tt.wantPwd || back.Host != want.Host || back.Port != want.Port || back.Database != want.Database {
 				t.Errorf("read back as user %q password %q host %q port %d database %q; want %q %q %q %d %q",
 					back.User, back.Password, back.Host, back.Port, back.Database, want.User, tt.wantPwd, want.Host, want.Port, want.Database)
+			}
+			if !isSocket(want.Host) && back.RuntimeParams["options"] != peerOptions {
+				t.Errorf("options read back %q, want %q", back.RuntimeParams["options"], peerOptions)
 			}
 			if sslMode(&back.Config) != sslMode(&want.Config) {
 				t.Errorf("sslmode read back %q, want %q", sslMode(&back.Config), sslMode(&want.Config))

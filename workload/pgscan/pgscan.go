@@ -345,6 +345,7 @@ func openDatabase(ctx context.Context, cfg workload.Config, maxRows int64) (*dat
 		return nil, nil, db.redact(fmt.Errorf("pgscan: %w", err))
 	}
 	env["server_version"] = version
+	env["session"] = sessionNote
 	return db, env, nil
 }
 
@@ -399,20 +400,55 @@ type tableState struct {
 	wireBytes int64
 }
 
+// sessionSettings are set on every session serbench reads with, as
+// startup parameters of the Go connections and (peerOptions) in the Python
+// peers' URL. synchronize_seqscans = off: a sequential scan of a table
+// larger than a quarter of shared_buffers otherwise starts where the
+// previous scan of it stopped, so that a query with a LIMIT (--rows) and
+// no ORDER BY read other rows on every read, and every method's values
+// differed from the reference's (issue 26).
+var sessionSettings = map[string]string{"synchronize_seqscans": "off"}
+
+// peerOptions is sessionSettings as the libpq "options" of the peers'
+// URL, in the --name=value form of a server option: one word, without the
+// space of "-c name=value", the one character a rewrite of the URL changes
+// (form encoding makes it '+', which rust-postgres, ConnectorX's driver,
+// does not decode). libpq (ADBC's driver, psql) and ConnectorX 0.4.6 apply
+// it (TestCappedQueryOnBigTable).
+const peerOptions = "--synchronize_seqscans=off"
+
+// sessionNote records the session settings in the run's environment.
+const sessionNote = "synchronize_seqscans = off on every connection (the Go methods' startup parameters, the Python peers' options): each read of a table starts at its first block, so that a LIMIT without ORDER BY (--rows) reads the same rows every time"
+
 func (db *database) connect(ctx context.Context) (*pgx.Conn, error) {
+	var cfg *pgx.ConnConfig
 	if db.srv != nil {
-		return db.srv.Connect(ctx)
+		c, err := db.srv.ConnConfig()
+		if err != nil {
+			return nil, err
+		}
+		cfg = c
+	} else {
+		c, err := db.connConfig()
+		if err != nil {
+			return nil, err
+		}
+		cfg = c.Copy()
+		if db.readOnly {
+			cfg.RuntimeParams["default_transaction_read_only"] = "on"
+		}
 	}
-	cfg, err := db.connConfig()
-	if err != nil {
-		return nil, err
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
 	}
-	cfg = cfg.Copy()
-	if db.readOnly {
-		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	for k, v := range sessionSettings {
+		cfg.RuntimeParams[k] = v
 	}
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
+		if db.srv != nil {
+			return nil, db.redact(fmt.Errorf("pgscan: connect to the throwaway server: %w", err))
+		}
 		return nil, db.redact(fmt.Errorf("pgscan: connect to --pg-dsn: %w", err))
 	}
 	return c, nil

@@ -246,7 +246,20 @@ const partitionSkip = "with --query: the partitioned reads split a query on rang
 
 // verifyQuery compares the checksums a method computed with the reference.
 func (s *session) verifyQuery(got *checksums) error {
-	return s.q.ref.compare(got, s.q.names, s.method)
+	return s.q.verify(got, s.method)
+}
+
+// capHint says why a capped query's reads may differ.
+const capHint = "--rows reads the query with a LIMIT, and a LIMIT without an ORDER BY (on a unique key) reads whatever rows the server returns first, which may differ between reads: add ORDER BY to the query or drop --rows"
+
+// verify compares the checksums method computed with the reference; for
+// a capped query (--rows) a difference carries capHint.
+func (uq *userQuery) verify(got *checksums, method string) error {
+	err := uq.ref.compare(got, uq.names, method)
+	if err != nil && uq.given.Rows > 0 {
+		return fmt.Errorf("%w (%s)", err, capHint)
+	}
+	return err
 }
 
 // drainQuery reads an Arrow result of the query, checksumming it with

@@ -60,13 +60,18 @@ type replayState struct {
 // (QueryExecModeDescribeExec), as pgarrow does, so that every read sends
 // the same messages and a looped transcript answers each of them. pgx's
 // default caches the prepared statement after the first read, whose
-// answer then differs from the later ones'.
+// answer then differs from the later ones'. It makes the session settings
+// (sessionSettings) of every other connection, so that the recorded
+// answer is the rows the other methods read.
 func replayConfig(dsn string) (*pgx.ConnConfig, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("pgscan: replay: parse connection string: %w", err)
 	}
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec
+	for k, v := range sessionSettings {
+		cfg.RuntimeParams[k] = v
+	}
 	return cfg, nil
 }
 

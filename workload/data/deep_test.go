@@ -1,0 +1,63 @@
+package data
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/filecase"
+)
+
+// TestDeepJSONL (issue 26): a JSON Lines file whose values are lists nested
+// 200 deep (the run hung in protobuf-wire's binding, exponential in depth)
+// runs through every format in seconds: each round-trips it, but Arrow IPC
+// (arrow-go's recursion limit, 63 levels) and CSV (flat), which fail at
+// once, with a short reason first.
+func TestDeepJSONL(t *testing.T) {
+	const depth = 200
+	path := filepath.Join(t.TempDir(), "deep.jsonl")
+	var b strings.Builder
+	for i := range 6 {
+		v := fmt.Sprintf("%s%d, %d%s", strings.Repeat("[", depth), i, -i, strings.Repeat("]", depth))
+		if i == 3 {
+			v = "null"
+		}
+		fmt.Fprintf(&b, "{\"id\":%d,\"v\":%s}\n", i, v)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	p := plan(t, workload.Config{Input: path, Codecs: []string{"none"}})
+	r := runPlan(t, New(), p)
+	if el := time.Since(start); el > 30*time.Second {
+		t.Errorf("%v to plan and run (about a second expected)", el)
+	}
+	refused := map[string]string{
+		"arrow-stream": "arrow-stream: " + CannotHold + ": column v is nested 200 levels deep",
+		"csv":          "csv: " + CannotHold + ": column v: nested type",
+	}
+	ok := map[string]bool{}
+	for i := range r.Cases {
+		c := &r.Cases[i]
+		f := c.Labels.Get(filecase.LabelFormat)
+		want, isRefused := refused[f]
+		switch {
+		case c.OK() && !isRefused:
+			ok[f] = true
+		case isRefused && !c.OK():
+			if !strings.Contains(c.Error, want) || len(c.Error) > 512 {
+				t.Errorf("%s: a %d-byte error %.600q, want a short one with %q", c.FullName(), len(c.Error), c.Error, want)
+			}
+		default:
+			t.Errorf("%s: ok %v, error %.600q", c.FullName(), c.OK(), c.Error)
+		}
+	}
+	if len(ok) != len(FormatNames())-len(refused) {
+		t.Errorf("formats that round-tripped: %v", ok)
+	}
+}
