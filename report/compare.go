@@ -96,6 +96,18 @@ func compareSamples(a, b *results.Case, unit string) (cmp benchmath.Comparison, 
 	return benchmath.AssumeNothing.Compare(sa, sb), byProcess, true
 }
 
+// allEqual reports whether every sample of a and b has one value in unit
+// (0 B/op against 0 B/op): however few, such samples show no change.
+func allEqual(a, b *results.Case, unit string) bool {
+	vs := append(sampleValues(a, unit), sampleValues(b, unit)...)
+	for _, v := range vs {
+		if v != vs[0] {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
 // significant reports whether a and b differ in unit at α = 0.05.
 func significant(a, b *results.Case, unit string) bool {
 	cmp, _, ok := compareSamples(a, b, unit)
@@ -125,6 +137,12 @@ type Delta struct {
 	// ByProcess is set when both cases were measured in several processes
 	// and the test compared the processes' medians (see compareSamples).
 	ByProcess bool
+	// TooFew is set when N1 and N2 are too few for the test to reach α
+	// whatever the values (MinP(N1, N2) > α: with 2 against 2 the
+	// smallest p is 0.333), unless every value of both is the same: such
+	// a row can say neither "changed" nor "no difference", and is never
+	// Significant. Comparison.CannotTell says which of them matter.
+	TooFew bool
 	// Note explains rows that cannot be compared (failed, missing).
 	Note string
 }
@@ -212,7 +230,8 @@ func Compare(old, new *results.Run, opts CompareOptions) []Delta {
 			}
 			if cmp, byProcess, ok := compareSamples(o, n, unit); ok {
 				d.P, d.N1, d.N2, d.ByProcess = cmp.P, cmp.N1, cmp.N2, byProcess
-				d.Significant = cmp.P <= cmp.Alpha
+				d.TooFew = MinP(cmp.N1, cmp.N2) > cmp.Alpha && !allEqual(o, n, unit)
+				d.Significant = !d.TooFew && cmp.P <= cmp.Alpha
 				d.Changed = d.Significant && math.Abs(d.Change) >= opts.threshold()
 			}
 			out = append(out, d)
@@ -269,6 +288,13 @@ type Comparison struct {
 	// (0 when a run recorded fewer than three): how fast each run's
 	// shared caches and memory were.
 	OldMemory, NewMemory float64
+	// OldCount and NewCount are the samples per case each run asked for
+	// (--count; 0 when not recorded).
+	OldCount, NewCount int
+	// Inputs says how the two runs measured different data
+	// (DifferentInputs), "" when they measured the same as far as both
+	// recorded.
+	Inputs string
 }
 
 // machineNote says how the two runs' machines compared, from their probes,
@@ -321,7 +347,8 @@ func NewComparison(oldName, newName string, old, new *results.Run, opts CompareO
 	opts.Threshold = th
 	return &Comparison{OldName: oldName, NewName: newName, Deltas: Compare(old, new, opts), Threshold: th,
 		OldProbe: probeMedian(old, results.CPULoop), NewProbe: probeMedian(new, results.CPULoop),
-		OldMemory: probeMedian(old, results.MemoryLoop), NewMemory: probeMedian(new, results.MemoryLoop)}
+		OldMemory: probeMedian(old, results.MemoryLoop), NewMemory: probeMedian(new, results.MemoryLoop),
+		OldCount: old.Env.Count, NewCount: new.Env.Count, Inputs: DifferentInputs(old, new)}
 }
 
 // Shared returns the number of cases measured in both runs.
@@ -356,6 +383,98 @@ func (c *Comparison) Regressions() int {
 	return n
 }
 
+// Unjudged counts the rows compared with too few samples to tell a
+// change (Delta.TooFew).
+func (c *Comparison) Unjudged() int {
+	n := 0
+	for _, d := range c.Deltas {
+		if d.Note == "" && d.TooFew {
+			n++
+		}
+	}
+	return n
+}
+
+// CannotTell reports whether d is a time row whose median got slower by
+// more than the threshold but whose samples are too few to tell whether
+// that is a change: the row a regression gate cannot pass in silence.
+func (c *Comparison) CannotTell(d Delta) bool {
+	return d.Note == "" && d.TooFew && isTime(d.Unit) && d.Change >= c.Threshold
+}
+
+// CannotTells returns the rows CannotTell picks.
+func (c *Comparison) CannotTells() []Delta {
+	var out []Delta
+	for _, d := range c.Deltas {
+		if c.CannotTell(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TooFewNote is the summary of the rows with too few samples, "" when
+// there are none: "12 could not be judged: too few samples to reach α =
+// 0.05 (the smallest p of 2 against 2 is 0.33) — rerun both with
+// --count ≥ 4".
+func (c *Comparison) TooFewNote() string {
+	n := c.Unjudged()
+	if n == 0 {
+		return ""
+	}
+	var first Delta
+	for _, d := range c.Deltas {
+		if d.Note == "" && d.TooFew {
+			first = d
+			break
+		}
+	}
+	return fmt.Sprintf("%d could not be judged: too few samples to reach α = %g (the smallest p of %s is %.2f) — %s",
+		n, Alpha, vs(first), MinP(first.N1, first.N2), c.Rerun())
+}
+
+// Rerun says how to measure the rows with too few samples so that a test
+// can tell: "rerun both with --count ≥ 4" (or --forks ≥ 4 for rows
+// compared by process), "" when there are none.
+func (c *Comparison) Rerun() string {
+	need := MinSamples(Alpha)
+	samples, processes := false, false
+	for _, d := range c.Deltas {
+		if d.Note != "" || !d.TooFew {
+			continue
+		}
+		if d.ByProcess {
+			processes = true
+		} else {
+			samples = true
+		}
+	}
+	var flags []string
+	if samples {
+		flags = append(flags, fmt.Sprintf("--count ≥ %d", need))
+	}
+	if processes {
+		flags = append(flags, fmt.Sprintf("--forks ≥ %d", need))
+	}
+	if len(flags) == 0 {
+		return ""
+	}
+	hint := "rerun both with " + strings.Join(flags, " and ")
+	if samples && c.OldCount >= need && c.NewCount >= need {
+		hint += fmt.Sprintf(" (both asked for %d or more: slow cases stopped early at their time budget, and take more samples on a quieter machine)", need)
+	}
+	return hint
+}
+
+// vs is a row's "2 against 2" (samples, or processes).
+func vs(d Delta) string {
+	s := fmt.Sprintf("%d against %d", d.N1, d.N2)
+	if d.ByProcess {
+		s += " processes"
+	}
+	return s
+}
+
 // Geomean returns, per unit, the geometric mean of new ÷ old over the rows
 // compared in that unit (zeros left out), as benchstat's geomean row.
 func (c *Comparison) Geomean() map[string]float64 {
@@ -375,9 +494,12 @@ func (c *Comparison) Geomean() map[string]float64 {
 }
 
 // delta formats a row's change: "+12.3%" for a change, "(+2.1%)" for a
-// significant difference below the threshold, "~" when not significant.
+// significant difference below the threshold, "~" when not significant,
+// "too few samples to tell" when no test of so few samples could be.
 func (c *Comparison) delta(d Delta) string {
 	switch {
+	case d.TooFew:
+		return "too few samples to tell"
 	case d.Changed:
 		return fmt.Sprintf("%+.2f%%", d.Change*100)
 	case d.Significant:
@@ -406,6 +528,11 @@ func (c *Comparison) Changes() (changed, compared int) {
 // old and new medians with their intervals, the change or "~" and the
 // p-value with sample counts, and a geomean row per block.
 func (c *Comparison) WriteText(w io.Writer) error {
+	if c.Inputs != "" {
+		if _, err := fmt.Fprintf(w, "Note: %s: these runs measured different data.\n\n", c.Inputs); err != nil {
+			return err
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	geo := c.Geomean()
 	unit := ""
@@ -439,8 +566,12 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	if c.byProcess() {
 		note = processNote
 	}
-	if _, err := fmt.Fprintf(w, "%d of %d rows changed. ~: no significant difference (Mann-Whitney U, α = 0.05); (±x%%): significant, but smaller than the %g%% threshold.%s\n",
-		changed, compared, c.Threshold*100, note); err != nil {
+	judged := ""
+	if tf := c.TooFewNote(); tf != "" {
+		judged = ", " + tf
+	}
+	if _, err := fmt.Fprintf(w, "%d of %d rows changed%s. ~: no significant difference (Mann-Whitney U, α = 0.05); (±x%%): significant, but smaller than the %g%% threshold.%s\n",
+		changed, compared, judged, c.Threshold*100, note); err != nil {
 		return err
 	}
 	if m := c.machineNote(); m != "" {
@@ -454,6 +585,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Comparing `%s` (old) with `%s` (new).\n", c.OldName, c.NewName)
+	if c.Inputs != "" {
+		fmt.Fprintf(&b, "\n> **Note:** %s: these runs measured different data.\n", mdEscape(c.Inputs))
+	}
 	geo := c.Geomean()
 	unit := ""
 	end := func() {
@@ -474,6 +608,10 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdEscape(d.Name), cell(d.Old, d.Unit), cell(d.New, d.Unit), ch, p)
 	}
 	end()
+	if tf := c.TooFewNote(); tf != "" {
+		changed, compared := c.Changes()
+		fmt.Fprintf(&b, "\n%d of %d rows changed, %s.\n", changed, compared, tf)
+	}
 	if c.byProcess() {
 		b.WriteString("\n" + strings.TrimSpace(processNote) + "\n")
 	}
@@ -496,7 +634,11 @@ type compareJSON struct {
 	Changed     bool     `json:"changed"`
 	Regression  bool     `json:"regression"`
 	ByProcess   bool     `json:"by_process,omitempty"`
-	Note        string   `json:"note,omitempty"`
+	// TooFew: too few samples to tell (see Delta.TooFew); CannotTell:
+	// and slower past the threshold by the medians.
+	TooFew     bool   `json:"too_few_samples,omitempty"`
+	CannotTell bool   `json:"cannot_tell,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
 // WriteJSON prints the comparison as one JSON document: both files, the
@@ -515,7 +657,8 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	rows := make([]compareJSON, 0, len(c.Deltas))
 	for _, d := range c.Deltas {
 		rows = append(rows, compareJSON{Case: d.Name, Unit: d.Unit, Old: median(d.Old, d.Unit), New: median(d.New, d.Unit),
-			Change: d.Change, P: d.P, Significant: d.Significant, Changed: d.Changed, Regression: c.Regression(d), ByProcess: d.ByProcess, Note: d.Note})
+			Change: d.Change, P: d.P, Significant: d.Significant, Changed: d.Changed, Regression: c.Regression(d), ByProcess: d.ByProcess,
+			TooFew: d.Note == "" && d.TooFew, CannotTell: c.CannotTell(d), Note: d.Note})
 	}
 	geo := map[string]float64{}
 	for u, g := range c.Geomean() {
@@ -540,8 +683,13 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		Geomean     map[string]float64 `json:"geomean_change"`
 		Machine     *float64           `json:"machine_change,omitempty"`
 		Memory      *float64           `json:"memory_change,omitempty"`
-		Rows        []compareJSON      `json:"rows"`
-	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, machine, memory, rows})
+		// Unjudged counts the rows with too few samples to tell, and
+		// CannotTell those of them slower past the threshold.
+		Unjudged   int           `json:"unjudged,omitempty"`
+		CannotTell int           `json:"cannot_tell,omitempty"`
+		Inputs     string        `json:"different_inputs,omitempty"`
+		Rows       []compareJSON `json:"rows"`
+	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, machine, memory, c.Unjudged(), len(c.CannotTells()), c.Inputs, rows})
 }
 
 // WriteCompare prints deltas as text (see Comparison.WriteText) and
@@ -551,7 +699,17 @@ func WriteCompare(w io.Writer, oldName, newName string, ds []Delta) (regressions
 	return c.Regressions(), c.WriteText(w)
 }
 
+// pString is a row's p column: "(p=0.041 n=6)", or for a row with too
+// few samples why no p could tell: "(n=2 vs 2: the smallest p possible
+// is 0.33)".
 func pString(d Delta) string {
+	if d.TooFew {
+		s := fmt.Sprintf("(n=%d vs %d", d.N1, d.N2)
+		if d.ByProcess {
+			s += " processes"
+		}
+		return s + fmt.Sprintf(": the smallest p possible is %.2f)", MinP(d.N1, d.N2))
+	}
 	s := fmt.Sprintf("(p=%.3f n=%d", d.P, d.N1)
 	if d.N1 != d.N2 {
 		s += fmt.Sprintf("+%d", d.N2)

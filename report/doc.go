@@ -161,7 +161,8 @@ func sideBySide(runs []*results.Run) []*Table {
 	return out
 }
 
-// ratioOfMedians is c's median ns/op ÷ ref's, "–" when either is missing.
+// ratioOfMedians is c's median ns/op ÷ ref's, "–" when either is missing,
+// marked "(n=1)" or "(n=2)" when either median is of so few samples.
 func ratioOfMedians(c, ref *results.Case) string {
 	if c == nil || ref == nil || !c.OK() || !ref.OK() {
 		return "–"
@@ -171,7 +172,7 @@ func ratioOfMedians(c, ref *results.Case) string {
 	if b == 0 {
 		return "–"
 	}
-	return Times(a / b)
+	return Times(a/b) + fewerMark(c, ref)
 }
 
 // notices says what a reader must know before reading a run's figures.
@@ -254,7 +255,7 @@ func envTable(run *results.Run) *Table {
 func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 	var out []SectionDoc
 	var failed, skipped, noisy [][]string
-	once := 0
+	once, twice := 0, 0
 	// With probes, each noisy case also says how far the machine itself
 	// moved while it was measured (probes up to 1.5 gaps outside it).
 	drift, probed := results.DriftOf(run.Probes, results.NoiseThreshold)
@@ -273,8 +274,13 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		return fmt.Sprintf("±%.0f%% (%d probes)", w*100, n)
 	}
 	for _, c := range cases {
-		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() && s.N == 1 {
-			once++
+		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() {
+			switch s.N {
+			case 1:
+				once++
+			case 2:
+				twice++
+			}
 		}
 		switch {
 		case c.Skipped():
@@ -302,14 +308,21 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 			Header: []string{"case", "why, and how to run it"}, Rows: skipped,
 		}}})
 	}
-	if len(noisy) > 0 || once > 0 {
+	if len(noisy) > 0 || once > 0 || twice > 0 {
 		notes := []string{fmt.Sprintf("Cases whose ns/op interval is wider than ±%.0f%% of the median; treat their comparisons with care, or re-run with a higher --count.", results.NoiseThreshold*100)}
 		if once > 0 {
-			what := "1 case was measured once (a slow op whose time budget allowed one sample): it has"
+			what := "1 case was measured once (a slow op whose time budget allowed one sample): it has no interval, so it can"
 			if once > 1 {
-				what = Int(float64(once)) + " cases were measured once (slow ops whose time budget allowed one sample): they have"
+				what = Int(float64(once)) + " cases were measured once (slow ops whose time budget allowed one sample): they have no interval, so they can"
 			}
-			notes = append(notes, what+" no interval, so they can be called neither noisy nor steady; tables mark them (n=1).")
+			notes = append(notes, what+" be called neither noisy nor steady; tables mark them (n=1).")
+		}
+		if twice > 0 {
+			what := "1 case was measured twice: its median is"
+			if twice > 1 {
+				what = Int(float64(twice)) + " cases were measured twice: their median is"
+			}
+			notes = append(notes, what+" the mean of two samples, one of which may be cold, and no test can tell a difference from two samples; tables mark them (n=2).")
 		}
 		header := []string{"case", "median", "interval", "width"}
 		for _, col := range []struct {
@@ -336,7 +349,7 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		}
 		blocks := []Block{&Table{Header: header, Rows: noisy, Notes: notes}}
 		if len(noisy) == 0 {
-			blocks = []Block{&Text{Body: notes[1]}}
+			blocks = []Block{&Text{Body: strings.Join(notes[1:], " ")}}
 		}
 		out = append(out, SectionDoc{Title: "Noisy cases", Blocks: blocks})
 	}
@@ -350,6 +363,9 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		for _, u := range c.Units() {
 			v, _ := c.Median(u)
 			fmt.Fprintf(&raw, "\t%s %s", Float(v), u)
+		}
+		if m := SamplesMark(c); m != "" {
+			raw.WriteString("\t" + strings.TrimSpace(m))
 		}
 		raw.WriteByte('\n')
 	}

@@ -96,9 +96,65 @@ func sig(v float64) string {
 // "±980%" reads as nonsense, a range does not.
 const WideInterval = 0.5
 
+// FewSamples is the sample count below which a median is printed with its
+// count: a median of one sample is that sample, one of two their mean —
+// one cold sample (a busy machine, a slow op whose time budget allowed
+// one) becomes the answer, and no interval or test can say so.
+const FewSamples = 3
+
+// SamplesNote is the one rule by which the report marks a value from few
+// samples: "n=1" or "n=2" for n below FewSamples, "" otherwise (and for
+// n = 0, a value that is no statistic). Every cell that prints a median —
+// WithCI, NsCell, TimeCell, UnitCell, MemCell, RatioCell, the side-by-side view and
+// compare — asks it, so they agree.
+func SamplesNote(n int) string {
+	if n <= 0 || n >= FewSamples {
+		return ""
+	}
+	return "n=" + strconv.Itoa(n)
+}
+
+// SamplesMark is SamplesNote for c's time, as a suffix: " (n=1)",
+// " (n=2)" or "". Text that quotes a case's median outside a cell (a
+// finding, a ranking) appends it, so a subject ranked on one sample says
+// so.
+func SamplesMark(c *results.Case) string {
+	if c == nil {
+		return ""
+	}
+	s, ok := c.Stat(results.UnitNsPerOp)
+	if !ok {
+		return ""
+	}
+	return mark(SamplesNote(s.N))
+}
+
+// mark joins notes ("n=2", "noisy") into one parenthesised suffix, "" when
+// all are empty.
+func mark(notes ...string) string {
+	var keep []string
+	for _, n := range notes {
+		if n != "" {
+			keep = append(keep, n)
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(keep, ", ") + ")"
+}
+
 // WithCI formats a statistic as "median ±x%" using f for the median, or as
-// "median (lo … hi)" when the interval is wider than ±50%.
+// "median (lo … hi)" when the interval is wider than ±50%; a median of
+// fewer than FewSamples samples carries its count: "1.57 s (n=1)",
+// "16.9 ms ±3% (n=2)".
 func WithCI(s results.Stat, f func(float64) string) string {
+	return withCI(s, f)
+}
+
+// withCI is WithCI with further notes ("noisy") in the same parentheses
+// as the sample count.
+func withCI(s results.Stat, f func(float64) string, notes ...string) string {
 	out := f(s.Median)
 	switch {
 	case s.N <= 1:
@@ -107,7 +163,7 @@ func WithCI(s results.Stat, f func(float64) string) string {
 	default:
 		out += " ±" + strconv.FormatFloat(s.RelWidth()*100, 'f', 0, 64) + "%"
 	}
-	return out
+	return out + mark(append([]string{SamplesNote(s.N)}, notes...)...)
 }
 
 // Count formats a count: an integer when it is one ("61 allocs" not
@@ -156,17 +212,37 @@ func Faster(c, base *results.Case) string {
 const FasterRule = "n× faster = t_other ÷ t; n× slower = t ÷ t_other (within a comparison group the median of the ratios taken in each sampling round, otherwise the ratio of the medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05); with fewer than 4 samples a side no difference can be significant, and the cell says so."
 
 // testable reports whether samples of sizes n1 and n2 can ever yield a
-// Mann-Whitney p-value below 0.05: the smallest two-sided p is
-// 2/C(n1+n2, n1).
-func testable(n1, n2 int) bool {
-	if n1 == 0 || n2 == 0 {
-		return false
+// Mann-Whitney p-value at or below α (see MinP).
+func testable(n1, n2 int) bool { return MinP(n1, n2) <= Alpha }
+
+// Alpha is the significance level of every test the report makes
+// (benchmath's default, as benchstat's).
+const Alpha = 0.05
+
+// MinP is the smallest two-sided p-value the Mann-Whitney U test can give
+// samples of sizes n1 and n2, whatever their values: 2/C(n1+n2, n1), the
+// chance that two sets of the same distribution separate completely (1
+// when either is empty). With 2 samples a side it is 0.333, with 3 0.1,
+// with 4 0.029: below 4 a side no difference can be significant at 0.05.
+func MinP(n1, n2 int) float64 {
+	if n1 <= 0 || n2 <= 0 {
+		return 1
 	}
 	c := 1.0
 	for i := 1; i <= n1; i++ {
 		c = c * float64(n2+i) / float64(i)
 	}
-	return 2/c < 0.05
+	return math.Min(1, 2/c)
+}
+
+// MinSamples is the smallest n for which n samples a side can reach a
+// p-value at or below alpha (4 for 0.05).
+func MinSamples(alpha float64) int {
+	n := 1
+	for MinP(n, n) > alpha && n < 1000 {
+		n++
+	}
+	return n
 }
 
 // Failed is the cell text for a case that failed verification or setup.
@@ -183,8 +259,11 @@ func statusCell(c *results.Case) string {
 	return Failed
 }
 
-// NsCell formats a case's ns/op for a table, FAILED for failed cases and
-// a "?" suffix for noisy ones.
+// NsCell formats a case's ns/op for a table: its median with its
+// interval, and in one parenthesis its sample count below FewSamples and
+// "noisy" when its interval is wide — "1.23 s ±4%", "22.1 s (n=1)",
+// "16.9 ms ±30% (n=2, noisy)", "980 µs (900 µs … 2.1 ms) (noisy)" —
+// FAILED for failed cases, "not run" for skipped ones, "–" for none.
 func NsCell(c *results.Case) string {
 	if c == nil {
 		return "–"
@@ -192,15 +271,24 @@ func NsCell(c *results.Case) string {
 	if !c.OK() {
 		return statusCell(c)
 	}
-	s, _ := c.Stat(results.UnitNsPerOp)
-	out := WithCI(s, Duration)
-	if c.Noisy {
-		out += " (noisy)"
+	s, ok := c.Stat(results.UnitNsPerOp)
+	if !ok {
+		return "–"
 	}
-	return out
+	noisy := ""
+	if c.Noisy {
+		noisy = "noisy"
+	}
+	return withCI(s, Duration, noisy)
 }
 
-// UnitCell formats the median of unit with f, FAILED for failed cases.
+// TimeCell is NsCell (the file workloads' name for it).
+func TimeCell(c *results.Case) string { return NsCell(c) }
+
+// UnitCell formats the median of unit with f, FAILED for failed cases; a
+// median of fewer than FewSamples samples carries its count ("412
+// (n=1)"). A fixed metric (measured once, not sampled: a file's size)
+// carries none.
 func UnitCell(c *results.Case, unit string, f func(float64) string) string {
 	if c == nil {
 		return "–"
@@ -212,7 +300,11 @@ func UnitCell(c *results.Case, unit string, f func(float64) string) string {
 	if !ok {
 		return "–"
 	}
-	return f(v)
+	out := f(v)
+	if s, ok := c.Stat(unit); ok {
+		out += mark(SamplesNote(s.N))
+	}
+	return out
 }
 
 func isPow10(a float64) bool {

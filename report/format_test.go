@@ -170,7 +170,9 @@ func TestWithCIAndCount(t *testing.T) {
 	}{
 		{results.Stat{Median: 100, Lo: 98, Hi: 104, N: 10}, "100 ns ±4%"},
 		{results.Stat{Median: 100, Lo: 40, Hi: 1080, N: 10}, "100 ns (40.0 ns … 1.08 µs)"},
-		{results.Stat{Median: 100, Lo: 100, Hi: 100, N: 1}, "100 ns"},
+		{results.Stat{Median: 100, Lo: 100, Hi: 100, N: 1}, "100 ns (n=1)"},
+		{results.Stat{Median: 100, Lo: 98, Hi: 104, N: 2}, "100 ns ±4% (n=2)"},
+		{results.Stat{Median: 100, Lo: 98, Hi: 104, N: 3}, "100 ns ±4%"},
 	}
 	for _, tt := range tests {
 		if got := WithCI(tt.s, Duration); got != tt.want {

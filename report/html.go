@@ -235,7 +235,7 @@ func htmlTable(w *strings.Builder, t *Table, id string) {
 			switch {
 			case c == Failed:
 				class = append(class, "failed")
-			case strings.HasSuffix(c, "(noisy)"):
+			case strings.HasSuffix(c, "(noisy)"), strings.HasSuffix(c, ", noisy)"):
 				class = append(class, "noisy")
 			}
 			if len(class) > 0 {

@@ -109,31 +109,8 @@ func Times(x float64) string {
 	return Float(x) + "×"
 }
 
-// TimeCell formats a case's median time with its interval, its sample
-// count when it has one sample, and the noisy mark: "1.23 s ±4%",
-// "22.1 s (n=1)", FAILED, "not run".
-func TimeCell(c *results.Case) string {
-	if c == nil {
-		return "–"
-	}
-	if !c.OK() {
-		return statusCell(c)
-	}
-	s, ok := c.Stat(results.UnitNsPerOp)
-	if !ok {
-		return "–"
-	}
-	if s.N < 2 {
-		return Duration(s.Median) + " (n=1)"
-	}
-	out := WithCI(s, Duration)
-	if c.Noisy {
-		out += " (noisy)"
-	}
-	return out
-}
-
-// MemCell formats a case's B/op and allocs/op: "1,024 / 3".
+// MemCell formats a case's B/op and allocs/op: "1,024 / 3", "1,024 / 3
+// (n=1)" for medians of fewer than FewSamples samples.
 func MemCell(c *results.Case) string {
 	if c == nil {
 		return "–"
@@ -143,5 +120,6 @@ func MemCell(c *results.Case) string {
 	}
 	b, _ := c.Median(results.UnitBytesPerOp)
 	a, _ := c.Median(results.UnitAllocsPerOp)
-	return Int(b) + " / " + Count(a)
+	s, _ := c.Stat(results.UnitBytesPerOp)
+	return Int(b) + " / " + Count(a) + mark(SamplesNote(s.N))
 }

@@ -72,7 +72,15 @@ func RatioCell(c *results.Case, unit string, ref *results.Case) string {
 	if b == 0 {
 		return "–"
 	}
-	return Float(a/b) + "×"
+	return Float(a/b) + "×" + fewerMark(c, ref)
+}
+
+// fewerMark is the sample-count mark (SamplesNote) of a value computed
+// from the medians of a and b: that of the one with fewer samples.
+func fewerMark(a, b *results.Case) string {
+	sa, _ := a.Stat(results.UnitNsPerOp)
+	sb, _ := b.Stat(results.UnitNsPerOp)
+	return mark(SamplesNote(min(sa.N, sb.N)))
 }
 
 // SubjectWithRole returns the subject (label "subject") of the first case

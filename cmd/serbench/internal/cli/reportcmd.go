@@ -98,14 +98,17 @@ func (a *app) compareCmd() *cobra.Command {
 				return err
 			}
 			cmp := report.NewComparison(args[0], args[1], runs[0], runs[1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100})
+			if cmp.Shared() == 0 {
+				if cmp.Inputs != "" {
+					return usagef("%s and %s share no measured case: nothing to compare (%s)", args[0], args[1], cmp.Inputs)
+				}
+				return usagef("%s and %s share no measured case: nothing to compare (are they runs of the same workloads and scale?)", args[0], args[1])
+			}
 			if cmp.Inputs != "" {
 				if !allowDifferent {
 					return usagef("%s: these runs measured different data; pass --allow-different-inputs to compare them anyway", cmp.Inputs)
 				}
 				fmt.Fprintf(a.stderr, "serbench: warning: %s: these runs measured different data; compared anyway (--allow-different-inputs)\n", cmp.Inputs)
-			}
-			if cmp.Shared() == 0 {
-				return usagef("%s and %s share no measured case: nothing to compare (are they runs of the same workloads and scale?)", args[0], args[1])
 			}
 			switch format {
 			case "markdown":
