@@ -2,7 +2,9 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/serbench/serbench/bench"
@@ -24,8 +26,14 @@ type Planned struct {
 }
 
 // DryRun plans the chosen workloads without acquiring anything (no
-// server, no data, no output directory) and returns, per workload, the
-// cases that the same options would measure and an estimated duration.
+// server, no generated data, no output directory) and returns, per
+// workload, the cases that the same options would measure and an
+// estimated duration. A workload that reads the user's input reads it as
+// the run would. Bad input is refused as the run refuses it (a
+// *workload.UsageError: a missing or unreadable input, an unknown
+// extension, a malformed line); a workload that is unavailable here and was
+// not named, or that cannot plan without what a dry run does not acquire,
+// is returned with its Err.
 func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 	ws, err := Select(o.Workloads, o.Names)
 	if err != nil {
@@ -37,9 +45,19 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 	cfg := workload.Config{Scale: o.Scale, Subjects: o.Subjects, PGDSN: o.PGDSN, DryRun: true}
 	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime}
 	var out []Planned
+	var planned []workload.Workload
+	total := 0
 	for _, w := range ws {
 		pl := Planned{Workload: w.Name()}
 		p, err := w.Plan(ctx, cfg)
+		if err != nil && ctx.Err() != nil {
+			return nil, bench.ErrInterrupted
+		}
+		var ue *workload.UsageError
+		if err != nil && errors.As(err, &ue) && (len(o.Names) > 0 || !workload.IsUnavailable(err)) {
+			// What the run would refuse (exit status 2), in its words.
+			return nil, fmt.Errorf("%s: %w", w.Name(), err)
+		}
 		if err != nil {
 			pl.Err = err
 			out = append(out, pl)
@@ -62,6 +80,16 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 			}
 		}
 		out = append(out, pl)
+		planned = append(planned, w)
+		total += len(pl.Cases)
+	}
+	if total == 0 && len(planned) > 0 && o.Shard.N <= 1 {
+		// The run refuses a selection without cases: so does its dry run.
+		filter := ""
+		if o.Filter != nil {
+			filter = o.Filter.String()
+		}
+		return nil, workload.Usagef("no case matches (workloads %s, --filter %q, --subject %s)", strings.Join(names(ws), ","), filter, strings.Join(o.Subjects, ","))
 	}
 	return out, nil
 }

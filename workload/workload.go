@@ -72,6 +72,9 @@ type Config struct {
 	Sample string
 	// SkipBad skips and counts Input's malformed lines instead of failing.
 	SkipBad bool
+	// InferRows is the number of rows a text Input's schema is inferred
+	// from (0: the reader's default; negative: the whole input).
+	InferRows int
 	// Formats and Codecs restrict the data workload's formats and codecs
 	// (empty: all of them).
 	Formats, Codecs []string

@@ -64,6 +64,13 @@ const (
 	SettingSkipped     = "skipped-lines"
 	SettingSkipBad     = "skip-bad"
 	SettingBatches     = "batches"
+	// SettingInferRows is --infer-rows as given ("all" or a row count);
+	// absent: the reader's default.
+	SettingInferRows = "infer-rows"
+	// SettingInnerCompression says how a Parquet, Arrow or Avro input
+	// compresses its data inside the file ("snappy (Parquet pages)"), as
+	// opposed to SettingCompression, the codec around the whole file.
+	SettingInnerCompression = "inner-compression"
 )
 
 // MetricColumnPrefix prefixes the per-column metrics of the Parquet read
@@ -98,7 +105,7 @@ type Workload struct {
 func New() *Workload { return &Workload{} }
 
 // NewWith returns the data workload with the input settings of s (Input,
-// Limit, Sample, SkipBad, Formats, Codecs), used where the Config passed to
+// Limit, Sample, SkipBad, InferRows, Formats, Codecs), used where the Config passed to
 // Plan leaves them empty, and a writer that receives the input's schema
 // when the plan is made (nil: none).
 func NewWith(s workload.Config, log io.Writer) *Workload {
@@ -169,7 +176,36 @@ func ParseSample(s string) (Sample, error) {
 	return Sample{Fraction: f}, nil
 }
 
-// settings merges cfg with the workload's own settings.
+// DefaultInferRows is the rows a text input's schema is inferred from
+// when --infer-rows is not given.
+const DefaultInferRows = userdata.DefaultInferRows
+
+// ParseInferRows parses an --infer-rows value: a positive number of rows,
+// or "all" for the whole input (-1); "" is the reader's default (0).
+func ParseInferRows(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "":
+		return 0, nil
+	case "all":
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("--infer-rows %q: want N (a positive number of rows, default %s) or all (the whole input, an extra pass over it)", s, report.Int(DefaultInferRows))
+	}
+	return n, nil
+}
+
+// inferRowsText is an InferRows setting as --infer-rows takes it.
+func inferRowsText(n int) string {
+	if n < 0 {
+		return "all"
+	}
+	return strconv.Itoa(n)
+}
+
+// merged merges cfg with the workload's own settings.
 func (w *Workload) merged(cfg workload.Config) workload.Config {
 	s := w.settings
 	if cfg.Input == "" {
@@ -182,6 +218,9 @@ func (w *Workload) merged(cfg workload.Config) workload.Config {
 		cfg.Sample = s.Sample
 	}
 	cfg.SkipBad = cfg.SkipBad || s.SkipBad
+	if cfg.InferRows == 0 {
+		cfg.InferRows = s.InferRows
+	}
 	if len(cfg.Formats) == 0 {
 		cfg.Formats = s.Formats
 	}
@@ -217,10 +256,11 @@ func CheckSettings(cfg workload.Config) error {
 }
 
 // Plan implements workload.Workload. It streams through the whole input (at
-// most the limit's rows), validating every line without keeping it; a dry
-// run reads the schema only. The first case's Setup loads the rows. Files
-// are written in cfg.TempDir.
-func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
+// most the limit's rows), validating every line without keeping it, and
+// so does a dry run: the same errors, the same schema and cases, and the
+// rows and bytes the estimates need. The first case's Setup loads the
+// rows. Files are written in cfg.TempDir.
+func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
 	cfg = w.merged(cfg)
 	if cfg.Input == "" {
 		return nil, &workload.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w", workload.ErrUnavailable)}
@@ -233,12 +273,15 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 	if limit == 0 {
 		limit = scales().At(cfg.Scale)
 	}
-	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: cfg.SkipBad, TempDir: cfg.TempDir}
-	in, err := readInput(cfg.Input, opts, cfg.DryRun)
+	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: cfg.SkipBad, InferRows: cfg.InferRows, TempDir: cfg.TempDir}
+	in, err := readInput(ctx, cfg.Input, opts)
 	if err != nil {
-		return nil, &workload.UsageError{Err: err}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &workload.UsageError{Err: shortError(err)}
 	}
-	in.limit, in.sample, in.skipBad = limit, cfg.Sample, cfg.SkipBad
+	in.limit, in.sample, in.skipBad, in.inferRows = limit, cfg.Sample, cfg.SkipBad, cfg.InferRows
 	if w.log != nil && !cfg.DryRun {
 		fmt.Fprintf(w.log, "serbench: data: %s\n", in.summary())
 		fmt.Fprint(w.log, userdata.FormatSchema(in.schema, in.notes))
@@ -255,16 +298,24 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 // the first case that needs it.
 type input struct {
 	path, kind, comp string
-	fileB            int64
-	opts             userdata.Options
-	schema           *arrow.Schema
-	notes            []string
-	rows             int64
-	skipped          int64
-	batches          int
-	limit            int64
-	sample           string
-	skipBad          bool
+	// inner is how the file compresses its data inside (Parquet pages,
+	// Avro blocks), "" for a text input (innerCompression).
+	inner string
+	fileB int64
+	// memB is the bytes of the rows in memory (Arrow buffers), counted
+	// while the plan validated them: with rows, what the estimates scale
+	// with.
+	memB      int64
+	opts      userdata.Options
+	schema    *arrow.Schema
+	notes     []string
+	rows      int64
+	skipped   int64
+	batches   int
+	limit     int64
+	sample    string
+	skipBad   bool
+	inferRows int
 
 	mu      sync.Mutex
 	data    *userdata.Data // nil until load
@@ -372,7 +423,7 @@ func (in *input) release() {
 }
 
 func (in *input) summary() string {
-	s := fmt.Sprintf("%s (%s, %s compression, %s): %s rows, %d columns", in.path, in.kind, in.comp, report.Bytes(float64(in.fileB)),
+	s := fmt.Sprintf("%s (%s, compression: %s, %s): %s rows, %d columns", in.path, in.kind, compressionText(in.comp, in.inner), report.Bytes(float64(in.fileB)),
 		report.Int(float64(in.rows)), in.schema.NumFields())
 	if in.limit > 0 && in.rows >= in.limit {
 		s += fmt.Sprintf(" (limit %s)", report.Int(float64(in.limit)))
@@ -387,9 +438,10 @@ func (in *input) summary() string {
 }
 
 // readInput validates the file: it streams every row up to the limit
-// (bounded memory, nothing kept) so that bad input fails the plan, or reads
-// the schema only when dryRun. The rows are loaded later, by load.
-func readInput(path string, opts userdata.Options, dryRun bool) (*input, error) {
+// (bounded memory, nothing kept) so that bad input fails the plan — a dry
+// run's too, which then knows the rows and bytes it estimates from. The
+// rows are loaded later, by load.
+func readInput(ctx context.Context, path string, opts userdata.Options) (*input, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("--input: %w", err)
@@ -404,12 +456,15 @@ func readInput(path string, opts userdata.Options, dryRun bool) (*input, error) 
 	}
 	defer r.Close()
 	in.kind, in.comp, in.schema = string(r.Kind()), r.Compression(), r.Schema()
-	if dryRun {
-		in.notes = r.Notes()
-		return in, nil
-	}
+	in.inner = innerCompression(path, r.Kind(), in.comp)
 	for r.Next() {
 		in.batches++
+		for _, col := range r.RecordBatch().Columns() {
+			in.memB += dataSize(col.Data())
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
 	if err := r.Err(); err != nil {
 		return nil, err

@@ -246,7 +246,8 @@ func TestSettings(t *testing.T) {
 	}
 }
 
-// TestDryRun reads the schema only: cases are listed, no data is held.
+// TestDryRun validates the input as the run does, then holds no data:
+// cases are listed.
 func TestDryRun(t *testing.T) {
 	p, err := New().Plan(context.Background(), workload.Config{Input: filepath.Join(testdata, "nested.parquet"), Scale: workload.Quick, DryRun: true})
 	if err != nil {

@@ -64,6 +64,29 @@ func setInt(d *results.Descriptor, k string) float64 {
 	return v
 }
 
+// fewNote is ", n=1" or ", n=2" for a median of fewer than
+// report.FewSamples samples (to close a parenthesis with), else "".
+func fewNote(n int) string {
+	if s := report.SamplesNote(n); s != "" {
+		return ", " + s
+	}
+	return ""
+}
+
+// maxNamesText caps the case names a finding lists.
+const maxNamesText = 300
+
+// countOK counts the cases that succeeded or were skipped.
+func countOK(cases []*results.Case) int {
+	n := 0
+	for _, c := range cases {
+		if c.Status != results.StatusFailed {
+			n++
+		}
+	}
+	return n
+}
+
 // cannotHold returns the failed cases whose format cannot hold the data.
 func cannotHold(cases []*results.Case) []*results.Case {
 	var out []*results.Case
@@ -110,11 +133,11 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	w, okw := picks["Fastest write"]
 	r, okr := picks["Fastest read"]
 	if okw && okr {
-		lines = append(lines, fmt.Sprintf("Fastest write: **%s** (%s); fastest read, every row verified: **%s** (%s).",
-			w.Subject, report.Duration(w.WriteNs), r.Subject, report.Duration(r.ReadNs)))
+		lines = append(lines, fmt.Sprintf("Fastest write: **%s** (%s%s); fastest read, every row verified: **%s** (%s%s).",
+			w.Subject, report.Duration(w.WriteNs), fewNote(w.WriteN), r.Subject, report.Duration(r.ReadNs), fewNote(r.ReadN)))
 	}
 	if p, ok := picks["Best balance"]; ok {
-		lines = append(lines, fmt.Sprintf("Best balance of size and round trip: **%s** (%s, write + read %s).", p.Subject, report.Bytes(p.FileB), report.Duration(p.WriteNs+p.ReadNs)))
+		lines = append(lines, fmt.Sprintf("Best balance of size and round trip: **%s** (%s, write + read %s%s).", p.Subject, report.Bytes(p.FileB), report.Duration(p.WriteNs+p.ReadNs), fewNote(min(p.WriteN, p.ReadN))))
 	}
 	if cols := columnSizes(cases); len(cols) > 0 {
 		var total float64
@@ -126,11 +149,10 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		}
 	}
 	if ch := cannotHold(cases); len(ch) > 0 {
-		var names []string
-		for _, c := range ch {
-			names = append(names, c.Labels.Get(filecase.LabelFormat)+" + "+c.Labels.Get(filecase.LabelCodec))
-		}
-		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", plural(len(ch), "case"), strings.Join(names, ", ")))
+		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", plural(len(ch), "case"), filecase.CondenseCases(ch, false, maxNamesText)))
+	}
+	if n := len(cases) - countOK(cases) - len(cannotHold(cases)); n > 0 {
+		lines = append(lines, fmt.Sprintf("%s FAILED otherwise (verification, set-up or a run error), each left out of every ranking; see Anomalies, one line per distinct error.", plural(n, "case")))
 	}
 	if len(lines) == 0 {
 		return nil, nil
@@ -153,7 +175,7 @@ func renderInput(run *results.Run, _ []*results.Case) ([]report.Block, error) {
 	facts := &report.Table{Caption: "Input", Header: []string{"", ""}}
 	add := func(k, v string) { facts.Rows = append(facts.Rows, []string{k, v}) }
 	add("file", in.What)
-	add("kind / compression", in.Settings[SettingKind]+" / "+in.Settings[SettingCompression])
+	add("kind / compression", in.Settings[SettingKind]+" / "+compressionText(in.Settings[SettingCompression], in.Settings[SettingInnerCompression]))
 	add("file size", report.Bytes(setInt(in, SettingBytes)))
 	add("rows measured", report.Int(setInt(in, SettingRows)))
 	if l := setInt(in, SettingLimit); l > 0 {
@@ -163,6 +185,9 @@ func renderInput(run *results.Run, _ []*results.Case) ([]report.Block, error) {
 	}
 	if s := in.Settings[SettingSample]; s != "" {
 		add("sample", s)
+	}
+	if s := in.Settings[SettingInferRows]; s != "" {
+		add("--infer-rows", s)
 	}
 	skip := "off: a malformed line fails the run"
 	if in.Settings[SettingSkipBad] == "true" {

@@ -13,6 +13,8 @@ type Pick struct {
 	// WriteNs and ReadNs are the median times of one write and one read;
 	// FileB is the file size.
 	WriteNs, ReadNs, FileB float64
+	// WriteN and ReadN are the samples behind WriteNs and ReadNs.
+	WriteN, ReadN int
 	// Saved is the fraction saved against the same format uncompressed
 	// (NaN when unknown).
 	Saved float64
@@ -35,7 +37,7 @@ func Picks(workloadName string, run *results.Run, cases []*results.Case) []Pick 
 		}
 		p := pts[i]
 		out = append(out, Pick{Name: r.Name, Rule: r.Rule, Format: p.Format, Codec: p.Codec, Subject: p.Subject(),
-			WriteNs: p.WriteNs, ReadNs: p.ReadNs, FileB: p.FileB, Saved: p.Saved()})
+			WriteNs: p.WriteNs, ReadNs: p.ReadNs, FileB: p.FileB, Saved: p.Saved(), WriteN: p.WriteN, ReadN: p.ReadN})
 	}
 	return out
 }

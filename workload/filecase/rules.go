@@ -3,6 +3,8 @@ package filecase
 import (
 	"fmt"
 	"math"
+
+	"github.com/serbench/serbench/report"
 )
 
 // A Point is one format × codec pair whose write and read both succeeded:
@@ -10,8 +12,10 @@ import (
 type Point struct {
 	// Format and Codec name the pair.
 	Format, Codec string
-	// WriteNs and ReadNs are the median times of one write and one read.
+	// WriteNs and ReadNs are the median times of one write and one read;
+	// WriteN and ReadN the samples behind them (0: unknown).
 	WriteNs, ReadNs float64
+	WriteN, ReadN   int
 	// FileB is the file size; PlainB the size of the same format
 	// uncompressed (0 when unknown).
 	FileB, PlainB float64
@@ -38,6 +42,38 @@ func (p Point) Subject() string { return p.Format + " + " + p.Codec }
 
 // TotalNs is write + read.
 func (p Point) TotalNs() float64 { return p.WriteNs + p.ReadNs }
+
+// WriteMark, ReadMark and TotalMark mark a median from fewer than
+// report.FewSamples samples, as report.SamplesMark does a case's: " (n=1)",
+// " (n=2)" or "". The total is marked by the fewer of its two counts.
+func (p Point) WriteMark() string { return samplesMark(p.WriteN) }
+
+// ReadMark: see WriteMark.
+func (p Point) ReadMark() string { return samplesMark(p.ReadN) }
+
+// TotalMark: see WriteMark.
+func (p Point) TotalMark() string { return samplesMark(fewer(p.WriteN, p.ReadN)) }
+
+// fewer is the smaller of two sample counts, a known one (> 0) before an
+// unknown one.
+func fewer(a, b int) int {
+	switch {
+	case a <= 0:
+		return b
+	case b <= 0:
+		return a
+	}
+	return min(a, b)
+}
+
+// samplesMark is report.SamplesNote(n) as a suffix: " (n=1)", " (n=2)" or
+// "".
+func samplesMark(n int) string {
+	if s := report.SamplesNote(n); s != "" {
+		return " (" + s + ")"
+	}
+	return ""
+}
 
 // Saved is the fraction saved against the same format uncompressed, or NaN
 // when that size is unknown.

@@ -153,8 +153,22 @@ func (r *Row) saved() float64 {
 	return 1 - r.FileB()/r.plain.FileB()
 }
 
+// samples is the number of samples behind a case's median time (0 when
+// it failed or has none).
+func samples(c *results.Case) int {
+	if c == nil || !c.OK() {
+		return 0
+	}
+	s, ok := c.Stat(results.UnitNsPerOp)
+	if !ok {
+		return 0
+	}
+	return s.N
+}
+
 func (r *Row) point() Point {
 	p := Point{Format: r.Format, Codec: r.Codec, WriteNs: Median(r.Write), ReadNs: Median(r.Read), FileB: r.FileB(),
+		WriteN: samples(r.Write), ReadN: samples(r.Read),
 		Text: r.desc.Text, RandomAccess: r.desc.RandomAccess}
 	if r.plain != nil {
 		p.PlainB, p.Base = r.plain.FileB(), r.plain.Format
@@ -531,9 +545,11 @@ func (s sections) renderTradeoffs(run *results.Run, cases []*results.Case) ([]re
 	return append(blocks, t), nil
 }
 
-// Tradeoff describes a point's other costs in a few words.
+// Tradeoff describes a point's other costs in a few words, a time from
+// few samples marked (its total by its parts).
 func Tradeoff(p Point) string {
-	return fmt.Sprintf("%s MiB, %s s total (write %s, read %s)", report.MiB(p.FileB), report.Seconds(p.TotalNs()), report.Seconds(p.WriteNs), report.Seconds(p.ReadNs))
+	return fmt.Sprintf("%s MiB, %s s total (write %s%s, read %s%s)", report.MiB(p.FileB), report.Seconds(p.TotalNs()),
+		report.Seconds(p.WriteNs), p.WriteMark(), report.Seconds(p.ReadNs), p.ReadMark())
 }
 
 func (s sections) renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -553,13 +569,13 @@ func (s sections) renderRecommendations(run *results.Run, cases []*results.Case)
 		var val string
 		switch r.Name {
 		case "Fastest write":
-			val = report.Seconds(p.WriteNs) + " s"
+			val = report.Seconds(p.WriteNs) + " s" + p.WriteMark()
 		case "Fastest read":
-			val = report.Seconds(p.ReadNs) + " s"
+			val = report.Seconds(p.ReadNs) + " s" + p.ReadMark()
 		case "Smallest file":
 			val = report.MiB(p.FileB) + " MiB"
 		default:
-			val = report.Seconds(p.TotalNs()) + " s"
+			val = report.Seconds(p.TotalNs()) + " s" + p.TotalMark()
 		}
 		top.Rows = append(top.Rows, []string{r.Name, p.Subject(), val, Tradeoff(p) + SavedNote(p), r.Rule})
 	}
@@ -612,8 +628,9 @@ func anomalies(v *View) []string {
 			}
 		}
 		if best != nil && r.PerRecord(r.Write) > best.PerRecord(best.Write) {
-			out = append(out, fmt.Sprintf("%s writes slower uncompressed (%s per record) than with %s (%s per record): %s — more bytes to move than the compressor costs, or a missing buffer.",
-				r.Subject(), report.Duration(r.PerRecord(r.Write)), best.Codec, report.Duration(best.PerRecord(best.Write)), report.Times(r.PerRecord(r.Write)/best.PerRecord(best.Write))))
+			out = append(out, fmt.Sprintf("%s writes slower uncompressed (%s per record%s) than with %s (%s per record%s): %s — more bytes to move than the compressor costs, or a missing buffer.",
+				r.Subject(), report.Duration(r.PerRecord(r.Write)), report.SamplesMark(r.Write), best.Codec, report.Duration(best.PerRecord(best.Write)), report.SamplesMark(best.Write),
+				report.Times(r.PerRecord(r.Write)/best.PerRecord(best.Write))))
 		}
 	}
 	for _, r := range all {
@@ -621,7 +638,8 @@ func anomalies(v *View) []string {
 			continue
 		}
 		if x := Median(r.Read) / Median(r.Write); x >= readOverWrite {
-			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s vs %s).", r.Subject(), report.Times(x), report.Duration(Median(r.Read)), report.Duration(Median(r.Write))))
+			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s%s vs %s%s).", r.Subject(), report.Times(x),
+				report.Duration(Median(r.Read)), report.SamplesMark(r.Read), report.Duration(Median(r.Write)), report.SamplesMark(r.Write)))
 		}
 	}
 	noisy := 0
@@ -658,10 +676,100 @@ func anomalies(v *View) []string {
 	if noisy > 0 {
 		out = append(out, fmt.Sprintf("%d cases have a confidence interval wider than ±%.0f%% of the median (marked noisy in the tables).", noisy, results.NoiseThreshold*100))
 	}
-	for _, c := range v.failed {
-		out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(c.FullName(), c.Name+"/"), c.Error))
+	return append(out, FailedLines(v.failed)...)
+}
+
+// maxFailedNames caps the length of the case list of one FailedLines line.
+const maxFailedNames = 300
+
+// FailedLines lists failed cases one line per distinct error, in the
+// order of each error's first case: "FAILED subject=csv/codec=none/op=write:
+// why" for a case alone, "FAILED 8 cases — csv + none, gzip (write, read);
+// jsonl + zstd (read): why" for several (their names condensed by
+// CondenseCases).
+func FailedLines(failed []*results.Case) []string {
+	byErr := map[string][]*results.Case{}
+	var order []string
+	for _, c := range failed {
+		if _, ok := byErr[c.Error]; !ok {
+			order = append(order, c.Error)
+		}
+		byErr[c.Error] = append(byErr[c.Error], c)
+	}
+	var out []string
+	for _, e := range order {
+		cs := byErr[e]
+		if len(cs) == 1 {
+			out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(cs[0].FullName(), cs[0].Name+"/"), e))
+			continue
+		}
+		out = append(out, fmt.Sprintf("FAILED %d cases — %s: %s", len(cs), CondenseCases(cs, true, maxFailedNames), e))
 	}
 	return out
+}
+
+// CondenseCases names file-workload cases briefly: per format, the codecs
+// that share the same ops, "csv + none, gzip, zstd (write); jsonl + none
+// (read, read-bytes)", in the cases' order, cut after about max bytes
+// ("; …"). Without ops, a format's codecs are listed once: "csv + none,
+// gzip, zstd; jsonl + none".
+func CondenseCases(cs []*results.Case, ops bool, max int) string {
+	type fmtGroup struct {
+		name   string
+		codecs []string
+		ops    map[string][]string
+	}
+	var groups []*fmtGroup
+	byName := map[string]*fmtGroup{}
+	for _, c := range cs {
+		f := c.Labels.Get(LabelFormat)
+		if v := c.Labels.Get(LabelVariant); v != "" {
+			f += " (" + v + ")"
+		}
+		g := byName[f]
+		if g == nil {
+			g = &fmtGroup{name: f, ops: map[string][]string{}}
+			byName[f] = g
+			groups = append(groups, g)
+		}
+		cd := c.Labels.Get(LabelCodec)
+		if _, ok := g.ops[cd]; !ok {
+			g.codecs = append(g.codecs, cd)
+		}
+		if op := c.Labels.Get(LabelOp); !slices.Contains(g.ops[cd], op) {
+			g.ops[cd] = append(g.ops[cd], op)
+		}
+	}
+	var parts []string
+	for _, g := range groups {
+		// Codecs with the same ops share a part.
+		var keys []string
+		codecsOf := map[string][]string{}
+		for _, cd := range g.codecs {
+			k := ""
+			if ops {
+				k = " (" + strings.Join(g.ops[cd], ", ") + ")"
+			}
+			if _, ok := codecsOf[k]; !ok {
+				keys = append(keys, k)
+			}
+			codecsOf[k] = append(codecsOf[k], cd)
+		}
+		for _, k := range keys {
+			parts = append(parts, g.name+" + "+strings.Join(codecsOf[k], ", ")+k)
+		}
+	}
+	text := ""
+	for i, p := range parts {
+		if i > 0 && len(text)+len(p) > max {
+			return text + "; …"
+		}
+		if i > 0 {
+			text += "; "
+		}
+		text += p
+	}
+	return text
 }
 
 // spread returns the fastest and slowest sample of a case with at least two.
@@ -709,9 +817,12 @@ func FileSummary(workloadName string, run *results.Run, cases []*results.Case) *
 		Caption: fmt.Sprintf("%s: %s records, fastest round trips (write + read) and recommendations", workloadName, report.Int(v.Records)),
 		Header:  []string{"", "pair", "total", "write", "read", "size"},
 	}
+	times := func(p Point) []string {
+		return []string{report.Duration(p.TotalNs()) + p.TotalMark(), report.Duration(p.WriteNs) + p.WriteMark(), report.Duration(p.ReadNs) + p.ReadMark()}
+	}
 	for k, i := range idx[:min(8, len(idx))] {
 		p := pts[i]
-		t.Rows = append(t.Rows, []string{strconv.Itoa(k + 1), p.Subject(), report.Duration(p.TotalNs()), report.Duration(p.WriteNs), report.Duration(p.ReadNs), report.Bytes(p.FileB)})
+		t.Rows = append(t.Rows, slices.Concat([]string{strconv.Itoa(k + 1), p.Subject()}, times(p), []string{report.Bytes(p.FileB)}))
 	}
 	for _, r := range append(TopRules()[3:], UseCaseRules()...) {
 		i := r.Pick(pts)
@@ -719,7 +830,7 @@ func FileSummary(workloadName string, run *results.Run, cases []*results.Case) *
 			continue
 		}
 		p := pts[i]
-		t.Rows = append(t.Rows, []string{strings.ToLower(r.Name), p.Subject(), report.Duration(p.TotalNs()), report.Duration(p.WriteNs), report.Duration(p.ReadNs), report.Bytes(p.FileB)})
+		t.Rows = append(t.Rows, slices.Concat([]string{strings.ToLower(r.Name), p.Subject()}, times(p), []string{report.Bytes(p.FileB)}))
 	}
 	return t
 }

@@ -128,3 +128,47 @@ func abs(v float64) float64 {
 	}
 	return v
 }
+
+// oneSample cuts every case of run to its first sample, as a slow case
+// whose time budget allowed one.
+func oneSample(run *results.Run) {
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		if s, ok := c.Summary[results.UnitNsPerOp]; ok {
+			s.N = 1
+			c.Summary[results.UnitNsPerOp] = s
+			c.Samples = c.Samples[:1]
+		}
+	}
+}
+
+// TestFindingsMarkFewSamples (issue 26): the findings that rank subjects
+// (the fastest and the slowest full read, the floor, the two Parquet
+// readers) mark a median from one sample, and none from three.
+func TestFindingsMarkFewSamples(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", smallRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings := func() string {
+		blocks, err := renderFindings(run, run.Filter(Name, nil))
+		if err != nil || len(blocks) != 1 {
+			t.Fatalf("findings: %v, %d blocks", err, len(blocks))
+		}
+		return blocks[0].(*report.Text).Body
+	}
+	if md := findings(); strings.Contains(md, "(n=") {
+		t.Fatalf("marked with three samples each:\n%s", md)
+	}
+	oneSample(run)
+	md := findings()
+	for _, want := range []string{
+		"tpch: the fastest full read is arrow-ipc none at 0.002 s (n=1) (30.2× faster than the slowest, json-par lz4 (n=1));",
+		"Decompressing the JSON-gzip file alone takes 0.005 s (n=1) (2.69× of the fastest read).",
+		"parquet-go's GenericReader reads it in 0.020 s (n=1), pqarrow plus the column-wise assembler in 0.016 s (n=1) (1.26×).",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("findings lack %q:\n%s", want, md)
+		}
+	}
+}

@@ -402,7 +402,7 @@ func checkClaims(cases []*results.Case) []claim {
 		out = append(out, claim{text: ds + ": the columnar file is the smallest", known: true, held: isColumnar(s.subject),
 			measured: fmt.Sprintf("smallest: %s (%s MiB)", s.fileName(), report.MiB(s.size))})
 		out = append(out, claim{text: ds + ": the columnar full read is the fastest", known: true, held: isColumnar(f.subject),
-			measured: fmt.Sprintf("fastest: %s (%s s)", f.name(), report.Seconds(f.ns))})
+			measured: fmt.Sprintf("fastest: %s (%s s%s)", f.name(), report.Seconds(f.ns), report.SamplesMark(f.c))})
 		pts := subPoints(cases, ds, SubjectParquetArrow)
 		var full float64
 		var single []float64
@@ -511,26 +511,26 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 		}
 		f, s := fastest(v), smallest(v)
 		slowest := slices.MaxFunc(v, func(a, b entry) int { return cmpF(a.ns, b.ns) })
-		line := fmt.Sprintf("%s: the fastest full read is %s at %s s (%s faster than the slowest, %s); the smallest file is %s at %s MiB.",
-			ds, f.name(), report.Seconds(f.ns), report.Times(slowest.ns/f.ns), slowest.name(), s.fileName(), report.MiB(s.size))
+		line := fmt.Sprintf("%s: the fastest full read is %s at %s s%s (%s faster than the slowest, %s%s); the smallest file is %s at %s MiB.",
+			ds, f.name(), report.Seconds(f.ns), report.SamplesMark(f.c), report.Times(slowest.ns/f.ns), slowest.name(), report.SamplesMark(slowest.c), s.fileName(), report.MiB(s.size))
 		if dec := limitCase(cases, ds, SubjectDecompress); dec != nil {
 			if dn, ok := dec.Median(results.UnitNsPerOp); ok && dn > 0 {
-				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s s (%s of the fastest read).", report.Seconds(dn), report.Times(dn/f.ns))
+				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s s%s (%s of the fastest read).", report.Seconds(dn), report.SamplesMark(dec), report.Times(dn/f.ns))
 			}
 		}
 		lines = append(lines, line)
-		var arrowNs, goNs float64
+		var arrow, goRead entry
 		for _, e := range v {
 			if e.codec == pqSubsetCodec && e.subject == SubjectParquetArrow {
-				arrowNs = e.ns
+				arrow = e
 			}
 			if e.codec == pqSubsetCodec && e.subject == SubjectParquetGo {
-				goNs = e.ns
+				goRead = e
 			}
 		}
-		if ds == "tpch" && arrowNs > 0 && goNs > 0 {
-			lines = append(lines, fmt.Sprintf("tpch, Parquet %s: parquet-go's GenericReader reads it in %s s, pqarrow plus the column-wise assembler in %s s (%s).",
-				pqSubsetCodec, report.Seconds(goNs), report.Seconds(arrowNs), report.Times(goNs/arrowNs)))
+		if ds == "tpch" && arrow.ns > 0 && goRead.ns > 0 {
+			lines = append(lines, fmt.Sprintf("tpch, Parquet %s: parquet-go's GenericReader reads it in %s s%s, pqarrow plus the column-wise assembler in %s s%s (%s).",
+				pqSubsetCodec, report.Seconds(goRead.ns), report.SamplesMark(goRead.c), report.Seconds(arrow.ns), report.SamplesMark(arrow.c), report.Times(goRead.ns/arrow.ns)))
 		}
 	}
 	lines = append(lines, subFindings(cases)...)

@@ -35,15 +35,15 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		if !ok || !ok2 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s)", m, report.Float(ns), mrows(r)))
+		parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s%s)", m, report.Float(ns), mrows(r), fewNote(c)))
 	}
 	if len(parts) > 0 {
 		lines = append(lines, fmt.Sprintf("Client CPU per row at %s, lowest first, and wall-clock rows/s: %s.", what, strings.Join(parts, "; ")))
 	}
 	if name, rate := v.fastest(n, false); rate > 0 {
-		line := fmt.Sprintf("Fastest reader of %s: **%s**, %s rows/s", what, name, mrows(rate))
+		line := fmt.Sprintf("Fastest reader of %s: **%s**, %s rows/s%s", what, name, mrows(rate), report.SamplesMark(v.ix.Get(name, n)))
 		if ceil, ok := v.ceiling(n); ok && ceil > 0 {
-			line += fmt.Sprintf(", %s of the server's own ceiling (%s rows/s)", report.Pct(rate/ceil), mrows(ceil))
+			line += fmt.Sprintf(", %s of the server's own ceiling (%s rows/s%s)", report.Pct(rate/ceil), mrows(ceil), fewNote(v.ceilingCase(n)))
 			if rate/ceil >= 0.9 {
 				line += ": the server, not the client, sets the pace here"
 			} else {
@@ -78,6 +78,23 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	return []report.Block{report.Findings(lines)}, nil
 }
 
+// fewNote is ", n=1" or ", n=2" for a case whose median time rests on
+// fewer than report.FewSamples samples, to close a parenthesis with;
+// else "".
+func fewNote(c *results.Case) string {
+	if c == nil {
+		return ""
+	}
+	s, ok := c.Stat(results.UnitNsPerOp)
+	if !ok {
+		return ""
+	}
+	if note := report.SamplesNote(s.N); note != "" {
+		return ", " + note
+	}
+	return ""
+}
+
 // parallelFinding states how pgarrow's rows/s grew with connections at
 // size n.
 func parallelFinding(v view, n string) string {
@@ -95,7 +112,7 @@ func parallelFinding(v view, n string) string {
 		if p == "1" {
 			one = r
 		}
-		s := fmt.Sprintf("%s over %s: %s rows/s", v.baseline, p, mrows(r))
+		s := fmt.Sprintf("%s over %s: %s rows/s%s", v.baseline, p, mrows(r), report.SamplesMark(c))
 		if one > 0 && p != "1" {
 			s += fmt.Sprintf(" (%.2f× one connection)", r/one)
 		}

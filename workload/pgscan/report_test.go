@@ -3,6 +3,7 @@ package pgscan
 import (
 	"flag"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -106,6 +107,43 @@ func TestReportSchema1(t *testing.T) {
 	for _, unwanted := range []string{"### Methods", "Fastest non-Arrow method here: pgarrow", "of the fastest non-Arrow method"} {
 		if strings.Contains(md, unwanted) {
 			t.Errorf("report has %q", unwanted)
+		}
+	}
+}
+
+// TestFindingsMarkFewSamples (issue 26): the findings that rank the
+// readers mark a median from one sample, and none from three.
+func TestFindingsMarkFewSamples(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", "quick.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings := func() string {
+		blocks, err := renderFindings(run, run.Filter(Name, nil))
+		if err != nil || len(blocks) != 1 {
+			t.Fatalf("findings: %v, %d blocks", err, len(blocks))
+		}
+		return blocks[0].(*report.Text).Body
+	}
+	if md := findings(); strings.Contains(md, "n=1") || strings.Contains(md, "n=2") {
+		t.Fatalf("marked with more samples:\n%s", md)
+	}
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		if s, ok := c.Summary[results.UnitNsPerOp]; ok {
+			s.N = 1
+			c.Summary[results.UnitNsPerOp] = s
+			c.Samples = c.Samples[:1]
+		}
+	}
+	md := findings()
+	for _, re := range []string{
+		`Fastest reader of the 100,000-row table: \*\*[a-z-]+\*\*, [0-9.]+M rows/s \(n=1\), [0-9.]+% of the server's own ceiling \([0-9.]+M rows/s, n=1\)`,
+		`Client CPU per row at the 100,000-row table, lowest first, and wall-clock rows/s: [a-z-]+ [0-9.]+ ns \([0-9.]+M rows/s, n=1\);`,
+		`Partitioned reads \(connections\): pgarrow-select over 1: [0-9.]+M rows/s \(n=1\);`,
+	} {
+		if !regexp.MustCompile(re).MatchString(md) {
+			t.Errorf("findings do not match %s:\n%s", re, md)
 		}
 	}
 }

@@ -108,16 +108,24 @@ func rowsPerSec(c *results.Case) (float64, bool) {
 // ceiling is the fastest limit row at size n: what one backend delivers
 // with no client-side decoding at all.
 func (v view) ceiling(n string) (float64, bool) {
-	best := 0.0
+	return rowsPerSec(v.ceilingCase(n))
+}
+
+// ceilingCase is the case of the ceiling at size n (nil when none).
+func (v view) ceilingCase(n string) *results.Case {
+	var best *results.Case
+	bestR := 0.0
 	for _, m := range v.methods {
 		if !v.limit[m] {
 			continue
 		}
-		if r, ok := rowsPerSec(v.ix.Get(m, n)); ok && r > best {
-			best = r
+		if c := v.ix.Get(m, n); c != nil {
+			if r, ok := rowsPerSec(c); ok && r > bestR {
+				best, bestR = c, r
+			}
 		}
 	}
-	return best, best > 0
+	return best
 }
 
 // limitRef is the limit row the in-round ratios of size n were taken

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -66,14 +69,16 @@ func (a *app) listCmd() *cobra.Command {
 			for _, w := range a.workloads {
 				row := []string{w.Name()}
 				for _, sc := range workload.Scales() {
-					cell := ""
+					var parts []string
 					if s, ok := w.(workload.Scaler); ok {
-						cell = s.ScaleInfo(sc) + ": "
+						parts = append(parts, s.ScaleInfo(sc))
 					}
+					// A workload planned only with more to go on (data
+					// without --input) has no cases to count here.
 					if p := perScale[sc][w.Name()]; p.Err == nil {
-						cell += fmt.Sprintf("%s, ~%s", plural(len(p.Cases), "case"), roundEstimate(p.Estimate))
+						parts = append(parts, fmt.Sprintf("%s, ~%s", plural(len(p.Cases), "case"), roundEstimate(p.Estimate)))
 					}
-					row = append(row, cell)
+					row = append(row, strings.Join(parts, ": "))
 				}
 				fmt.Fprintln(tw, strings.Join(row, "\t"))
 			}
@@ -96,16 +101,51 @@ func (a *app) versionCmd() *cobra.Command {
 }
 
 // versionLine is "0.1.0-dev (abc123 (modified)) go1.26 linux/amd64": the
-// revision from the build's VCS stamp, the module version when installed
-// with go install, or the checkout's git HEAD.
+// revision the build stamped (go build or go install in a git checkout),
+// or the module version (go install …@version). A build without a stamp
+// (go run, -buildvcs=false) says its revision is unknown and why, and
+// names the revision of the checkout in the working directory, if it is
+// this module's, as what it is: the checkout's, not necessarily the
+// build's.
 func versionLine() string {
 	e := bench.CollectEnv("", 0, nil)
-	rev := e.Revision
-	if rev == "" {
-		rev = "unknown revision"
+	exe, _ := os.Executable()
+	bi, _ := debug.ReadBuildInfo()
+	return fmt.Sprintf("%s (%s) %s %s/%s", e.Version, revisionText(bi, exe, e.Revision, e.Modified), e.GoVersion, e.GOOS, e.GOARCH)
+}
+
+// revisionText says which revision a build is: bi is its build
+// information (nil: none), exe the program's path, and rev and modified
+// the revision bench.CollectEnv found (the stamp's, else the working
+// directory's checkout's).
+func revisionText(bi *debug.BuildInfo, exe, rev string, modified bool) string {
+	stamped := false
+	if bi != nil {
+		for _, s := range bi.Settings {
+			stamped = stamped || s.Key == "vcs.revision" && s.Value != ""
+		}
+		stamped = stamped || bi.Main.Version != "" && bi.Main.Version != "(devel)"
 	}
-	if e.Modified {
-		rev += " (modified)"
+	mod := ""
+	if modified {
+		mod = " (modified)"
 	}
-	return fmt.Sprintf("%s (%s) %s %s/%s", e.Version, rev, e.GoVersion, e.GOOS, e.GOARCH)
+	if stamped && rev != "" {
+		return rev + mod
+	}
+	why := "revision unknown: built without VCS stamping (-buildvcs=false, or outside a git checkout)"
+	if goRun(exe) {
+		why = "revision unknown: built with go run"
+	}
+	if rev != "" {
+		why += "; the checkout here is at " + rev + mod
+	}
+	return why
+}
+
+// goRun reports whether exe is a program go run built: it lives in the
+// go command's temporary build directory, …/go-build…/b001/exe/NAME.
+func goRun(exe string) bool {
+	dir := filepath.Dir(exe)
+	return filepath.Base(dir) == "exe" && strings.Contains(dir, string(filepath.Separator)+"go-build")
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
@@ -45,12 +46,13 @@ type runFlags struct {
 	cases     string // a fork's case list (hidden)
 	iters     string // a fork's iterations per sample (hidden)
 	// The data workload's input.
-	input   string
-	limit   int64
-	sample  string
-	skipBad bool
-	formats []string
-	codecs  []string
+	input     string
+	limit     int64
+	sample    string
+	skipBad   bool
+	inferRows string
+	formats   []string
+	codecs    []string
 	// The pgscan workload's --query and --rows (query.go).
 	query queryFlags
 }
@@ -93,7 +95,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
 	fl.BoolVar(&f.force, "force", false, "replace the run already in --out")
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
-	fl.StringVar(&f.shard, "shard", "", "run only shard K of N (K/N, 1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; `serbench report` merges the shards")
+	fl.StringVar(&f.shard, "shard", "", "run only shard `K/N` (1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; serbench report merges the shards' results")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
 	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope and nested: 1); the others always measure in this process")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
@@ -107,6 +109,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.Int64Var(&f.limit, "limit", 0, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
 	fl.StringVar(&f.sample, "sample", "", "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
 	fl.BoolVar(&f.skipBad, "skip-bad", false, "data workload: skip and count malformed lines instead of failing")
+	fl.StringVar(&f.inferRows, "infer-rows", "", fmt.Sprintf("data workload: the rows a JSON Lines or CSV input's schema is inferred from, `N|all` (default: the first %s; all: every row, an extra pass over the input); raise it when a later row does not fit the inferred schema", report.Int(data.DefaultInferRows)))
 	fl.StringSliceVar(&f.formats, "formats", nil, "data workload: only these formats (comma-separated; default all)")
 	fl.StringSliceVar(&f.codecs, "codecs", nil, "data workload: only these codecs (comma-separated; default all)")
 	addQueryFlags(fl, &f.query)
@@ -184,6 +187,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	ctx, measured := a.stopOnSignal(ctx, filepath.Join(out, run.ResultsFile))
 	defer measured()
 	created := missingDirs(out)
+	oldReport, _ := os.Stat(filepath.Join(out, "report.html"))
 	res, err := run.Run(ctx, run.Options{
 		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
@@ -213,7 +217,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		return err
 	}
 	a.printSummary(res.Run, res.Workloads)
-	fmt.Fprintf(a.stdout, "\nresults: %s\nreport:  %s\n", res.ResultsPath, filepath.Join(res.Dir, "report.html"))
+	a.printOutputs(res, oldReport)
 	if err != nil {
 		return err
 	}
@@ -221,6 +225,25 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: kept %d finished cases in %s (--resume finishes the run)", len(res.Run.Cases), res.ResultsPath)}
 	}
 	return failedError(res.Run)
+}
+
+// printOutputs names the run's results file and its report, each only
+// if this run wrote it: a run whose report could not be written (a full
+// disk, a read-only directory) says so on stderr, and the report.html a
+// resumed run found in the directory (old, as it was before the run) is
+// not this run's.
+func (a *app) printOutputs(res *run.Outcome, old os.FileInfo) {
+	var lines []string
+	if fi, err := os.Stat(res.ResultsPath); err == nil && fi.Mode().IsRegular() {
+		lines = append(lines, "results: "+res.ResultsPath)
+	}
+	html := filepath.Join(res.Dir, "report.html")
+	if fi, err := os.Stat(html); err == nil && fi.Mode().IsRegular() && (old == nil || !os.SameFile(old, fi) || !fi.ModTime().Equal(old.ModTime()) || fi.Size() != old.Size()) {
+		lines = append(lines, "report:  "+html)
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(a.stdout, "\n%s\n", strings.Join(lines, "\n"))
+	}
 }
 
 // maxTimeoutRestarts bounds how often one run starts afresh after
@@ -389,8 +412,12 @@ func roundEstimate(d time.Duration) time.Duration {
 		return d.Round(time.Minute)
 	case d > time.Minute:
 		return d.Round(10 * time.Second)
-	default:
+	case d > 10*time.Second:
 		return d.Round(time.Second)
+	case d > time.Second:
+		return d.Round(100 * time.Millisecond)
+	default:
+		return d.Round(10 * time.Millisecond)
 	}
 }
 
@@ -399,17 +426,21 @@ func roundEstimate(d time.Duration) time.Duration {
 // subjects only). --input and its companions apply to the data workload
 // only; naming data without --input is a usage error.
 func (a *app) configureData(names []string, f runFlags) error {
-	set := f.input != "" || f.limit != 0 || f.sample != "" || f.skipBad || len(f.formats) > 0 || len(f.codecs) > 0
+	set := f.input != "" || f.limit != 0 || f.sample != "" || f.skipBad || f.inferRows != "" || len(f.formats) > 0 || len(f.codecs) > 0
 	named := slices.Contains(names, data.Name)
 	switch {
 	case named && f.input == "":
 		return usagef("the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)")
 	case set && f.input == "":
-		return usagef("--limit, --sample, --skip-bad, --formats and --codecs apply to the data workload: give --input FILE")
+		return usagef("--limit, --sample, --skip-bad, --infer-rows, --formats and --codecs apply to the data workload: give --input FILE")
 	case set && len(names) > 0 && !named:
 		return usagef("--input applies to the data workload: name it (serbench run %s data --input %s)", strings.Join(names, " "), f.input)
 	}
-	cfg := workload.Config{Input: f.input, Limit: f.limit, Sample: f.sample, SkipBad: f.skipBad, Formats: f.formats, Codecs: f.codecs}
+	infer, err := data.ParseInferRows(f.inferRows)
+	if err != nil {
+		return &workload.UsageError{Err: err}
+	}
+	cfg := workload.Config{Input: f.input, Limit: f.limit, Sample: f.sample, SkipBad: f.skipBad, InferRows: infer, Formats: f.formats, Codecs: f.codecs}
 	if err := data.CheckSettings(cfg); err != nil {
 		return &workload.UsageError{Err: err}
 	}
