@@ -42,7 +42,7 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 	if err := checkSubjects(ws, o.Subjects); err != nil {
 		return nil, err
 	}
-	cfg := workload.Config{Scale: o.Scale, Subjects: o.Subjects, PGDSN: o.PGDSN, DryRun: true}
+	cfg := workload.Config{Scale: o.Scale, Subjects: o.Subjects, DryRun: true}
 	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime}
 	var out []Planned
 	var planned []workload.Workload

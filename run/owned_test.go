@@ -200,7 +200,10 @@ func TestResumeRefusesOtherInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
-	_, err := Run(context.Background(), opts(t, dir, func(o *Options) { o.Resume = true; o.PGDSN = "postgres://eve@127.0.0.1:6/other" }))
+	_, err := Run(context.Background(), opts(t, dir, func(o *Options) {
+		o.Resume = true
+		o.Workloads = workload.Set{fake{dsn: "postgres://eve@127.0.0.1:6/other"}}
+	}))
 	var ue *workload.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "measured fake with dsn postgres://bob:xxxxx@127.0.0.1:5/db") {
 		t.Fatalf("resume on other data: %v", err)

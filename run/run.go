@@ -51,8 +51,6 @@ type Options struct {
 	// RunID names the run its shards share; default: derived from the
 	// command line (without --shard) and the build's revision.
 	RunID string
-	// PGDSN is an external PostgreSQL server for pgscan.
-	PGDSN string
 	// Progress is told about every case (may be nil).
 	Progress Progress
 	// Args is the command line, recorded (with secrets redacted).
@@ -196,7 +194,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			env.RunID = runID(o.Args, env.Revision)
 		}
 	}
-	cfg := workload.Config{Scale: scale, Subjects: o.Subjects, TempDir: tmp, PGDSN: o.PGDSN}
+	cfg := workload.Config{Scale: scale, Subjects: o.Subjects, TempDir: tmp}
 
 	// Plan every workload before measuring anything, so that a bad filter
 	// or a workload that cannot start fails before the first case.

@@ -20,7 +20,10 @@ const secret = "s3cr3t-pw"
 // fake is a workload of three subjects (one a limit row) in one
 // comparison group, whose environment and one failing case carry a DSN
 // with a password, as pgscan's would.
-type fake struct{}
+// fake is a test workload; dsn stands for a server it measures (as
+// pgscan's --pg-dsn): it is recorded in the plan's environment and names
+// what the plan measures (Identity).
+type fake struct{ dsn string }
 
 func (fake) Name() string        { return "fake" }
 func (fake) Description() string { return "test workload" }
@@ -44,14 +47,14 @@ func (f fake) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, erro
 				return nil
 			}}
 	}
-	p := &workload.Plan{Env: map[string]string{"dsn": cfg.PGDSN}, Identity: []string{"dsn"}}
+	p := &workload.Plan{Env: map[string]string{"dsn": f.dsn}, Identity: []string{"dsn"}}
 	for _, s := range []struct{ name, role string }{{"a", results.RoleBaseline}, {"b", results.RoleSubject}, {"lim", results.RoleLimit}, {"bad", results.RoleSubject}} {
 		if !cfg.WantSubject(s.name) {
 			continue
 		}
 		var err error
 		if s.name == "bad" {
-			err = errors.New("cannot connect to " + cfg.PGDSN)
+			err = errors.New("cannot connect to " + f.dsn)
 		}
 		p.Cases = append(p.Cases, mk(s.name, s.role, err))
 		p.Descriptors = append(p.Descriptors, results.Descriptor{Key: "subject", Name: s.name, Role: s.role, What: "test subject " + s.name})
@@ -60,8 +63,8 @@ func (f fake) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, erro
 }
 
 func opts(t *testing.T, dir string, extra func(*Options)) Options {
-	o := Options{Workloads: workload.Set{fake{}}, Scale: workload.Quick, Count: 3, Benchtime: time.Millisecond, Out: dir,
-		PGDSN: "postgres://bob:" + secret + "@127.0.0.1:5/db", Args: []string{"serbench", "run", "--pg-dsn", "postgres://bob:" + secret + "@127.0.0.1:5/db"}}
+	o := Options{Workloads: workload.Set{fake{dsn: "postgres://bob:" + secret + "@127.0.0.1:5/db"}}, Scale: workload.Quick, Count: 3, Benchtime: time.Millisecond, Out: dir,
+		Args: []string{"serbench", "run", "--pg-dsn", "postgres://bob:" + secret + "@127.0.0.1:5/db"}}
 	if extra != nil {
 		extra(&o)
 	}

@@ -18,6 +18,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -49,35 +51,44 @@ func ParseScale(s string) (Scale, error) {
 	return "", fmt.Errorf("unknown scale %q (valid: quick, default, full)", s)
 }
 
-// Config is what a workload needs to plan its cases.
+// Config is what every workload needs to plan its cases: the settings the
+// run shares with all of them. A setting only one workload reads is that
+// workload's option (see Options), not a field here.
 type Config struct {
 	Scale Scale
 	// Subjects restricts the plan to these subjects; empty means all.
 	Subjects []string
 	// TempDir is where file workloads write their files.
 	TempDir string
-	// PGDSN is an external PostgreSQL to use instead of a throwaway one.
-	PGDSN string
 	// DryRun asks for the cases only, to list and estimate them: a plan
 	// must then acquire nothing (no server started, no data generated).
 	DryRun bool
-	// Input is the user's data file of the data workload (empty: the
-	// workload is unavailable).
-	Input string
-	// Limit caps the rows read from Input (0: the scale's default).
-	Limit int64
-	// Sample thins a huge Input while it streams: "1/K" keeps every K-th
-	// row, a fraction F in (0, 1) keeps each row with probability F
-	// (deterministic); empty keeps every row.
-	Sample string
-	// SkipBad skips and counts Input's malformed lines instead of failing.
-	SkipBad bool
-	// InferRows is the number of rows a text Input's schema is inferred
-	// from (0: the reader's default; negative: the whole input).
-	InferRows int
-	// Formats and Codecs restrict the data workload's formats and codecs
-	// (empty: all of them).
-	Formats, Codecs []string
+}
+
+// Options is implemented by workloads that have options of their own (the
+// data workload's --input, pgscan's --pg-dsn): the command line offers them
+// with `serbench run` and lists them under the workload's name in
+// `serbench run WORKLOAD --help`.
+//
+// The contract:
+//   - AddFlags registers the workload's options on fs, bound to fields of
+//     the workload itself (which keeps their values), with the workload's
+//     current settings as defaults (so that a workload built with settings,
+//     as tests do, keeps them). Flag names must not clash with the run's
+//     own flags nor with another workload's: the command line puts them
+//     all on one command.
+//   - CheckFlags is called once after parsing, whether or not the workload
+//     is run: named says whether the workload was named on the command line,
+//     set whether any of its flags was given. It validates the options
+//     (without reading files or connecting anywhere) and returns a
+//     *UsageError that names the valid choices or the flag missing. The
+//     command line itself refuses a workload's flag given while other
+//     workloads are named and it is not.
+//   - The options' values are read only in Plan (and what Plan builds),
+//     never while the flags are registered or parsed.
+type Options interface {
+	AddFlags(fs *pflag.FlagSet)
+	CheckFlags(named, set bool) error
 }
 
 // WantSubject reports whether subject s is selected by the config.

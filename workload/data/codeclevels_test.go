@@ -64,9 +64,8 @@ func TestCodecLabel(t *testing.T) {
 func TestCodecLevels(t *testing.T) {
 	input := wordsJSONL(t, 3000)
 	var log bytes.Buffer
-	cfg := workload.Config{Input: input, Scale: workload.Quick, TempDir: t.TempDir(),
-		Formats: []string{"parquet", "csv", "msgpack"}, Codecs: []string{"zstd:1", "zstd:19", "zstd", "zstd:3"}}
-	p, err := NewWith(cfg, &log).Plan(context.Background(), workload.Config{})
+	s := Settings{Input: input, Formats: []string{"parquet", "csv", "msgpack"}, Codecs: []string{"zstd:1", "zstd:19", "zstd", "zstd:3"}}
+	p, err := NewWith(s, &log).Plan(context.Background(), workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +143,7 @@ func TestUnknownCodecMessage(t *testing.T) {
 		{"zstd:99", "valid: 1..22"},
 		{"snappy:2", "takes no level"},
 	} {
-		err := CheckSettings(workload.Config{Codecs: []string{tc.spec}})
+		err := CheckSettings(Settings{Codecs: []string{tc.spec}})
 		if err == nil {
 			t.Errorf("%s accepted", tc.spec)
 			continue

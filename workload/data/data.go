@@ -31,6 +31,8 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/spf13/pflag"
+
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/format/dynamic"
@@ -90,26 +92,85 @@ var CannotHold = dynamic.ErrCannotHold.Error()
 // the data.
 var errCannotHold = dynamic.ErrCannotHold
 
+// Settings are the data workload's options (its flags, see AddFlags).
+type Settings struct {
+	// Input is the user's data file (empty: the workload is unavailable).
+	Input string
+	// Limit caps the rows read from Input (0: the scale's default).
+	Limit int64
+	// Sample thins a huge Input while it streams: "1/K" keeps every K-th
+	// row, a fraction F in (0, 1] keeps each row with probability F
+	// (deterministic); empty keeps every row.
+	Sample string
+	// SkipBad skips and counts Input's malformed lines instead of failing.
+	SkipBad bool
+	// InferRows is the number of rows a text Input's schema is inferred
+	// from (0: the reader's default; negative: the whole input).
+	InferRows int
+	// Formats and Codecs restrict the formats and codecs measured (empty:
+	// all of them).
+	Formats, Codecs []string
+}
+
 // Workload is the data workload.
 type Workload struct {
-	// settings holds the input settings given at construction (the
-	// command line's flags), used where the Config passed to Plan leaves
-	// them empty.
-	settings workload.Config
+	// s holds the input settings: the command line's flags (AddFlags) or
+	// those given to NewWith.
+	s Settings
+	// inferRows is --infer-rows as given, parsed into s by CheckFlags.
+	inferRows string
 	// log receives the schema before anything is measured (nil: none).
 	log io.Writer
 }
 
-// New returns the data workload without an input: it plans only when the
-// Config passed to Plan names one.
+// New returns the data workload without an input: it plans only once its
+// flags (AddFlags) name one.
 func New() *Workload { return &Workload{} }
 
-// NewWith returns the data workload with the input settings of s (Input,
-// Limit, Sample, SkipBad, InferRows, Formats, Codecs), used where the Config passed to
-// Plan leaves them empty, and a writer that receives the input's schema
-// when the plan is made (nil: none).
-func NewWith(s workload.Config, log io.Writer) *Workload {
-	return &Workload{settings: s, log: log}
+// NewWith returns the data workload with the input settings s and a writer
+// that receives the input's schema when the plan is made (nil: none).
+func NewWith(s Settings, log io.Writer) *Workload {
+	return &Workload{s: s, log: log}
+}
+
+// WithLog sets the writer that receives the input's schema when the plan is
+// made (nil: none) and returns w.
+func (w *Workload) WithLog(log io.Writer) *Workload {
+	w.log = log
+	return w
+}
+
+// AddFlags implements workload.Options: --input and its companions.
+func (w *Workload) AddFlags(fl *pflag.FlagSet) {
+	fl.StringVar(&w.s.Input, "input", w.s.Input, "data workload: your file (.jsonl, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …)")
+	fl.Int64Var(&w.s.Limit, "limit", w.s.Limit, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
+	fl.StringVar(&w.s.Sample, "sample", w.s.Sample, "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
+	fl.BoolVar(&w.s.SkipBad, "skip-bad", w.s.SkipBad, "data workload: skip and count malformed lines instead of failing")
+	fl.StringVar(&w.inferRows, "infer-rows", w.inferRows, fmt.Sprintf("data workload: the rows a JSON Lines or CSV input's schema is inferred from, `N|all` (default: the first %s; all: every row, an extra pass over the input); raise it when a later row does not fit the inferred schema", report.Int(DefaultInferRows)))
+	fl.StringSliceVar(&w.s.Formats, "formats", w.s.Formats, "data workload: only these formats (comma-separated; default all)")
+	fl.StringSliceVar(&w.s.Codecs, "codecs", w.s.Codecs, "data workload: only these codecs (comma-separated; default all)")
+}
+
+// CheckFlags implements workload.Options: naming the workload needs
+// --input, and so do its other flags; the values must parse (CheckSettings).
+func (w *Workload) CheckFlags(named, set bool) error {
+	switch {
+	case named && w.s.Input == "":
+		return workload.Usagef("the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)")
+	case set && w.s.Input == "":
+		return workload.Usagef("--limit, --sample, --skip-bad, --infer-rows, --formats and --codecs apply to the data workload: give --input FILE")
+	}
+	if w.inferRows != "" {
+		n, err := ParseInferRows(w.inferRows)
+		if err != nil {
+			return &workload.UsageError{Err: err}
+		}
+		w.s.InferRows = n
+	}
+	if err := CheckSettings(w.s); err != nil {
+		return &workload.UsageError{Err: err}
+	}
+	return nil
 }
 
 // Name implements workload.Workload.
@@ -205,48 +266,22 @@ func inferRowsText(n int) string {
 	return strconv.Itoa(n)
 }
 
-// merged merges cfg with the workload's own settings.
-func (w *Workload) merged(cfg workload.Config) workload.Config {
-	s := w.settings
-	if cfg.Input == "" {
-		cfg.Input = s.Input
-	}
-	if cfg.Limit == 0 {
-		cfg.Limit = s.Limit
-	}
-	if cfg.Sample == "" {
-		cfg.Sample = s.Sample
-	}
-	cfg.SkipBad = cfg.SkipBad || s.SkipBad
-	if cfg.InferRows == 0 {
-		cfg.InferRows = s.InferRows
-	}
-	if len(cfg.Formats) == 0 {
-		cfg.Formats = s.Formats
-	}
-	if len(cfg.Codecs) == 0 {
-		cfg.Codecs = s.Codecs
-	}
-	return cfg
-}
-
-// CheckSettings validates the data settings of cfg (sample, formats,
-// codecs) without reading the input; the command line calls it before
-// anything runs.
-func CheckSettings(cfg workload.Config) error {
-	if _, err := ParseSample(cfg.Sample); err != nil {
+// CheckSettings validates the settings s (sample, limit, formats, codecs)
+// without reading the input; CheckFlags calls it before anything runs.
+func CheckSettings(s Settings) error {
+	if _, err := ParseSample(s.Sample); err != nil {
 		return err
 	}
-	if cfg.Limit < 0 {
-		return fmt.Errorf("--limit must not be negative, got %d", cfg.Limit)
+	if s.Limit < 0 {
+		return fmt.Errorf("--limit must not be negative, got %d", s.Limit)
 	}
 	names := FormatNames()
-	for _, f := range cfg.Formats {
+	for _, f := range s.Formats {
 		if !slices.Contains(names, f) {
 			return fmt.Errorf("--formats: unknown format %q (valid: %s)", f, strings.Join(names, ", "))
 		}
 	}
-	for _, c := range cfg.Codecs {
+	for _, c := range s.Codecs {
 		if _, err := codec.Default().Parse(c); err != nil {
 			// The codec registry's error names the valid codecs or levels.
 			return fmt.Errorf("--codecs: %w", err)
@@ -261,32 +296,32 @@ func CheckSettings(cfg workload.Config) error {
 // rows and bytes the estimates need. The first case's Setup loads the
 // rows. Files are written in cfg.TempDir.
 func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
-	cfg = w.merged(cfg)
-	if cfg.Input == "" {
+	s := w.s
+	if s.Input == "" {
 		return nil, &workload.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w", workload.ErrUnavailable)}
 	}
-	if err := CheckSettings(cfg); err != nil {
+	if err := CheckSettings(s); err != nil {
 		return nil, &workload.UsageError{Err: err}
 	}
-	smp, _ := ParseSample(cfg.Sample)
-	limit := cfg.Limit
+	smp, _ := ParseSample(s.Sample)
+	limit := s.Limit
 	if limit == 0 {
 		limit = scales().At(cfg.Scale)
 	}
-	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: cfg.SkipBad, InferRows: cfg.InferRows, TempDir: cfg.TempDir}
-	in, err := readInput(ctx, cfg.Input, opts)
+	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: s.SkipBad, InferRows: s.InferRows, TempDir: cfg.TempDir}
+	in, err := readInput(ctx, s.Input, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, &workload.UsageError{Err: shortError(err)}
 	}
-	in.limit, in.sample, in.skipBad, in.inferRows = limit, cfg.Sample, cfg.SkipBad, cfg.InferRows
+	in.limit, in.sample, in.skipBad, in.inferRows = limit, s.Sample, s.SkipBad, s.InferRows
 	if w.log != nil && !cfg.DryRun {
 		fmt.Fprintf(w.log, "serbench: data: %s\n", in.summary())
 		fmt.Fprint(w.log, userdata.FormatSchema(in.schema, in.notes))
 	}
-	p, err := newPlan(in, cfg, w.log)
+	p, err := newPlan(in, cfg, s, w.log)
 	if err != nil {
 		in.release()
 		return nil, err

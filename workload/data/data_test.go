@@ -46,13 +46,13 @@ func runPlan(t *testing.T, w *Workload, p *workload.Plan) *results.Run {
 	return r
 }
 
-func plan(t *testing.T, cfg workload.Config) *workload.Plan {
+func plan(t *testing.T, s Settings, cfg workload.Config) *workload.Plan {
 	t.Helper()
 	cfg.TempDir = t.TempDir()
 	if cfg.Scale == "" {
 		cfg.Scale = workload.Quick
 	}
-	p, err := New().Plan(context.Background(), cfg)
+	p, err := NewWith(s, nil).Plan(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func plan(t *testing.T, cfg workload.Config) *workload.Plan {
 func TestEveryInputKind(t *testing.T) {
 	for _, name := range []string{"nested.jsonl", "nested.jsonl.gz", "nested.jsonl.zst", "nested.parquet", "nested.arrow", "nested.arrows", "nested.avro", "people.csv", "na.csv"} {
 		t.Run(name, func(t *testing.T) {
-			p := plan(t, workload.Config{Input: filepath.Join(testdata, name), Codecs: []string{"none", "zstd"}})
+			p := plan(t, Settings{Input: filepath.Join(testdata, name), Codecs: []string{"none", "zstd"}}, workload.Config{})
 			r := runPlan(t, New(), p)
 			holds := 0
 			for i := range r.Cases {
@@ -98,7 +98,7 @@ func TestEveryInputKind(t *testing.T) {
 // NULLs: findings first, the schema from the results, the records tables,
 // the Pareto plot, the Parquet column breakdown and the codegen note.
 func TestReport(t *testing.T) {
-	p := plan(t, workload.Config{Input: filepath.Join(testdata, "nested.jsonl"), Codecs: []string{"none", "zstd"}})
+	p := plan(t, Settings{Input: filepath.Join(testdata, "nested.jsonl"), Codecs: []string{"none", "zstd"}}, workload.Config{})
 	r := runPlan(t, New(), p)
 	doc, md := workloadtest.Markdown(t, r, New().Sections())
 	for _, s := range []string{"### Findings", "Input **nested.jsonl**", "| address.geo.lat | float64 | yes |", "Schema inference notes",
@@ -155,7 +155,7 @@ func TestNaNCannotHold(t *testing.T) {
 	if err := errors.Join(fw.Close(), f.Close()); err != nil {
 		t.Fatal(err)
 	}
-	p := plan(t, workload.Config{Input: path, Codecs: []string{"none"}, Formats: []string{"jsonl", "msgpack"}})
+	p := plan(t, Settings{Input: path, Codecs: []string{"none"}, Formats: []string{"jsonl", "msgpack"}}, workload.Config{})
 	r := runPlan(t, New(), p)
 	got := map[string]string{}
 	for _, c := range r.Cases {
@@ -185,13 +185,13 @@ func TestBadInput(t *testing.T) {
 		{"../userdata_test.go", "unknown extension"},
 		{"missing.jsonl", "no such file"},
 	} {
-		_, err := New().Plan(context.Background(), workload.Config{Input: filepath.Join(testdata, tc.file), Scale: workload.Quick, TempDir: t.TempDir()})
+		_, err := NewWith(Settings{Input: filepath.Join(testdata, tc.file)}, nil).Plan(context.Background(), workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
 		var ue *workload.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want a one-line usage error containing %q", tc.file, err, tc.want)
 		}
 	}
-	p := plan(t, workload.Config{Input: filepath.Join(testdata, "malformed.jsonl"), SkipBad: true, Formats: []string{"jsonl"}, Codecs: []string{"none"}})
+	p := plan(t, Settings{Input: filepath.Join(testdata, "malformed.jsonl"), SkipBad: true, Formats: []string{"jsonl"}, Codecs: []string{"none"}}, workload.Config{})
 	var skipped string
 	for _, d := range p.Descriptors {
 		if d.Key == KeyInput {
@@ -225,12 +225,12 @@ func TestSettings(t *testing.T) {
 			t.Errorf("%q accepted", s)
 		}
 	}
-	for _, cfg := range []workload.Config{{Formats: []string{"yaml"}}, {Codecs: []string{"nope"}}, {Limit: -1}} {
+	for _, cfg := range []Settings{{Formats: []string{"yaml"}}, {Codecs: []string{"nope"}}, {Limit: -1}} {
 		if CheckSettings(cfg) == nil {
 			t.Errorf("%+v accepted", cfg)
 		}
 	}
-	p := plan(t, workload.Config{Input: filepath.Join(testdata, "people.csv"), Limit: 2, Sample: "1/1", Formats: []string{"msgpack", "parquet"}, Codecs: []string{"none", "lz4"}})
+	p := plan(t, Settings{Input: filepath.Join(testdata, "people.csv"), Limit: 2, Sample: "1/1", Formats: []string{"msgpack", "parquet"}, Codecs: []string{"none", "lz4"}}, workload.Config{})
 	subjects := map[string]bool{}
 	for _, c := range p.Cases {
 		subjects[c.Labels.Get("subject")+"/"+c.Labels.Get("codec")] = true
@@ -249,7 +249,7 @@ func TestSettings(t *testing.T) {
 // TestDryRun validates the input as the run does, then holds no data:
 // cases are listed.
 func TestDryRun(t *testing.T) {
-	p, err := New().Plan(context.Background(), workload.Config{Input: filepath.Join(testdata, "nested.parquet"), Scale: workload.Quick, DryRun: true})
+	p, err := NewWith(Settings{Input: filepath.Join(testdata, "nested.parquet")}, nil).Plan(context.Background(), workload.Config{Scale: workload.Quick, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestLazyLoad(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n{\"a\":4}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := plan(t, workload.Config{Input: path, Sample: "1/2", Formats: []string{"msgpack"}, Codecs: []string{"none"}})
+	p := plan(t, Settings{Input: path, Sample: "1/2", Formats: []string{"msgpack"}, Codecs: []string{"none"}}, workload.Config{})
 	for _, d := range p.Descriptors {
 		if d.Key == KeyInput && d.Settings[SettingRows] != "2" {
 			t.Errorf("--sample 1/2 of 4 rows: %s rows", d.Settings[SettingRows])
@@ -323,7 +323,7 @@ func TestCodegenWithRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := plan(t, workload.Config{Input: filepath.Join(testdata, "people.csv"), Formats: []string{"msgpack", "jsonl", "protobuf-wire"}, Codecs: []string{"none"}})
+	p := plan(t, Settings{Input: filepath.Join(testdata, "people.csv"), Formats: []string{"msgpack", "jsonl", "protobuf-wire"}, Codecs: []string{"none"}}, workload.Config{})
 	d := runPlan(t, New(), p)
 	r.Descriptors = append(r.Descriptors, d.Descriptors...)
 	r.Cases = append(r.Cases, d.Cases...)

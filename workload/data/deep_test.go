@@ -32,7 +32,7 @@ func TestDeepJSONL(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	p := plan(t, workload.Config{Input: path, Codecs: []string{"none"}})
+	p := plan(t, Settings{Input: path, Codecs: []string{"none"}}, workload.Config{})
 	r := runPlan(t, New(), p)
 	if el := time.Since(start); el > 30*time.Second {
 		t.Errorf("%v to plan and run (about a second expected)", el)

@@ -29,8 +29,7 @@ func TestRecordSmallRun(t *testing.T) {
 	if !*record {
 		t.Skip("run with -record to re-record testdata/" + smallRun)
 	}
-	p, err := New().Plan(context.Background(), workload.Config{Input: "../../dataset/userdata/testdata/nested.jsonl", Scale: workload.Quick,
-		Codecs: []string{"none", "zstd"}, TempDir: t.TempDir()})
+	p, err := NewWith(Settings{Input: "../../dataset/userdata/testdata/nested.jsonl", Codecs: []string{"none", "zstd"}}, nil).Plan(context.Background(), workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

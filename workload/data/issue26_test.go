@@ -86,7 +86,7 @@ func TestInnerCompression(t *testing.T) {
 		{filepath.Join(testdata, "nested.arrow"), "inside the file, if any (Arrow IPC buffers)", ""},
 		{filepath.Join(testdata, "nested.jsonl.zst"), "", "jsonl / zstd"},
 	} {
-		p := plan(t, workload.Config{Input: tc.path, Formats: []string{"msgpack"}, Codecs: []string{"none"}})
+		p := plan(t, Settings{Input: tc.path, Formats: []string{"msgpack"}, Codecs: []string{"none"}}, workload.Config{})
 		if got := inputSetting(p, SettingInnerCompression); got != tc.inner {
 			t.Errorf("%s: inner compression %q, want %q", filepath.Base(tc.path), got, tc.inner)
 		}
@@ -150,7 +150,7 @@ func TestLongErrorsCapped(t *testing.T) {
 	if err := os.WriteFile(path, []byte("a\n1\n"+strings.Repeat("z", 500_000)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := New().Plan(context.Background(), workload.Config{Input: path, InferRows: 1, Scale: workload.Quick, TempDir: t.TempDir()})
+	_, err := NewWith(Settings{Input: path, InferRows: 1}, nil).Plan(context.Background(), workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
 	var ue *workload.UsageError
 	if !errors.As(err, &ue) || len(err.Error()) > MaxErrorText || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "wide.csv:3") {
 		t.Errorf("%d bytes: %.400q", len(err.Error()), err)
@@ -195,7 +195,7 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 // malformed line), plans the same cases, and its estimates grow with the
 // input and follow the scale's row limit.
 func TestDryRunPlan(t *testing.T) {
-	if _, err := New().Plan(context.Background(), workload.Config{Input: filepath.Join(testdata, "malformed.jsonl"), Scale: workload.Quick, DryRun: true}); err == nil ||
+	if _, err := NewWith(Settings{Input: filepath.Join(testdata, "malformed.jsonl")}, nil).Plan(context.Background(), workload.Config{Scale: workload.Quick, DryRun: true}); err == nil ||
 		!strings.Contains(err.Error(), "malformed.jsonl:2") {
 		t.Errorf("dry run of a malformed file: %v", err)
 	}
@@ -206,15 +206,16 @@ func TestDryRunPlan(t *testing.T) {
 		}
 		return strings.Join(out, "\n")
 	}
-	cfg := workload.Config{Input: filepath.Join(testdata, "nested.jsonl"), Scale: workload.Quick}
-	real := plan(t, cfg)
+	in := Settings{Input: filepath.Join(testdata, "nested.jsonl")}
+	cfg := workload.Config{Scale: workload.Quick}
+	real := plan(t, in, cfg)
 	cfg.DryRun = true
-	dry := plan(t, cfg)
+	dry := plan(t, in, cfg)
 	if names(real) != names(dry) {
 		t.Errorf("dry run cases\n%s\nrun cases\n%s", names(dry), names(real))
 	}
 	estimate := func(path string, scale workload.Scale) time.Duration {
-		p := plan(t, workload.Config{Input: path, Scale: scale, DryRun: true, Formats: []string{"msgpack"}, Codecs: []string{"none", "xz"}})
+		p := plan(t, Settings{Input: path, Formats: []string{"msgpack"}, Codecs: []string{"none", "xz"}}, workload.Config{Scale: scale, DryRun: true})
 		var d time.Duration
 		for i := range p.Cases {
 			d += bench.Estimate(&p.Cases[i], bench.Options{Count: 5, SampleTime: time.Millisecond})

@@ -178,9 +178,9 @@ func (p *pair) columnSizes(m map[string]float64) error {
 // that combines with none of the codecs (Parquet takes codec none only) is
 // not measured: it says why in its descriptor and, when log is not nil, on
 // log.
-func newPlan(in *input, cfg workload.Config, log io.Writer) (*workload.Plan, error) {
+func newPlan(in *input, cfg workload.Config, s Settings, log io.Writer) (*workload.Plan, error) {
 	codecs := codec.Default()
-	cnames := cfg.Codecs
+	cnames := s.Codecs
 	if len(cnames) == 0 {
 		cnames = codecs.Names()
 	}
@@ -211,7 +211,7 @@ func newPlan(in *input, cfg workload.Config, log io.Writer) (*workload.Plan, err
 	var descs []results.Descriptor
 	var used []codec.Codec
 	for _, ctor := range dynamic.Constructors() {
-		if len(cfg.Formats) > 0 && !slices.Contains(cfg.Formats, ctor.Name) || !cfg.WantSubject(ctor.Name) {
+		if len(s.Formats) > 0 && !slices.Contains(s.Formats, ctor.Name) || !cfg.WantSubject(ctor.Name) {
 			continue
 		}
 		f, err := ctor.New(in.schema, dynamic.Options{})

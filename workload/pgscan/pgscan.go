@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/pgarrow"
@@ -42,6 +43,9 @@ const (
 
 // Workload is the pgscan workload.
 type Workload struct {
+	// dsn is an external PostgreSQL to use instead of a throwaway one
+	// (--pg-dsn; empty: the throwaway server).
+	dsn string
 	// query, when its SQL is set, replaces the generated tables (--query).
 	query Query
 	// log receives what the workload creates and drops on a --pg-dsn
@@ -58,6 +62,37 @@ func New() *Workload { return &Workload{} }
 func (w *Workload) WithLog(log io.Writer) *Workload {
 	w.log = log
 	return w
+}
+
+// WithDSN sets the external PostgreSQL the workload works on instead of a
+// throwaway local server (--pg-dsn; empty: the throwaway server) and
+// returns w.
+func (w *Workload) WithDSN(dsn string) *Workload {
+	w.dsn = dsn
+	return w
+}
+
+// AddFlags implements workload.Options: --pg-dsn, --query and --rows.
+func (w *Workload) AddFlags(fl *pflag.FlagSet) {
+	fl.StringVar(&w.dsn, "pg-dsn", w.dsn, "PostgreSQL to use for pgscan instead of a throwaway local server (URL or key=value string); serbench works there only inside a schema serbench_pgscan it creates, says so first, drops at the end, and installs no extension; prefer PGPASSWORD or ~/.pgpass for the password: a password in --pg-dsn is visible to other users in ps")
+	fl.StringVar(&w.query.SQL, "query", w.query.SQL, "pgscan workload: read the result of this query with every method instead of the generated table (with --pg-dsn, on that server; without, on the throwaway server, which holds the tables performance_test_<rows>)")
+	fl.Int64Var(&w.query.Rows, "rows", w.query.Rows, "pgscan workload: read at most N rows of --query (SELECT * FROM (query) LIMIT N)")
+}
+
+// CheckFlags implements workload.Options: --query and --rows need the
+// workload named (--pg-dsn does not: a run of every workload includes
+// pgscan), and must make sense (CheckQuery).
+func (w *Workload) CheckFlags(named, _ bool) error {
+	if w.query.SQL == "" && w.query.Rows == 0 {
+		return nil
+	}
+	if !named {
+		return workload.Usagef("--query and --rows apply to the pgscan workload: name it (serbench run pgscan --query 'SELECT …')")
+	}
+	if err := CheckQuery(w.query); err != nil {
+		return &workload.UsageError{Err: err}
+	}
+	return nil
 }
 
 // logw is the workload's log.
@@ -197,7 +232,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		err error
 	)
 	if !cfg.DryRun {
-		if db, env, err = openDatabase(ctx, cfg, slices.Max(Sizes(cfg.Scale))); err != nil {
+		if db, env, err = openDatabase(ctx, cfg, w.dsn, slices.Max(Sizes(cfg.Scale))); err != nil {
 			return nil, err
 		}
 		db.log = w.logw()
@@ -303,10 +338,10 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	return p, nil
 }
 
-// openDatabase starts the throwaway server, or connects to cfg.PGDSN, and
-// returns facts worth recording with the results.
-func openDatabase(ctx context.Context, cfg workload.Config, maxRows int64) (*database, map[string]string, error) {
-	db := &database{dsn: cfg.PGDSN, tmp: cfg.TempDir, tables: map[int64]*tableState{}}
+// openDatabase starts the throwaway server, or connects to dsn when it is
+// set, and returns facts worth recording with the results.
+func openDatabase(ctx context.Context, cfg workload.Config, dsn string, maxRows int64) (*database, map[string]string, error) {
+	db := &database{dsn: dsn, tmp: cfg.TempDir, tables: map[int64]*tableState{}}
 	env := map[string]string{}
 	if db.dsn == "" {
 		sb, held := sharedBuffers(maxRows, meminfo("MemTotal"))

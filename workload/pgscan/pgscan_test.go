@@ -164,7 +164,7 @@ func TestADBCResultVerify(t *testing.T) {
 func TestMethodsAgainstServer(t *testing.T) {
 	needServer(t)
 	ctx := context.Background()
-	db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, 20_000)
+	db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, "", 20_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +445,7 @@ func TestPlanShape(t *testing.T) {
 		dsn, secret = strings.Replace(dsn, "@", ":"+secretPassword+"@", 1), secretPassword
 	}
 	var log strings.Builder
-	p, err := New().WithLog(&log).Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: dsn})
+	p, err := New().WithLog(&log).WithDSN(dsn).Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +521,7 @@ func TestPlanShape(t *testing.T) {
 func TestReplayAndPartitionsAgainstServer(t *testing.T) {
 	needServer(t)
 	ctx := context.Background()
-	db, _, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, 20_000)
+	db, _, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, "", 20_000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,8 +177,8 @@ func TestQueryExternal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop()
-	p, err := NewWith(Query{SQL: "SELECT i AS n, repeat('x', i % 17) AS s FROM generate_series(1, 1000) AS i"}).Plan(ctx,
-		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(), Subjects: []string{MethodSelect, MethodScan, MethodRaw, MethodADBC}})
+	p, err := NewWith(Query{SQL: "SELECT i AS n, repeat('x', i % 17) AS s FROM generate_series(1, 1000) AS i"}).WithDSN(srv.DSN()).Plan(ctx,
+		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), Subjects: []string{MethodSelect, MethodScan, MethodRaw, MethodADBC}})
 	if err != nil {
 		t.Fatal(err)
 	}

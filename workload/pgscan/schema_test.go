@@ -174,7 +174,7 @@ func TestPGDSNLeavesUserServerAsFound(t *testing.T) {
 	before := stateOf(t, conn, tables...)
 
 	var log strings.Builder
-	p, err := New().WithLog(&log).Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(),
+	p, err := New().WithLog(&log).WithDSN(srv.DSN()).Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(),
 		Subjects: []string{MethodSelect, MethodCeiling, MethodADBC, MethodConnectorX}})
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +236,7 @@ func TestPGDSNRefusesForeignSchema(t *testing.T) {
 		}
 		before := stateOf(t, conn, "serbench_pgscan.performance_test_100000")
 		var log strings.Builder
-		p, err := New().WithLog(&log).Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(), Subjects: []string{MethodSelect}})
+		p, err := New().WithLog(&log).WithDSN(srv.DSN()).Plan(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), Subjects: []string{MethodSelect}})
 		if err == nil {
 			p.Close()
 			t.Fatal("the plan took a schema serbench did not create")
@@ -271,8 +271,8 @@ func TestPGDSNLeftoverSchema(t *testing.T) {
 		"CREATE TABLE serbench_pgscan.performance_test_7 AS SELECT 1 AS id")
 	before := stateOf(t, conn)
 	var log strings.Builder
-	cfg := workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(), Subjects: []string{MethodSelect}}
-	p, err := New().WithLog(&log).Plan(ctx, cfg)
+	cfg := workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), Subjects: []string{MethodSelect}}
+	p, err := New().WithLog(&log).WithDSN(srv.DSN()).Plan(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestPGDSNLeftoverSchema(t *testing.T) {
 	if !strings.Contains(p.Env["schema"], "left by an unfinished run was dropped first") || !strings.Contains(p.Env["table_cache"], "pg_prewarm (already installed") {
 		t.Errorf("env: schema %q, table_cache %q", p.Env["schema"], p.Env["table_cache"])
 	}
-	_, err = New().WithLog(&log).Plan(ctx, cfg)
+	_, err = New().WithLog(&log).WithDSN(srv.DSN()).Plan(ctx, cfg)
 	if err == nil || !strings.Contains(err.Error(), "another serbench run is using schema serbench_pgscan") {
 		t.Errorf("a second run on the same database: err %v", err)
 	}
@@ -323,8 +323,8 @@ func TestPGDSNQueryCreatesNothing(t *testing.T) {
 	tables := userTables(t, conn)
 	before := stateOf(t, conn, tables...)
 	var log strings.Builder
-	p, err := NewWith(Query{SQL: "SELECT * FROM performance_test_100000"}).WithLog(&log).Plan(ctx,
-		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(), Subjects: []string{MethodSelect, MethodCeiling}})
+	p, err := NewWith(Query{SQL: "SELECT * FROM performance_test_100000"}).WithLog(&log).WithDSN(srv.DSN()).Plan(ctx,
+		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), Subjects: []string{MethodSelect, MethodCeiling}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,8 +337,8 @@ func TestPGDSNQueryCreatesNothing(t *testing.T) {
 	}
 	before.diff(t, stateOf(t, conn, tables...))
 	execAll(t, conn, "CREATE SEQUENCE serbench_test_seq")
-	_, err = NewWith(Query{SQL: "SELECT nextval('serbench_test_seq')"}).WithLog(&log).Plan(ctx,
-		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(), Subjects: []string{MethodSelect}})
+	_, err = NewWith(Query{SQL: "SELECT nextval('serbench_test_seq')"}).WithLog(&log).WithDSN(srv.DSN()).Plan(ctx,
+		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), Subjects: []string{MethodSelect}})
 	if err == nil || !strings.Contains(err.Error(), "read-only transaction") {
 		t.Errorf("a query that writes: err %v; want it refused by the read-only transaction", err)
 	}
@@ -360,7 +360,7 @@ func TestPGPasswordFromEnvironment(t *testing.T) {
 	dsns := []string{u.String(), fmt.Sprintf("host=127.0.0.1 port=%d user=%s dbname=postgres sslmode=disable", srv.Port(), user)}
 	connects := func(t *testing.T, dsn string) error {
 		t.Helper()
-		db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: dsn}, 1000)
+		db, env, err := openDatabase(ctx, workload.Config{Scale: workload.Quick, TempDir: t.TempDir()}, dsn, 1000)
 		if err != nil {
 			return err
 		}

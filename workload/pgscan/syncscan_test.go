@@ -44,8 +44,8 @@ func TestCappedQueryOnBigTable(t *testing.T) {
 		t.Fatalf("table of %d B, shared_buffers %d B: not a synchronized scan's size", tableB, buffersB)
 	}
 
-	p, err := NewWith(Query{SQL: "SELECT * FROM big", Rows: 5000}).Plan(ctx,
-		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), PGDSN: srv.DSN(), Subjects: []string{MethodSelect, MethodScan, MethodCopy, MethodADBC, MethodConnectorX}})
+	p, err := NewWith(Query{SQL: "SELECT * FROM big", Rows: 5000}).WithDSN(srv.DSN()).Plan(ctx,
+		workload.Config{Scale: workload.Quick, TempDir: t.TempDir(), Subjects: []string{MethodSelect, MethodScan, MethodCopy, MethodADBC, MethodConnectorX}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,15 +42,20 @@ type exitError struct {
 func (e exitError) Error() string { return e.err.Error() }
 func (e exitError) Unwrap() error { return e.err }
 
-// Workloads returns every workload serbench knows, in run order.
-func Workloads() workload.Set {
+// Workloads returns every workload serbench knows, in run order, saying
+// what they tell before measuring on os.Stderr.
+func Workloads() workload.Set { return workloadsLogging(os.Stderr) }
+
+// workloadsLogging is Workloads with the data workload's schema printed on
+// log.
+func workloadsLogging(log io.Writer) workload.Set {
 	return workload.Set{
 		features.New(),
 		records.New(),
 		envelope.New(),
 		pgscan.New(),
 		nested.New(),
-		data.New(),
+		data.New().WithLog(log),
 	}
 }
 
@@ -71,7 +76,7 @@ type app struct {
 // Main runs the command line with args (without the program name) and
 // returns the process exit status.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return mainWith(ctx, args, stdout, stderr, Workloads())
+	return mainWith(ctx, args, stdout, stderr, workloadsLogging(stderr))
 }
 
 // mainWith is Main with the set of workloads it knows.

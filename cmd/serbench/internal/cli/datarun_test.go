@@ -27,7 +27,7 @@ func TestDataRunPipeline(t *testing.T) {
 	opts := func(w *data.Workload, names ...string) run.Options {
 		return run.Options{Workloads: workload.Set{w}, Names: names, Scale: workload.Quick, Count: 1, Benchtime: time.Millisecond, Out: out, Force: true}
 	}
-	bad := data.NewWith(workload.Config{Input: filepath.Join(userdataTestdata, "malformed.jsonl")}, nil)
+	bad := data.NewWith(data.Settings{Input: filepath.Join(userdataTestdata, "malformed.jsonl")}, nil)
 	_, err := run.Run(context.Background(), opts(bad, data.Name))
 	var ue *workload.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "malformed.jsonl:2") {
@@ -43,7 +43,7 @@ func TestDataRunPipeline(t *testing.T) {
 		t.Errorf("no input: err %v, log %q", err, log.String())
 	}
 	var schema strings.Builder
-	good := data.NewWith(workload.Config{Input: filepath.Join(userdataTestdata, "nested.jsonl.zst"), Formats: []string{"parquet", "msgpack"}, Codecs: []string{"none", "zstd"}}, &schema)
+	good := data.NewWith(data.Settings{Input: filepath.Join(userdataTestdata, "nested.jsonl.zst"), Formats: []string{"parquet", "msgpack"}, Codecs: []string{"none", "zstd"}}, &schema)
 	res, err := run.Run(context.Background(), opts(good, data.Name))
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,14 +15,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/format/dynamic"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/workload"
-	"github.com/serbench/serbench/workload/data"
 )
 
 type runFlags struct {
@@ -34,7 +32,6 @@ type runFlags struct {
 	benchtime time.Duration
 	timeout   time.Duration
 	out       string
-	pgDSN     string
 	progress  string
 	force     bool
 	resume    bool
@@ -45,16 +42,8 @@ type runFlags struct {
 	fork      string // "K/N" in a fork (hidden)
 	cases     string // a fork's case list (hidden)
 	iters     string // a fork's iterations per sample (hidden)
-	// The data workload's input.
-	input     string
-	limit     int64
-	sample    string
-	skipBad   bool
-	inferRows string
-	formats   []string
-	codecs    []string
-	// The pgscan workload's --query and --rows (query.go).
-	query queryFlags
+	// own are the options of the workloads that have some (options.go).
+	own []workloadFlags
 }
 
 // Defaults of --count and --benchtime: twenty samples of 10 ms, the same
@@ -83,7 +72,7 @@ func (a *app) runCmd() *cobra.Command {
 			"as each finishes), DIR/bench.txt (for benchstat), DIR/report.md, DIR/report.html and SVG plots.",
 		RunE: func(cmd *cobra.Command, args []string) error { return a.run(cmd.Context(), args, f) },
 	}
-	fl := cmd.Flags()
+	fl := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	fl.StringVar(&f.scale, "scale", "default", "input sizes: quick, default or full")
 	fl.StringVar(&f.filter, "filter", "", "only run cases whose full name matches this regular expression")
 	fl.StringSliceVar(&f.subjects, "subject", nil, "only run these subjects (comma-separated)")
@@ -91,7 +80,6 @@ func (a *app) runCmd() *cobra.Command {
 	fl.DurationVar(&f.benchtime, "benchtime", defaultBenchtime, "target duration of one sample")
 	fl.DurationVar(&f.timeout, "case-timeout", defaultCaseTimeout, "FAIL a case whose set-up, verification or one sample runs longer than this, and go on with the rest in a fresh process (0: no limit)")
 	fl.StringVar(&f.out, "out", "", "output directory (default ./serbench-results/<UTC time>)")
-	fl.StringVar(&f.pgDSN, "pg-dsn", "", "PostgreSQL to use for pgscan instead of a throwaway local server (URL or key=value string); serbench works there only inside a schema serbench_pgscan it creates, says so first, drops at the end, and installs no extension; prefer PGPASSWORD or ~/.pgpass for the password: a password in --pg-dsn is visible to other users in ps")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, lines or none")
 	fl.BoolVar(&f.force, "force", false, "replace the run already in --out")
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
@@ -105,14 +93,9 @@ func (a *app) runCmd() *cobra.Command {
 	_ = fl.MarkHidden("fork")
 	_ = fl.MarkHidden("cases")
 	fl.StringVar(&f.runID, "run-id", "", "the id the shards of one run share (default: derived from the command line and the build)")
-	fl.StringVar(&f.input, "input", "", "data workload: your file (.jsonl, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …)")
-	fl.Int64Var(&f.limit, "limit", 0, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
-	fl.StringVar(&f.sample, "sample", "", "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
-	fl.BoolVar(&f.skipBad, "skip-bad", false, "data workload: skip and count malformed lines instead of failing")
-	fl.StringVar(&f.inferRows, "infer-rows", "", fmt.Sprintf("data workload: the rows a JSON Lines or CSV input's schema is inferred from, `N|all` (default: the first %s; all: every row, an extra pass over the input); raise it when a later row does not fit the inferred schema", report.Int(data.DefaultInferRows)))
-	fl.StringSliceVar(&f.formats, "formats", nil, "data workload: only these formats (comma-separated; default all)")
-	fl.StringSliceVar(&f.codecs, "codecs", nil, "data workload: only these codecs (comma-separated; default all)")
-	addQueryFlags(fl, &f.query)
+	cmd.Flags().AddFlagSet(fl)
+	f.own = a.addWorkloadFlags(cmd)
+	cmd.SetHelpFunc(a.runHelp(f.own))
 	return cmd
 }
 
@@ -170,15 +153,12 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 			}
 		}
 	}
-	if err := a.configureData(names, f); err != nil {
-		return err
-	}
-	if err := a.configurePgscan(names, f.query); err != nil {
+	if err := checkWorkloadFlags(names, f.own); err != nil {
 		return err
 	}
 	if f.dryRun {
 		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
-			Count: f.count, Benchtime: f.benchtime, PGDSN: f.pgDSN, Shard: shard, Forks: f.forks})
+			Count: f.count, Benchtime: f.benchtime, Shard: shard, Forks: f.forks})
 	}
 	out := f.out
 	if out == "" {
@@ -191,7 +171,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	res, err := run.Run(ctx, run.Options{
 		Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
-		PGDSN: f.pgDSN, Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
+		Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
 		Measured: measured, CaseTimeout: f.timeout,
 	})
@@ -419,38 +399,4 @@ func roundEstimate(d time.Duration) time.Duration {
 	default:
 		return d.Round(10 * time.Millisecond)
 	}
-}
-
-// configureData checks the data workload's flags and replaces the data
-// workload with one that carries them (run.Run passes the scale and
-// subjects only). --input and its companions apply to the data workload
-// only; naming data without --input is a usage error.
-func (a *app) configureData(names []string, f runFlags) error {
-	set := f.input != "" || f.limit != 0 || f.sample != "" || f.skipBad || f.inferRows != "" || len(f.formats) > 0 || len(f.codecs) > 0
-	named := slices.Contains(names, data.Name)
-	switch {
-	case named && f.input == "":
-		return usagef("the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)")
-	case set && f.input == "":
-		return usagef("--limit, --sample, --skip-bad, --infer-rows, --formats and --codecs apply to the data workload: give --input FILE")
-	case set && len(names) > 0 && !named:
-		return usagef("--input applies to the data workload: name it (serbench run %s data --input %s)", strings.Join(names, " "), f.input)
-	}
-	infer, err := data.ParseInferRows(f.inferRows)
-	if err != nil {
-		return &workload.UsageError{Err: err}
-	}
-	cfg := workload.Config{Input: f.input, Limit: f.limit, Sample: f.sample, SkipBad: f.skipBad, InferRows: infer, Formats: f.formats, Codecs: f.codecs}
-	if err := data.CheckSettings(cfg); err != nil {
-		return &workload.UsageError{Err: err}
-	}
-	ws := make(workload.Set, len(a.workloads))
-	for i, w := range a.workloads {
-		if w.Name() == data.Name {
-			w = data.NewWith(cfg, a.stderr)
-		}
-		ws[i] = w
-	}
-	a.workloads = ws
-	return nil
 }
