@@ -1,16 +1,15 @@
 package userdata
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/hamba/avro/v2"
-	"github.com/hamba/avro/v2/ocf"
 )
 
 // avroNode maps one Avro schema node to Arrow and appends its decoded values.
@@ -23,17 +22,24 @@ type avroNode struct {
 // avroMapper converts Avro schemas, collecting notes.
 type avroMapper struct{ in *inference }
 
-func (m *avroMapper) node(s avro.Schema, path string) (*avroNode, error) {
+func (m *avroMapper) node(s avro.Schema, path string, depth int) (*avroNode, error) {
 	if ref, ok := s.(*avro.RefSchema); ok {
 		s = ref.Schema()
 	}
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("field %s nests deeper than %d levels, the limit (a recursive type?)", shorten(path, 80), MaxDepth)
+	}
 	switch t := s.(type) {
 	case *avro.UnionSchema:
-		return m.union(t, path)
+		return m.union(t, path, depth)
 	case *avro.RecordSchema:
-		return m.record(t.Fields(), path)
+		return m.record(t.Fields(), path, depth)
 	case *avro.ArraySchema:
-		elem, err := m.node(t.Items(), path+"[]")
+		if avroMinSize(t.Items(), map[string]bool{}) == 0 {
+			// Nothing would bound the items a few bytes declare.
+			return nil, fmt.Errorf("field %s: an Avro array of items that take no bytes (%s) is not supported", path, t.Items().Type())
+		}
+		elem, err := m.node(t.Items(), path+"[]", depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +59,7 @@ func (m *avroMapper) node(s avro.Schema, path string) (*avroNode, error) {
 			return nil
 		}}, nil
 	case *avro.MapSchema:
-		val, err := m.node(t.Values(), path+"{}")
+		val, err := m.node(t.Values(), path+"{}", depth+2)
 		if err != nil {
 			return nil, err
 		}
@@ -88,6 +94,9 @@ func (m *avroMapper) node(s avro.Schema, path string) (*avroNode, error) {
 			return nil
 		}}, nil
 	case *avro.FixedSchema:
+		if t.Size() > maxAvroFixed {
+			return nil, fmt.Errorf("field %s: Avro fixed type of %s bytes, more than the limit of %s", path, thousands(int64(t.Size())), sizeText(maxAvroFixed))
+		}
 		if l := t.Logical(); l != nil && l.Type() == avro.Decimal {
 			return m.decimal(l, path)
 		}
@@ -108,6 +117,12 @@ func (m *avroMapper) node(s avro.Schema, path string) (*avroNode, error) {
 		}}, nil
 	case *avro.PrimitiveSchema:
 		return m.primitive(t, path)
+	case *avro.NullSchema:
+		m.in.note("field %s: Avro null type; stored as an always-null string", path)
+		return &avroNode{dt: arrow.BinaryTypes.String, nullable: true, app: func(b array.Builder, v any) error {
+			b.AppendNull()
+			return nil
+		}}, nil
 	}
 	return nil, fmt.Errorf("field %s: Avro type %s not supported", path, s.Type())
 }
@@ -157,7 +172,7 @@ func (m *avroMapper) decimal(l avro.LogicalSchema, path string) (*avroNode, erro
 	}}, nil
 }
 
-func (m *avroMapper) record(fields []*avro.Field, path string) (*avroNode, error) {
+func (m *avroMapper) record(fields []*avro.Field, path string, depth int) (*avroNode, error) {
 	nodes := make([]*avroNode, len(fields))
 	afs := make([]arrow.Field, len(fields))
 	for i, f := range fields {
@@ -165,7 +180,7 @@ func (m *avroMapper) record(fields []*avro.Field, path string) (*avroNode, error
 		if path != "" {
 			p = path + "." + f.Name()
 		}
-		n, err := m.node(f.Type(), p)
+		n, err := m.node(f.Type(), p, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -189,14 +204,14 @@ func (m *avroMapper) record(fields []*avro.Field, path string) (*avroNode, error
 	}}, nil
 }
 
-func (m *avroMapper) union(u *avro.UnionSchema, path string) (*avroNode, error) {
+func (m *avroMapper) union(u *avro.UnionSchema, path string, depth int) (*avroNode, error) {
 	types := u.Types()
 	if u.Nullable() && len(types) == 2 {
 		other := types[0]
 		if other.Type() == avro.Null {
 			other = types[1]
 		}
-		inner, err := m.node(other, path)
+		inner, err := m.node(other, path, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -378,11 +393,11 @@ func (m *avroMapper) primitive(p *avro.PrimitiveSchema, path string) (*avroNode,
 	return nil, fmt.Errorf("field %s: Avro type %s not supported", path, p.Type())
 }
 
-// avroSource reads an Avro object container file with hamba/avro's OCF
-// decoder (every container codec) into Arrow batches.
+// avroSource reads an Avro object container file (every codec of the
+// specification) into Arrow batches.
 type avroSource struct {
 	r     *Reader
-	dec   *ocf.Decoder
+	ocf   *ocfReader
 	sch   *arrow.Schema
 	nodes []*avroNode
 	names []string
@@ -392,25 +407,37 @@ type avroSource struct {
 
 func newAvroSource(r *Reader) (src *avroSource, err error) {
 	defer catch("userdata: "+r.path, &err)
+	size := int64(-1)
+	if r.comp == "none" || r.comp == "" {
+		fi, err := os.Stat(r.path)
+		if err != nil {
+			return nil, fmt.Errorf("userdata: %w", err)
+		}
+		size = fi.Size()
+	}
 	in, closeIn, err := openStream(r.path, r.comp)
 	if err != nil {
 		return nil, err
 	}
 	r.cleanup = append(r.cleanup, closeIn)
-	dec, err := ocf.NewDecoder(bufio.NewReaderSize(in, 256<<10))
+	o, err := newOCFReader(in, r.path, size)
 	if err != nil {
-		return nil, fmt.Errorf("userdata: %s: not a readable Avro object container file: %w", r.path, err)
+		return nil, err
 	}
-	rs, ok := dec.Schema().(*avro.RecordSchema)
+	r.cleanup = append(r.cleanup, func() error { o.close(); return nil })
+	rs, ok := o.schema.(*avro.RecordSchema)
 	if !ok {
-		return nil, fmt.Errorf("userdata: %s: Avro schema is a %s, want a record", r.path, dec.Schema().Type())
+		return nil, fmt.Errorf("userdata: %s: Avro schema is a %s, want a record", r.path, o.schema.Type())
+	}
+	if n := len(rs.Fields()); n > MaxColumns {
+		return nil, fmt.Errorf("userdata: %s: the Avro schema has %s fields, more than the limit of %s columns", r.path, thousands(int64(n)), thousands(MaxColumns))
 	}
 	inf := &inference{lenient: map[string]bool{}}
 	m := &avroMapper{in: inf}
-	s := &avroSource{r: r, dec: dec}
+	s := &avroSource{r: r, ocf: o}
 	var fields []arrow.Field
 	for _, f := range rs.Fields() {
-		n, err := m.node(f.Type(), f.Name())
+		n, err := m.node(f.Type(), f.Name(), 0)
 		if err != nil {
 			return nil, fmt.Errorf("userdata: %s: %w", r.path, err)
 		}
@@ -429,10 +456,14 @@ func (s *avroSource) schema() *arrow.Schema { return s.sch }
 func (s *avroSource) next() (rec arrow.RecordBatch, err error) {
 	defer catch("userdata: "+s.r.path, &err)
 	n := 0
-	for n < s.r.opts.batchSize() && s.dec.HasNext() {
+	for n < s.r.opts.batchSize() {
 		var v map[string]any
-		if err := s.dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("userdata: %s: Avro record %d: %w", s.r.path, s.row, err)
+		ok, err := s.ocf.next(&v)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
 		}
 		for i, node := range s.nodes {
 			if err := node.app(s.b.Field(i), v[s.names[i]]); err != nil {
@@ -441,9 +472,6 @@ func (s *avroSource) next() (rec arrow.RecordBatch, err error) {
 		}
 		s.row++
 		n++
-	}
-	if err := s.dec.Error(); err != nil {
-		return nil, fmt.Errorf("userdata: %s: Avro record %d: %w", s.r.path, s.row, err)
 	}
 	if n == 0 {
 		return nil, nil

@@ -5,11 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
@@ -31,11 +34,16 @@ type parquetSource struct {
 
 func newParquetSource(r *Reader) (src *parquetSource, err error) {
 	defer catch("userdata: "+r.path, &err)
-	f, err := r.openRandom()
+	f, size, err := r.openRandom("Parquet", "PAR1", "PARE")
 	if err != nil {
 		return nil, err
 	}
-	pf, err := file.NewParquetReader(f)
+	if err := checkParquet(f, size, r.path); err != nil {
+		return nil, err
+	}
+	props := parquet.NewReaderProperties(r.opts.Allocator)
+	props.MaxCompressedPageSize = min(parquet.DefaultMaxCompressedPageSize, size)
+	pf, err := file.NewParquetReader(f, file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("userdata: %s: not a readable Parquet file (truncated?): %w", r.path, err)
 	}
@@ -88,13 +96,19 @@ const arrowMagic = "ARROW1"
 func newArrowSource(r *Reader) (src *arrowSource, err error) {
 	defer catch("userdata: "+r.path, &err)
 	if r.kind == KindArrowFile {
-		f, err := r.openRandom()
+		f, size, err := r.openRandom("Arrow IPC", arrowMagic, "\xff\xff\xff\xff")
 		if err != nil {
 			return nil, err
 		}
 		head := make([]byte, 6)
 		if _, err := f.ReadAt(head, 0); err == nil && string(head) == arrowMagic {
-			fr, err := ipc.NewFileReader(f, ipc.WithAllocator(r.opts.Allocator))
+			if err := checkArrowFile(f, size, r.path); err != nil {
+				return nil, err
+			}
+			// arrow-go checks the footer's blocks against the file's size
+			// (no other bound on the bodies: they are in the file).
+			fr, err := ipc.NewFileReader(f, ipc.WithAllocator(r.opts.Allocator),
+				ipc.WithMetadataSizeLimit(maxIPCMetadata), ipc.WithBodySizeLimit(math.MaxInt64))
 			if err != nil {
 				return nil, fmt.Errorf("userdata: %s: not a readable Arrow IPC file (truncated?): %w", r.path, err)
 			}
@@ -105,17 +119,27 @@ func newArrowSource(r *Reader) (src *arrowSource, err error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("userdata: %s: %w", r.path, err)
 		}
-		return newArrowStream(r, bufio.NewReaderSize(f, 256<<10), func() error { return nil })
+		return newArrowStream(r, bufio.NewReaderSize(f, 256<<10), size, func() error { return nil })
+	}
+	size := int64(-1)
+	if r.comp == "none" || r.comp == "" {
+		fi, err := os.Stat(r.path)
+		if err != nil {
+			return nil, fmt.Errorf("userdata: %w", err)
+		}
+		size = fi.Size()
 	}
 	in, closeIn, err := openStream(r.path, r.comp)
 	if err != nil {
 		return nil, err
 	}
-	return newArrowStream(r, in, closeIn)
+	return newArrowStream(r, in, size, closeIn)
 }
 
-func newArrowStream(r *Reader, in io.Reader, closeIn func() error) (*arrowSource, error) {
-	sr, err := ipc.NewReader(in, ipc.WithAllocator(r.opts.Allocator))
+// newArrowStream reads the Arrow IPC stream in, of size bytes (-1 when
+// unknown: a compressed input).
+func newArrowStream(r *Reader, in io.Reader, size int64, closeIn func() error) (*arrowSource, error) {
+	sr, err := ipc.NewReaderFromMessageReader(newIPCMessages(in, r.path, size, r.opts.Allocator), ipc.WithAllocator(r.opts.Allocator))
 	if err != nil {
 		closeIn()
 		return nil, fmt.Errorf("userdata: %s: not a readable Arrow IPC stream or file: %w", r.path, err)

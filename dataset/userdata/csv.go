@@ -164,9 +164,9 @@ func (c *csvColumn) decide(in *inference) (kind csvKind, dt arrow.DataType, tok 
 		}
 		sort.Strings(ts)
 		if kind == ckString {
-			in.note("column %s: %s kept as text (the column is text)", c.name, strings.Join(ts, ", "))
+			in.group(fmt.Sprintf("%s kept as text (the column is text)", strings.Join(ts, ", ")), c.name)
 		} else {
-			in.note("column %s: %s read as null", c.name, strings.Join(ts, ", "))
+			in.group(fmt.Sprintf("%s read as null", strings.Join(ts, ", ")), c.name)
 			tok = true
 		}
 	}
@@ -175,7 +175,7 @@ func (c *csvColumn) decide(in *inference) (kind csvKind, dt arrow.DataType, tok 
 
 func (c *csvColumn) decideType(in *inference) (csvKind, arrow.DataType) {
 	if !c.seen {
-		in.note("column %s: empty in every sampled row; typed string", c.name)
+		in.group("empty in every sampled row; typed string", c.name)
 		return ckString, arrow.BinaryTypes.String
 	}
 	switch {
@@ -183,7 +183,7 @@ func (c *csvColumn) decideType(in *inference) (csvKind, arrow.DataType) {
 		return ckInt, arrow.PrimitiveTypes.Int64
 	case c.ok[ckFloat]:
 		if c.ints && c.floats {
-			in.note("column %s: integers in some rows, fractions in others; widened to float64", c.name)
+			in.group("integers in some rows, fractions in others; widened to float64", c.name)
 		}
 		return ckFloat, arrow.PrimitiveTypes.Float64
 	case c.ok[ckBool]:
@@ -196,9 +196,9 @@ func (c *csvColumn) decideType(in *inference) (csvKind, arrow.DataType) {
 		return ckTimestampNZ, &arrow.TimestampType{Unit: arrow.Microsecond}
 	}
 	if c.zoned && c.nozone {
-		in.note("column %s: timestamps with and without a zone; kept as string", c.name)
+		in.group("timestamps with and without a zone; kept as string", c.name)
 	} else if c.subMicro {
-		in.note("column %s: timestamps finer than a microsecond; kept as string", c.name)
+		in.group("timestamps finer than a microsecond; kept as string", c.name)
 	}
 	return ckString, arrow.BinaryTypes.String
 }
@@ -213,7 +213,9 @@ type csvSource struct {
 	closeIn func() error
 	rows    int64
 	emitted int64
+	sampled int // rows the schema was inferred from
 	b       *array.RecordBuilder
+	lines   []int64 // the line of each row of the batch being built
 }
 
 // recordLimiter fails reads once more than max bytes pass without a
@@ -226,7 +228,7 @@ type recordLimiter struct {
 
 func (l *recordLimiter) Read(p []byte) (int, error) {
 	if l.n > l.max {
-		return 0, fmt.Errorf("record longer than %d bytes (MaxLineBytes; an unterminated quote?)", l.max)
+		return 0, fmt.Errorf("record longer than %s, the limit (an unterminated quote?)", sizeText(l.max))
 	}
 	k, err := l.r.Read(p)
 	l.n += int64(k)
@@ -291,9 +293,15 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 		}
 		return nil, r.csvError(cr, err)
 	}
+	if len(header) > MaxColumns {
+		closeIn()
+		return nil, fmt.Errorf("userdata: %s: the header has %s columns, more than the limit of %s", r.path, thousands(int64(len(header))), thousands(MaxColumns))
+	}
 	inf := &inference{lenient: map[string]bool{}}
 	names := make([]string, len(header))
-	used := map[string]bool{}
+	used := make(map[string]bool, len(header))
+	next := map[string]int{} // the next suffix to try for a duplicated name
+	var empty, dups []string
 	for i, h := range header {
 		n := strings.TrimSpace(h)
 		if i == 0 {
@@ -301,18 +309,22 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 		}
 		if n == "" {
 			n = fmt.Sprintf("column%d", i+1)
-			inf.note("column %d: empty header; named %s", i+1, n)
+			empty = append(empty, n)
 		}
 		if used[n] {
 			base := n
-			for k := 2; used[n]; k++ {
-				n = fmt.Sprintf("%s_%d", base, k)
+			k := max(next[base], 2)
+			for n = fmt.Sprintf("%s_%d", base, k); used[n]; n = fmt.Sprintf("%s_%d", base, k) {
+				k++
 			}
-			inf.note("column %d: duplicate header %q; renamed %s", i+1, base, n)
+			next[base] = k + 1
+			dups = append(dups, fmt.Sprintf("%q → %s", base, n))
 		}
 		used[n] = true
 		names[i] = n
 	}
+	inf.noteList("empty header named after the column's position", "empty headers named after the columns' positions", empty)
+	inf.noteList("duplicate header renamed", "duplicate headers renamed", dups)
 	cols := make([]*csvColumn, len(names))
 	for i, n := range names {
 		cols[i] = newCSVColumn(n)
@@ -347,8 +359,9 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 		kinds[i], tok[i] = k, t
 		fields[i] = arrow.Field{Name: c.name, Type: dt, Nullable: true}
 	}
+	inf.flushGroups()
 	if limit >= 0 && sampled == limit {
-		inf.note("schema inferred from the first %d rows; a later row that does not fit is an error (InferRows -1 scans the whole file)", limit)
+		inf.note("%s", inferredNote(limit))
 	}
 	inf.note("empty cells, quoted (\"\") or not, are null")
 	r.notes = append(r.notes, inf.notes...)
@@ -363,7 +376,7 @@ func newCSVSource(r *Reader) (*csvSource, error) {
 		closeIn()
 		return nil, r.csvError(cr, err)
 	}
-	return &csvSource{r: r, sch: sch, kinds: kinds, tok: tok, cr: cr, closeIn: closeIn,
+	return &csvSource{r: r, sch: sch, kinds: kinds, tok: tok, cr: cr, closeIn: closeIn, sampled: sampled,
 		b: array.NewRecordBuilder(r.opts.Allocator, sch)}, nil
 }
 
@@ -380,6 +393,7 @@ func (s *csvSource) check(rec []string) error {
 			continue
 		}
 		var err error
+		what := ""
 		switch s.kinds[i] {
 		case ckInt:
 			_, err = parseInt(v)
@@ -395,13 +409,21 @@ func (s *csvSource) check(rec []string) error {
 			var t time.Time
 			var zoned bool
 			t, zoned, err = parseTimestamp(v)
-			if err == nil && (zoned != (s.kinds[i] == ckTimestamp) || t.Nanosecond()%1000 != 0) {
-				err = errors.New("timestamp of another form than the sample's")
+			switch {
+			case err != nil:
+			case t.Nanosecond()%1000 != 0:
+				err, what = errors.New("finer"), "a timestamp finer than a microsecond"
+			case zoned && s.kinds[i] == ckTimestampNZ:
+				err, what = errors.New("zoned"), "a timestamp with a zone"
+			case !zoned && s.kinds[i] == ckTimestamp:
+				err, what = errors.New("zoneless"), "a timestamp without a zone"
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("column %d (%s): %q does not fit inferred type %s (the schema was inferred from a sample: see Options.InferRows)",
-				i+1, s.sch.Field(i).Name, v, s.sch.Field(i).Type)
+			if what == "" {
+				what = cellKind(v)
+			}
+			return &mismatchError{col: i, what: what}
 		}
 	}
 	return nil
@@ -455,7 +477,7 @@ func (s *csvSource) next() (arrow.RecordBatch, error) {
 					continue
 				}
 				line, _ := s.cr.FieldPos(0)
-				return nil, fmt.Errorf("userdata: %s: %w", location(s.r.path, int64(line)), cerr)
+				return nil, s.mismatch(cerr, rec, int64(line))
 			}
 		}
 		if err != nil {
@@ -465,6 +487,11 @@ func (s *csvSource) next() (arrow.RecordBatch, error) {
 			}
 			return nil, s.r.csvError(s.cr, err)
 		}
+		if n == 0 {
+			s.lines = s.lines[:0]
+		}
+		line, _ := s.cr.FieldPos(0)
+		s.lines = append(s.lines, int64(line))
 		s.append(rec)
 		n++
 		s.emitted++
@@ -473,6 +500,67 @@ func (s *csvSource) next() (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	return s.b.NewRecordBatch(), nil
+}
+
+// lineOf returns the line of row i of the last batch.
+func (s *csvSource) lineOf(i int) int64 {
+	if i < len(s.lines) {
+		return s.lines[i]
+	}
+	return 0
+}
+
+// mismatchError is a cell that does not parse as its column's type.
+type mismatchError struct {
+	col  int
+	what string // what the cell holds: "text", "a fraction"…
+}
+
+func (e *mismatchError) Error() string { return fmt.Sprintf("column %d: %s", e.col+1, e.what) }
+
+// mismatch describes the cell of rec that check refused, with both ways out.
+func (s *csvSource) mismatch(err error, rec []string, line int64) error {
+	me, ok := err.(*mismatchError)
+	if !ok {
+		return fmt.Errorf("userdata: %s: %w", location(s.r.path, line), err)
+	}
+	f := s.sch.Field(me.col)
+	return fmt.Errorf("userdata: %s: column %d (%s) was inferred as %s from the first %s; line %s has %s %q there: %s",
+		location(s.r.path, line), me.col+1, f.Name, f.Type, rowsText(s.sampled), thousands(line), me.what,
+		shorten(rec[me.col], 40), waysOut)
+}
+
+// waysOut is the advice for a row that does not fit the inferred schema.
+const waysOut = "pass --infer-rows all (or a larger N) to infer the schema from more rows, or --skip-bad to skip such lines"
+
+// inferredNote is the note of a schema inferred from a sample of limit rows.
+func inferredNote(limit int) string {
+	return fmt.Sprintf("schema inferred from the first %s; a later row that does not fit is an error (--infer-rows all infers from the whole file)", rowsText(limit))
+}
+
+// rowsText is "1 row", "1,000 rows".
+func rowsText(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return thousands(int64(n)) + " rows"
+}
+
+// cellKind says what a CSV cell holds, for errors: "an integer", "text"….
+func cellKind(v string) string {
+	switch {
+	case func() bool { _, err := parseInt(v); return err == nil }():
+		return "an integer"
+	case isFloat(v):
+		return "a number with a fraction"
+	case func() bool { _, err := parseBool(v); return err == nil }():
+		return "a boolean"
+	case func() bool { _, err := time.Parse("2006-01-02", v); return err == nil }():
+		return "a date"
+	case func() bool { _, _, err := parseTimestamp(v); return err == nil }():
+		return "a timestamp"
+	}
+	return "text"
 }
 
 func (s *csvSource) close() error {

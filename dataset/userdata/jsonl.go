@@ -32,7 +32,7 @@ func (l *lineReader) next() ([]byte, error) {
 			for err == bufio.ErrBufferFull {
 				_, err = l.r.ReadSlice('\n')
 			}
-			return nil, fmt.Errorf("line longer than %d bytes (MaxLineBytes)", l.max)
+			return nil, fmt.Errorf("line longer than %s, the limit", sizeText(int64(l.max)))
 		}
 		if err == bufio.ErrBufferFull {
 			l.buf = append(l.buf, chunk...)
@@ -145,10 +145,57 @@ func (t *jtype) merge(v *jsonv.Value, path string) error {
 type inference struct {
 	notes   []string
 	lenient map[string]bool
+	groups  map[string][]string // columns by the note they share
+	order   []string            // the groups' notes in first-seen order
 }
 
 func (in *inference) note(format string, args ...any) {
 	in.notes = append(in.notes, fmt.Sprintf(format, args...))
+}
+
+// group records that column name gets note msg: the columns that share a
+// note are listed in one (flushGroups), so that 100,000 empty columns make
+// one note, not 100,000.
+func (in *inference) group(msg, name string) {
+	if in.groups == nil {
+		in.groups = map[string][]string{}
+	}
+	if _, ok := in.groups[msg]; !ok {
+		in.order = append(in.order, msg)
+	}
+	in.groups[msg] = append(in.groups[msg], name)
+}
+
+// flushGroups adds the grouped notes.
+func (in *inference) flushGroups() {
+	for _, msg := range in.order {
+		cols := in.groups[msg]
+		if len(cols) == 1 {
+			in.note("column %s: %s", cols[0], msg)
+		} else {
+			in.note("%s columns (%s): %s", thousands(int64(len(cols))), listSome(cols, 10), msg)
+		}
+	}
+	in.groups, in.order = nil, nil
+}
+
+// noteList notes items under a singular or plural title.
+func (in *inference) noteList(singular, plural string, items []string) {
+	switch len(items) {
+	case 0:
+	case 1:
+		in.note("%s: %s", singular, items[0])
+	default:
+		in.note("%s %s: %s", thousands(int64(len(items))), plural, listSome(items, 10))
+	}
+}
+
+// listSome joins the first max items, saying how many more there are.
+func listSome(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:max], ", ") + fmt.Sprintf(" … and %s more", thousands(int64(len(items)-max)))
 }
 
 func (in *inference) arrow(t *jtype, path string) arrow.DataType {
@@ -220,7 +267,9 @@ type jsonSource struct {
 	closeIn func() error
 	rows    int64 // non-blank lines seen (for sampling)
 	emitted int64
+	sampled int // rows the schema was inferred from
 	b       *array.RecordBuilder
+	lineNos []int64 // the line of each row of the last batch
 }
 
 // lineError names the file and line of err.
@@ -279,7 +328,7 @@ func newJSONSource(r *Reader) (*jsonSource, error) {
 		return nil, fmt.Errorf("userdata: %s: no JSON object with any field in the first %d lines", r.path, sampled)
 	}
 	if limit >= 0 && sampled == limit {
-		inf.note("schema inferred from the first %d rows; a later row that does not fit is an error (InferRows -1 scans the whole file)", limit)
+		inf.note("%s", inferredNote(limit))
 	}
 	r.notes = append(r.notes, inf.notes...)
 	sch := arrow.NewSchema(fields, nil)
@@ -293,7 +342,7 @@ func newJSONSource(r *Reader) (*jsonSource, error) {
 		return nil, err
 	}
 	return &jsonSource{
-		r: r, sch: sch, app: app, closeIn: closeIn,
+		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled,
 		lines: &lineReader{r: bufio.NewReaderSize(in, 1<<20), max: r.opts.maxLine()},
 		b:     array.NewRecordBuilder(r.opts.Allocator, sch),
 	}, nil
@@ -349,10 +398,14 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 			}
 			var fe *jsonv.FieldError
 			if errors.As(err, &fe) {
-				err = fmt.Errorf("%w (the schema was inferred from a sample: see Options.InferRows)", err)
+				err = fmt.Errorf("%w; the schema was inferred from the first %s: %s", err, rowsText(s.sampled), waysOut)
 			}
 			return nil, s.r.lineError(s.lines.line, badJSON(err))
 		}
+		if n == 0 {
+			s.lineNos = s.lineNos[:0]
+		}
+		s.lineNos = append(s.lineNos, s.lines.line)
 		s.app.Append(s.b, &v)
 		n++
 		s.emitted++
@@ -361,6 +414,14 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	return s.b.NewRecordBatch(), nil
+}
+
+// lineOf returns the line of row i of the last batch.
+func (s *jsonSource) lineOf(i int) int64 {
+	if i < len(s.lineNos) {
+		return s.lineNos[i]
+	}
+	return 0
 }
 
 func (s *jsonSource) close() error {

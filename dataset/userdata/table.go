@@ -80,15 +80,22 @@ type Column struct {
 	Depth int
 }
 
-// Describe lists the schema's fields, nested fields included, depth first.
+// Describe lists the schema's fields, nested fields included, depth first,
+// down to MaxDepth levels (Open refuses deeper schemas). A type with more
+// than a few hundred nested fields is printed cut short ("struct<a: int64,
+// … 9,990 more fields>"): its fields have rows of their own.
 func Describe(s *arrow.Schema) []Column {
 	var out []Column
 	var walk func(name string, f arrow.Field, depth int)
 	walk = func(name string, f arrow.Field, depth int) {
-		out = append(out, Column{Name: name, Type: f.Type.String(), Nullable: f.Nullable, Depth: depth})
+		if depth > MaxDepth {
+			return
+		}
+		out = append(out, Column{Name: name, Type: typeString(f.Type), Nullable: f.Nullable, Depth: depth})
 		switch t := f.Type.(type) {
 		case *arrow.StructType:
-			for _, c := range t.Fields() {
+			for i := 0; i < t.NumFields(); i++ {
+				c := t.Field(i)
 				walk(name+"."+c.Name, c, depth+1)
 			}
 		case arrow.ListLikeType:
@@ -101,21 +108,41 @@ func Describe(s *arrow.Schema) []Column {
 	return out
 }
 
+// The most rows and notes FormatSchema prints, so that its output stays
+// about one screen whatever the schema.
+const (
+	MaxSchemaRows  = 50
+	MaxSchemaNotes = 20
+	maxNameText    = 100
+)
+
 // FormatSchema renders the schema as a Markdown table (column, Arrow type,
-// nullable) followed by the inference notes as a list, for reports.
+// nullable) followed by the inference notes as a list, for reports: the
+// first MaxSchemaRows columns (nested fields included) and MaxSchemaNotes
+// notes, then how many more there are.
 func FormatSchema(s *arrow.Schema, notes []string) string {
 	var b strings.Builder
 	b.WriteString("| column | Arrow type | nullable |\n|---|---|---|\n")
-	for _, c := range Describe(s) {
+	cols := Describe(s)
+	for i, c := range cols {
+		if i == MaxSchemaRows {
+			fmt.Fprintf(&b, "| … | %s more columns and nested fields (%s in all) | |\n",
+				thousands(int64(len(cols)-i)), thousands(int64(len(cols))))
+			break
+		}
 		null := "no"
 		if c.Nullable {
 			null = "yes"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", escapeCell(c.Name), escapeCell(c.Type), null)
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", escapeCell(shorten(c.Name, maxNameText)), escapeCell(c.Type), null)
 	}
 	if len(notes) > 0 {
 		b.WriteString("\nNotes:\n\n")
-		for _, n := range notes {
+		for i, n := range notes {
+			if i == MaxSchemaNotes {
+				fmt.Fprintf(&b, "- … and %s more notes\n", thousands(int64(len(notes)-i)))
+				break
+			}
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
 	}

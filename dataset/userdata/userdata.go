@@ -12,8 +12,18 @@
 // is reported by Reader.Notes.
 //
 // Errors name the file and the line (text inputs) or the byte offset or batch
-// (binary inputs) and what was wrong. With Options.SkipBad a text input's bad
-// lines are skipped and counted (Reader.Skipped) instead.
+// (binary inputs) and what was wrong, in one line. With Options.SkipBad a
+// text input's bad lines are skipped and counted (Reader.Skipped) instead.
+//
+// A corrupt or hostile file cannot make the reader allocate beyond what it
+// holds: the sizes an Avro block, a Parquet column chunk or an Arrow IPC
+// message declares are checked against the file (or read as the bytes
+// arrive, for a compressed stream) before anything is allocated for them;
+// schemas are bounded (MaxColumns leaf columns, MaxDepth levels); and a
+// compressed Parquet or Arrow file must start with its magic bytes and may
+// expand MaxDecompressRatio times (MinDecompressCap at least) on its way to
+// the temporary file it is read from. Such inputs are refused with an error
+// naming the limit.
 package userdata
 
 import (
@@ -77,7 +87,8 @@ type Options struct {
 	// SkipBad skips and counts malformed lines of text inputs (JSON Lines,
 	// CSV) instead of failing. Binary inputs always fail on corruption.
 	SkipBad bool
-	// BatchSize is the number of rows per record batch (0 = DefaultBatchSize).
+	// BatchSize is the most rows of a record batch (0 = DefaultBatchSize);
+	// the larger batches of an Arrow input are split.
 	BatchSize int
 	// InferRows is the number of rows a text input's schema is inferred from
 	// (0 = DefaultInferRows; negative = the whole file, a full extra pass).
@@ -237,6 +248,12 @@ type Reader struct {
 	err     error
 	done    bool
 	cleanup []func() error
+	// utf8Done is set once invalid UTF-8 has been noted.
+	utf8Done bool
+	// pending is a batch larger than BatchSize, returned in slices from
+	// pendingOff on.
+	pending    arrow.RecordBatch
+	pendingOff int64
 }
 
 // Open opens the file at path for reading with opts.
@@ -262,10 +279,40 @@ func Open(path string, opts Options) (*Reader, error) {
 	r := &Reader{path: path, kind: kind, comp: comp, opts: opts, skipped: new(int64)}
 	if err := r.open(); err != nil {
 		r.Close()
-		return nil, err
+		return nil, oneLine(err)
 	}
 	return r, nil
 }
+
+// oneLine returns err with line breaks and other control characters in its
+// text (from a library quoting the input) escaped, so that every error is
+// one line.
+func oneLine(err error) error {
+	msg := err.Error()
+	if !strings.ContainsFunc(msg, isControl) {
+		return err
+	}
+	var b strings.Builder
+	for _, c := range msg {
+		if isControl(c) {
+			fmt.Fprintf(&b, "\\x%02x", c)
+		} else {
+			b.WriteRune(c)
+		}
+	}
+	return &lineError{err, b.String()}
+}
+
+func isControl(c rune) bool { return c < 0x20 || c == 0x7f }
+
+// lineError is an error whose text was made one line.
+type lineError struct {
+	err error
+	msg string
+}
+
+func (e *lineError) Error() string { return e.msg }
+func (e *lineError) Unwrap() error { return e.err }
 
 func kindByName(k Kind) (Kind, bool) {
 	switch k {
@@ -319,32 +366,74 @@ func (d *decompErr) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// openRandom returns a random-access file holding path's decompressed bytes:
-// the file itself when uncompressed, else a temporary file removed on close.
-func (r *Reader) openRandom() (*os.File, error) {
+// openRandom returns a random-access file holding path's decompressed bytes
+// and its size: the file itself when uncompressed, else a temporary file
+// removed on close. A compressed input's first bytes must start with one of
+// magics before the rest is decompressed, and it may expand to
+// decompressCap of its size at most, so that a small decompression bomb
+// cannot fill the temporary directory.
+func (r *Reader) openRandom(what string, magics ...string) (*os.File, int64, error) {
 	if r.comp == "none" || r.comp == "" {
 		f, err := os.Open(r.path)
 		if err != nil {
-			return nil, fmt.Errorf("userdata: %w", err)
+			return nil, 0, fmt.Errorf("userdata: %w", err)
 		}
 		r.cleanup = append(r.cleanup, f.Close)
-		return f, nil
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, 0, fmt.Errorf("userdata: %w", err)
+		}
+		return f, fi.Size(), nil
+	}
+	fi, err := os.Stat(r.path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("userdata: %w", err)
 	}
 	in, closeIn, err := openStream(r.path, r.comp)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer closeIn()
+	head := make([]byte, 8)
+	n, err := io.ReadFull(in, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, 0, fmt.Errorf("userdata: %s: %w", r.path, err)
+	}
+	head = head[:n]
+	ok := false
+	for _, m := range magics {
+		ok = ok || strings.HasPrefix(string(head), m)
+	}
+	if !ok {
+		return nil, 0, fmt.Errorf("userdata: %s: the %s-decompressed data starts with % x, not %s's magic bytes %q: not a %s file",
+			r.path, r.comp, head, what, magics[0], what)
+	}
 	tmp, err := os.CreateTemp(r.opts.TempDir, "serbench-userdata-*")
 	if err != nil {
-		return nil, fmt.Errorf("userdata: %s: temporary file for decompression: %w", r.path, err)
+		return nil, 0, fmt.Errorf("userdata: %s: temporary file for decompression: %w", r.path, err)
 	}
 	name := tmp.Name()
 	r.cleanup = append(r.cleanup, func() error { tmp.Close(); return os.Remove(name) })
-	if _, err := io.Copy(tmp, in); err != nil {
-		return nil, fmt.Errorf("userdata: %s: decompress to %s: %w", r.path, name, err)
+	limit := decompressCap(fi.Size())
+	if _, err := tmp.Write(head); err != nil {
+		return nil, 0, fmt.Errorf("userdata: %s: decompress to %s: %w", r.path, name, err)
 	}
-	return tmp, nil
+	w := &limitedWriter{w: tmp, n: limit - int64(len(head))}
+	size, err := io.Copy(w, in)
+	if errors.Is(err, errLimit) {
+		return nil, 0, fmt.Errorf("userdata: %s: decompresses to more than %s (max(%d × its %s compressed bytes, %s), the limit for compressed %s files, which are decompressed to a temporary file first): decompress it yourself and pass the result",
+			r.path, sizeText(limit), MaxDecompressRatio, thousands(fi.Size()), sizeText(MinDecompressCap), what)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("userdata: %s: decompress to %s: %w", r.path, name, err)
+	}
+	return tmp, size + int64(len(head)), nil
+}
+
+// decompressCap is the most a compressed random-access input of
+// compressed bytes may expand to.
+func decompressCap(compressed int64) int64 {
+	return max(MaxDecompressRatio*compressed, MinDecompressCap)
 }
 
 func (r *Reader) open() error {
@@ -385,7 +474,11 @@ func (r *Reader) open() error {
 	}
 	r.src = src
 	if err == nil {
+		err = r.checkSchema(src.schema())
+	}
+	if err == nil {
 		r.sch = r.decodedSchema(src.schema())
+		r.checkNamesUTF8(r.sch)
 	}
 	return err
 }
@@ -436,9 +529,9 @@ func (r *Reader) Next() bool {
 			r.done = true
 			return false
 		}
-		rec, err := r.src.next()
+		rec, err := r.nextChunk()
 		if err != nil {
-			r.err = err
+			r.err = oneLine(err)
 			return false
 		}
 		if rec == nil {
@@ -468,10 +561,39 @@ func (r *Reader) Next() bool {
 			rec.Release()
 			continue
 		}
+		if !r.utf8Done {
+			r.checkUTF8(rec)
+		}
 		r.rows += rec.NumRows()
 		r.cur = rec
 		return true
 	}
+}
+
+// nextChunk returns the source's next batch, split in batches of at most
+// BatchSize rows: an Arrow input's batches can be of any size (2^40 rows of
+// nulls take no bytes), and dictionary decoding and sampling go through
+// every row of a batch.
+func (r *Reader) nextChunk() (arrow.RecordBatch, error) {
+	if r.pending == nil {
+		rec, err := r.src.next()
+		if err != nil || rec == nil {
+			return nil, err
+		}
+		if rec.NumRows() <= int64(r.opts.batchSize()) {
+			return rec, nil
+		}
+		r.pending, r.pendingOff = rec, 0
+	}
+	n := r.pending.NumRows()
+	end := min(r.pendingOff+int64(r.opts.batchSize()), n)
+	rec := r.pending.NewSlice(r.pendingOff, end)
+	r.pendingOff = end
+	if end == n {
+		r.pending.Release()
+		r.pending = nil
+	}
+	return rec, nil
 }
 
 // RecordBatch returns the current batch. It is valid until the next call to
@@ -487,6 +609,10 @@ func (r *Reader) Close() error {
 	if r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
+	}
+	if r.pending != nil {
+		r.pending.Release()
+		r.pending = nil
 	}
 	var errs []error
 	if r.src != nil {
