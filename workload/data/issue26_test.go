@@ -23,6 +23,7 @@ import (
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
+	"github.com/serbench/serbench/workload/workloadtest"
 )
 
 // inputSetting returns setting k of plan p's input descriptor.
@@ -174,14 +175,7 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 	if md := findings(); strings.Contains(md, "n=") {
 		t.Fatalf("marked with three samples each:\n%s", md)
 	}
-	for i := range run.Cases {
-		c := &run.Cases[i]
-		if s, ok := c.Summary[results.UnitNsPerOp]; ok {
-			s.N = 1
-			c.Summary[results.UnitNsPerOp] = s
-			c.Samples = c.Samples[:1]
-		}
-	}
+	workloadtest.OneSample(run)
 	md := findings()
 	for _, want := range []string{"Fastest write: **protobuf-wire + none** (199 µs, n=1); fastest read, every row verified: **msgpack + none** (149 µs, n=1).",
 		"(210 B, write + read 552 µs, n=1)."} {

@@ -129,19 +129,6 @@ func abs(v float64) float64 {
 	return v
 }
 
-// oneSample cuts every case of run to its first sample, as a slow case
-// whose time budget allowed one.
-func oneSample(run *results.Run) {
-	for i := range run.Cases {
-		c := &run.Cases[i]
-		if s, ok := c.Summary[results.UnitNsPerOp]; ok {
-			s.N = 1
-			c.Summary[results.UnitNsPerOp] = s
-			c.Samples = c.Samples[:1]
-		}
-	}
-}
-
 // TestFindingsMarkFewSamples (issue 26): the findings that rank subjects
 // (the fastest and the slowest full read, the floor, the two Parquet
 // readers) mark a median from one sample, and none from three.
@@ -160,7 +147,7 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 	if md := findings(); strings.Contains(md, "(n=") {
 		t.Fatalf("marked with three samples each:\n%s", md)
 	}
-	oneSample(run)
+	workloadtest.OneSample(run)
 	md := findings()
 	for _, want := range []string{
 		"tpch: the fastest full read is arrow-ipc none at 0.002 s (n=1) (30.2× faster than the slowest, json-par lz4 (n=1));",

@@ -128,14 +128,7 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 	if md := findings(); strings.Contains(md, "n=1") || strings.Contains(md, "n=2") {
 		t.Fatalf("marked with more samples:\n%s", md)
 	}
-	for i := range run.Cases {
-		c := &run.Cases[i]
-		if s, ok := c.Summary[results.UnitNsPerOp]; ok {
-			s.N = 1
-			c.Summary[results.UnitNsPerOp] = s
-			c.Samples = c.Samples[:1]
-		}
-	}
+	workloadtest.OneSample(run)
 	md := findings()
 	for _, re := range []string{
 		`Fastest reader of the 100,000-row table: \*\*[a-z-]+\*\*, [0-9.]+M rows/s \(n=1\), [0-9.]+% of the server's own ceiling \([0-9.]+M rows/s, n=1\)`,

@@ -42,3 +42,17 @@ func Golden(t testing.TB, path, got string, update bool) {
 		t.Errorf("%s changed (run go test -update if intended); got:\n%s", path, got)
 	}
 }
+
+// OneSample cuts every measured case of run to its first sample, as a
+// slow case whose time budget allowed one: tests that findings mark such
+// medians (n=1) use it.
+func OneSample(run *results.Run) {
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		if s, ok := c.Summary[results.UnitNsPerOp]; ok {
+			s.N = 1
+			c.Summary[results.UnitNsPerOp] = s
+			c.Samples = c.Samples[:1]
+		}
+	}
+}
