@@ -258,47 +258,92 @@ func (in *inference) arrow(t *jtype, path string) arrow.DataType {
 	}
 }
 
-// jsonSource reads JSON Lines.
+// valueReader yields the JSON text of an input's rows, one value a row:
+// the lines of JSON Lines or the elements of a top-level array.
+type valueReader interface {
+	// next returns the next value's text (valid until the next call), or
+	// io.EOF at the end.
+	next() ([]byte, error)
+	// pos is the position of the last value returned or failed: its line
+	// (JSON Lines) or its element number, from 1.
+	pos() int64
+	// where names position p for an error message: "path:12" or
+	// "path: element 1,501".
+	where(path string, p int64) string
+	// unit names the values, plural: "lines" or "elements".
+	unit() string
+}
+
+// lineValues reads JSON Lines, skipping blank lines.
+type lineValues struct{ *lineReader }
+
+func (l lineValues) next() ([]byte, error) {
+	for {
+		line, err := l.lineReader.next()
+		if err != nil || !blank(line) {
+			return line, err
+		}
+	}
+}
+
+func (l lineValues) pos() int64                        { return l.line }
+func (l lineValues) where(path string, p int64) string { return location(path, p) }
+func (l lineValues) unit() string                      { return "lines" }
+
+// jsonSource reads rows of JSON objects: JSON Lines, or a .json file's
+// top-level array.
 type jsonSource struct {
 	r       *Reader
 	sch     *arrow.Schema
 	app     *jsonv.RowAppender
-	lines   *lineReader
+	vals    valueReader
 	closeIn func() error
-	rows    int64 // non-blank lines seen (for sampling)
+	rows    int64 // values seen (for sampling)
 	emitted int64
 	sampled int // rows the schema was inferred from
 	b       *array.RecordBuilder
 	lineNos []int64 // the line of each row of the last batch
 }
 
-// lineError names the file and line of err.
-func (r *Reader) lineError(line int64, err error) error {
-	return fmt.Errorf("userdata: %s: %w", location(r.path, line), err)
+// posError names the file and the position p of vals of err.
+func (r *Reader) posError(vals valueReader, p int64, err error) error {
+	return fmt.Errorf("userdata: %s: %w", vals.where(r.path, p), err)
+}
+
+// openLines opens r's input as JSON Lines.
+func openLines(r *Reader, in io.Reader) (valueReader, error) {
+	return lineValues{&lineReader{r: bufio.NewReaderSize(in, 1<<20), max: r.opts.maxLine()}}, nil
 }
 
 func newJSONSource(r *Reader) (*jsonSource, error) {
+	return newObjectSource(r, openLines)
+}
+
+// newObjectSource reads r's input as rows of JSON objects, the values open
+// yields from the decompressed stream.
+func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, error)) (*jsonSource, error) {
 	// Pass 1: infer the schema from a sample.
 	in, closeIn, err := openStream(r.path, r.comp)
 	if err != nil {
 		return nil, err
 	}
+	vals, err := open(r, in)
+	if err != nil {
+		closeIn()
+		return nil, err
+	}
 	root := newJType()
 	root.kinds[jsonv.Object] = true
-	lr := &lineReader{r: bufio.NewReaderSize(in, 1<<20), max: r.opts.maxLine()}
 	limit := r.opts.inferRows()
 	sampled := 0
 	for limit < 0 || sampled < limit {
-		line, err := lr.next()
+		text, err := vals.next()
 		if err == io.EOF {
 			break
 		}
-		if err == nil && blank(line) {
-			continue
-		}
 		var v jsonv.Value
 		if err == nil {
-			v, err = jsonv.Parse(line)
+			v, err = jsonv.Parse(text)
 			if err == nil && v.Kind != jsonv.Object {
 				err = fmt.Errorf("expected a JSON object, got %s", v.Kind)
 			}
@@ -308,11 +353,11 @@ func newJSONSource(r *Reader) (*jsonSource, error) {
 				continue // counted in the main pass
 			}
 			closeIn()
-			return nil, r.lineError(lr.line, badJSON(err))
+			return nil, r.posError(vals, vals.pos(), badJSON(err))
 		}
 		if err := root.merge(&v, ""); err != nil {
 			closeIn()
-			return nil, r.lineError(lr.line, err)
+			return nil, r.posError(vals, vals.pos(), err)
 		}
 		sampled++
 	}
@@ -325,7 +370,10 @@ func newJSONSource(r *Reader) (*jsonSource, error) {
 		fields[i] = arrow.Field{Name: k, Type: inf.arrow(root.byName[k], k), Nullable: true}
 	}
 	if len(fields) == 0 {
-		return nil, fmt.Errorf("userdata: %s: no JSON object with any field in the first %d lines", r.path, sampled)
+		if _, ok := vals.(*arrayValues); ok && vals.pos() == 0 {
+			return nil, fmt.Errorf("userdata: %s: the array is empty: no rows to measure", r.path)
+		}
+		return nil, fmt.Errorf("userdata: %s: no JSON object with any field in the first %d %s", r.path, sampled, vals.unit())
 	}
 	if limit >= 0 && sampled == limit {
 		inf.note("%s", inferredNote(limit))
@@ -341,10 +389,13 @@ func newJSONSource(r *Reader) (*jsonSource, error) {
 	if err != nil {
 		return nil, err
 	}
+	if vals, err = open(r, in); err != nil {
+		closeIn()
+		return nil, err
+	}
 	return &jsonSource{
-		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled,
-		lines: &lineReader{r: bufio.NewReaderSize(in, 1<<20), max: r.opts.maxLine()},
-		b:     array.NewRecordBuilder(r.opts.Allocator, sch),
+		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled, vals: vals,
+		b: array.NewRecordBuilder(r.opts.Allocator, sch),
 	}, nil
 }
 
@@ -354,7 +405,7 @@ func isIOError(err error) bool {
 	var se *jsonv.SyntaxError
 	var fe *jsonv.FieldError
 	return !errors.As(err, &se) && !errors.As(err, &fe) && !strings.HasPrefix(err.Error(), "expected a JSON object") &&
-		!strings.HasPrefix(err.Error(), "line longer")
+		!strings.HasPrefix(err.Error(), "line longer") && !strings.HasPrefix(err.Error(), "element longer")
 }
 
 func badJSON(err error) error {
@@ -371,12 +422,9 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 	n := 0
 	batch := s.r.opts.batchSize()
 	for n < batch && (s.r.opts.Limit <= 0 || s.emitted < s.r.opts.Limit) {
-		line, err := s.lines.next()
+		text, err := s.vals.next()
 		if err == io.EOF {
 			break
-		}
-		if err == nil && blank(line) {
-			continue
 		}
 		if err == nil {
 			s.rows++
@@ -386,7 +434,7 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 		}
 		var v jsonv.Value
 		if err == nil {
-			v, err = jsonv.Parse(line)
+			v, err = jsonv.Parse(text)
 			if err == nil {
 				err = s.app.Check(&v)
 			}
@@ -400,12 +448,12 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 			if errors.As(err, &fe) {
 				err = fmt.Errorf("%w; the schema was inferred from the first %s: %s", err, rowsText(s.sampled), waysOut)
 			}
-			return nil, s.r.lineError(s.lines.line, badJSON(err))
+			return nil, s.r.posError(s.vals, s.vals.pos(), badJSON(err))
 		}
 		if n == 0 {
 			s.lineNos = s.lineNos[:0]
 		}
-		s.lineNos = append(s.lineNos, s.lines.line)
+		s.lineNos = append(s.lineNos, s.vals.pos())
 		s.app.Append(s.b, &v)
 		n++
 		s.emitted++
@@ -416,9 +464,9 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 	return s.b.NewRecordBatch(), nil
 }
 
-// lineOf returns the line of row i of the last batch.
+// lineOf returns the line of row i of the last batch (JSON Lines only).
 func (s *jsonSource) lineOf(i int) int64 {
-	if i < len(s.lineNos) {
+	if _, ok := s.vals.(lineValues); ok && i < len(s.lineNos) {
 		return s.lineNos[i]
 	}
 	return 0

@@ -1,7 +1,7 @@
-// Package userdata reads a user's own data file — JSON Lines, CSV/TSV,
-// Parquet, Arrow IPC (file or stream) or Avro OCF, optionally compressed — as
-// a stream of Arrow record batches with bounded memory, whatever the file's
-// size.
+// Package userdata reads a user's own data file — JSON Lines, a JSON array
+// of objects (.json), CSV/TSV, Parquet, Arrow IPC (file or stream) or Avro
+// OCF, optionally compressed — as a stream of Arrow record batches with
+// bounded memory, whatever the file's size.
 //
 // Self-describing inputs (Parquet, Arrow, Avro) keep their stored schema. For
 // JSON Lines and CSV the schema is inferred from a first pass over a sample of
@@ -47,6 +47,7 @@ type Kind string
 // The input kinds.
 const (
 	KindJSONL       Kind = "jsonl"
+	KindJSON        Kind = "json" // a top-level array of objects, or JSON Lines content
 	KindCSV         Kind = "csv"
 	KindTSV         Kind = "tsv"
 	KindParquet     Kind = "parquet"
@@ -156,6 +157,8 @@ func kindByExt(ext string) (Kind, bool) {
 	switch ext {
 	case ".jsonl", ".ndjson":
 		return KindJSONL, true
+	case ".json":
+		return KindJSON, true
 	case ".csv":
 		return KindCSV, true
 	case ".tsv":
@@ -198,7 +201,7 @@ func compressionByExt(ext string) (string, bool) {
 // Extensions returns the recognised data and compression extensions, sorted,
 // for help texts and error messages.
 func Extensions() (data, compression []string) {
-	data = []string{".arrow", ".arrows", ".avro", ".csv", ".feather", ".ipc", ".jsonl", ".ndjson", ".parquet", ".pq", ".tsv"}
+	data = []string{".arrow", ".arrows", ".avro", ".csv", ".feather", ".ipc", ".json", ".jsonl", ".ndjson", ".parquet", ".pq", ".tsv"}
 	compression = []string{".br", ".bz2", ".gz", ".gzip", ".lz4", ".s2", ".sz", ".xz", ".zst", ".zstd"}
 	return data, compression
 }
@@ -262,7 +265,7 @@ func Open(path string, opts Options) (*Reader, error) {
 	if opts.Kind != "" {
 		kind = opts.Kind
 		if _, ok := kindByName(kind); !ok {
-			return nil, fmt.Errorf("userdata: %s: unknown kind %q (valid: jsonl, csv, tsv, parquet, arrow, arrows, avro)", path, kind)
+			return nil, fmt.Errorf("userdata: %s: unknown kind %q (valid: jsonl, json, csv, tsv, parquet, arrow, arrows, avro)", path, kind)
 		}
 	} else if err != nil {
 		return nil, err
@@ -316,7 +319,7 @@ func (e *lineError) Unwrap() error { return e.err }
 
 func kindByName(k Kind) (Kind, bool) {
 	switch k {
-	case KindJSONL, KindCSV, KindTSV, KindParquet, KindArrowFile, KindArrowStream, KindAvro:
+	case KindJSONL, KindJSON, KindCSV, KindTSV, KindParquet, KindArrowFile, KindArrowStream, KindAvro:
 		return k, true
 	}
 	return "", false
@@ -449,6 +452,11 @@ func (r *Reader) open() error {
 		if s, err = newJSONSource(r); err == nil {
 			src = s
 		}
+	case KindJSON:
+		var s *jsonSource
+		if s, err = newJSONFileSource(r); err == nil {
+			src = s
+		}
 	case KindCSV, KindTSV:
 		var s *csvSource
 		if s, err = newCSVSource(r); err == nil {
@@ -487,7 +495,7 @@ func (r *Reader) open() error {
 // itself (text inputs) rather than by Next.
 func (r *Reader) textSampling() bool {
 	switch r.kind {
-	case KindJSONL, KindCSV, KindTSV:
+	case KindJSONL, KindJSON, KindCSV, KindTSV:
 		return true
 	}
 	return false

@@ -142,7 +142,7 @@ func (w *Workload) WithLog(log io.Writer) *Workload {
 
 // AddFlags implements workload.Options: --input and its companions.
 func (w *Workload) AddFlags(fl *pflag.FlagSet) {
-	fl.StringVar(&w.s.Input, "input", w.s.Input, "data workload: your file (.jsonl, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …)")
+	fl.StringVar(&w.s.Input, "input", w.s.Input, "data workload: your file (.jsonl, .json array of objects, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …)")
 	fl.Int64Var(&w.s.Limit, "limit", w.s.Limit, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
 	fl.StringVar(&w.s.Sample, "sample", w.s.Sample, "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
 	fl.BoolVar(&w.s.SkipBad, "skip-bad", w.s.SkipBad, "data workload: skip and count malformed lines instead of failing")

@@ -23,7 +23,7 @@ func (*Workload) Sections() []report.Section {
 		{Workload: Name, Title: "Input and schema", Render: renderInput},
 		{Workload: Name, Title: "Method: schema-driven formats", Render: renderMethod},
 	}
-	out = append(out, filecase.FileSections(Name)...)
+	out = append(out, filecase.FileSectionsRef(Name, inputRef)...)
 	return append(out,
 		report.Section{Workload: Name, Title: "Which columns make the file big (Parquet column chunks)", Render: renderColumns},
 		report.Section{Workload: Name, Title: "What generated code would gain", Render: renderCodegen},
@@ -128,7 +128,11 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		picks[p.Name] = p
 	}
 	if p, ok := picks["Smallest file"]; ok {
-		lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s%s.", p.Subject, report.Bytes(p.FileB), savedText(p)))
+		vs := savedText(p)
+		if ref := inputRef(run); ref != nil && !ref.Partial && ref.Bytes > 0 {
+			vs = fmt.Sprintf(", %s than your file (%s, %s)", filecase.VsRef(p.FileB, ref.Bytes), report.Bytes(ref.Bytes), kindLabel(in))
+		}
+		lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s%s.", p.Subject, report.Bytes(p.FileB), vs))
 	}
 	w, okw := picks["Fastest write"]
 	r, okr := picks["Fastest read"]
@@ -158,6 +162,50 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		return nil, nil
 	}
 	return []report.Block{report.Findings(lines)}, nil
+}
+
+// inputRef is the input file as the size table's reference row, from the
+// input descriptor (nil if the run recorded none or not its size).
+func inputRef(run *results.Run) *filecase.SizeRef {
+	in := inputDescriptor(run)
+	if in == nil || setInt(in, SettingBytes) <= 0 {
+		return nil
+	}
+	ref := &filecase.SizeRef{Name: in.Name, What: "your file: " + kindLabel(in), Bytes: setInt(in, SettingBytes)}
+	rows, limit := setInt(in, SettingRows), setInt(in, SettingLimit)
+	switch {
+	case in.Settings[SettingSample] != "":
+		ref.Partial, ref.Why = true, "the rows measured are a sample of it (--sample "+in.Settings[SettingSample]+")"
+	case limit > 0 && rows >= limit:
+		ref.Partial, ref.Why = true, "only its first "+report.Int(limit)+" rows were measured (--limit)"
+	default:
+		ref.Records = rows
+	}
+	return ref
+}
+
+// kindLabel names the input's kind and the codec around it: "CSV",
+// "JSON Lines, gzip".
+func kindLabel(in *results.Descriptor) string {
+	k := in.Settings[SettingKind]
+	switch k {
+	case "jsonl":
+		k = "JSON Lines"
+	case "json", "csv", "tsv":
+		k = strings.ToUpper(k)
+	case "parquet":
+		k = "Parquet"
+	case "arrow":
+		k = "Arrow"
+	case "arrows":
+		k = "Arrow stream"
+	case "avro":
+		k = "Avro"
+	}
+	if c := in.Settings[SettingCompression]; c != "" && c != "none" {
+		k += ", " + c
+	}
+	return k
 }
 
 func savedText(p filecase.Pick) string {

@@ -22,7 +22,30 @@ import (
 // ops and metrics (MetricFile, MetricRecords, MetricPeakHeap); its format
 // descriptors its tags (TagCompresses, TagRandomAccess, text).
 func FileSections(workloadName string) []report.Section {
-	s := sections{workloadName}
+	return FileSectionsRef(workloadName, nil)
+}
+
+// SizeRef is a reference row of the file size table: a file every pair's
+// size reads against (the data workload's input, as the user has it).
+type SizeRef struct {
+	// Name is the file's name; What says what it is ("your file: csv,
+	// gzip").
+	Name, What string
+	// Bytes is its size on disk.
+	Bytes float64
+	// Records is the rows it holds, when they are the rows the pairs were
+	// written from (0 otherwise: bytes/record then unknown).
+	Records float64
+	// Partial says the pairs hold only part of its rows (a row limit or a
+	// sample): their sizes do not compare with it. Why says why.
+	Partial bool
+	Why     string
+}
+
+// FileSectionsRef is FileSections with ref, if not nil, giving the file
+// size table a reference row and a "vs <ref>" column, from the results.
+func FileSectionsRef(workloadName string, ref func(*results.Run) *SizeRef) []report.Section {
+	s := sections{workloadName, ref}
 	return []report.Section{
 		{Workload: workloadName, Title: "Combined size & performance", Render: s.renderCombined},
 		{Workload: workloadName, Title: "File size", Render: s.renderSize},
@@ -38,12 +61,15 @@ func FileSections(workloadName string) []report.Section {
 // file workload's run (see FileSections): slow uncompressed writes, reads
 // far slower than writes, disagreeing samples and failed cases.
 func AnomaliesSection(workloadName string) report.Section {
-	return report.Section{Workload: workloadName, Title: "Anomalies found in this run", Render: sections{workloadName}.renderAnomalies}
+	return report.Section{Workload: workloadName, Title: "Anomalies found in this run", Render: sections{workload: workloadName}.renderAnomalies}
 }
 
 // sections renders the report sections of one file workload (records or
 // another workload with the same labels, ops and metrics).
-type sections struct{ workload string }
+type sections struct {
+	workload string
+	ref      func(*results.Run) *SizeRef // the size table's reference row; nil for none
+}
 
 // FormatInfo is what the reports need to know of a format, read from the
 // descriptor the run recorded.
@@ -328,20 +354,67 @@ func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.
 		return nil, nil
 	}
 	t := &report.Table{Header: []string{"format", "codec", "size (bytes)", "size (MiB)", "bytes/record", "% saved", "vs plain"}}
+	var ref *SizeRef
+	if s.ref != nil {
+		if ref = s.ref(run); ref != nil && ref.Bytes <= 0 {
+			ref = nil
+		}
+	}
+	compare := ref != nil && !ref.Partial
+	if compare {
+		t.Header = append(t.Header, "vs your file")
+	}
+	if ref != nil {
+		perRec := "–"
+		if ref.Records > 0 {
+			perRec = report.Float(ref.Bytes / ref.Records)
+		}
+		row := []string{ref.Name, ref.What, report.Int(ref.Bytes), report.MiB(ref.Bytes), perRec, "–", "–"}
+		if compare {
+			row = append(row, "–")
+		}
+		t.Rows = append(t.Rows, row)
+	}
 	for _, r := range v.Rows {
 		size := r.FileB()
 		if size == 0 {
-			t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.Failed, "–", "–", "–", "–"})
+			row := []string{r.Format, r.Codec, report.Failed, "–", "–", "–", "–"}
+			if compare {
+				row = append(row, "–")
+			}
+			t.Rows = append(t.Rows, row)
 			continue
 		}
 		vs := "–"
 		if r.plain != nil && r.plain != r && r.plain.FileB() > 0 {
 			vs = report.Times(r.plain.FileB()/size) + " smaller"
 		}
-		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.Int(size), report.MiB(size), report.Float(size / r.Records()), report.PctOrDash(r.saved()), vs})
+		row := []string{r.Format, r.Codec, report.Int(size), report.MiB(size), report.Float(size / r.Records()), report.PctOrDash(r.saved()), vs}
+		if compare {
+			row = append(row, VsRef(size, ref.Bytes))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}
+	switch {
+	case compare:
+		t.Notes = append(t.Notes, fmt.Sprintf("The first row is your file %s as given (compressed as it is on disk); vs your file = how much smaller (or larger) each file is.", ref.Name))
+	case ref != nil:
+		t.Notes = append(t.Notes, fmt.Sprintf("The first row is your file %s as given; %s, so the sizes do not compare with it.", ref.Name, ref.Why))
+	}
 	return []report.Block{t}, nil
+}
+
+// VsRef says how size compares with a reference size: "81.0% smaller",
+// "2.1× larger" or "same size".
+func VsRef(size, ref float64) string {
+	switch {
+	case size < ref:
+		return report.Pct(1-size/ref) + " smaller"
+	case size > ref:
+		return report.Times(size/ref) + " larger"
+	}
+	return "same size"
 }
 
 // sortedByTime returns rows with a case for op sorted by median time,

@@ -66,11 +66,11 @@ func TestDataDryRun(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("{\"a\":1}\n{\"a\":\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	json := filepath.Join(dir, "x.json")
-	if err := os.WriteFile(json, []byte("{\"a\":1}\n"), 0o644); err != nil {
+	txt := filepath.Join(dir, "x.txt")
+	if err := os.WriteFile(txt, []byte("{\"a\":1}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, input := range []string{filepath.Join(dir, "missing.jsonl"), json, bad} {
+	for _, input := range []string{filepath.Join(dir, "missing.jsonl"), txt, bad} {
 		code, dry := serbench(t, tmp, "run", "data", "--input", input, "--dry-run")
 		rcode, real := serbench(t, tmp, "run", "data", "--input", input, "--out", filepath.Join(dir, "out"))
 		if code != ExitUsage || rcode != ExitUsage || dry != real || strings.Count(dry, "\n") != 1 {
@@ -234,5 +234,40 @@ func TestHelpListVersion(t *testing.T) {
 	}
 	if code, v := serbench(t, tmp, "version"); code != 0 || strings.Contains(v, "unknown revision") || !strings.Contains(v, "serbench 0.") {
 		t.Errorf("version: exit %d %q", code, v)
+	}
+}
+
+// TestDataJSONArray (issue 26): a .json file holding one array of objects
+// (here gzip-compressed) is accepted by the dry run and measured by the
+// run; a .json file whose top level is a scalar is refused by both in the
+// same words.
+func TestDataJSONArray(t *testing.T) {
+	tmp, dir := t.TempDir(), t.TempDir()
+	input := filepath.Join(userdataTestdata, "nested.json.gz")
+	d, cases := dryRun(t, tmp, "--input", input, "--formats", "jsonl", "--codecs", "none")
+	if d <= 0 || len(cases) == 0 {
+		t.Errorf("dry run: estimate %v, cases %q", d, cases)
+	}
+	out := filepath.Join(dir, "out")
+	code, o := serbench(t, tmp, "run", "data", "--input", input, "--formats", "jsonl", "--codecs", "none",
+		"--scale", "quick", "--count", "1", "--benchtime", "1ms", "--progress", "none", "--out", out)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, o)
+	}
+	res, err := os.ReadFile(filepath.Join(out, run.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res), `"kind":"json"`) || !strings.Contains(string(res), `"rows":"5"`) {
+		t.Errorf("results lack the .json input's kind and rows:\n%.2000s", res)
+	}
+	scalar := filepath.Join(dir, "scalar.json")
+	if err := os.WriteFile(scalar, []byte("42\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, dry := serbench(t, tmp, "run", "data", "--input", scalar, "--dry-run")
+	rcode, real := serbench(t, tmp, "run", "data", "--input", scalar, "--out", filepath.Join(dir, "out2"))
+	if code != ExitUsage || rcode != ExitUsage || dry != real || !strings.Contains(dry, "the top level is a number, not an array of objects") {
+		t.Errorf("scalar .json: dry run exit %d %q, run exit %d %q", code, dry, rcode, real)
 	}
 }
