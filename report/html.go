@@ -62,14 +62,15 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 		if len(d.Runs) > 1 {
 			fmt.Fprintf(w, "<div class=\"r\">run %d: %s</div>", i+1, html.EscapeString(runLabel(rd)))
 		}
-		if len(rd.Machine) > 0 {
-			fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">machine</a>", anchor(i, "machine", ""))
-		}
 		for _, wd := range rd.Workloads {
 			fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">%s</a>", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
 			for _, sd := range wd.Sections {
 				fmt.Fprintf(w, "<a class=\"s\" href=\"#%s\">%s</a>", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
 			}
+		}
+		fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">environment</a>", anchor(i, "environment", ""))
+		if len(rd.Machine) > 0 {
+			fmt.Fprintf(w, "<a class=\"s\" href=\"#%s\">machine</a>", anchor(i, "machine", ""))
 		}
 	}
 	w.WriteString("</nav>\n<main>\n")
@@ -88,6 +89,18 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 		for _, n := range rd.Notices {
 			fmt.Fprintf(w, "<p class=\"notice\"><strong>Note:</strong> %s</p>\n", inline(n))
 		}
+		// The answers first (each workload opens with its findings), then
+		// where and how they were measured.
+		for _, wd := range rd.Workloads {
+			fmt.Fprintf(w, "<h2 id=\"%s\">Workload <code>%s</code></h2>\n", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
+			for _, sd := range wd.Sections {
+				fmt.Fprintf(w, "<h3 id=\"%s\">%s</h3>\n", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
+				for _, b := range sd.Blocks {
+					htmlBlock(w, b, &tables)
+				}
+			}
+		}
+		fmt.Fprintf(w, "<h2 id=\"%s\">Where and how this was measured</h2>\n", anchor(i, "environment", ""))
 		w.WriteString("<div class=\"card\"><dl>")
 		for _, r := range rd.Env.Rows {
 			if len(r) == 2 {
@@ -99,15 +112,6 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 			fmt.Fprintf(w, "<h3 id=\"%s\">Machine speed during the run</h3>\n", anchor(i, "machine", ""))
 			for _, b := range rd.Machine {
 				htmlBlock(w, b, &tables)
-			}
-		}
-		for _, wd := range rd.Workloads {
-			fmt.Fprintf(w, "<h2 id=\"%s\">Workload <code>%s</code></h2>\n", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
-			for _, sd := range wd.Sections {
-				fmt.Fprintf(w, "<h3 id=\"%s\">%s</h3>\n", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
-				for _, b := range sd.Blocks {
-					htmlBlock(w, b, &tables)
-				}
 			}
 		}
 	}

@@ -21,14 +21,8 @@ func (d *Doc) WriteMarkdown(w *strings.Builder) {
 		for _, n := range rd.Notices {
 			fmt.Fprintf(w, "> **Note:** %s\n\n", n)
 		}
-		fmt.Fprintf(w, "### Environment\n\n")
-		mdTable(w, rd.Env)
-		if len(rd.Machine) > 0 {
-			fmt.Fprintf(w, "### Machine speed during the run\n\n")
-			for _, b := range rd.Machine {
-				mdBlock(w, b)
-			}
-		}
+		// The answers first (each workload opens with its findings), then
+		// where and how they were measured.
 		for _, wd := range rd.Workloads {
 			fmt.Fprintf(w, "## Workload `%s`\n\n", wd.Name)
 			for _, sd := range wd.Sections {
@@ -36,6 +30,14 @@ func (d *Doc) WriteMarkdown(w *strings.Builder) {
 				for _, b := range sd.Blocks {
 					mdBlock(w, b)
 				}
+			}
+		}
+		fmt.Fprintf(w, "## Where and how this was measured\n\n### Environment\n\n")
+		mdTable(w, rd.Env)
+		if len(rd.Machine) > 0 {
+			fmt.Fprintf(w, "### Machine speed during the run\n\n")
+			for _, b := range rd.Machine {
+				mdBlock(w, b)
 			}
 		}
 	}
