@@ -278,13 +278,23 @@ type valueReader interface {
 type lineValues struct{ *lineReader }
 
 func (l lineValues) next() ([]byte, error) {
-	for {
+	for blanks := 0; ; blanks++ {
 		line, err := l.lineReader.next()
 		if err != nil || !blank(line) {
 			return line, err
 		}
+		if blanks+1 >= maxBlankRun {
+			// A stream of nothing but newlines (a broken export, a
+			// compressed file of zeros turned text) would otherwise be
+			// read to its end before saying it holds no object.
+			return nil, fmt.Errorf("%s blank lines in a row (lines %s to %s): not JSON Lines", thousands(maxBlankRun), thousands(l.line-maxBlankRun+1), thousands(l.line))
+		}
 	}
 }
+
+// maxBlankRun is how many blank lines in a row a JSON Lines input may
+// hold: far more than any real file, few enough to stop in a second.
+const maxBlankRun = 1_000_000
 
 func (l lineValues) pos() int64                        { return l.line }
 func (l lineValues) where(path string, p int64) string { return location(path, p) }
