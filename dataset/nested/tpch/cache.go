@@ -269,3 +269,28 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// GenerateLineItems runs the dbgen child (through GenerateFile, in a
+// temporary directory it removes) and returns the first lines line items:
+// for tests, which need the program to call RunChildIfRequested first.
+// The child's output is included in the error when it fails.
+func GenerateLineItems(ctx context.Context, lines int) ([]LineItem, error) {
+	dir, err := os.MkdirTemp("", "tpch-lines-")
+	if err != nil {
+		return nil, fmt.Errorf("tpch: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "tables.bin")
+	var out strings.Builder
+	if err := GenerateFile(ctx, Options{Output: &out}, path, lines); err != nil {
+		return nil, fmt.Errorf("%w\nchild output:\n%s", err, out.String())
+	}
+	tb, err := LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if tb.Len() != lines {
+		return nil, fmt.Errorf("tpch: the child wrote %d line items, want %d", tb.Len(), lines)
+	}
+	return tb.Slice(lines), nil
+}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,7 +28,7 @@ func TestMain(m *testing.M) {
 	tpch.RunChildIfRequested()
 	flag.Parse()
 	if !testing.Short() {
-		recs, err := generate()
+		recs, err := tpch.GenerateLineItems(context.Background(), goldenLines)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -37,28 +36,6 @@ func TestMain(m *testing.M) {
 		dbgenRecs = recs
 	}
 	os.Exit(m.Run())
-}
-
-// generate runs the dbgen child for goldenLines line items.
-func generate() ([]tpch.LineItem, error) {
-	dir, err := os.MkdirTemp("", "tpch-test")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "tables.bin")
-	var out strings.Builder
-	if err := tpch.GenerateFile(context.Background(), tpch.Options{Output: &out}, path, goldenLines); err != nil {
-		return nil, fmt.Errorf("%w\nchild output:\n%s", err, out.String())
-	}
-	tb, err := tpch.LoadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if tb.Len() != goldenLines {
-		return nil, fmt.Errorf("child wrote %d line items, want %d", tb.Len(), goldenLines)
-	}
-	return tb.Slice(goldenLines), nil
 }
 
 // golden returns the golden text of line items: the canonical hash and the

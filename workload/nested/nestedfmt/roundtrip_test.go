@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/serbench/serbench/dataset/nested/media"
@@ -39,7 +37,7 @@ func TestMain(m *testing.M) {
 	tpch.RunChildIfRequested()
 	flag.Parse()
 	if !testing.Short() {
-		recs, err := generateTPCH()
+		recs, err := tpch.GenerateLineItems(context.Background(), tpchLines)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -47,28 +45,6 @@ func TestMain(m *testing.M) {
 		tpchRecs = recs
 	}
 	os.Exit(m.Run())
-}
-
-// generateTPCH runs the dbgen child for tpchLines line items.
-func generateTPCH() ([]tpch.LineItem, error) {
-	dir, err := os.MkdirTemp("", "tpch-test")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "tables.bin")
-	var out strings.Builder
-	if err := tpch.GenerateFile(context.Background(), tpch.Options{Output: &out}, path, tpchLines); err != nil {
-		return nil, fmt.Errorf("%w\nchild output:\n%s", err, out.String())
-	}
-	tb, err := tpch.LoadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if tb.Len() != tpchLines {
-		return nil, fmt.Errorf("child wrote %d line items, want %d", tb.Len(), tpchLines)
-	}
-	return tb.Slice(tpchLines), nil
 }
 
 // genericFormats returns the reflection-based formats of T: JSON lines (both
