@@ -1,21 +1,29 @@
 // Package report renders serbench results — and only results files — as
-// Markdown, HTML and SVG plots. Workloads contribute Sections that turn a
-// run's cases into neutral Blocks (tables, text, plots, raw output); this
-// package lays them out. It also compares two runs benchstat-style.
+// Markdown, HTML and SVG plots. The sections of a workload's report are
+// the ones its run declared (package table) and the blocks the command
+// line computed from the results (table.Derived); this package builds
+// their tables, draws their plots and writes them. It also compares two
+// runs benchstat-style.
 package report
 
 import (
-	"strings"
-
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 )
 
-// A Block is one element of a report section: *Table, *Text, *Plot or
-// *Code.
-type Block interface{ block() }
+// A Block is one element of a report section: *table.Table, *table.Text,
+// *Plot (a drawn figure) or *table.Code.
+type Block = table.Block
 
-// Table is a titled grid of cells. Cells are plain text; renderers escape
-// them.
+// Text is a paragraph (see table.Text).
+type Text = table.Text
+
+// Code is preformatted text (see table.Code).
+type Code = table.Code
+
+// Table is a table of text cells; the report's own tables (the
+// environment, the generic sections) are built as one and sorted by
+// SortKey.
 type Table struct {
 	Caption string
 	Header  []string
@@ -24,10 +32,7 @@ type Table struct {
 	Notes []string
 }
 
-// Text is a paragraph. A leading "- " on a line makes a bullet.
-type Text struct{ Body string }
-
-// Plot is an SVG figure, written beside the report as File.
+// Plot is a drawn SVG figure, written beside the report as File.
 type Plot struct {
 	// File is the SVG file name (no directory), unique within a report.
 	File    string
@@ -35,27 +40,19 @@ type Plot struct {
 	SVG     []byte
 }
 
-// Code is preformatted text (raw benchmark output).
-type Code struct{ Body string }
+// BlockKind implements Block.
+func (*Table) BlockKind() string { return "table" }
 
-func (*Table) block() {}
-func (*Text) block()  {}
-func (*Plot) block()  {}
-func (*Code) block()  {}
+// BlockKind implements Block.
+func (*Plot) BlockKind() string { return "plot" }
 
-// A Section is a titled part of a workload's report.
+// A Section is a titled part of a workload's report rendered by code.
 type Section struct {
 	// Workload is the workload whose cases the section renders.
 	Workload string
 	Title    string
 	// Render builds the section from the workload's cases of one run.
-	// Nil blocks (a nil *Table from SubjectsTable or Pivot.Table) are
-	// left out; returning no blocks, or only nil ones, omits the section.
+	// Nil blocks are left out; returning no blocks, or only nil ones,
+	// omits the section.
 	Render func(run *results.Run, cases []*results.Case) ([]Block, error)
-}
-
-// Findings renders the few computed sentences a workload opens with, as a
-// list.
-func Findings(lines []string) *Text {
-	return &Text{Body: "- " + strings.Join(lines, "\n- ")}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/serbench/serbench/results"
@@ -46,12 +48,12 @@ func TestReportInBrowser(t *testing.T) {
 			return []Block{SubjectsTable(run, "features", "subject", cases)}, nil
 		}},
 		{Workload: "features", Title: "Speed", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
-			chart := LineChart{Title: "encode and decode", XLabel: "op", YLabel: "time", LogY: true, YFormat: Duration, Palette: RunPalette(run)}
+			chart := table.LineChart{Title: "encode and decode", XLabel: "op", YLabel: "time", LogY: true, YFormat: table.Duration, Palette: table.RunPalette(run)}
 			t := &Table{Header: []string{"subject", "op", "time"}}
 			for _, op := range []string{"encode", "decode"} {
-				for _, c := range Where(cases, "op", op) {
+				for _, c := range table.Where(cases, "op", op) {
 					st, _ := c.Stat(results.UnitNsPerOp)
-					t.Rows = append(t.Rows, []string{c.Labels.Get("subject"), op, NsCell(c)})
+					t.Rows = append(t.Rows, []string{c.Labels.Get("subject"), op, table.TimeText(c)})
 					x := 1.0
 					if op == "decode" {
 						x = 2
@@ -65,18 +67,14 @@ func TestReportInBrowser(t *testing.T) {
 						}
 					}
 					if !found {
-						chart.Series = append(chart.Series, Series{Name: c.Labels.Get("subject"), X: []float64{x}, Y: []float64{st.Median}, Lo: []float64{st.Lo}, Hi: []float64{st.Hi}, Limit: c.IsLimit()})
+						chart.Series = append(chart.Series, table.Series{Name: c.Labels.Get("subject"), X: []float64{x}, Y: []float64{st.Median}, Lo: []float64{st.Lo}, Hi: []float64{st.Hi}, Limit: c.IsLimit()})
 					}
 				}
 			}
-			svg, err := chart.SVG()
-			if err != nil {
-				return nil, err
-			}
-			return []Block{t, &Plot{File: "speed.svg", Caption: "speed", SVG: svg}}, nil
+			return []Block{t, &table.Plot{File: "speed.svg", Caption: "speed", Chart: &chart}}, nil
 		}},
 	}
-	doc, err := Build(runs, sections)
+	doc, err := Build(Input{Runs: runs, Sections: sections})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,110 +9,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"golang.org/x/perf/benchmath"
+	"github.com/serbench/serbench/table"
 
 	"github.com/serbench/serbench/results"
 )
-
-// sampleValues returns a case's per-sample values of unit.
-func sampleValues(c *results.Case, unit string) []float64 {
-	var out []float64
-	for _, s := range c.Samples {
-		switch unit {
-		case results.UnitNsPerOp:
-			out = append(out, s.NsPerOp)
-		case results.UnitBytesPerOp:
-			out = append(out, s.BytesPerOp)
-		case results.UnitAllocsPerOp:
-			out = append(out, s.AllocsPerOp)
-		case results.UnitVsBaseline:
-			if s.VsBaseline > 0 {
-				out = append(out, s.VsBaseline)
-			}
-		case results.UnitVsLimit:
-			if s.VsLimit > 0 {
-				out = append(out, s.VsLimit)
-			}
-		case results.UnitMBPerS:
-			if s.NsPerOp > 0 {
-				out = append(out, float64(c.BytesPerOp)*1e3/s.NsPerOp)
-			}
-		default:
-			if v, ok := s.Metrics[unit]; ok {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
-// processMedians returns the median of unit over each process that
-// measured c, in fork order, or nil when c was measured in one process.
-func processMedians(c *results.Case, unit string) []float64 {
-	byFork := map[int][]float64{}
-	for i := range c.Samples {
-		one := results.Case{BytesPerOp: c.BytesPerOp, Samples: c.Samples[i : i+1]}
-		if v := sampleValues(&one, unit); len(v) == 1 {
-			byFork[c.Samples[i].Fork] = append(byFork[c.Samples[i].Fork], v[0])
-		}
-	}
-	if len(byFork) < 2 {
-		return nil
-	}
-	forks := make([]int, 0, len(byFork))
-	for f := range byFork {
-		forks = append(forks, f)
-	}
-	sort.Ints(forks)
-	out := make([]float64, 0, len(forks))
-	for _, f := range forks {
-		out = append(out, results.Summarize(byFork[f]).Median)
-	}
-	return out
-}
-
-// compareSamples tests a and b in unit with Mann-Whitney U. When both
-// were measured in several processes (serbench run --forks) it compares
-// the processes' medians, not the samples (byProcess is then true):
-// samples of one process share its state — the heap's layout, the CPU's
-// frequency, its neighbours — so they are not independent observations of
-// the build, and treating them as such calls a shift between two
-// processes of the same build significant (measured: 40 of 198 rows of
-// two identical four-fork runs at p ≤ 0.05 by samples). This is the
-// hierarchical design of Kalibera and Jones, "Rigorous Benchmarking in
-// Reasonable Time" (ISMM 2013): the variation of the highest level that
-// varies — here the process — sets what a difference must exceed.
-func compareSamples(a, b *results.Case, unit string) (cmp benchmath.Comparison, byProcess, ok bool) {
-	va, vb := processMedians(a, unit), processMedians(b, unit)
-	byProcess = va != nil && vb != nil
-	if !byProcess {
-		va, vb = sampleValues(a, unit), sampleValues(b, unit)
-	}
-	if len(va) == 0 || len(vb) == 0 {
-		return benchmath.Comparison{}, false, false
-	}
-	sa := benchmath.NewSample(va, &benchmath.DefaultThresholds)
-	sb := benchmath.NewSample(vb, &benchmath.DefaultThresholds)
-	return benchmath.AssumeNothing.Compare(sa, sb), byProcess, true
-}
-
-// allEqual reports whether every sample of a and b has one value in unit
-// (0 B/op against 0 B/op): however few, such samples show no change.
-func allEqual(a, b *results.Case, unit string) bool {
-	vs := append(sampleValues(a, unit), sampleValues(b, unit)...)
-	for _, v := range vs {
-		if v != vs[0] {
-			return false
-		}
-	}
-	return len(vs) > 0
-}
-
-// significant reports whether a and b differ in unit at α = 0.05.
-func significant(a, b *results.Case, unit string) bool {
-	cmp, _, ok := compareSamples(a, b, unit)
-	return ok && cmp.P <= cmp.Alpha
-}
 
 // Delta is one row of a comparison.
 type Delta struct {
@@ -138,7 +38,7 @@ type Delta struct {
 	// and the test compared the processes' medians (see compareSamples).
 	ByProcess bool
 	// TooFew is set when N1 and N2 are too few for the test to reach α
-	// whatever the values (MinP(N1, N2) > α: with 2 against 2 the
+	// whatever the values (table.MinP(N1, N2) > α: with 2 against 2 the
 	// smallest p is 0.333), unless every value of both is the same: such
 	// a row can say neither "changed" nor "no difference", and is never
 	// Significant. Comparison.CannotTell says which of them matter.
@@ -228,9 +128,9 @@ func Compare(old, new *results.Run, opts CompareOptions) []Delta {
 			} else if sn.Median != 0 {
 				d.Change = 1
 			}
-			if cmp, byProcess, ok := compareSamples(o, n, unit); ok {
+			if cmp, byProcess, ok := table.CompareSamples(o, n, unit); ok {
 				d.P, d.N1, d.N2, d.ByProcess = cmp.P, cmp.N1, cmp.N2, byProcess
-				d.TooFew = MinP(cmp.N1, cmp.N2) > cmp.Alpha && !allEqual(o, n, unit)
+				d.TooFew = table.MinP(cmp.N1, cmp.N2) > cmp.Alpha && !table.AllEqual(o, n, unit)
 				d.Significant = !d.TooFew && cmp.P <= cmp.Alpha
 				d.Changed = d.Significant && math.Abs(d.Change) >= opts.threshold()
 			}
@@ -306,10 +206,10 @@ func (c *Comparison) machineNote() string {
 	ch := c.NewProbe/c.OldProbe - 1
 	note := fmt.Sprintf("Machine: the fixed probe loop took %s (median) in the old run and %s in the new (%s): "+
 		"every absolute time of the new run carries that difference; in-round ratios (--normalize) cancel it.",
-		Duration(c.OldProbe), Duration(c.NewProbe), SignedPct(ch))
+		table.Duration(c.OldProbe), table.Duration(c.NewProbe), table.SignedPct(ch))
 	if c.OldMemory > 0 && c.NewMemory > 0 {
 		m := c.NewMemory/c.OldMemory - 1
-		note += fmt.Sprintf(" The memory chase took %s and %s (%s)", Duration(c.OldMemory), Duration(c.NewMemory), SignedPct(m))
+		note += fmt.Sprintf(" The memory chase took %s and %s (%s)", table.Duration(c.OldMemory), table.Duration(c.NewMemory), table.SignedPct(m))
 		if math.Abs(m) > c.Threshold {
 			way := "slower"
 			if m < 0 {
@@ -430,14 +330,14 @@ func (c *Comparison) TooFewNote() string {
 		}
 	}
 	return fmt.Sprintf("%d could not be judged: too few samples to reach α = %g (the smallest p of %s is %.2f) — %s",
-		n, Alpha, vs(first), MinP(first.N1, first.N2), c.Rerun())
+		n, table.Alpha, vs(first), table.MinP(first.N1, first.N2), c.Rerun())
 }
 
 // Rerun says how to measure the rows with too few samples so that a test
 // can tell: "rerun both with --count ≥ 4" (or --forks ≥ 4 for rows
 // compared by process), "" when there are none.
 func (c *Comparison) Rerun() string {
-	need := MinSamples(Alpha)
+	need := table.MinSamples(table.Alpha)
 	samples, processes := false, false
 	for _, d := range c.Deltas {
 		if d.Note != "" || !d.TooFew {
@@ -708,7 +608,7 @@ func pString(d Delta) string {
 		if d.ByProcess {
 			s += " processes"
 		}
-		return s + fmt.Sprintf(": the smallest p possible is %.2f)", MinP(d.N1, d.N2))
+		return s + fmt.Sprintf(": the smallest p possible is %.2f)", table.MinP(d.N1, d.N2))
 	}
 	s := fmt.Sprintf("(p=%.3f n=%d", d.P, d.N1)
 	if d.N1 != d.N2 {
@@ -738,16 +638,16 @@ func cell(c *results.Case, unit string) string {
 		return "–"
 	}
 	if !c.OK() {
-		return statusCell(c)
+		return table.Time(c).String()
 	}
 	s, ok := c.Stat(unit)
 	if !ok {
 		return "–"
 	}
-	f := Float
+	f := table.Float
 	if unit == results.UnitNsPerOp {
-		f = Duration
+		f = table.Duration
 	}
-	out := WithCI(s, f)
+	out := table.WithCI(s, f)
 	return strings.TrimSpace(out)
 }

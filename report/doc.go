@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 )
 
 // Doc is a rendered report: for each run, its environment and the
@@ -18,7 +20,7 @@ type Doc struct {
 	// SideBySide, with two runs or more, puts the runs' cases next to each
 	// other: one table per workload, a column per run, the ratio to the
 	// first.
-	SideBySide []*Table
+	SideBySide []*table.Table
 	Runs       []RunDoc
 }
 
@@ -27,7 +29,7 @@ type RunDoc struct {
 	Run *results.Run
 	// Notices are said at the top: an interrupted run, a cut file.
 	Notices []string
-	Env     *Table
+	Env     *table.Table
 	// Machine says how steady the machine was during the run (from its
 	// probes): a paragraph and a plot; empty for runs without probes.
 	Machine   []Block
@@ -46,10 +48,26 @@ type SectionDoc struct {
 	Blocks []Block
 }
 
-// Build renders runs with the given workload sections. Every workload also
-// gets the generic sections: failed cases, noisy cases and raw output.
-// Plots get file names unique across the document.
-func Build(runs []*results.Run, sections []Section) (*Doc, error) {
+// Input is what Build renders.
+type Input struct {
+	Runs []*results.Run
+	// Derived holds, for each run (by index) and workload, the blocks the
+	// workload computed from that run's results (its findings, rankings
+	// by rule). The report builds nothing else from workload code.
+	Derived []map[string]table.Derived
+	// Layouts are the sections each workload declares in this build, for
+	// results files whose run recorded none (schema 4 and older).
+	Layouts map[string][]table.Section
+	// Sections are sections rendered by code, for workloads that declare
+	// none.
+	Sections []Section
+}
+
+// Build renders the input's runs. Every workload also gets the generic
+// sections: failed cases, noisy cases and raw output. Plots are drawn and
+// get file names unique across the document.
+func Build(in Input) (*Doc, error) {
+	runs := in.Runs
 	d := &Doc{Title: "serbench report"}
 	usedFiles := map[string]int{}
 	for ri, run := range runs {
@@ -62,18 +80,45 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 				usedFiles[p.File]++
 			}
 		}
+		declared, err := declaredSections(run)
+		if err != nil {
+			return nil, err
+		}
+		var derived map[string]table.Derived
+		if ri < len(in.Derived) {
+			derived = in.Derived[ri]
+		}
 		for _, w := range run.Workloads() {
 			cases := run.Filter(w, nil)
 			wd := WorkloadDoc{Name: w}
-			for _, s := range sections {
-				if s.Workload != w {
+			secs := declared[w]
+			if len(secs) == 0 {
+				secs = in.Layouts[w]
+			}
+			for _, s := range secs {
+				blocks, err := table.BuildSection(run, s, cases, derived[w])
+				if err != nil {
+					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
+				}
+				if blocks, err = drawn(blocks); err != nil {
+					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
+				}
+				if len(blocks) > 0 {
+					onceEach(blocks)
+					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
+				}
+			}
+			for _, s := range in.Sections {
+				if s.Workload != w || len(secs) > 0 {
 					continue
 				}
 				blocks, err := s.Render(run, cases)
 				if err != nil {
 					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
 				}
-				blocks = slices.DeleteFunc(blocks, isNil)
+				if blocks, err = drawn(slices.DeleteFunc(blocks, isNil)); err != nil {
+					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
+				}
 				if len(blocks) > 0 {
 					onceEach(blocks)
 					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
@@ -104,10 +149,95 @@ func Build(runs []*results.Run, sections []Section) (*Doc, error) {
 	return d, nil
 }
 
+// declaredSections decodes the sections a run recorded, by workload, and
+// checks them: a results file is the user's input.
+func declaredSections(run *results.Run) (map[string][]table.Section, error) {
+	out := map[string][]table.Section{}
+	for _, raw := range run.Sections {
+		var s table.Section
+		if err := json.Unmarshal(raw.JSON, &s); err != nil {
+			return nil, fmt.Errorf("report: %s: section %q: %w", run.File, raw.Title, err)
+		}
+		if err := s.Validate(); err != nil {
+			return nil, fmt.Errorf("report: %s: %w", run.File, err)
+		}
+		out[s.Workload] = append(out[s.Workload], s)
+	}
+	return out, nil
+}
+
+// drawn replaces each plot's chart by its drawing (*Plot) and turns
+// tables of text into typed tables.
+func drawn(blocks []Block) ([]Block, error) {
+	out := make([]Block, 0, len(blocks))
+	for _, b := range blocks {
+		switch b := b.(type) {
+		case *table.Plot:
+			svg, err := drawChart(b.Chart)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, &Plot{File: b.File, Caption: b.Caption, SVG: svg})
+		case *Table:
+			out = append(out, typed(b))
+		default:
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// Typed turns a table of text into a typed table (see typed).
+func Typed(t *Table) *table.Table {
+	if t == nil {
+		return nil
+	}
+	return typed(t)
+}
+
+// SVG draws a chart.
+func SVG(c table.Chart) ([]byte, error) { return drawChart(c) }
+
+// typed turns a table of text into a typed table whose cells sort by the
+// number they start with (SortKey).
+func typed(t *Table) *table.Table {
+	out := &table.Table{Caption: t.Caption, Header: t.Header, Notes: t.Notes}
+	for _, r := range t.Rows {
+		cells := make([]table.Cell, len(r))
+		for i, c := range r {
+			switch {
+			case c == "–":
+				cells[i] = table.Dash()
+			case c == table.FailedText:
+				cells[i] = table.Cell{Kind: table.Failed}
+			default:
+				if v, ok := SortKey(c); ok {
+					cells[i] = table.StrV(c, v)
+				} else {
+					cells[i] = table.Str(c)
+				}
+			}
+		}
+		out.Rows = append(out.Rows, cells)
+	}
+	return out
+}
+
+// drawChart draws a chart as SVG.
+func drawChart(c table.Chart) ([]byte, error) {
+	switch c := c.(type) {
+	case *table.LineChart:
+		return lineSVG(c)
+	case *table.ScatterChart:
+		return scatterSVG(c)
+	}
+	return nil, fmt.Errorf("report: plot without a chart")
+}
+
 // sideBySide builds, per workload, a table of the cases measured in more
 // than one run: the median time in each run (named by host and file) and
 // each run's time as a multiple of the first run's.
-func sideBySide(runs []*results.Run) []*Table {
+func sideBySide(runs []*results.Run) []*table.Table {
 	var workloads []string
 	for _, r := range runs {
 		for _, w := range r.Workloads() {
@@ -116,9 +246,9 @@ func sideBySide(runs []*results.Run) []*Table {
 			}
 		}
 	}
-	var out []*Table
+	var out []*table.Table
 	for _, w := range workloads {
-		t := &Table{Caption: w + ": median time per op in each run", Header: []string{"case"}}
+		t := &table.Table{Caption: w + ": median time per op in each run", Header: []string{"case"}}
 		for i, r := range runs {
 			t.Header = append(t.Header, fmt.Sprintf("run %d (%s)", i+1, orDash(r.Env.Host)))
 			if i > 0 {
@@ -137,14 +267,14 @@ func sideBySide(runs []*results.Run) []*Table {
 			}
 		}
 		for _, n := range names {
-			row := []string{n}
+			row := []table.Cell{table.Str(n)}
 			shared := 0
 			for i := range runs {
 				c := index[i][n]
 				if c != nil {
 					shared++
 				}
-				row = append(row, NsCell(c))
+				row = append(row, table.Time(c))
 				if i > 0 {
 					row = append(row, ratioOfMedians(c, index[0][n]))
 				}
@@ -163,16 +293,11 @@ func sideBySide(runs []*results.Run) []*Table {
 
 // ratioOfMedians is c's median ns/op ÷ ref's, "–" when either is missing,
 // marked "(n=1)" or "(n=2)" when either median is of so few samples.
-func ratioOfMedians(c, ref *results.Case) string {
+func ratioOfMedians(c, ref *results.Case) table.Cell {
 	if c == nil || ref == nil || !c.OK() || !ref.OK() {
-		return "–"
+		return table.Dash()
 	}
-	a, _ := c.Median(results.UnitNsPerOp)
-	b, _ := ref.Median(results.UnitNsPerOp)
-	if b == 0 {
-		return "–"
-	}
-	return Times(a/b) + fewerMark(c, ref)
+	return table.Ratio(c, "", ref)
 }
 
 // notices says what a reader must know before reading a run's figures.
@@ -192,12 +317,12 @@ func notices(run *results.Run) []string {
 	return out
 }
 
-func envTable(run *results.Run) *Table {
+func envTable(run *results.Run) *table.Table {
 	e := run.Env
-	t := &Table{Header: []string{"", ""}}
+	t := &table.Table{Header: []string{"", ""}}
 	add := func(k, v string) {
 		if v != "" {
-			t.Rows = append(t.Rows, []string{k, v})
+			t.AddRow(table.Str(k), table.Str(v))
 		}
 	}
 	add("results file", run.File)
@@ -226,7 +351,7 @@ func envTable(run *results.Run) *Table {
 	}
 	add("kernel", e.Kernel)
 	if e.MemTotal > 0 {
-		add("memory", Bytes(float64(e.MemTotal)))
+		add("memory", table.Bytes(float64(e.MemTotal)))
 	}
 	add("command", strings.Join(e.Command, " "))
 	rt := make([]string, 0, len(e.GoRuntime))
@@ -254,24 +379,24 @@ func envTable(run *results.Run) *Table {
 
 func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 	var out []SectionDoc
-	var failed, skipped, noisy [][]string
+	var failed, skipped, noisy [][]table.Cell
 	once, twice := 0, 0
 	// With probes, each noisy case also says how far the machine itself
 	// moved while it was measured (probes up to 1.5 gaps outside it).
 	drift, probed := results.DriftOf(run.Probes, results.NoiseThreshold)
 	machineMoved, machineKnown := 0, 0
 	memoryMoved, memoryKnown := 0, 0
-	var noisyCPU, noisyMem []string // each noisy case's "meanwhile" cells
-	meanwhile := func(loop results.ProbeLoop, c *results.Case, moved, known *int) string {
+	var noisyCPU, noisyMem []table.Cell // each noisy case's "meanwhile" cells
+	meanwhile := func(loop results.ProbeLoop, c *results.Case, moved, known *int) table.Cell {
 		w, n, ok := results.LoopDuring(run.Probes, loop, c.Start, c.End, drift.Gap*3/2)
 		if !ok {
-			return "–"
+			return table.Dash()
 		}
 		*known++
 		if w > results.NoiseThreshold {
 			*moved++
 		}
-		return fmt.Sprintf("±%.0f%% (%d probes)", w*100, n)
+		return table.StrV(fmt.Sprintf("±%.0f%% (%d probes)", w*100, n), w)
 	}
 	for _, c := range cases {
 		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() {
@@ -284,12 +409,13 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		}
 		switch {
 		case c.Skipped():
-			skipped = append(skipped, []string{c.FullName(), c.Error})
+			skipped = append(skipped, []table.Cell{table.Str(c.FullName()), table.Str(c.Error)})
 		case !c.OK():
-			failed = append(failed, []string{c.FullName(), c.Error})
+			failed = append(failed, []table.Cell{table.Str(c.FullName()), table.Str(c.Error)})
 		case c.Noisy:
 			s, _ := c.Stat(results.UnitNsPerOp)
-			row := []string{c.FullName(), Duration(s.Median), Duration(s.Lo) + " … " + Duration(s.Hi), fmt.Sprintf("±%.0f%%", s.RelWidth()*100)}
+			row := []table.Cell{table.Str(c.FullName()), table.Num(s.Median, table.DurationF),
+				table.StrV(table.Duration(s.Lo)+" … "+table.Duration(s.Hi), s.Lo), table.StrV(fmt.Sprintf("±%.0f%%", s.RelWidth()*100), s.RelWidth())}
 			if probed {
 				noisyCPU = append(noisyCPU, meanwhile(results.CPULoop, c, &machineMoved, &machineKnown))
 				noisyMem = append(noisyMem, meanwhile(results.MemoryLoop, c, &memoryMoved, &memoryKnown))
@@ -298,13 +424,13 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		}
 	}
 	if len(failed) > 0 {
-		out = append(out, SectionDoc{Title: "Failed cases", Blocks: []Block{&Table{
+		out = append(out, SectionDoc{Title: "Failed cases", Blocks: []Block{&table.Table{
 			Header: []string{"case", "reason"}, Rows: failed,
 			Notes: []string{"A failed case did not survive setup or its round-trip check; it has no timings and is ranked nowhere."},
 		}}})
 	}
 	if len(skipped) > 0 {
-		out = append(out, SectionDoc{Title: "Cases not run here", Blocks: []Block{&Table{
+		out = append(out, SectionDoc{Title: "Cases not run here", Blocks: []Block{&table.Table{
 			Header: []string{"case", "why, and how to run it"}, Rows: skipped,
 		}}})
 	}
@@ -313,30 +439,30 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		if once > 0 {
 			what := "1 case was measured once (a slow op whose time budget allowed one sample): it has no interval, so it can"
 			if once > 1 {
-				what = Int(float64(once)) + " cases were measured once (slow ops whose time budget allowed one sample): they have no interval, so they can"
+				what = table.Int(float64(once)) + " cases were measured once (slow ops whose time budget allowed one sample): they have no interval, so they can"
 			}
 			notes = append(notes, what+" be called neither noisy nor steady; tables mark them (n=1).")
 		}
 		if twice > 0 {
 			what := "1 case was measured twice: its median is"
 			if twice > 1 {
-				what = Int(float64(twice)) + " cases were measured twice: their median is"
+				what = table.Int(float64(twice)) + " cases were measured twice: their median is"
 			}
 			notes = append(notes, what+" the mean of two samples, one of which may be cold, and no test can tell a difference from two samples; tables mark them (n=2).")
 		}
 		header := []string{"case", "median", "interval", "width"}
 		for _, col := range []struct {
 			name  string
-			cells []string
+			cells []table.Cell
 			known int
 			note  string
 		}{
 			{"machine meanwhile", noisyCPU, machineKnown, fmt.Sprintf("Machine meanwhile: how far the fixed probe loop (see Machine speed) moved around its median over the probes taken while the case was measured and just before and after it. "+
 				"%s of the %s noisy cases with probes were measured while the machine itself moved by more than ±%.0f%%: their width is at least partly the machine's.",
-				Int(float64(machineMoved)), Int(float64(machineKnown)), results.NoiseThreshold*100)},
+				table.Int(float64(machineMoved)), table.Int(float64(machineKnown)), results.NoiseThreshold*100)},
 			{"memory meanwhile", noisyMem, memoryKnown, fmt.Sprintf("Memory meanwhile: the same for the memory chase. %s of the %s noisy cases with memory times were measured while the shared caches and memory moved by more than ±%.0f%%: "+
 				"if their data does not fit in a core's own caches, their width is at least partly the memory system's.",
-				Int(float64(memoryMoved)), Int(float64(memoryKnown)), results.NoiseThreshold*100)},
+				table.Int(float64(memoryMoved)), table.Int(float64(memoryKnown)), results.NoiseThreshold*100)},
 		} {
 			if col.known == 0 {
 				continue
@@ -347,7 +473,7 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 			}
 			notes = append(notes, col.note)
 		}
-		blocks := []Block{&Table{Header: header, Rows: noisy, Notes: notes}}
+		blocks := []Block{&table.Table{Header: header, Rows: noisy, Notes: notes}}
 		if len(noisy) == 0 {
 			blocks = []Block{&Text{Body: strings.Join(notes[1:], " ")}}
 		}
@@ -362,9 +488,9 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		fmt.Fprintf(&raw, "%s", c.FullName())
 		for _, u := range c.Units() {
 			v, _ := c.Median(u)
-			fmt.Fprintf(&raw, "\t%s %s", Float(v), u)
+			fmt.Fprintf(&raw, "\t%s %s", table.Float(v), u)
 		}
-		if m := SamplesMark(c); m != "" {
+		if m := table.SamplesMark(c); m != "" {
 			raw.WriteString("\t" + strings.TrimSpace(m))
 		}
 		raw.WriteByte('\n')
@@ -417,16 +543,19 @@ func (d *Doc) WriteDir(dir string) error {
 	return nil
 }
 
-// isNil reports whether b is nil or a nil *Table, *Text, *Plot or *Code,
-// as a section returns when a builder such as SubjectsTable or
-// Pivot.Table found nothing to show.
+// isNil reports whether b is nil or a nil block pointer, as a section
+// returns when it found nothing to show.
 func isNil(b Block) bool {
 	switch b := b.(type) {
 	case *Table:
 		return b == nil
+	case *table.Table:
+		return b == nil
 	case *Text:
 		return b == nil
 	case *Plot:
+		return b == nil
+	case *table.Plot:
 		return b == nil
 	case *Code:
 		return b == nil
@@ -439,14 +568,14 @@ func isNil(b Block) bool {
 func onceEach(blocks []Block) {
 	last := map[string]int{}
 	for i, b := range blocks {
-		if t, ok := b.(*Table); ok {
+		if t, ok := b.(*table.Table); ok {
 			for _, n := range t.Notes {
 				last[n] = i
 			}
 		}
 	}
 	for i, b := range blocks {
-		t, ok := b.(*Table)
+		t, ok := b.(*table.Table)
 		if !ok || len(t.Notes) == 0 {
 			continue
 		}

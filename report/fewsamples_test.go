@@ -97,38 +97,6 @@ func TestFewSamplesFixtures(t *testing.T) {
 	}
 }
 
-func TestMinP(t *testing.T) {
-	tests := []struct {
-		n1, n2   int
-		want     float64
-		testable bool
-	}{
-		{0, 5, 1, false},
-		{1, 1, 1, false},
-		{1, 2, 2.0 / 3, false},
-		{2, 2, 1.0 / 3, false},
-		{3, 3, 0.1, false},
-		{3, 4, 2.0 / 35, false},
-		{4, 4, 2.0 / 70, true},
-		{2, 10, 2.0 / 66, true},
-		{20, 20, 2 / 137846528820.0, true},
-	}
-	for _, tt := range tests {
-		got := MinP(tt.n1, tt.n2)
-		if d := got - tt.want; d > 1e-12 || d < -1e-12 {
-			t.Errorf("MinP(%d, %d) = %v, want %v", tt.n1, tt.n2, got, tt.want)
-		}
-		if testable(tt.n1, tt.n2) != tt.testable {
-			t.Errorf("testable(%d, %d) = %v, want %v", tt.n1, tt.n2, !tt.testable, tt.testable)
-		}
-	}
-	for alpha, want := range map[float64]int{0.05: 4, 0.1: 3, 0.01: 5, 0.5: 2} {
-		if got := MinSamples(alpha); got != want {
-			t.Errorf("MinSamples(%v) = %d, want %d", alpha, got, want)
-		}
-	}
-}
-
 // TestCompareTooFewSamples is issue 26.5: a run 36× slower with two
 // samples a side said "0 changed". Rows that no test of their sizes could
 // call significant say so, the summary counts them and says what to
@@ -237,50 +205,11 @@ func TestDifferentInputs(t *testing.T) {
 
 // TestFewSampleCells is issue 26.6: every cell that prints a median of
 // fewer than three samples says how many, with one rule.
-func TestFewSampleCells(t *testing.T) {
-	ratio := func(ns ...float64) *results.Case {
-		c := caseWith(ns...)
-		for i := range c.Samples {
-			c.Samples[i].VsLimit = 3
-		}
-		c.Summarize()
-		return c
-	}
-	noisy2 := caseWith(10e6, 16.9e6)
-	tests := []struct {
-		name, got, want string
-	}{
-		{"NsCell n=1", NsCell(caseWith(1.57e9)), "1.57 s (n=1)"},
-		{"TimeCell n=1", TimeCell(caseWith(1.57e9)), "1.57 s (n=1)"},
-		{"NsCell n=2 noisy", NsCell(noisy2), "13.4 ms ±26% (n=2, noisy)"},
-		{"TimeCell n=2 noisy", TimeCell(noisy2), "13.4 ms ±26% (n=2, noisy)"},
-		{"NsCell n=2", NsCell(caseWith(100, 101)), "100 ns ±0% (n=2)"},
-		{"NsCell n=3", NsCell(caseWith(100, 101, 100)), "100 ns ±1%"},
-		{"NsCell noisy n=3", NsCell(caseWith(100, 150, 120)), "120 ns ±25% (noisy)"},
-		{"UnitCell MB/s n=1", UnitCell(func() *results.Case { c := caseWith(1e6); c.BytesPerOp = 1 << 20; c.Summarize(); return c }(), results.UnitMBPerS, Float), "1,049 (n=1)"},
-		{"UnitCell allocs n=1", UnitCell(caseWith(1e6), results.UnitAllocsPerOp, Count), "0 (n=1)"},
-		{"UnitCell fixed metric", UnitCell(func() *results.Case { c := caseWith(1e6); c.Metrics = map[string]float64{"file-B": 409}; return c }(), "file-B", Bytes), "409 B"},
-		{"MemCell n=2", MemCell(caseWith(1e6, 2e6)), "0 / 0 (n=2)"},
-		{"MemCell n=3", MemCell(caseWith(1e6, 2e6, 1e6)), "0 / 0"},
-		{"RatioCell in-round n=2", RatioCell(ratio(300, 301), results.UnitVsLimit, nil), "3.00× ±0% (n=2)"},
-		{"RatioCell of medians n=1", RatioCell(caseWith(300), results.UnitVsLimit, caseWith(100, 100, 100)), "3.00× (n=1)"},
-		{"ratio of medians n=1", ratioOfMedians(caseWith(1.57e9), caseWith(16.9e6, 17e6, 16.8e6)), "92.9× (n=1)"},
-		{"ratio of medians n=3", ratioOfMedians(caseWith(2, 2, 2), caseWith(1, 1, 1)), "2.00×"},
-		{"SamplesMark n=1", "msgpack+zstd, " + Duration(1.57e9) + SamplesMark(caseWith(1.57e9)), "msgpack+zstd, 1.57 s (n=1)"},
-		{"SamplesMark n=5", SamplesMark(caseWith(1, 2, 3, 4, 5)), ""},
-	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
-		}
-	}
-}
-
 // TestSideBySideMarksFewSamples renders the side-by-side view of two runs
 // (Markdown and HTML) whose cases have one and two samples.
 func TestSideBySideMarksFewSamples(t *testing.T) {
 	runs := []*results.Run{readRun(t, "few-old.jsonl"), readRun(t, "few-new.jsonl")}
-	doc, err := Build(runs, nil)
+	doc, err := Build(Input{Runs: runs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/results"
 )
 
@@ -101,36 +103,44 @@ func cellsSection(run *results.Run, cases []*results.Case) ([]Block, error) {
 			}
 		}
 	}
-	if t := (Pivot{Cases: cases, Row: "subject", Col: col, Cell: TimeCell}).Table(); t != nil {
-		blocks = append(blocks, t)
+	if col != "" {
+		spec := table.Spec{Rows: []string{"subject"}, Cols: col, Columns: []table.Column{{Head: "{col}", Show: "time"}, {Head: "mem", Show: "mem"}},
+			Extra: []table.Column{{Head: "vs first", Show: "faster", Ref: map[string]string{"subject": cases[0].Labels.Get("subject")}}}, Sort: "-vs first"}
+		ts, err := spec.Build(cases)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			blocks = append(blocks, t)
+		}
 	}
-	base := SubjectWithRole(cases, results.RoleBaseline, "")
-	limit := SubjectWithRole(cases, results.RoleLimit, "")
-	ix := NewIndex(cases, "subject")
-	t := &Table{Header: []string{"case", "ns", "unit", "mem", "x-limit", "x-baseline", "faster"}}
-	var line Series
-	var pts []Point
+	base := table.SubjectWithRole(cases, results.RoleBaseline, "")
+	limit := table.SubjectWithRole(cases, results.RoleLimit, "")
+	ix := table.NewIndex(cases, "subject")
+	t := &table.Table{Header: []string{"case", "ns", "unit", "mem", "x-limit", "x-baseline", "faster"}}
+	var line table.Series
+	var pts []table.Point
 	for i, c := range cases {
-		t.Rows = append(t.Rows, []string{c.FullName(), NsCell(c), UnitCell(c, results.UnitBytesPerOp, Bytes), MemCell(c),
-			RatioCell(c, results.UnitVsLimit, ix.Get(limit)), RatioCell(c, results.UnitVsBaseline, ix.Get(base)), Faster(c, cases[0])})
+		t.AddRow(table.Str(c.FullName()), table.Time(c), table.Median(c, results.UnitBytesPerOp, table.BytesF), table.Mem(c),
+			table.Ratio(c, results.UnitVsLimit, ix.Get(limit)), table.Ratio(c, results.UnitVsBaseline, ix.Get(base)), table.Faster(c, cases[0]))
 		if s, ok := c.Stat(results.UnitNsPerOp); ok && c.OK() {
 			line.X = append(line.X, float64(i+1))
 			line.Y = append(line.Y, s.Median)
 			line.Lo = append(line.Lo, s.Lo)
 			line.Hi = append(line.Hi, s.Hi)
 			b, _ := c.Median(results.UnitBytesPerOp)
-			pts = append(pts, Point{X: b, Y: s.Median, Label: c.Labels.Get("subject")})
+			pts = append(pts, table.Point{X: b, Y: s.Median, Label: c.Labels.Get("subject")})
 		}
 	}
 	blocks = append(blocks, t)
 	for _, log := range []bool{false, true} {
-		lc := LineChart{Title: "ns/op", LogX: log, LogY: log, BinaryX: log, YFormat: Duration, Series: []Series{line}, Palette: RunPalette(run)}
-		if svg, err := lc.SVG(); err == nil {
-			blocks = append(blocks, &Plot{File: "line.svg", SVG: svg})
+		lc := table.LineChart{Title: "ns/op", LogX: log, LogY: log, BinaryX: log, YFormat: table.Duration, Series: []table.Series{line}, Palette: table.RunPalette(run)}
+		if _, err := drawChart(&lc); err == nil {
+			blocks = append(blocks, &table.Plot{File: "line.svg", Chart: &lc})
 		}
-		sc := ScatterChart{Title: "B/op and ns/op", LogX: log, LogY: log, Points: pts, Frontier: true}
-		if svg, err := sc.SVG(); err == nil {
-			blocks = append(blocks, &Plot{File: "scatter.svg", SVG: svg})
+		sc := table.ScatterChart{Title: "B/op and ns/op", LogX: log, LogY: log, Points: pts, Frontier: true}
+		if _, err := drawChart(&sc); err == nil {
+			blocks = append(blocks, &table.Plot{File: "scatter.svg", Chart: &sc})
 		}
 	}
 	return blocks, nil
@@ -162,7 +172,7 @@ func FuzzBuild(f *testing.F) {
 			{runs, []Section{}, false},
 			{merged, fuzzSections(merged), true},
 		} {
-			doc, err := Build(tt.runs, tt.sections)
+			doc, err := Build(Input{Runs: tt.runs, Sections: tt.sections})
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}

@@ -46,7 +46,7 @@ func TestHTMLGolden(t *testing.T) {
 	sections := []Section{{Workload: "features", Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
 		return []Block{SubjectsTable(run, "features", "subject", cases)}, nil
 	}}}
-	doc, err := Build(runs, sections)
+	doc, err := Build(Input{Runs: runs, Sections: sections})
 	if err != nil {
 		t.Fatal(err)
 	}

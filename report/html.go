@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html"
 	"strings"
+
+	"github.com/serbench/serbench/table"
 )
 
 const css = `*{box-sizing:border-box}
@@ -104,7 +106,7 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 		w.WriteString("<div class=\"card\"><dl>")
 		for _, r := range rd.Env.Rows {
 			if len(r) == 2 {
-				fmt.Fprintf(w, "<dt>%s</dt><dd>%s</dd>", html.EscapeString(r[0]), html.EscapeString(r[1]))
+				fmt.Fprintf(w, "<dt>%s</dt><dd>%s</dd>", html.EscapeString(r[0].String()), html.EscapeString(r[1].String()))
 			}
 		}
 		w.WriteString("</dl></div>\n")
@@ -146,7 +148,7 @@ func anchor(run int, workload, section string) string {
 
 func htmlBlock(w *strings.Builder, b Block, tables *int) {
 	switch b := b.(type) {
-	case *Table:
+	case *table.Table:
 		*tables++
 		htmlTable(w, b, fmt.Sprintf("t%d", *tables))
 	case *Text:
@@ -209,7 +211,7 @@ func inline(s string) string {
 // filterRows is the row count from which a table gets a filter box.
 const filterRows = 8
 
-func htmlTable(w *strings.Builder, t *Table, id string) {
+func htmlTable(w *strings.Builder, t *table.Table, id string) {
 	if len(t.Rows) >= filterRows {
 		fmt.Fprintf(w, "<input class=\"filter\" type=\"search\" placeholder=\"filter rows…\" aria-label=\"filter rows\" data-table=\"%s\">", id)
 	}
@@ -228,24 +230,25 @@ func htmlTable(w *strings.Builder, t *Table, id string) {
 	for _, r := range t.Rows {
 		w.WriteString("<tr>")
 		for i, c := range r {
+			text := c.String()
 			var class []string
 			attr := ""
-			if v, ok := SortKey(c); ok {
+			if c.Num() {
 				if i > 0 {
 					class = append(class, "num")
 				}
-				attr = fmt.Sprintf(" data-v=\"%g\"", v)
+				attr = fmt.Sprintf(" data-v=\"%g\"", c.V)
 			}
 			switch {
-			case c == Failed:
+			case c.Kind == table.Failed:
 				class = append(class, "failed")
-			case strings.HasSuffix(c, "(noisy)"), strings.HasSuffix(c, ", noisy)"):
+			case c.IsNoisy(), strings.HasSuffix(text, "(noisy)"), strings.HasSuffix(text, ", noisy)"):
 				class = append(class, "noisy")
 			}
 			if len(class) > 0 {
 				attr = fmt.Sprintf(" class=\"%s\"", strings.Join(class, " ")) + attr
 			}
-			fmt.Fprintf(w, "<td%s>%s</td>", attr, inline(c))
+			fmt.Fprintf(w, "<td%s>%s</td>", attr, inline(text))
 		}
 		w.WriteString("</tr>")
 	}

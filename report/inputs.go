@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/results"
 )
 
@@ -85,7 +87,7 @@ func describeInput(facts map[string]string, keys []string) string {
 	var counts []string
 	count := func(v, unit string) string {
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			v = Int(f)
+			v = table.Int(f)
 		}
 		return v + " " + unit
 	}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/results"
 )
 
@@ -28,9 +30,9 @@ func machineBlocks(run *results.Run) []Block {
 		"From the 5th to the 95th percentile it ranged over **%s … %s** of its median; "+
 		"in %s of %s windows of three consecutive probes the extremes lay more than ±%.0f%% from the window's median (%s): "+
 		"that is how often a perfectly steady case sampled three times, %s apart, would have been flagged noisy on this machine.",
-		Int(float64(d.N)), span(d.Span), Duration(float64(d.Gap)),
-		SignedPct(d.Lo-1), SignedPct(d.Hi-1),
-		Int(float64(d.Wide)), Int(float64(d.Triples)), results.NoiseThreshold*100, Pct(wide), Duration(float64(d.Gap)))
+		table.Int(float64(d.N)), span(d.Span), table.Duration(float64(d.Gap)),
+		table.SignedPct(d.Lo-1), table.SignedPct(d.Hi-1),
+		table.Int(float64(d.Wide)), table.Int(float64(d.Triples)), results.NoiseThreshold*100, table.Pct(wide), table.Duration(float64(d.Gap)))
 	if math.Max(1-d.Lo, d.Hi-1) > results.NoiseThreshold {
 		text += fmt.Sprintf(" The machine drifted by more than the ±%.0f%% noise threshold: cases whose samples span seconds "+
 			"inherit that spread, and differences between runs smaller than it are the machine's, not the subjects'. "+
@@ -54,7 +56,7 @@ func memoryText(m results.Drift) string {
 	text := fmt.Sprintf("Alongside that loop serbench timed a memory chase: a fixed chain of dependent loads through a buffer "+
 		"larger than a core's own caches, so it waits on the shared cache and memory, which neighbours on a shared host "+
 		"slow down while the cores stay as fast as before. Timed %s times, from the 5th to the 95th percentile it ranged over "+
-		"**%s … %s** of its median.", Int(float64(m.N)), SignedPct(m.Lo-1), SignedPct(m.Hi-1))
+		"**%s … %s** of its median.", table.Int(float64(m.N)), table.SignedPct(m.Lo-1), table.SignedPct(m.Hi-1))
 	if math.Max(1-m.Lo, m.Hi-1) > results.NoiseThreshold {
 		text += fmt.Sprintf(" The memory system drifted by more than the ±%.0f%% noise threshold: cases whose data does not "+
 			"fit in a core's own caches (large inputs, decoders that allocate their output afresh) inherit part of that spread, "+
@@ -66,9 +68,9 @@ func memoryText(m results.Drift) string {
 // span formats a run's length: seconds up to two minutes, then minutes.
 func span(d time.Duration) string {
 	if d <= 2*time.Minute {
-		return Duration(float64(d))
+		return table.Duration(float64(d))
 	}
-	return Float(d.Minutes()) + " min"
+	return table.Float(d.Minutes()) + " min"
 }
 
 // machinePlot draws the probes' times relative to their median against
@@ -78,34 +80,34 @@ func machinePlot(probes []results.Probe) ([]byte, error) {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
 	t0 := ps[0].Time
 	s := loopSeries(ps, results.CPULoop, "probe loop", t0)
-	lines := []Series{s}
+	lines := []table.Series{s}
 	if mem := results.MemoryLoop.Timed(ps); len(mem) >= 3 {
 		lines = append(lines, loopSeries(mem, results.MemoryLoop, "memory chase", t0))
 	}
 	x0, x1 := s.X[0], s.X[len(s.X)-1]
 	th := results.NoiseThreshold
-	band := func(name string, y float64) Series {
-		return Series{Name: name, X: []float64{x0, x1}, Y: []float64{y, y}, Limit: true}
+	band := func(name string, y float64) table.Series {
+		return table.Series{Name: name, X: []float64{x0, x1}, Y: []float64{y, y}, Limit: true}
 	}
-	c := LineChart{Title: "Machine speed during the run", XLabel: "minutes since the first probe",
+	c := table.LineChart{Title: "Machine speed during the run", XLabel: "minutes since the first probe",
 		YLabel: "probe time ÷ median (higher = slower)", Series: append(lines,
 			band(fmt.Sprintf("+%.0f%% (noise threshold)", th*100), 1+th), band(fmt.Sprintf("−%.0f%%", th*100), 1-th)),
-		YFormat: func(v float64) string { return Float(v) + "×" },
-		XFormat: func(v float64) string { return Float(v) }}
-	return c.SVG()
+		YFormat: func(v float64) string { return table.Float(v) + "×" },
+		XFormat: func(v float64) string { return table.Float(v) }}
+	return lineSVG(&c)
 }
 
 // loopSeries is one loop's times of probes ps (in time order), ÷ their
 // median, against minutes since t0: at most machinePoints points, each
 // the median of consecutive probes.
-func loopSeries(ps []results.Probe, loop results.ProbeLoop, name string, t0 time.Time) Series {
+func loopSeries(ps []results.Probe, loop results.ProbeLoop, name string, t0 time.Time) table.Series {
 	ns := make([]float64, len(ps))
 	for i, p := range ps {
 		ns[i] = loop.Of(p)
 	}
 	med := results.Quantile(ns, 0.5)
 	per := (len(ps) + machinePoints - 1) / machinePoints
-	s := Series{Name: name}
+	s := table.Series{Name: name}
 	if per > 1 {
 		s.Name = fmt.Sprintf("%s (median of %d probes)", name, per)
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/results"
 )
 
@@ -12,7 +14,7 @@ import (
 // recorded probes (schema 3) and checks that older runs get none.
 func TestMachineSection(t *testing.T) {
 	withProbes, without := readRun(t, "run-probes.jsonl"), readRun(t, "run-b.jsonl")
-	doc, err := Build([]*results.Run{withProbes, without}, nil)
+	doc, err := Build(Input{Runs: []*results.Run{withProbes, without}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func TestMachineSection(t *testing.T) {
 // against the golden file name and returns its blocks.
 func machineGolden(t *testing.T, run *results.Run, name string) []Block {
 	t.Helper()
-	doc, err := Build([]*results.Run{run}, nil)
+	doc, err := Build(Input{Runs: []*results.Run{run}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +66,8 @@ func TestSignedPct(t *testing.T) {
 		f    float64
 		want string
 	}{{-0.041, "-4.1%"}, {0.05, "+5.0%"}, {-0.0001, "+0.0%"}, {0, "+0.0%"}} {
-		if got := SignedPct(tt.f); got != tt.want {
-			t.Errorf("SignedPct(%v) = %q, want %q", tt.f, got, tt.want)
+		if got := table.SignedPct(tt.f); got != tt.want {
+			t.Errorf("table.SignedPct(%v) = %q, want %q", tt.f, got, tt.want)
 		}
 	}
 }
@@ -130,23 +132,23 @@ func TestNoisyCasesSayWhatTheMachineDid(t *testing.T) {
 	for i := range run.Cases {
 		cases = append(cases, &run.Cases[i])
 	}
-	var table *Table
+	var tab *table.Table
 	for _, sd := range genericSections(run, cases) {
 		if sd.Title == "Noisy cases" {
-			table = sd.Blocks[0].(*Table)
+			tab = sd.Blocks[0].(*table.Table)
 		}
 	}
-	if table == nil || len(table.Header) != 5 || table.Header[4] != "machine meanwhile" {
-		t.Fatalf("noisy table %+v: want a machine column", table)
+	if tab == nil || len(tab.Header) != 5 || tab.Header[4] != "machine meanwhile" {
+		t.Fatalf("noisy table %+v: want a machine column", tab)
 	}
 	// Case a (2.5 s to 3.5 s, 1.5 s of slack each side): the probes at 1 … 5 s.
-	if got := table.Rows[0][4]; got != "±10% (5 probes)" {
+	if got := tab.Rows[0][4].String(); got != "±10% (5 probes)" {
 		t.Errorf("case a: machine %q, want ±10%% (5 probes)", got)
 	}
-	if got := table.Rows[1][4]; got != "±0% (5 probes)" {
+	if got := tab.Rows[1][4].String(); got != "±0% (5 probes)" {
 		t.Errorf("case b: machine %q, want ±0%% (5 probes)", got)
 	}
-	if note := strings.Join(table.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with probes were measured while the machine itself moved by more than ±5%") {
+	if note := strings.Join(tab.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with probes were measured while the machine itself moved by more than ±5%") {
 		t.Errorf("notes %q", note)
 	}
 	// With memory times, a sixth column: case b's stretch held a slow chase.
@@ -155,20 +157,20 @@ func TestNoisyCasesSayWhatTheMachineDid(t *testing.T) {
 	}
 	for _, sd := range genericSections(run, cases) {
 		if sd.Title == "Noisy cases" {
-			table = sd.Blocks[0].(*Table)
+			tab = sd.Blocks[0].(*table.Table)
 		}
 	}
-	if len(table.Header) != 6 || table.Header[5] != "memory meanwhile" || table.Rows[0][5] != "±0% (5 probes)" || table.Rows[1][5] != "±30% (5 probes)" {
-		t.Errorf("noisy table with memory times: %v %v", table.Header, table.Rows)
+	if len(tab.Header) != 6 || tab.Header[5] != "memory meanwhile" || tab.Rows[0][5].String() != "±0% (5 probes)" || tab.Rows[1][5].String() != "±30% (5 probes)" {
+		t.Errorf("noisy table with memory times: %v %v", tab.Header, tab.Rows)
 	}
-	if note := strings.Join(table.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with memory times were measured while the shared caches and memory moved by more than ±5%") {
+	if note := strings.Join(tab.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with memory times were measured while the shared caches and memory moved by more than ±5%") {
 		t.Errorf("notes %q", note)
 	}
 	// Without probes the table keeps its four columns.
 	run.Probes = nil
 	for _, sd := range genericSections(run, cases) {
-		if sd.Title == "Noisy cases" && len(sd.Blocks[0].(*Table).Header) != 4 {
-			t.Errorf("header %v without probes", sd.Blocks[0].(*Table).Header)
+		if sd.Title == "Noisy cases" && len(sd.Blocks[0].(*table.Table).Header) != 4 {
+			t.Errorf("header %v without probes", sd.Blocks[0].(*table.Table).Header)
 		}
 	}
 }

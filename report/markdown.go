@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/serbench/serbench/table"
 )
 
 // WriteMarkdown renders the document as GitHub-flavoured Markdown.
@@ -45,7 +47,7 @@ func (d *Doc) WriteMarkdown(w *strings.Builder) {
 
 func mdBlock(w *strings.Builder, b Block) {
 	switch b := b.(type) {
-	case *Table:
+	case *table.Table:
 		mdTable(w, b)
 	case *Text:
 		w.WriteString(b.Body)
@@ -59,7 +61,7 @@ func mdBlock(w *strings.Builder, b Block) {
 	}
 }
 
-func mdTable(w *strings.Builder, t *Table) {
+func mdTable(w *strings.Builder, t *table.Table) {
 	if t.Caption != "" {
 		fmt.Fprintf(w, "**%s**\n\n", mdEscape(t.Caption))
 	}
@@ -77,7 +79,7 @@ func mdTable(w *strings.Builder, t *Table) {
 	for _, r := range t.Rows {
 		w.WriteString("|")
 		for _, c := range r {
-			fmt.Fprintf(w, " %s |", mdEscape(c))
+			fmt.Fprintf(w, " %s |", mdEscape(c.String()))
 		}
 		w.WriteString("\n")
 	}

@@ -1,10 +1,8 @@
 package report
 
 import (
-	"math"
-	"strconv"
-
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 )
 
 // Pivot lays cases out as a table: one row per value of the label Row,
@@ -32,15 +30,15 @@ type Pivot struct {
 
 // Table builds the table; it returns nil when no row has a case.
 func (p Pivot) Table() *Table {
-	cases := Where(p.Cases, p.Where...)
+	cases := table.Where(p.Cases, p.Where...)
 	rows, cols := p.Rows, p.Cols
 	if rows == nil {
-		rows = Distinct(cases, p.Row)
+		rows = table.Distinct(cases, p.Row)
 	}
 	if cols == nil {
-		cols = Distinct(cases, p.Col)
+		cols = table.Distinct(cases, p.Col)
 	}
-	ix := NewIndex(cases, p.Row, p.Col)
+	ix := table.NewIndex(cases, p.Row, p.Col)
 	corner := p.Corner
 	if corner == "" {
 		corner = p.Row
@@ -68,58 +66,4 @@ func (p Pivot) Table() *Table {
 		return nil
 	}
 	return t
-}
-
-// Units every workload's tables share.
-
-// Seconds formats nanoseconds as seconds with three decimals ("1.234"),
-// FAILED for NaN (a case without a time).
-func Seconds(ns float64) string {
-	if math.IsNaN(ns) {
-		return Failed
-	}
-	return strconv.FormatFloat(ns/1e9, 'f', 3, 64)
-}
-
-// MiB formats bytes as mebibytes with two decimals ("12.34").
-func MiB(b float64) string { return strconv.FormatFloat(b/(1<<20), 'f', 2, 64) }
-
-// PctOrDash formats a fraction as a percentage, "–" for NaN.
-func PctOrDash(f float64) string {
-	if math.IsNaN(f) {
-		return "–"
-	}
-	return Pct(f)
-}
-
-// SignedPct formats a fraction as a signed percentage with one decimal
-// ("+3.2%", "-4.1%"); a value that rounds to zero is "+0.0%", not "-0.0%".
-func SignedPct(f float64) string {
-	if f > -0.0005 {
-		return "+" + Pct(math.Max(f, 0))
-	}
-	return Pct(f)
-}
-
-// Times formats a ratio as "3.21×", "–" when it is not finite.
-func Times(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "–"
-	}
-	return Float(x) + "×"
-}
-
-// MemCell formats a case's B/op and allocs/op: "1,024 / 3", "1,024 / 3
-// (n=1)" for medians of fewer than FewSamples samples.
-func MemCell(c *results.Case) string {
-	if c == nil {
-		return "–"
-	}
-	if !c.OK() {
-		return statusCell(c)
-	}
-	b, _ := c.Median(results.UnitBytesPerOp)
-	a, _ := c.Median(results.UnitAllocsPerOp)
-	s, _ := c.Stat(results.UnitBytesPerOp)
-	return Int(b) + " / " + Count(a) + mark(SamplesNote(s.N))
 }

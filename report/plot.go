@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 
-	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -19,39 +19,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
-
-// Series is one named line of a chart.
-type Series struct {
-	Name string
-	X, Y []float64
-	// Lo and Hi, when set (one per point), are the ends of each point's
-	// confidence interval, drawn as error bars.
-	Lo, Hi []float64
-	// Limit draws the series as a physical-limit row: grey and dashed.
-	Limit bool
-}
-
-// LineChart draws one line per series, optionally on log axes.
-type LineChart struct {
-	Title, XLabel, YLabel string
-	LogX, LogY            bool
-	// XFormat and YFormat label the ticks (default: compact numbers such
-	// as 10k and 1M). Use Duration for an axis in nanoseconds.
-	XFormat, YFormat func(float64) string
-	// BinaryX puts a log X axis's ticks at powers of two (for byte sizes
-	// formatted with Bytes: 1 KiB, 4 KiB … instead of 9.77 KiB).
-	BinaryX bool
-	Series  []Series
-	// Palette gives each series its colour by name, the same in every
-	// chart of a run (see RunPalette); nil colours by series order.
-	Palette *Palette
-}
-
-// Palette assigns colours to names: the Okabe–Ito colour-blind-safe
-// palette in order, then the same colours dashed.
-type Palette struct {
-	names []string
-}
 
 // okabeIto is the colour-blind-safe palette of Okabe and Ito (2008),
 // without its black, which the limit rows' grey stands apart from.
@@ -68,40 +35,14 @@ var okabeIto = [...]color.RGBA{
 // limitGrey draws limit rows.
 var limitGrey = color.RGBA{110, 110, 110, 255}
 
-// NewPalette returns a palette that gives names their colours in order.
-func NewPalette(names ...string) *Palette { return &Palette{names: slices.Clone(names)} }
-
-// RunPalette is the palette of a run: its subjects in the order the run
-// recorded them (descriptors first, then the cases), so a subject has one
-// colour in every plot of the run.
-func RunPalette(run *results.Run) *Palette {
-	p := &Palette{}
-	add := func(n string) {
-		if n != "" && !slices.Contains(p.names, n) {
-			p.names = append(p.names, n)
-		}
-	}
-	for _, d := range run.Descriptors {
-		if d.Key == "subject" && d.Role != results.RoleLimit {
-			add(d.Name)
-		}
-	}
-	for i := range run.Cases {
-		if !run.Cases[i].IsLimit() {
-			add(run.Cases[i].Labels.Get("subject"))
-		}
-	}
-	return p
-}
-
 // style returns the colour, dash pattern and glyph of name (or of series
 // number i when the palette does not know the name).
-func (p *Palette) style(name string, i int) (color.Color, []vg.Length, draw.GlyphDrawer) {
+func style(p table.Palette, name string, i int) (color.Color, []vg.Length, draw.GlyphDrawer) {
 	if p != nil {
-		if k := slices.Index(p.names, name); k >= 0 {
+		if k := slices.Index(p, name); k >= 0 {
 			i = k
 		} else {
-			i = len(p.names) + i
+			i = len(p) + i
 		}
 	}
 	n := len(okabeIto)
@@ -124,9 +65,9 @@ func (e errPoints) YError(i int) (float64, float64) {
 	return e.xys[i].Y - e.lo[i], e.hi[i] - e.xys[i].Y
 }
 
-// SVG renders the chart. Points that a log axis cannot show (≤ 0) are
+// lineSVG renders a line chart. Points that a log axis cannot show (≤ 0) are
 // dropped; a chart with no drawable point is an error.
-func (c LineChart) SVG() ([]byte, error) {
+func lineSVG(c *table.LineChart) ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
 	setTickFormat(&p.X, c.LogX, c.XFormat)
 	if c.LogX && c.BinaryX {
@@ -158,7 +99,7 @@ func (c LineChart) SVG() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plot %q: %w", c.Title, err)
 		}
-		col, dashes, glyph := c.Palette.style(s.Name, i)
+		col, dashes, glyph := style(c.Palette, s.Name, i)
 		if s.Limit {
 			col, dashes, glyph = limitGrey, []vg.Length{vg.Points(2), vg.Points(2)}, draw.BoxGlyph{}
 		}
@@ -196,29 +137,10 @@ func (b byX) Swap(i, j int) {
 	b.hi[i], b.hi[j] = b.hi[j], b.hi[i]
 }
 
-// Point is one labelled point of a scatter chart.
-type Point struct {
-	X, Y  float64
-	Label string
-}
-
-// ScatterChart draws labelled points and, when Frontier is set, the Pareto
-// frontier (points no other point beats on both X and Y, lower is better).
-type ScatterChart struct {
-	Title, XLabel, YLabel string
-	LogX, LogY            bool
-	// XFormat and YFormat label the ticks, as for LineChart.
-	XFormat, YFormat func(float64) string
-	// BinaryX puts a log X axis's ticks at powers of two (see LineChart).
-	BinaryX  bool
-	Points   []Point
-	Frontier bool
-}
-
 // SVG renders the scatter chart: every point, the Pareto frontier drawn
 // and labelled first, then as many other labels as fit without
 // overlapping (the report's tables carry every value).
-func (c ScatterChart) SVG() ([]byte, error) {
+func scatterSVG(c *table.ScatterChart) ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
 	setTickFormat(&p.X, c.LogX, c.XFormat)
 	if c.LogX && c.BinaryX {
@@ -251,12 +173,12 @@ func (c ScatterChart) SVG() ([]byte, error) {
 	if c.Frontier {
 		// The frontier of the points drawn: one a log axis cannot show
 		// (≤ 0) is on no line of it.
-		drawn := make([]Point, len(keep))
+		drawn := make([]table.Point, len(keep))
 		for k, i := range keep {
 			drawn[k] = c.Points[i]
 		}
 		var fr plotter.XYs
-		for _, k := range ParetoFront(drawn) {
+		for _, k := range table.ParetoFront(drawn) {
 			onFront[keep[k]] = true
 			fr = append(fr, plotter.XY{X: drawn[k].X, Y: drawn[k].Y})
 		}
@@ -381,33 +303,6 @@ func (lp *labelPlacer) place(x, y float64, label string) bool {
 	return true
 }
 
-// ParetoFront returns the indexes of the points not dominated by any other
-// (lower X and lower Y are better), sorted by X.
-func ParetoFront(pts []Point) []int {
-	idx := make([]int, 0, len(pts))
-	for i, p := range pts {
-		if finite(p.X) && finite(p.Y) {
-			idx = append(idx, i)
-		}
-	}
-	sort.Slice(idx, func(a, b int) bool {
-		pa, pb := pts[idx[a]], pts[idx[b]]
-		if pa.X != pb.X {
-			return pa.X < pb.X
-		}
-		return pa.Y < pb.Y
-	})
-	var out []int
-	best := math.Inf(1)
-	for _, i := range idx {
-		if pts[i].Y < best {
-			out = append(out, i)
-			best = pts[i].Y
-		}
-	}
-	return out
-}
-
 func newPlot(title, xl, yl string, logX, logY bool) *plot.Plot {
 	p := plot.New()
 	// The page's font (Liberation Sans, metric-compatible with Arial and
@@ -522,7 +417,7 @@ func (t labelledTicks) Ticks(lo, hi float64) []plot.Tick {
 
 func setTickFormat(ax *plot.Axis, log bool, f func(float64) string) {
 	if f == nil {
-		f = Compact
+		f = table.Compact
 	}
 	var inner plot.Ticker = plot.DefaultTicks{}
 	if log {
@@ -531,10 +426,10 @@ func setTickFormat(ax *plot.Axis, log bool, f func(float64) string) {
 	ax.Tick.Marker = labelledTicks{inner: inner, format: f}
 }
 
-// orCompact returns f, or Compact when f is nil.
+// orCompact returns f, or table.Compact when f is nil.
 func orCompact(f func(float64) string) func(float64) string {
 	if f == nil {
-		return Compact
+		return table.Compact
 	}
 	return f
 }
@@ -601,19 +496,4 @@ func (logTicks125) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ts
-}
-
-// Compact formats a number with a k/M/G suffix: 100, 10k, 1.5M.
-func Compact(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a >= 1e9:
-		return strconv.FormatFloat(v/1e9, 'g', 3, 64) + "G"
-	case a >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
-	case a >= 1e3:
-		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
-	default:
-		return strconv.FormatFloat(v, 'g', 3, 64)
-	}
 }

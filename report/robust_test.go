@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/results"
 )
 
@@ -28,7 +30,7 @@ func TestBuildLeavesOutNilBlocks(t *testing.T) {
 			return []Block{(*Table)(nil), &Text{Body: "kept"}, nil}, nil
 		}},
 	}
-	doc, err := Build([]*results.Run{run}, sections)
+	doc, err := Build(Input{Runs: []*results.Run{run}, Sections: sections})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,22 +53,22 @@ func TestBuildLeavesOutNilBlocks(t *testing.T) {
 func TestChartsOfDegenerateData(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
-		chart interface{ SVG() ([]byte, error) }
+		chart table.Chart
 	}{
-		{"line of one huge value", LineChart{Title: "t", Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{9e18, 9e18}}}}},
-		{"line of one huge x", LineChart{Title: "t", Series: []Series{{Name: "a", X: []float64{1e300, 1e300}, Y: []float64{1, 2}}}}},
-		{"line of one small value on log axes", LineChart{Title: "t", LogX: true, LogY: true, Series: []Series{{Name: "a", X: []float64{0.5}, Y: []float64{0.25}}}}},
-		{"line of one value on log axes with intervals", LineChart{Title: "t", LogY: true, YFormat: Duration,
-			Series: []Series{{Name: "a", X: []float64{3}, Y: []float64{0.5}, Lo: []float64{0.5}, Hi: []float64{0.5}}}}},
-		{"line spanning float64 on log axes", LineChart{Title: "t", LogX: true, LogY: true, BinaryX: true,
-			Series: []Series{{Name: "a", X: []float64{1e-300, 1e300}, Y: []float64{1e-300, 1e300}}}}},
-		{"scatter of one huge value", ScatterChart{Title: "t", Points: []Point{{X: 9e18, Y: 9e18, Label: "a"}, {X: 9e18, Y: 9e18, Label: "b"}}, Frontier: true}},
-		{"scatter frontier through 0 on log axes", ScatterChart{Title: "t", LogX: true, LogY: true, Frontier: true,
-			Points: []Point{{X: 0, Y: 5, Label: "zero B/op"}, {X: 100, Y: 10, Label: "a"}, {X: 1000, Y: 2, Label: "b"}}}},
-		{"scatter of one small value on log axes", ScatterChart{Title: "t", LogX: true, LogY: true, Points: []Point{{X: 0.5, Y: 0.5}}}},
+		{"line of one huge value", &table.LineChart{Title: "t", Series: []table.Series{{Name: "a", X: []float64{1, 2}, Y: []float64{9e18, 9e18}}}}},
+		{"line of one huge x", &table.LineChart{Title: "t", Series: []table.Series{{Name: "a", X: []float64{1e300, 1e300}, Y: []float64{1, 2}}}}},
+		{"line of one small value on log axes", &table.LineChart{Title: "t", LogX: true, LogY: true, Series: []table.Series{{Name: "a", X: []float64{0.5}, Y: []float64{0.25}}}}},
+		{"line of one value on log axes with intervals", &table.LineChart{Title: "t", LogY: true, YFormat: table.Duration,
+			Series: []table.Series{{Name: "a", X: []float64{3}, Y: []float64{0.5}, Lo: []float64{0.5}, Hi: []float64{0.5}}}}},
+		{"line spanning float64 on log axes", &table.LineChart{Title: "t", LogX: true, LogY: true, BinaryX: true,
+			Series: []table.Series{{Name: "a", X: []float64{1e-300, 1e300}, Y: []float64{1e-300, 1e300}}}}},
+		{"scatter of one huge value", &table.ScatterChart{Title: "t", Points: []table.Point{{X: 9e18, Y: 9e18, Label: "a"}, {X: 9e18, Y: 9e18, Label: "b"}}, Frontier: true}},
+		{"scatter frontier through 0 on log axes", &table.ScatterChart{Title: "t", LogX: true, LogY: true, Frontier: true,
+			Points: []table.Point{{X: 0, Y: 5, Label: "zero B/op"}, {X: 100, Y: 10, Label: "a"}, {X: 1000, Y: 2, Label: "b"}}}},
+		{"scatter of one small value on log axes", &table.ScatterChart{Title: "t", LogX: true, LogY: true, Points: []table.Point{{X: 0.5, Y: 0.5}}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			svg, err := tt.chart.SVG()
+			svg, err := drawChart(tt.chart)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,13 +87,13 @@ func TestIntPastInt64(t *testing.T) {
 		f    func(float64) string
 		want string
 	}{
-		{1.8e19, Int, "18,000,000,000,000,000,000"},
-		{-1e20, Int, "-100,000,000,000,000,000,000"},
-		{1.8e19, Count, "18,000,000,000,000,000,000"},
-		{2e19, Float, "20,000,000,000,000,000,000"},
-		{-0.4, Int, "0"},
-		{-0.6, Int, "-1"},
-		{1234567.5, Int, "1,234,568"},
+		{1.8e19, table.Int, "18,000,000,000,000,000,000"},
+		{-1e20, table.Int, "-100,000,000,000,000,000,000"},
+		{1.8e19, table.Count, "18,000,000,000,000,000,000"},
+		{2e19, table.Float, "20,000,000,000,000,000,000"},
+		{-0.4, table.Int, "0"},
+		{-0.6, table.Int, "-1"},
+		{1234567.5, table.Int, "1,234,568"},
 	} {
 		if got := tt.f(tt.v); got != tt.want {
 			t.Errorf("%g: got %q, want %q", tt.v, got, tt.want)

@@ -10,8 +10,10 @@ import (
 // SchemaVersion is the version of the results format this build writes.
 // Version 1 (files without a "schema" field) had no descriptors, roles,
 // groups or end line; version 2 had no probe lines; version 3's probes had
-// no memory time. Readers accept every version up to this one.
-const SchemaVersion = 4
+// no memory time; version 4 had no section lines (the report's tables
+// as the workloads declared them). Readers accept every version up to
+// this one.
+const SchemaVersion = 5
 
 // Roles a subject plays in a comparison.
 const (

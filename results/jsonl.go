@@ -62,6 +62,24 @@ func (w *Writer) WriteDescriptor(d Descriptor) error {
 	return w.writeLine(d)
 }
 
+// WriteSection writes one declared report section: v is a value whose
+// JSON has "workload" and "title" (a table.Section). Its kind is set
+// here; the results package keeps its content as it is, for the report to
+// read.
+func (w *Writer) WriteSection(workload string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("results: encode section: %w", err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("results: section is no JSON object: %w", err)
+	}
+	m["kind"], _ = json.Marshal(KindSection)
+	m["workload"], _ = json.Marshal(workload)
+	return w.writeLine(m)
+}
+
 // WriteEnd writes the end line.
 func (w *Writer) WriteEnd(e End) error {
 	e.Kind = KindEnd
@@ -197,9 +215,9 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 		return fmt.Errorf("%w: %v", ErrNotResults, err)
 	}
 	switch head.Kind {
-	case KindEnv, KindDescriptor, KindCase, KindEnd, KindProbe:
+	case KindEnv, KindDescriptor, KindSection, KindCase, KindEnd, KindProbe:
 	default:
-		return fmt.Errorf("%w: unknown kind %q (want %s, %s, %s, %s or %s)", ErrNotResults, head.Kind, KindEnv, KindDescriptor, KindCase, KindProbe, KindEnd)
+		return fmt.Errorf("%w: unknown kind %q (want %s, %s, %s, %s, %s or %s)", ErrNotResults, head.Kind, KindEnv, KindDescriptor, KindSection, KindCase, KindProbe, KindEnd)
 	}
 	if head.Kind != KindEnv && !*sawEnv {
 		return fmt.Errorf("%w: a %s line before the environment line", ErrNotResults, head.Kind)
@@ -245,6 +263,18 @@ func readLine(run *Run, b []byte, sawEnv *bool) error {
 			return err
 		}
 		run.Descriptors = append(run.Descriptors, d)
+	case KindSection:
+		var s struct {
+			Workload string `json:"workload"`
+			Title    string `json:"title"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("bad section line: %v", err)
+		}
+		if s.Workload == "" || s.Title == "" {
+			return errors.New("bad section line: no workload or title")
+		}
+		run.Sections = append(run.Sections, Section{Workload: s.Workload, Title: s.Title, JSON: append(json.RawMessage(nil), b...)})
 	case KindCase:
 		var c Case
 		if err := json.Unmarshal(b, &c); err != nil {

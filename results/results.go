@@ -5,6 +5,7 @@
 package results
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -19,6 +20,7 @@ const (
 	KindEnv        = "env"
 	KindCase       = "case"
 	KindDescriptor = "descriptor"
+	KindSection    = "section"
 	KindEnd        = "end"
 	KindProbe      = "probe"
 )
@@ -335,7 +337,10 @@ type Run struct {
 	Env  Env
 	// Descriptors say what the run's subjects, formats and codecs were.
 	Descriptors []Descriptor
-	Cases       []Case
+	// Sections are the report sections the run's workloads declared
+	// (schema 5; none in older files), in order.
+	Sections []Section
+	Cases    []Case
 	// Probes time the machine itself during the run, in the order taken
 	// (schema 3; none in older files).
 	Probes []Probe
@@ -345,6 +350,15 @@ type Run struct {
 	// Warnings are problems met reading the file that did not stop it
 	// (a cut last line).
 	Warnings []string
+}
+
+// A Section is one declared report section as the results file holds it:
+// its workload and title, and the whole line, which package table reads
+// (results keeps it as it is: the report's vocabulary is table's).
+type Section struct {
+	Workload string
+	Title    string
+	JSON     json.RawMessage
 }
 
 // Descriptor returns the descriptor of label key=name in workload w, or

@@ -9,7 +9,7 @@ import (
 )
 
 // validEnv is an environment line of the current schema.
-const validEnv = `{"kind":"env","schema":4,"cpu":"x","cores":2,"gomaxprocs":2,"count":3,"start":"2026-01-02T03:04:05Z"}`
+const validEnv = `{"kind":"env","schema":5,"cpu":"x","cores":2,"gomaxprocs":2,"count":3,"start":"2026-01-02T03:04:05Z"}`
 
 // caseLine returns a case line of status ok whose only sample is sample
 // (a JSON object), and extra fields of the case (`"k":v,` each).
@@ -35,7 +35,7 @@ func TestReadRefusesImpossibleValues(t *testing.T) {
 		{"schema string", `{"kind":"env","schema":"2"}`, "v.jsonl:1: bad environment line:"},
 		{"schema fraction", `{"kind":"env","schema":1.5}`, "v.jsonl:1: bad environment line:"},
 		{"schema with an exponent", `{"kind":"env","schema":4.0e0}`, "v.jsonl:1: bad environment line:"},
-		{"schema too new", `{"kind":"env","schema":5}`, "v.jsonl:1: results schema 5 is newer"},
+		{"schema too new", `{"kind":"env","schema":6}`, "v.jsonl:1: results schema 6 is newer"},
 		{"negative count", `{"kind":"env","schema":4,"count":-3}`, "v.jsonl:1: bad environment line: count -3 is negative"},
 		{"negative cores", `{"kind":"env","cores":-1}`, "v.jsonl:1: bad environment line: cores -1 is negative"},
 		{"negative gomaxprocs", `{"kind":"env","gomaxprocs":-2}`, "v.jsonl:1: bad environment line: gomaxprocs -2 is negative"},
@@ -144,8 +144,9 @@ func TestReadAcceptsPossibleValues(t *testing.T) {
 		{"every version this build reads", `{"kind":"env","schema":1}`, 1, nil},
 		{"version 2", `{"kind":"env","schema":2}`, 2, nil},
 		{"version 3", `{"kind":"env","schema":3}`, 3, nil},
-		{"the current version", `{"kind":"env","schema":4}`, SchemaVersion, nil},
-		{"a shard", `{"kind":"env","schema":4,"run_id":"r","shard":"2/3"}`, SchemaVersion, nil},
+		{"the current version", `{"kind":"env","schema":5}`, SchemaVersion, nil},
+		{"version 4", `{"kind":"env","schema":4}`, 4, nil},
+		{"a shard", `{"kind":"env","schema":5,"run_id":"r","shard":"2/3"}`, SchemaVersion, nil},
 		{"a schema field in capitals", `{"kind":"env","SCHEMA":3}`, 3, nil},
 		{"a sample at the upper bound", validEnv + "\n" + caseLine("", `{"iters":1,"ns_op":1e15}`), SchemaVersion, func(t *testing.T, r *Run) {
 			if s, _ := r.Cases[0].Stat(UnitNsPerOp); s.N != 3 {

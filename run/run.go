@@ -7,6 +7,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -280,7 +281,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		fmt.Fprintf(o.Log, "serbench: --resume: every case of %s is already finished; writing its report\n", resPath)
 		out := &Outcome{Run: prev, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
 		if !o.ResultsOnly {
-			if err := WriteOutputs(o.Out, []*results.Run{prev}, o.Workloads.Sections()); err != nil {
+			if err := WriteOutputs(o.Out, []*results.Run{prev}, o.Workloads); err != nil {
 				return out, err
 			}
 		}
@@ -331,6 +332,12 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			}
 			d.Kind = results.KindDescriptor
 			run.Descriptors = append(run.Descriptors, d)
+		}
+	}
+
+	for _, p := range plans {
+		if err := recordLayout(rw, run, p.w); err != nil {
+			return nil, err
 		}
 	}
 
@@ -407,7 +414,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return out, err
 	}
 	if !o.ResultsOnly && out.TimedOut == nil {
-		if err := WriteOutputs(o.Out, []*results.Run{run}, o.Workloads.Sections()); err != nil {
+		if err := WriteOutputs(o.Out, []*results.Run{run}, o.Workloads); err != nil {
 			return out, err
 		}
 	}
@@ -461,7 +468,7 @@ func (o Options) previous(path string) (*results.Run, error) {
 // benchstat), github-benchmark.json (for github-action-benchmark's
 // customSmallerIsBetter) and the report (Markdown, HTML, SVG plots) into
 // dir.
-func WriteOutputs(dir string, runs []*results.Run, sections []report.Section) error {
+func WriteOutputs(dir string, runs []*results.Run, ws workload.Set) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
@@ -487,11 +494,43 @@ func WriteOutputs(dir string, runs []*results.Run, sections []report.Section) er
 	if err := gf.Close(); err != nil {
 		return fmt.Errorf("%s: %w", results.GitHubBenchmarkFile, err)
 	}
-	doc, err := report.Build(runs, sections)
+	doc, err := report.Build(ReportInput(runs, ws))
 	if err != nil {
 		return err
 	}
 	return doc.WriteDir(dir)
+}
+
+// ReportInput is what the report of runs is built from: the runs, the
+// blocks each workload derives from each run's results, this build's
+// layouts for results files that recorded none, and the sections of
+// workloads rendered by code.
+func ReportInput(runs []*results.Run, ws workload.Set) report.Input {
+	return report.Input{Runs: runs, Derived: ws.Derive(runs), Layouts: ws.Layouts(), Sections: ws.Sections()}
+}
+
+// recordLayout writes w's declared report sections into the results file
+// once (a resumed run has them already).
+func recordLayout(rw *results.Writer, run *results.Run, w workload.Workload) error {
+	for _, s := range run.Sections {
+		if s.Workload == w.Name() {
+			return nil
+		}
+	}
+	for _, s := range workload.Layout(w) {
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("workload %s declares a bad section: %w", w.Name(), err)
+		}
+		if err := rw.WriteSection(w.Name(), s); err != nil {
+			return err
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			return fmt.Errorf("results: encode section: %w", err)
+		}
+		run.Sections = append(run.Sections, results.Section{Workload: w.Name(), Title: s.Title, JSON: b})
+	}
+	return nil
 }
 
 // isOutput reports whether a file of this name is one a run writes.

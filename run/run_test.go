@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -28,12 +28,12 @@ type fake struct{ dsn string }
 func (fake) Name() string        { return "fake" }
 func (fake) Description() string { return "test workload" }
 func (fake) Subjects() []string  { return []string{"a", "b", "lim", "bad"} }
-func (fake) Sections() []report.Section {
-	return []report.Section{{Workload: "fake", Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-		return []report.Block{report.SubjectsTable(run, "fake", "subject", cases)}, nil
-	}}}
+func (fake) Layout() []table.Section {
+	return []table.Section{{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: "subject"}}}}
 }
-func (fake) Summary(*results.Run, []*results.Case) *report.Table { return nil }
+func (fake) Summary(*results.Run, []*results.Case) *table.Table { return nil }
+
+func (fake) Derive(*results.Run, []*results.Case) table.Derived { return nil }
 
 func (f fake) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
 	mk := func(s, role string, err error) bench.Case {

@@ -23,6 +23,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 )
 
 // Scale selects how big a workload's inputs are.
@@ -158,11 +159,24 @@ type Workload interface {
 	// Plan builds the cases for cfg. Expensive data generation belongs
 	// in the cases' Setup, not here.
 	Plan(ctx context.Context, cfg Config) (*Plan, error)
-	// Sections are the workload's report sections.
-	Sections() []report.Section
+	// Layout declares the workload's report sections as data (tables,
+	// plots, text, and the names of derived blocks); the run records them
+	// in the results file, so a report renders the tables its run
+	// declared. The sections must not depend on the configuration.
+	Layout() []table.Section
+	// Derive computes the blocks the layout names as derived (findings,
+	// rankings by rule, fitted models) from a run's results only: cases
+	// are the run's cases of this workload.
+	Derive(run *results.Run, cases []*results.Case) table.Derived
 	// Summary condenses a run's cases into a small table for the
 	// terminal (nil when there is nothing to say).
-	Summary(run *results.Run, cases []*results.Case) *report.Table
+	Summary(run *results.Run, cases []*results.Case) *table.Table
+}
+
+// Sectioned is implemented by workloads whose report is still rendered by
+// code rather than declared (Layout returns nil for them).
+type Sectioned interface {
+	Sections() []report.Section
 }
 
 // Set is an ordered collection of workloads addressed by name.
@@ -187,11 +201,53 @@ func (s Set) Lookup(name string) (Workload, error) {
 	return nil, fmt.Errorf("unknown workload %q (valid: %s)", name, strings.Join(s.Names(), ", "))
 }
 
-// Sections collects every workload's report sections.
+// Sections collects the code-rendered report sections of the workloads
+// that declare none.
 func (s Set) Sections() []report.Section {
 	var out []report.Section
 	for _, w := range s {
-		out = append(out, w.Sections()...)
+		if sw, ok := w.(Sectioned); ok {
+			out = append(out, sw.Sections()...)
+		}
+	}
+	return out
+}
+
+// Layouts returns each workload's declared sections, by name.
+func (s Set) Layouts() map[string][]table.Section {
+	out := map[string][]table.Section{}
+	for _, w := range s {
+		if l := Layout(w); len(l) > 0 {
+			out[w.Name()] = l
+		}
+	}
+	return out
+}
+
+// Layout returns w's declared sections with their kind and workload set.
+func Layout(w Workload) []table.Section {
+	l := w.Layout()
+	for i := range l {
+		l[i].Kind, l[i].Workload = table.KindSection, w.Name()
+	}
+	return l
+}
+
+// Derive computes, for each run, every workload's derived blocks from
+// that run's results (workloads not in the set get none).
+func (s Set) Derive(runs []*results.Run) []map[string]table.Derived {
+	out := make([]map[string]table.Derived, len(runs))
+	for i, r := range runs {
+		out[i] = map[string]table.Derived{}
+		for _, name := range r.Workloads() {
+			w, err := s.Lookup(name)
+			if err != nil {
+				continue
+			}
+			if d := w.Derive(r, r.Filter(name, nil)); d != nil {
+				out[i][name] = d
+			}
+		}
 	}
 	return out
 }

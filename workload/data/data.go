@@ -30,13 +30,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/format/dynamic"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -146,7 +147,7 @@ func (w *Workload) AddFlags(fl *pflag.FlagSet) {
 	fl.Int64Var(&w.s.Limit, "limit", w.s.Limit, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
 	fl.StringVar(&w.s.Sample, "sample", w.s.Sample, "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
 	fl.BoolVar(&w.s.SkipBad, "skip-bad", w.s.SkipBad, "data workload: skip and count malformed lines instead of failing")
-	fl.StringVar(&w.inferRows, "infer-rows", w.inferRows, fmt.Sprintf("data workload: the rows a JSON Lines or CSV input's schema is inferred from, `N|all` (default: the first %s; all: every row, an extra pass over the input); raise it when a later row does not fit the inferred schema", report.Int(DefaultInferRows)))
+	fl.StringVar(&w.inferRows, "infer-rows", w.inferRows, fmt.Sprintf("data workload: the rows a JSON Lines or CSV input's schema is inferred from, `N|all` (default: the first %s; all: every row, an extra pass over the input); raise it when a later row does not fit the inferred schema", table.Int(DefaultInferRows)))
 	fl.StringSliceVar(&w.s.Formats, "formats", w.s.Formats, "data workload: only these formats (comma-separated; default all)")
 	fl.StringSliceVar(&w.s.Codecs, "codecs", w.s.Codecs, "data workload: only these codecs (comma-separated; default all)")
 }
@@ -201,7 +202,7 @@ func scales() workload.ScaleTable[int64] {
 			if n == 0 {
 				return "the whole input"
 			}
-			return "the input's first " + report.Int(float64(n)) + " rows"
+			return "the input's first " + table.Int(float64(n)) + " rows"
 		}}
 }
 
@@ -253,7 +254,7 @@ func ParseInferRows(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return 0, fmt.Errorf("--infer-rows %q: want N (a positive number of rows, default %s) or all (the whole input, an extra pass over it)", s, report.Int(DefaultInferRows))
+		return 0, fmt.Errorf("--infer-rows %q: want N (a positive number of rows, default %s) or all (the whole input, an extra pass over it)", s, table.Int(DefaultInferRows))
 	}
 	return n, nil
 }
@@ -458,16 +459,16 @@ func (in *input) release() {
 }
 
 func (in *input) summary() string {
-	s := fmt.Sprintf("%s (%s, compression: %s, %s): %s rows, %d columns", in.path, in.kind, compressionText(in.comp, in.inner), report.Bytes(float64(in.fileB)),
-		report.Int(float64(in.rows)), in.schema.NumFields())
+	s := fmt.Sprintf("%s (%s, compression: %s, %s): %s rows, %d columns", in.path, in.kind, compressionText(in.comp, in.inner), table.Bytes(float64(in.fileB)),
+		table.Int(float64(in.rows)), in.schema.NumFields())
 	if in.limit > 0 && in.rows >= in.limit {
-		s += fmt.Sprintf(" (limit %s)", report.Int(float64(in.limit)))
+		s += fmt.Sprintf(" (limit %s)", table.Int(float64(in.limit)))
 	}
 	if in.sample != "" {
 		s += ", sampled " + in.sample
 	}
 	if in.skipped > 0 {
-		s += fmt.Sprintf(", %s bad lines skipped", report.Int(float64(in.skipped)))
+		s += fmt.Sprintf(", %s bad lines skipped", table.Int(float64(in.skipped)))
 	}
 	return s + "; schema:"
 }

@@ -100,7 +100,7 @@ func TestEveryInputKind(t *testing.T) {
 func TestReport(t *testing.T) {
 	p := plan(t, Settings{Input: filepath.Join(testdata, "nested.jsonl"), Codecs: []string{"none", "zstd"}}, workload.Config{})
 	r := runPlan(t, New(), p)
-	doc, md := workloadtest.Markdown(t, r, New().Sections())
+	doc, md := workloadtest.Markdown(t, r, New())
 	for _, s := range []string{"### Findings", "Input **nested.jsonl**", "| address.geo.lat | float64 | yes |", "Schema inference notes",
 		"protobuf-wire", "schema-driven", "Combined size & performance", "Pareto frontier", "Recommendations by use case",
 		"Which columns make the file big", "| address.geo.lat |", "serbench run records data --input FILE",

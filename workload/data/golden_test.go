@@ -77,6 +77,6 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = smallRun
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "nested-run.golden.md"), md, *update)
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload/filecase"
@@ -33,7 +35,11 @@ func (*Workload) Sections() []report.Section {
 
 // Summary implements workload.Workload: the file workloads' summary
 // (filecase.FileSummary, records' too) for this data.
-func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
+func (w *Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
+	return report.Typed(w.summary(run, cases))
+}
+
+func (*Workload) summary(run *results.Run, cases []*results.Case) *report.Table {
 	return filecase.FileSummary(Name, run, cases)
 }
 
@@ -65,9 +71,9 @@ func setInt(d *results.Descriptor, k string) float64 {
 }
 
 // fewNote is ", n=1" or ", n=2" for a median of fewer than
-// report.FewSamples samples (to close a parenthesis with), else "".
+// table.FewSamples samples (to close a parenthesis with), else "".
 func fewNote(n int) string {
-	if s := report.SamplesNote(n); s != "" {
+	if s := table.SamplesNote(n); s != "" {
 		return ", " + s
 	}
 	return ""
@@ -114,12 +120,12 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 				nested++
 			}
 		}
-		line := fmt.Sprintf("Input **%s** (%s): %s rows × %d columns", in.Name, in.Settings[SettingKind], report.Int(setInt(in, SettingRows)), top)
+		line := fmt.Sprintf("Input **%s** (%s): %s rows × %d columns", in.Name, in.Settings[SettingKind], table.Int(setInt(in, SettingRows)), top)
 		if nested > 0 {
 			line += fmt.Sprintf(" (%d nested fields)", nested)
 		}
 		if s := setInt(in, SettingSkipped); s > 0 {
-			line += fmt.Sprintf("; %s bad lines skipped (--skip-bad)", report.Int(s))
+			line += fmt.Sprintf("; %s bad lines skipped (--skip-bad)", table.Int(s))
 		}
 		lines = append(lines, line+".")
 	}
@@ -130,18 +136,18 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	if p, ok := picks["Smallest file"]; ok {
 		vs := savedText(p)
 		if ref := inputRef(run); ref != nil && !ref.Partial && ref.Bytes > 0 {
-			vs = fmt.Sprintf(", %s than your file (%s, %s)", filecase.VsRef(p.FileB, ref.Bytes), report.Bytes(ref.Bytes), kindLabel(in))
+			vs = fmt.Sprintf(", %s than your file (%s, %s)", filecase.VsRef(p.FileB, ref.Bytes), table.Bytes(ref.Bytes), kindLabel(in))
 		}
-		lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s%s.", p.Subject, report.Bytes(p.FileB), vs))
+		lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s%s.", p.Subject, table.Bytes(p.FileB), vs))
 	}
 	w, okw := picks["Fastest write"]
 	r, okr := picks["Fastest read"]
 	if okw && okr {
 		lines = append(lines, fmt.Sprintf("Fastest write: **%s** (%s%s); fastest read, every row verified: **%s** (%s%s).",
-			w.Subject, report.Duration(w.WriteNs), fewNote(w.WriteN), r.Subject, report.Duration(r.ReadNs), fewNote(r.ReadN)))
+			w.Subject, table.Duration(w.WriteNs), fewNote(w.WriteN), r.Subject, table.Duration(r.ReadNs), fewNote(r.ReadN)))
 	}
 	if p, ok := picks["Best balance"]; ok {
-		lines = append(lines, fmt.Sprintf("Best balance of size and round trip: **%s** (%s, write + read %s%s).", p.Subject, report.Bytes(p.FileB), report.Duration(p.WriteNs+p.ReadNs), fewNote(min(p.WriteN, p.ReadN))))
+		lines = append(lines, fmt.Sprintf("Best balance of size and round trip: **%s** (%s, write + read %s%s).", p.Subject, table.Bytes(p.FileB), table.Duration(p.WriteNs+p.ReadNs), fewNote(min(p.WriteN, p.ReadN))))
 	}
 	if cols := columnSizes(cases); len(cols) > 0 {
 		var total float64
@@ -149,7 +155,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 			total += c.bytes
 		}
 		if total > 0 {
-			lines = append(lines, fmt.Sprintf("Column **%s** takes %s of the uncompressed Parquet file's column data (%s).", cols[0].path, report.Pct(cols[0].bytes/total), report.Bytes(cols[0].bytes)))
+			lines = append(lines, fmt.Sprintf("Column **%s** takes %s of the uncompressed Parquet file's column data (%s).", cols[0].path, table.Pct(cols[0].bytes/total), table.Bytes(cols[0].bytes)))
 		}
 	}
 	if ch := cannotHold(cases); len(ch) > 0 {
@@ -161,7 +167,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []report.Block{report.Findings(lines)}, nil
+	return []report.Block{table.Findings(lines)}, nil
 }
 
 // inputRef is the input file as the size table's reference row, from the
@@ -177,7 +183,7 @@ func inputRef(run *results.Run) *filecase.SizeRef {
 	case in.Settings[SettingSample] != "":
 		ref.Partial, ref.Why = true, "the rows measured are a sample of it (--sample "+in.Settings[SettingSample]+")"
 	case limit > 0 && rows >= limit:
-		ref.Partial, ref.Why = true, "only its first "+report.Int(limit)+" rows were measured (--limit)"
+		ref.Partial, ref.Why = true, "only its first "+table.Int(limit)+" rows were measured (--limit)"
 	default:
 		ref.Records = rows
 	}
@@ -210,7 +216,7 @@ func kindLabel(in *results.Descriptor) string {
 
 func savedText(p filecase.Pick) string {
 	if !math.IsNaN(p.Saved) && p.Saved > 0 {
-		return ", " + report.Pct(p.Saved) + " smaller than " + p.Format + " uncompressed"
+		return ", " + table.Pct(p.Saved) + " smaller than " + p.Format + " uncompressed"
 	}
 	return ""
 }
@@ -224,10 +230,10 @@ func renderInput(run *results.Run, _ []*results.Case) ([]report.Block, error) {
 	add := func(k, v string) { facts.Rows = append(facts.Rows, []string{k, v}) }
 	add("file", in.What)
 	add("kind / compression", in.Settings[SettingKind]+" / "+compressionText(in.Settings[SettingCompression], in.Settings[SettingInnerCompression]))
-	add("file size", report.Bytes(setInt(in, SettingBytes)))
-	add("rows measured", report.Int(setInt(in, SettingRows)))
+	add("file size", table.Bytes(setInt(in, SettingBytes)))
+	add("rows measured", table.Int(setInt(in, SettingRows)))
 	if l := setInt(in, SettingLimit); l > 0 {
-		add("row limit", report.Int(l))
+		add("row limit", table.Int(l))
 	} else {
 		add("row limit", "none (the whole input)")
 	}
@@ -239,7 +245,7 @@ func renderInput(run *results.Run, _ []*results.Case) ([]report.Block, error) {
 	}
 	skip := "off: a malformed line fails the run"
 	if in.Settings[SettingSkipBad] == "true" {
-		skip = report.Int(setInt(in, SettingSkipped)) + " bad lines skipped and counted"
+		skip = table.Int(setInt(in, SettingSkipped)) + " bad lines skipped and counted"
 	}
 	add("--skip-bad", skip)
 	blocks := []report.Block{facts}
@@ -297,7 +303,7 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 		"No code is generated for the user's data: every format is driven by the Arrow schema at run time. Each write streams the batches through the format's encoder, the codec and a 256 KiB buffer into a real file; "+
 		"each read streams the file back (read → decompress → decode) and compares every decoded row with the input — NULLs, nesting and floats bit for bit — inside the timed read. "+
 		"Before a write is timed, the pair round-trips the first %s rows through a scratch file. A format that cannot hold the schema or one of its values (nested data in CSV, NaN in JSON) is a FAILED case with the reason, never a silent change. "+
-		"Sampling, floors (read-bytes, decompress) and medians are the records workload's; its tables, plot and recommendation rules follow.", report.Int(filecase.VerifyRecords))}
+		"Sampling, floors (read-bytes, decompress) and medians are the records workload's; its tables, plot and recommendation rules follow.", table.Int(filecase.VerifyRecords))}
 	return []report.Block{text, t}, nil
 }
 
@@ -357,14 +363,14 @@ func renderColumns(run *results.Run, cases []*results.Case) ([]report.Block, err
 			for _, o := range cols[i:] {
 				rest += o.bytes
 			}
-			t.Rows = append(t.Rows, []string{fmt.Sprintf("(%d more columns)", len(cols)-i), report.Int(rest), report.Pct(rest / total), "–"})
+			t.Rows = append(t.Rows, []string{fmt.Sprintf("(%d more columns)", len(cols)-i), table.Int(rest), table.Pct(rest / total), "–"})
 			break
 		}
 		perRow := "–"
 		if rows > 0 {
-			perRow = report.Float(c.bytes / rows)
+			perRow = table.Float(c.bytes / rows)
 		}
-		t.Rows = append(t.Rows, []string{c.path, report.Int(c.bytes), report.Pct(c.bytes / total), perRow})
+		t.Rows = append(t.Rows, []string{c.path, table.Int(c.bytes), table.Pct(c.bytes / total), perRow})
 	}
 	t.Notes = []string{"From the footer of the Parquet file the parquet read case read (dictionary encoding on, no compression): each column chunk's stored bytes, summed over row groups. " +
 		"share = the column's bytes ÷ all column chunks' bytes. A column with a high share is where a smaller type, a dictionary-friendly value or dropping the column pays most; a compressing codec shrinks every column, not this ranking's order necessarily."}
@@ -421,8 +427,8 @@ func renderCodegen(run *results.Run, cases []*results.Case) ([]report.Block, err
 			"The records workload is not in this results file, so its generated-code-vs-reflection rows cannot say what generated code would gain. " +
 			"Measure both in one run: `serbench run records data --input FILE` (records at the same --scale)."}}, nil
 	}
-	recIx := report.NewIndex(rec, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
-	dataIx := report.NewIndex(cases, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
+	recIx := table.NewIndex(rec, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
+	dataIx := table.NewIndex(cases, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
 	var blocks []report.Block
 	// records' own codegen-vs-reflection pair: MessagePack by reflection
 	// (vmihailenco) and generated (msgp), codec none.
@@ -444,7 +450,7 @@ func renderCodegen(run *results.Run, cases []*results.Case) ([]report.Block, err
 			info[d.Name] = d
 		}
 	}
-	for _, f := range report.Distinct(cases, filecase.LabelFormat) {
+	for _, f := range table.Distinct(cases, filecase.LabelFormat) {
 		dw, dr := dataIx.Get(f, "none", filecase.OpWrite), dataIx.Get(f, "none", filecase.OpRead)
 		if dw == nil && dr == nil {
 			continue
@@ -482,14 +488,14 @@ func timesOrDash(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
 		return "–"
 	}
-	return report.Times(x)
+	return table.Times(x)
 }
 
 func durOrDash(ns float64) string {
 	if math.IsNaN(ns) || ns <= 0 {
 		return "–"
 	}
-	return report.Duration(ns)
+	return table.Duration(ns)
 }
 
 func plural(n int, what string) string {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/table"
 )
 
 // point is one payload size's median ns/op for a flat and a wrapped
@@ -109,7 +109,7 @@ func (c crossing) verdict(what string) string {
 		return fmt.Sprintf("%s: no crossover in range (%s): flat is faster at every size.", what, rng)
 	case crossAt:
 		return fmt.Sprintf("%s: flat overtakes wrapped at %s (wrapped faster or equal up to %s; interpolated crossover ≈ %s), and stays faster up to %s.",
-			what, sizeText(c.at), sizeText(c.below), report.Bytes(c.estimate), sizeText(c.hi))
+			what, sizeText(c.at), sizeText(c.below), table.Bytes(c.estimate), sizeText(c.hi))
 	default:
 		if c.hi == 0 {
 			return what + ": not measured."
@@ -127,12 +127,12 @@ func sizeText(b float64) string {
 	n := int64(b)
 	switch {
 	case float64(n) != b:
-		return report.Bytes(b)
+		return table.Bytes(b)
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return strconv.FormatInt(n>>20, 10) + " MiB"
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return strconv.FormatInt(n>>10, 10) + " KiB"
 	default:
-		return report.Int(b) + " B"
+		return table.Int(b) + " B"
 	}
 }

@@ -463,7 +463,7 @@ func TestSectionsRender(t *testing.T) {
 	if plots != len(sweepOps) {
 		t.Errorf("%d plots, want %d", plots, len(sweepOps))
 	}
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	if !strings.Contains(md, "Where flat overtakes wrapped") {
 		t.Error("markdown lacks the crossover section")
 	}
@@ -476,7 +476,7 @@ func TestSectionsRender(t *testing.T) {
 		t.Errorf("summary caption %q", sum.Caption)
 	}
 	// flatbuffers' header read takes half of protobuf-flat's unmarshal.
-	if got := sum.Rows[2][4]; got != "2.00×" {
+	if got := sum.Rows[2][4].String(); got != "2.00×" {
 		t.Errorf("flatbuffers header speed-up %q, want 2.00×", got)
 	}
 }

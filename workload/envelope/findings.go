@@ -3,6 +3,8 @@ package envelope
 import (
 	"fmt"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 )
@@ -47,9 +49,9 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 					continue
 				}
 				c := v.get(best, sizes[z], op)
-				line := fmt.Sprintf("Fastest %s at %s: **%s**, %s", op, sizes[z].Name, best, report.NsCell(c))
+				line := fmt.Sprintf("Fastest %s at %s: **%s**, %s", op, sizes[z].Name, best, table.TimeText(c))
 				if base := v.get(v.baseline, sizes[z], op); best != v.baseline && base != nil && base.OK() {
-					line += fmt.Sprintf(" (%s vs %s)", report.Faster(c, base), v.baseline)
+					line += fmt.Sprintf(" (%s vs %s)", table.FasterText(c, base), v.baseline)
 				}
 				lines = append(lines, line+".")
 			}
@@ -58,5 +60,5 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []report.Block{report.Findings(lines)}, nil
+	return []report.Block{table.Findings(lines)}, nil
 }

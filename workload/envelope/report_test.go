@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/serbench/serbench/table"
+
 	ds "github.com/serbench/serbench/dataset/envelope"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -24,7 +26,7 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = "quick.jsonl"
-	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	doc, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
 	plots := 0
 	for _, w := range doc.Runs[0].Workloads {
@@ -73,7 +75,7 @@ func TestRatiosAreInRound(t *testing.T) {
 		t.Errorf("Tiny marshal wrapped ÷ flat = %q, want the in-round 0.25× ±0%%", got)
 	}
 	// Without in-round ratios (an older run) the medians' ratio stands in.
-	if want := report.Float((600+ds.XLarge/8.0)/(1000+ds.XLarge/10.0)) + "×"; m.Rows[1][0] != "XLarge" || m.Rows[1][len(m.Rows[1])-1] != want {
+	if want := table.Float((600+ds.XLarge/8.0)/(1000+ds.XLarge/10.0)) + "×"; m.Rows[1][0] != "XLarge" || m.Rows[1][len(m.Rows[1])-1] != want {
 		t.Errorf("row %v: want XLarge marshal wrapped ÷ flat = %s", m.Rows[1], want)
 	}
 }
@@ -84,7 +86,7 @@ func TestRatiosAreInRound(t *testing.T) {
 // back to the medians.
 func TestReportSchema1(t *testing.T) {
 	run := workloadtest.Schema1(t, filepath.Join("testdata", "quick.jsonl"), "subject")
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	for _, want := range []string{"### The seed's tables", "**marshal: time × protobuf-flat's**", "### Where flat overtakes wrapped",
 		"protobuf-wrapped (outer only)", "| Tiny | 1,024 |"} {
 		if !strings.Contains(md, want) {

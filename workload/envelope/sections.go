@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	ds "github.com/serbench/serbench/dataset/envelope"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -42,8 +44,8 @@ func (*Workload) Sections() []report.Section {
 // from the recorded results: subjects and roles from the run's descriptors
 // and the cases, sizes from the cases' labels.
 type view struct {
-	ix *report.Index // subject, size, op
-	bx *report.Index // subject, bytes, op
+	ix *table.Index // subject, size, op
+	bx *table.Index // subject, bytes, op
 	// subjects present, in the order the run described them, then any
 	// undescribed ones in case order.
 	subjects []string
@@ -64,12 +66,12 @@ var sweepName = regexp.MustCompile(`^[0-9]+(B|KiB|MiB)$`)
 
 func newView(run *results.Run, cases []*results.Case) view {
 	v := view{
-		ix:        report.NewIndex(cases, LabelSubject, "size", "op"),
-		bx:        report.NewIndex(cases, LabelSubject, "bytes", "op"),
-		baseline:  report.SubjectWithRole(cases, results.RoleBaseline, Baseline),
+		ix:        table.NewIndex(cases, LabelSubject, "size", "op"),
+		bx:        table.NewIndex(cases, LabelSubject, "bytes", "op"),
+		baseline:  table.SubjectWithRole(cases, results.RoleBaseline, Baseline),
 		outerOnly: map[string]bool{},
 	}
-	present := report.Distinct(cases, LabelSubject)
+	present := table.Distinct(cases, LabelSubject)
 	if run != nil {
 		for _, d := range run.Descriptors {
 			if d.Workload == Name && d.Key == LabelSubject && slices.Contains(present, d.Name) && !slices.Contains(v.subjects, d.Name) {
@@ -95,7 +97,7 @@ func newView(run *results.Run, cases []*results.Case) view {
 		}
 	}
 	sort.SliceStable(v.named, func(i, j int) bool { return v.named[i].Bytes < v.named[j].Bytes })
-	for _, b := range report.Distinct(cases, "bytes") {
+	for _, b := range table.Distinct(cases, "bytes") {
 		if f, err := strconv.ParseFloat(b, 64); err == nil {
 			v.bytes = append(v.bytes, f)
 		}
@@ -139,7 +141,7 @@ func (v view) pairs() []string {
 // group (same size and op): the in-round ratio when recorded, else the
 // ratio of the medians.
 func (v view) vsBaseline(c *results.Case, z ds.Size, op string) string {
-	return report.RatioCell(c, results.UnitVsBaseline, v.get(v.baseline, z, op))
+	return table.RatioText(c, results.UnitVsBaseline, v.get(v.baseline, z, op))
 }
 
 func renderSubjects(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -183,14 +185,14 @@ func renderSeed(run *results.Run, cases []*results.Case) ([]report.Block, error)
 	}
 	for _, z := range v.named {
 		f, w := v.get(flat, z, OpMarshal), v.get(wrapped, z, OpMarshal)
-		m.Rows = append(m.Rows, []string{z.Name, report.Int(float64(z.Bytes)),
-			report.NsCell(f), memCell(f), report.NsCell(w), memCell(w), sameOp(w, z, OpMarshal)})
+		m.Rows = append(m.Rows, []string{z.Name, table.Int(float64(z.Bytes)),
+			table.TimeText(f), memCell(f), table.TimeText(w), memCell(w), sameOp(w, z, OpMarshal)})
 		f = v.get(flat, z, OpUnmarshal)
 		o, w := v.get(wrapped, z, OpHeader), v.get(wrapped, z, OpUnmarshal)
-		u.Rows = append(u.Rows, []string{z.Name, report.Int(float64(z.Bytes)),
-			report.NsCell(f), memCell(f),
-			report.NsCell(o), memCell(o), medianRatioCell(o, f),
-			report.NsCell(w), memCell(w), sameOp(w, z, OpUnmarshal)})
+		u.Rows = append(u.Rows, []string{z.Name, table.Int(float64(z.Bytes)),
+			table.TimeText(f), memCell(f),
+			table.TimeText(o), memCell(o), medianRatioCell(o, f),
+			table.TimeText(w), memCell(w), sameOp(w, z, OpUnmarshal)})
 	}
 	m.Notes = []string{ratioRule}
 	u.Notes = []string{ratioRule + " The outer-only read is a header case, measured in another group than flat's unmarshal: its ratio is that of the medians.",
@@ -248,12 +250,12 @@ func opTable(v view, op, caption string, extra []column) *report.Table {
 		t.Header = append(t.Header, c.title)
 	}
 	for _, z := range v.named {
-		row := []string{z.Name, report.Int(float64(z.Bytes))}
+		row := []string{z.Name, table.Int(float64(z.Bytes))}
 		found := false
 		for _, c := range cols {
 			cs := v.get(c.subject, z, c.op)
 			found = found || cs != nil
-			row = append(row, report.NsCell(cs))
+			row = append(row, table.TimeText(cs))
 		}
 		if found {
 			t.Rows = append(t.Rows, row)
@@ -323,7 +325,7 @@ func renderHeader(run *results.Run, cases []*results.Case) ([]report.Block, erro
 	z, _ := v.largest()
 	base := v.get(v.baseline, z, OpUnmarshal)
 	d := &report.Table{
-		Caption: fmt.Sprintf("header-only read at %s (%s B payload) against full unmarshal", z.Name, report.Int(float64(z.Bytes))),
+		Caption: fmt.Sprintf("header-only read at %s (%s B payload) against full unmarshal", z.Name, table.Int(float64(z.Bytes))),
 		Header: []string{"subject", "header", "B/op / allocs/op", "own full unmarshal", "speed-up vs own unmarshal",
 			"speed-up vs " + v.baseline + " unmarshal", fmt.Sprintf("target (≥%d×, ≤%d allocs)", targetSpeedup, targetAllocs)},
 	}
@@ -345,7 +347,7 @@ func renderHeader(run *results.Run, cases []*results.Case) ([]report.Block, erro
 				verdict = "not met"
 			}
 		}
-		d.Rows = append(d.Rows, []string{s, report.NsCell(h), memCell(h), report.NsCell(own),
+		d.Rows = append(d.Rows, []string{s, table.TimeText(h), memCell(h), table.TimeText(own),
 			speedupCell(own, h), speedupCell(base, h), verdict})
 	}
 	d.Notes = []string{
@@ -374,7 +376,7 @@ func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error
 	if len(blocks) > 0 {
 		var named []string
 		for _, z := range v.named {
-			named = append(named, z.Name+" = "+report.Int(float64(z.Bytes))+" B")
+			named = append(named, z.Name+" = "+table.Int(float64(z.Bytes))+" B")
 		}
 		blocks = append(blocks, &report.Text{Body: fmt.Sprintf("Points are every payload size measured (%s – %s): the power-of-two sweep and the seed's named sizes (%s). Wrapped unmarshal is outer + inner; \"(outer only)\" lines are the seed's WrappedUnmarshal.",
 			sizeText(v.bytes[0]), sizeText(v.bytes[len(v.bytes)-1]), strings.Join(named, ", "))})
@@ -383,18 +385,18 @@ func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error
 }
 
 func sweepPlot(run *results.Run, v view, op string, extra []column) *report.Plot {
-	chart := report.LineChart{
+	chart := table.LineChart{
 		Title:  "envelope: " + op,
 		XLabel: "payload", YLabel: "time per op",
-		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration, BinaryX: true,
-		Palette: report.RunPalette(run),
+		LogX: true, LogY: true, XFormat: table.Bytes, YFormat: table.Duration, BinaryX: true,
+		Palette: table.RunPalette(run),
 	}
 	var cols []column
 	for _, s := range v.subjects {
 		cols = append(cols, column{title: s, subject: s, op: op})
 	}
 	for _, c := range append(cols, extra...) {
-		ser := report.Series{Name: c.title}
+		ser := table.Series{Name: c.title}
 		for _, b := range v.bytes {
 			cs := v.at(c.subject, b, c.op)
 			if cs == nil || !cs.OK() {
@@ -409,7 +411,7 @@ func sweepPlot(run *results.Run, v view, op string, extra []column) *report.Plot
 			chart.Series = append(chart.Series, ser)
 		}
 	}
-	svg, err := chart.SVG()
+	svg, err := report.SVG(&chart)
 	if err != nil {
 		return nil
 	}
@@ -483,9 +485,9 @@ func allocTable(v view, libs []string) *report.Table {
 			}
 			w := v.get(wrapped, z, OpUnmarshal)
 			t.Rows = append(t.Rows, []string{lib, z.Name,
-				report.UnitCell(f, results.UnitAllocsPerOp, allocs),
-				report.UnitCell(o, results.UnitAllocsPerOp, allocs), allocChange(o, f),
-				report.UnitCell(w, results.UnitAllocsPerOp, allocs), allocChange(w, f)})
+				unitCell(f, results.UnitAllocsPerOp, allocs),
+				unitCell(o, results.UnitAllocsPerOp, allocs), allocChange(o, f),
+				unitCell(w, results.UnitAllocsPerOp, allocs), allocChange(w, f)})
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -513,7 +515,7 @@ func renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error)
 	v := newView(run, cases)
 	t := &report.Table{Caption: "encoded envelope: bytes (+ bytes beyond the payload)", Header: append([]string{"size", "payload"}, v.subjects...)}
 	for _, z := range v.named {
-		row := []string{z.Name, report.Int(float64(z.Bytes))}
+		row := []string{z.Name, table.Int(float64(z.Bytes))}
 		for _, s := range v.subjects {
 			row = append(row, sizeCell(v, s, z))
 		}
@@ -534,13 +536,13 @@ func sizeCell(v view, subject string, z ds.Size) string {
 			continue
 		}
 		if !c.OK() {
-			return report.Failed
+			return table.FailedText
 		}
 		n, ok := c.Metrics[MetricSerialized]
 		if !ok {
 			continue
 		}
-		return fmt.Sprintf("%s (+%s)", report.Int(n), report.Int(n-float64(z.Bytes)))
+		return fmt.Sprintf("%s (+%s)", table.Int(n), table.Int(n-float64(z.Bytes)))
 	}
 	return "–"
 }
@@ -573,7 +575,11 @@ func renderMemory(run *results.Run, cases []*results.Case) ([]report.Block, erro
 // at default scale), each subject's marshal, unmarshal and header-only
 // times, the header read's speed-up over the flat protobuf unmarshal and its
 // allocations.
-func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
+func (w *Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
+	return report.Typed(w.summary(run, cases))
+}
+
+func (*Workload) summary(run *results.Run, cases []*results.Case) *report.Table {
 	v := newView(run, cases)
 	z, ok := v.largest()
 	if !ok {
@@ -581,14 +587,14 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 	}
 	base := v.get(v.baseline, z, OpUnmarshal)
 	t := &report.Table{
-		Caption: fmt.Sprintf("envelope: %s (%s B payload)", z.Name, report.Int(float64(z.Bytes))),
+		Caption: fmt.Sprintf("envelope: %s (%s B payload)", z.Name, table.Int(float64(z.Bytes))),
 		Header:  []string{"subject", "marshal", "unmarshal", "header", "header vs " + v.baseline + " unmarshal", "header allocs/op"},
 	}
 	for _, s := range v.subjects {
 		h := v.get(s, z, OpHeader)
 		t.Rows = append(t.Rows, []string{s,
-			report.NsCell(v.get(s, z, OpMarshal)), report.NsCell(v.get(s, z, OpUnmarshal)), report.NsCell(h),
-			speedupCell(base, h), report.UnitCell(h, results.UnitAllocsPerOp, allocs)})
+			table.TimeText(v.get(s, z, OpMarshal)), table.TimeText(v.get(s, z, OpUnmarshal)), table.TimeText(h),
+			speedupCell(base, h), unitCell(h, results.UnitAllocsPerOp, allocs)})
 	}
 	return t
 }
@@ -612,20 +618,20 @@ func speedupCell(slow, fast *results.Case) string {
 	if !ok {
 		return "–"
 	}
-	return report.Float(x) + "×"
+	return table.Float(x) + "×"
 }
 
 // medianRatioCell formats c's median time as a multiple of ref's, for
 // cases of different comparison groups (no in-round ratio between them).
 func medianRatioCell(c, ref *results.Case) string {
 	if c != nil && !c.OK() {
-		return report.NsCell(c)
+		return table.TimeText(c)
 	}
 	x, ok := ratio(c, ref)
 	if !ok {
 		return "–"
 	}
-	return report.Float(x) + "×"
+	return table.Float(x) + "×"
 }
 
 // memCell formats B/op / allocs/op.
@@ -634,17 +640,28 @@ func memCell(c *results.Case) string {
 	case c == nil:
 		return "–"
 	case !c.OK():
-		return report.Failed
+		return table.FailedText
 	}
 	b, _ := c.Median(results.UnitBytesPerOp)
 	a, _ := c.Median(results.UnitAllocsPerOp)
-	return report.Int(b) + " / " + allocs(a)
+	return table.Int(b) + " / " + allocs(a)
 }
 
 // allocs formats an allocs/op median: whole numbers without decimals.
 func allocs(v float64) string {
 	if v == math.Trunc(v) {
-		return report.Int(v)
+		return table.Int(v)
 	}
-	return report.Float(v)
+	return table.Float(v)
+}
+
+// unitCell is the median of unit written by f, marked with its sample
+// count; FAILED or "–" for a case failed or absent.
+func unitCell(c *results.Case, unit string, f func(float64) string) string {
+	cell := table.Median(c, unit, table.Plain)
+	if cell.Kind != table.Value {
+		return cell.String()
+	}
+	cell.Format = table.Plain
+	return f(cell.V) + strings.TrimPrefix(cell.String(), table.Float(cell.V))
 }

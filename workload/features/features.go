@@ -12,9 +12,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/features"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -99,7 +100,7 @@ func scales() workload.ScaleTable[scaleEntry] {
 			}
 			desc := "N = " + joinInts(e.sizes) + "; " + types
 			if e.sizes[len(e.sizes)-1] > maxVectorFeatures && (e.types == nil || slices.ContainsFunc(e.types, ds.Type.IsVector)) {
-				desc += " (vectors up to N = " + report.Int(maxVectorFeatures) + ")"
+				desc += " (vectors up to N = " + table.Int(maxVectorFeatures) + ")"
 			}
 			return desc
 		},
@@ -123,7 +124,7 @@ func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) 
 func joinInts(ns []int) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
-		parts[i] = report.Int(float64(n))
+		parts[i] = table.Int(float64(n))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/features"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/workloadtest"
@@ -141,8 +142,8 @@ func TestBrokenSubjectIsFailed(t *testing.T) {
 		t.Fatalf("status %s, error %q; want failed round trip", r.Status, r.Error)
 	}
 	run := &results.Run{Cases: []results.Case{r}}
-	_, md := workloadtest.Markdown(t, run, New().Sections())
-	if !strings.Contains(md, report.Failed) || !strings.Contains(md, "round trip") {
+	_, md := workloadtest.Markdown(t, run, New())
+	if !strings.Contains(md, table.FailedText) || !strings.Contains(md, "round trip") {
 		t.Errorf("report does not show the failure:\n%s", md)
 	}
 }

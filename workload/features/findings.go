@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 )
@@ -61,9 +63,9 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 			continue
 		}
 		c := v.ix.Get(best, typ, n, op)
-		line := fmt.Sprintf("Fastest %s of %s at N = %s: **%s**, %s", op, typ, nInt(n), best, report.NsCell(c))
+		line := fmt.Sprintf("Fastest %s of %s at N = %s: **%s**, %s", op, typ, nInt(n), best, table.TimeText(c))
 		if lim := v.ix.Get(v.limit, typ, n, op); lim != nil {
-			line += fmt.Sprintf(", at %s the %s row's time", report.RatioCell(c, results.UnitVsLimit, lim), v.limit)
+			line += fmt.Sprintf(", at %s the %s row's time", table.RatioText(c, results.UnitVsLimit, lim), v.limit)
 		}
 		lines = append(lines, line+".")
 	}
@@ -83,7 +85,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		switch cl.metric {
 		case MetricSerialized:
 			got = a.Metrics[MetricSerialized] / b.Metrics[MetricSerialized]
-			how = fmt.Sprintf("%s is %s of %s's size", cl.a, report.Pct(got), cl.b)
+			how = fmt.Sprintf("%s is %s of %s's size", cl.a, table.Pct(got), cl.b)
 		default:
 			x, y := a.Metrics[cl.metric], b.Metrics[cl.metric]
 			if st, ok := a.Stat(cl.metric); ok {
@@ -96,7 +98,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 				continue
 			}
 			got = x / y
-			how = fmt.Sprintf("%s: %s vs %s", cl.a, report.Faster(a, b), cl.b)
+			how = fmt.Sprintf("%s: %s vs %s", cl.a, table.FasterText(a, b), cl.b)
 		}
 		// The claim holds when this run's ratio is on the same side of 1.
 		held := (got < 1) == (cl.ratio < 1)
@@ -109,7 +111,7 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []report.Block{report.Findings(lines)}, nil
+	return []report.Block{table.Findings(lines)}, nil
 }
 
 // goalFinding summarizes psdb against its type's limit: in how many
@@ -137,7 +139,7 @@ func goalFinding(v view) string {
 				}
 				cells++
 				if r > g {
-					misses = append(misses, miss{fmt.Sprintf("%s %s N = %s (%s)", typ, op, nInt(n), report.Times(r)), r / g})
+					misses = append(misses, miss{fmt.Sprintf("%s %s N = %s (%s)", typ, op, nInt(n), table.Times(r)), r / g})
 				}
 			}
 		}

@@ -33,7 +33,7 @@ func TestReportGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			run.File = tt.file
-			doc, md := workloadtest.Markdown(t, run, New().Sections())
+			doc, md := workloadtest.Markdown(t, run, New())
 			workloadtest.Golden(t, filepath.Join("testdata", strings.TrimSuffix(tt.file, ".jsonl")+".golden.md"), md, *update)
 			for _, w := range tt.want {
 				if !strings.Contains(md, w) {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	ds "github.com/serbench/serbench/dataset/features"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -93,7 +95,7 @@ func byFamily(types []string) []string {
 
 type view struct {
 	cases    []*results.Case
-	ix       *report.Index
+	ix       *table.Index
 	subjects []string
 	types    []string
 	sizes    []string
@@ -104,12 +106,12 @@ type view struct {
 func newView(cases []*results.Case) view {
 	return view{
 		cases:    cases,
-		ix:       report.NewIndex(cases, "subject", "type", "n", "op"),
-		subjects: report.Distinct(cases, "subject"),
-		types:    byFamily(report.Distinct(cases, "type")),
-		sizes:    report.Distinct(cases, "n"),
+		ix:       table.NewIndex(cases, "subject", "type", "n", "op"),
+		subjects: table.Distinct(cases, "subject"),
+		types:    byFamily(table.Distinct(cases, "type")),
+		sizes:    table.Distinct(cases, "n"),
 		// Schema-1 results carry no roles: their limit row was "memcpy".
-		limit: report.SubjectWithRole(cases, results.RoleLimit, "memcpy"),
+		limit: table.SubjectWithRole(cases, results.RoleLimit, "memcpy"),
 	}
 }
 
@@ -158,14 +160,14 @@ func renderSpeed(run *results.Run, v view, types []string) []report.Block {
 			}
 			rows := 0
 			for _, n := range v.sizes {
-				row := []string{report.Int(report.Number(n))}
+				row := []string{table.Int(table.Number(n))}
 				any := false
 				for _, s := range v.subjects {
 					c := v.ix.Get(s, typ, n, op)
 					if c != nil {
 						any = true
 					}
-					row = append(row, report.NsCell(c))
+					row = append(row, table.TimeText(c))
 				}
 				if !any {
 					continue
@@ -177,7 +179,7 @@ func renderSpeed(run *results.Run, v view, types []string) []report.Block {
 						row = append(row, "–")
 						continue
 					}
-					row = append(row, report.Faster(base, other))
+					row = append(row, table.FasterText(base, other))
 				}
 				t.Rows = append(t.Rows, row)
 				rows++
@@ -185,7 +187,7 @@ func renderSpeed(run *results.Run, v view, types []string) []report.Block {
 			if rows == 0 {
 				continue
 			}
-			t.Notes = []string{report.FasterRule}
+			t.Notes = []string{table.FasterRule}
 			blocks = append(blocks, t)
 			if p := speedPlot(run, v, typ, op); p != nil {
 				blocks = append(blocks, p)
@@ -196,21 +198,21 @@ func renderSpeed(run *results.Run, v view, types []string) []report.Block {
 }
 
 func speedPlot(run *results.Run, v view, typ, op string) *report.Plot {
-	chart := report.LineChart{
+	chart := table.LineChart{
 		Title:  fmt.Sprintf("features: %s %s", typ, op),
 		XLabel: "features per block (N)", YLabel: "time per op",
-		LogX: true, LogY: true, YFormat: report.Duration,
-		Palette: report.RunPalette(run),
+		LogX: true, LogY: true, YFormat: table.Duration,
+		Palette: table.RunPalette(run),
 	}
 	for _, s := range v.subjects {
-		ser := report.Series{Name: s, Limit: s == v.limit}
+		ser := table.Series{Name: s, Limit: s == v.limit}
 		for _, n := range v.sizes {
 			c := v.ix.Get(s, typ, n, op)
 			if c == nil || !c.OK() {
 				continue
 			}
 			st, _ := c.Stat(results.UnitNsPerOp)
-			ser.X = append(ser.X, report.Number(n))
+			ser.X = append(ser.X, table.Number(n))
 			ser.Y = append(ser.Y, st.Median)
 			ser.Lo, ser.Hi = append(ser.Lo, st.Lo), append(ser.Hi, st.Hi)
 		}
@@ -218,7 +220,7 @@ func speedPlot(run *results.Run, v view, typ, op string) *report.Plot {
 			chart.Series = append(chart.Series, ser)
 		}
 	}
-	svg, err := chart.SVG()
+	svg, err := report.SVG(&chart)
 	if err != nil {
 		return nil
 	}
@@ -267,7 +269,7 @@ func goalCell(c, lim *results.Case, n string) (cell string, met *bool) {
 	if c == nil {
 		return "–", nil
 	}
-	cell = report.RatioCell(c, results.UnitVsLimit, lim)
+	cell = table.RatioText(c, results.UnitVsLimit, lim)
 	r, ok := limitRatio(c, lim)
 	g, has := goalFor(n)
 	if !ok || !has {
@@ -376,12 +378,12 @@ func renderLimit(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 					continue
 				}
 				any = true
-				row = append(row, report.RatioCell(c, results.UnitVsLimit, lim))
+				row = append(row, table.RatioText(c, results.UnitVsLimit, lim))
 			}
 			if !any {
 				continue
 			}
-			t.Rows = append(t.Rows, append(row, report.NsCell(lim)))
+			t.Rows = append(t.Rows, append(row, table.TimeText(lim)))
 		}
 		if len(t.Rows) == 0 {
 			continue
@@ -406,7 +408,7 @@ func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 		t.Header = append(t.Header, subs...)
 		for _, n := range v.sizes {
 			var raw float64
-			row := []string{report.Int(report.Number(n)), ""}
+			row := []string{table.Int(table.Number(n)), ""}
 			for _, s := range subs {
 				c := v.ix.Get(s, typ, n, "encode")
 				if c == nil {
@@ -417,17 +419,17 @@ func renderSize(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 					continue
 				}
 				if !c.OK() {
-					row = append(row, report.Failed)
+					row = append(row, table.FailedText)
 					continue
 				}
 				size := c.Metrics[MetricSerialized]
 				raw = c.Metrics[MetricRaw]
-				row = append(row, fmt.Sprintf("%s (%s)", report.Int(size), report.Pct(size/raw)))
+				row = append(row, fmt.Sprintf("%s (%s)", table.Int(size), table.Pct(size/raw)))
 			}
 			if raw == 0 {
 				continue
 			}
-			row[1] = report.Int(raw)
+			row[1] = table.Int(raw)
 			t.Rows = append(t.Rows, row)
 		}
 		if len(t.Rows) > 0 {
@@ -446,7 +448,7 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 	for _, op := range ops {
 		for _, typ := range v.types {
 			t := report.Pivot{Cases: cases, Where: []string{"type", typ, "op", op}, Row: "n", Col: "subject", Rows: v.sizes, Cols: v.subjects,
-				Corner: "features", RowName: nInt, Cell: report.MemCell, KeepEmpty: true}.Table()
+				Corner: "features", RowName: nInt, Cell: table.MemText, KeepEmpty: true}.Table()
 			if t == nil {
 				continue
 			}
@@ -458,7 +460,7 @@ func renderMemory(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 }
 
 // nInt formats a size label as an integer with separators.
-func nInt(n string) string { return report.Int(report.Number(n)) }
+func nInt(n string) string { return table.Int(table.Number(n)) }
 
 func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 	v := newView(cases)
@@ -469,7 +471,7 @@ func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, er
 	var blocks []report.Block
 	for _, op := range ops {
 		t := &report.Table{
-			Caption: fmt.Sprintf("%s at N = %s: MB/s of raw data (%% of %s)", op, report.Int(report.Number(n)), baseline),
+			Caption: fmt.Sprintf("%s at N = %s: MB/s of raw data (%% of %s)", op, table.Int(table.Number(n)), baseline),
 			Header:  append([]string{"type"}, v.subjects...),
 		}
 		for _, typ := range v.types {
@@ -480,7 +482,7 @@ func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, er
 					row = append(row, "–")
 					continue
 				}
-				cell := report.UnitCell(c, results.UnitMBPerS, report.Float)
+				cell := table.Median(c, results.UnitMBPerS, table.Plain).String()
 				if c.OK() && b != nil && b.OK() {
 					x, _ := c.Median(results.UnitMBPerS)
 					y, _ := b.Median(results.UnitMBPerS)
@@ -500,7 +502,11 @@ func renderThroughput(_ *results.Run, cases []*results.Case) ([]report.Block, er
 // Summary implements workload.Workload: int32 (the seed's type) at the
 // largest N, each subject's encode and decode time and its multiple of
 // the limit row.
-func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
+func (w *Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
+	return report.Typed(w.summary(run, cases))
+}
+
+func (*Workload) summary(run *results.Run, cases []*results.Case) *report.Table {
 	v := newView(cases)
 	if len(v.sizes) == 0 {
 		return nil
@@ -511,18 +517,18 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 	}
 	n := v.sizes[len(v.sizes)-1]
 	t := &report.Table{
-		Caption: fmt.Sprintf("features: %s, N = %s", typ, report.Int(report.Number(n))),
+		Caption: fmt.Sprintf("features: %s, N = %s", typ, table.Int(table.Number(n))),
 		Header:  []string{"subject", "encode", "× " + v.limit, "decode", "× " + v.limit, "size"},
 	}
 	for _, s := range v.subjects {
 		e, d := v.ix.Get(s, typ, n, "encode"), v.ix.Get(s, typ, n, "decode")
 		size := "–"
 		if e != nil && e.OK() {
-			size = report.Int(e.Metrics[MetricSerialized])
+			size = table.Int(e.Metrics[MetricSerialized])
 		}
 		t.Rows = append(t.Rows, []string{s,
-			report.NsCell(e), report.RatioCell(e, results.UnitVsLimit, v.ix.Get(v.limit, typ, n, "encode")),
-			report.NsCell(d), report.RatioCell(d, results.UnitVsLimit, v.ix.Get(v.limit, typ, n, "decode")),
+			table.TimeText(e), table.RatioText(e, results.UnitVsLimit, v.ix.Get(v.limit, typ, n, "encode")),
+			table.TimeText(d), table.RatioText(d, results.UnitVsLimit, v.ix.Get(v.limit, typ, n, "decode")),
 			size})
 	}
 	return t

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/table"
 )
 
 // A Point is one format × codec pair whose write and read both succeeded:
@@ -44,7 +44,7 @@ func (p Point) Subject() string { return p.Format + " + " + p.Codec }
 func (p Point) TotalNs() float64 { return p.WriteNs + p.ReadNs }
 
 // WriteMark, ReadMark and TotalMark mark a median from fewer than
-// report.FewSamples samples, as report.SamplesMark does a case's: " (n=1)",
+// table.FewSamples samples, as table.SamplesMark does a case's: " (n=1)",
 // " (n=2)" or "". The total is marked by the fewer of its two counts.
 func (p Point) WriteMark() string { return samplesMark(p.WriteN) }
 
@@ -66,10 +66,10 @@ func fewer(a, b int) int {
 	return min(a, b)
 }
 
-// samplesMark is report.SamplesNote(n) as a suffix: " (n=1)", " (n=2)" or
+// samplesMark is table.SamplesNote(n) as a suffix: " (n=1)", " (n=2)" or
 // "".
 func samplesMark(n int) string {
-	if s := report.SamplesNote(n); s != "" {
+	if s := table.SamplesNote(n); s != "" {
 		return " (" + s + ")"
 	}
 	return ""

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -318,7 +320,7 @@ func sizeCell(r *Row) string {
 	if r.FileB() == 0 {
 		return "–"
 	}
-	return report.MiB(r.FileB())
+	return table.MiB(r.FileB())
 }
 
 func (s sections) renderCombined(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -327,15 +329,15 @@ func (s sections) renderCombined(run *results.Run, cases []*results.Case) ([]rep
 		return nil, nil
 	}
 	t := &report.Table{
-		Caption: fmt.Sprintf("%s records: file size, write, read and total time (seconds, medians)", report.Int(v.Records)),
+		Caption: fmt.Sprintf("%s records: file size, write, read and total time (seconds, medians)", table.Int(v.Records)),
 		Header:  []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"},
 	}
 	for _, r := range v.Rows {
 		total := "–"
 		if r.Write != nil && r.Read != nil {
-			total = report.Seconds(r.TotalNs())
+			total = table.Seconds(r.TotalNs())
 		}
-		t.Rows = append(t.Rows, []string{r.Format, r.Codec, sizeCell(r), secsCell(r.Write), secsCell(r.Read), total, report.PctOrDash(r.saved())})
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, sizeCell(r), secsCell(r.Write), secsCell(r.Read), total, table.PctOrDash(r.saved())})
 	}
 	t.Notes = []string{"% saved = 1 − file ÷ the same format uncompressed (codec none; for a format that compresses itself, its uncompressed sibling: parquet-none, avro-ocf, arrow-file)."}
 	return []report.Block{t}, nil
@@ -345,7 +347,7 @@ func secsCell(c *results.Case) string {
 	if c == nil {
 		return "–"
 	}
-	return report.Seconds(Median(c))
+	return table.Seconds(Median(c))
 }
 
 func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -367,9 +369,9 @@ func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.
 	if ref != nil {
 		perRec := "–"
 		if ref.Records > 0 {
-			perRec = report.Float(ref.Bytes / ref.Records)
+			perRec = table.Float(ref.Bytes / ref.Records)
 		}
-		row := []string{ref.Name, ref.What, report.Int(ref.Bytes), report.MiB(ref.Bytes), perRec, "–", "–"}
+		row := []string{ref.Name, ref.What, table.Int(ref.Bytes), table.MiB(ref.Bytes), perRec, "–", "–"}
 		if compare {
 			row = append(row, "–")
 		}
@@ -378,7 +380,7 @@ func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.
 	for _, r := range v.Rows {
 		size := r.FileB()
 		if size == 0 {
-			row := []string{r.Format, r.Codec, report.Failed, "–", "–", "–", "–"}
+			row := []string{r.Format, r.Codec, table.FailedText, "–", "–", "–", "–"}
 			if compare {
 				row = append(row, "–")
 			}
@@ -387,9 +389,9 @@ func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.
 		}
 		vs := "–"
 		if r.plain != nil && r.plain != r && r.plain.FileB() > 0 {
-			vs = report.Times(r.plain.FileB()/size) + " smaller"
+			vs = table.Times(r.plain.FileB()/size) + " smaller"
 		}
-		row := []string{r.Format, r.Codec, report.Int(size), report.MiB(size), report.Float(size / r.Records()), report.PctOrDash(r.saved()), vs}
+		row := []string{r.Format, r.Codec, table.Int(size), table.MiB(size), table.Float(size / r.Records()), table.PctOrDash(r.saved()), vs}
 		if compare {
 			row = append(row, VsRef(size, ref.Bytes))
 		}
@@ -410,9 +412,9 @@ func (s sections) renderSize(run *results.Run, cases []*results.Case) ([]report.
 func VsRef(size, ref float64) string {
 	switch {
 	case size < ref:
-		return report.Pct(1-size/ref) + " smaller"
+		return table.Pct(1-size/ref) + " smaller"
 	case size > ref:
-		return report.Times(size/ref) + " larger"
+		return table.Times(size/ref) + " larger"
 	}
 	return "same size"
 }
@@ -442,7 +444,7 @@ func RecsPerSec(c *results.Case, n float64) string {
 	if math.IsNaN(t) || t == 0 {
 		return "–"
 	}
-	return report.Int(n / (t / 1e9))
+	return table.Int(n / (t / 1e9))
 }
 
 func heapCell(c *results.Case) string {
@@ -453,7 +455,7 @@ func heapCell(c *results.Case) string {
 	if !ok {
 		return "–"
 	}
-	return report.Bytes(h)
+	return table.Bytes(h)
 }
 
 func vsFastest(c *results.Case, fastest float64) string {
@@ -461,7 +463,7 @@ func vsFastest(c *results.Case, fastest float64) string {
 	if math.IsNaN(t) || !(fastest > 0) {
 		return "–"
 	}
-	return report.Times(t / fastest)
+	return table.Times(t / fastest)
 }
 
 func (s sections) renderWrite(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -472,12 +474,12 @@ func (s sections) renderWrite(run *results.Run, cases []*results.Case) ([]report
 	}
 	fastest := Median(rows[0].Write)
 	t := &report.Table{
-		Caption: fmt.Sprintf("Write %s records (fastest first)", report.Int(v.Records)),
+		Caption: fmt.Sprintf("Write %s records (fastest first)", table.Int(v.Records)),
 		Header:  []string{"format", "codec", "time", "records/s", "MB/s", "peak heap", "vs fastest"},
 	}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.TimeCell(r.Write), RecsPerSec(r.Write, r.Records()),
-			report.UnitCell(r.Write, results.UnitMBPerS, report.Float), heapCell(r.Write), vsFastest(r.Write, fastest)})
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, table.TimeText(r.Write), RecsPerSec(r.Write, r.Records()),
+			table.Median(r.Write, results.UnitMBPerS, table.Plain).String(), heapCell(r.Write), vsFastest(r.Write, fastest)})
 	}
 	t.Notes = []string{"records/s = records ÷ median time; MB/s counts the encoded stream before compression; vs fastest = time ÷ the fastest write's time."}
 	return []report.Block{t}, nil
@@ -491,7 +493,7 @@ func (s sections) renderRead(run *results.Run, cases []*results.Case) ([]report.
 	}
 	fastest := Median(rows[0].Read)
 	t := &report.Table{
-		Caption: fmt.Sprintf("Read and verify %s records (fastest first)", report.Int(v.Records)),
+		Caption: fmt.Sprintf("Read and verify %s records (fastest first)", table.Int(v.Records)),
 		Header:  []string{"format", "codec", "time", "records/s", "MB/s", "peak heap", "vs fastest", "read-bytes floor", "decompress floor", "× floor"},
 	}
 	for _, r := range rows {
@@ -501,15 +503,15 @@ func (s sections) renderRead(run *results.Run, cases []*results.Case) ([]report.
 		}
 		x := "–"
 		if f := Median(floor); f > 0 {
-			x = report.Times(Median(r.Read) / f)
+			x = table.Times(Median(r.Read) / f)
 		}
 		dec := "–"
 		if r.Decompress != nil {
-			dec = report.TimeCell(r.Decompress)
+			dec = table.TimeText(r.Decompress)
 		}
-		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.TimeCell(r.Read), RecsPerSec(r.Read, r.Records()),
-			report.UnitCell(r.Read, results.UnitMBPerS, report.Float), heapCell(r.Read), vsFastest(r.Read, fastest),
-			report.TimeCell(r.ReadBytes), dec, x})
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, table.TimeText(r.Read), RecsPerSec(r.Read, r.Records()),
+			table.Median(r.Read, results.UnitMBPerS, table.Plain).String(), heapCell(r.Read), vsFastest(r.Read, fastest),
+			table.TimeText(r.ReadBytes), dec, x})
 	}
 	t.Notes = []string{
 		"read-bytes: the file's bytes read into a buffer and discarded; decompress: read and decompress, no decoding (codec none has none). " +
@@ -565,8 +567,8 @@ func (s sections) renderByCodec(run *results.Run, cases []*results.Case) ([]repo
 			avg += s
 		}
 		avg /= float64(len(saved))
-		t.Rows = append(t.Rows, []string{cd, strconv.Itoa(n), report.PctOrDash(avg), best.Format, report.MiB(best.FileB()), report.PctOrDash(best.saved()),
-			report.Times(geomean(wcost)), report.Times(geomean(rcost))})
+		t.Rows = append(t.Rows, []string{cd, strconv.Itoa(n), table.PctOrDash(avg), best.Format, table.MiB(best.FileB()), table.PctOrDash(best.saved()),
+			table.Times(geomean(wcost)), table.Times(geomean(rcost))})
 	}
 	if len(t.Rows) == 0 {
 		return nil, nil
@@ -591,29 +593,29 @@ func (s sections) renderTradeoffs(run *results.Run, cases []*results.Case) ([]re
 	if len(pts) == 0 {
 		return nil, nil
 	}
-	var rp []report.Point
+	var rp []table.Point
 	for _, p := range pts {
-		rp = append(rp, report.Point{X: p.FileB, Y: p.TotalNs(), Label: p.Subject()})
+		rp = append(rp, table.Point{X: p.FileB, Y: p.TotalNs(), Label: p.Subject()})
 	}
 	var blocks []report.Block
-	chart := report.ScatterChart{
-		Title:  fmt.Sprintf("%s: file size against write + read time, %s records", s.workload, report.Int(v.Records)),
+	chart := table.ScatterChart{
+		Title:  fmt.Sprintf("%s: file size against write + read time, %s records", s.workload, table.Int(v.Records)),
 		XLabel: "file size", YLabel: "write + read",
-		LogX: true, LogY: true, XFormat: report.Bytes, YFormat: report.Duration, BinaryX: true,
+		LogX: true, LogY: true, XFormat: table.Bytes, YFormat: table.Duration, BinaryX: true,
 		Points: rp, Frontier: true,
 	}
-	if svg, err := chart.SVG(); err == nil {
+	if svg, err := report.SVG(&chart); err == nil {
 		blocks = append(blocks, &report.Plot{File: s.workload + "-size-vs-time.svg", Caption: chart.Title + " — log-log; the line joins the Pareto frontier", SVG: svg})
 	}
 	t := &report.Table{
 		Caption: "The Pareto frontier: no other pair is both smaller and faster (smallest file first)",
 		Header:  []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"},
 	}
-	for _, i := range report.ParetoFront(rp) {
+	for _, i := range table.ParetoFront(rp) {
 		r := rows[i]
-		t.Rows = append(t.Rows, []string{r.Format, r.Codec, report.MiB(r.FileB()), report.Seconds(Median(r.Write)), report.Seconds(Median(r.Read)), report.Seconds(r.TotalNs()), report.PctOrDash(r.saved())})
+		t.Rows = append(t.Rows, []string{r.Format, r.Codec, table.MiB(r.FileB()), table.Seconds(Median(r.Write)), table.Seconds(Median(r.Read)), table.Seconds(r.TotalNs()), table.PctOrDash(r.saved())})
 	}
-	sort.SliceStable(t.Rows, func(i, j int) bool { return report.Number(t.Rows[i][2]) < report.Number(t.Rows[j][2]) })
+	sort.SliceStable(t.Rows, func(i, j int) bool { return table.Number(t.Rows[i][2]) < table.Number(t.Rows[j][2]) })
 	t.Notes = []string{"Every pair off this list is beaten on both size and round-trip time by one on it."}
 	return append(blocks, t), nil
 }
@@ -621,8 +623,8 @@ func (s sections) renderTradeoffs(run *results.Run, cases []*results.Case) ([]re
 // Tradeoff describes a point's other costs in a few words, a time from
 // few samples marked (its total by its parts).
 func Tradeoff(p Point) string {
-	return fmt.Sprintf("%s MiB, %s s total (write %s%s, read %s%s)", report.MiB(p.FileB), report.Seconds(p.TotalNs()),
-		report.Seconds(p.WriteNs), p.WriteMark(), report.Seconds(p.ReadNs), p.ReadMark())
+	return fmt.Sprintf("%s MiB, %s s total (write %s%s, read %s%s)", table.MiB(p.FileB), table.Seconds(p.TotalNs()),
+		table.Seconds(p.WriteNs), p.WriteMark(), table.Seconds(p.ReadNs), p.ReadMark())
 }
 
 func (s sections) renderRecommendations(run *results.Run, cases []*results.Case) ([]report.Block, error) {
@@ -642,13 +644,13 @@ func (s sections) renderRecommendations(run *results.Run, cases []*results.Case)
 		var val string
 		switch r.Name {
 		case "Fastest write":
-			val = report.Seconds(p.WriteNs) + " s" + p.WriteMark()
+			val = table.Seconds(p.WriteNs) + " s" + p.WriteMark()
 		case "Fastest read":
-			val = report.Seconds(p.ReadNs) + " s" + p.ReadMark()
+			val = table.Seconds(p.ReadNs) + " s" + p.ReadMark()
 		case "Smallest file":
-			val = report.MiB(p.FileB) + " MiB"
+			val = table.MiB(p.FileB) + " MiB"
 		default:
-			val = report.Seconds(p.TotalNs()) + " s" + p.TotalMark()
+			val = table.Seconds(p.TotalNs()) + " s" + p.TotalMark()
 		}
 		top.Rows = append(top.Rows, []string{r.Name, p.Subject(), val, Tradeoff(p) + SavedNote(p), r.Rule})
 	}
@@ -668,7 +670,7 @@ func (s sections) renderRecommendations(run *results.Run, cases []*results.Case)
 // SavedNote is ", X% saved" for a point that saves anything, else "".
 func SavedNote(p Point) string {
 	if s := p.Saved(); !math.IsNaN(s) && s > 0 {
-		return ", " + report.Pct(s) + " saved"
+		return ", " + table.Pct(s) + " saved"
 	}
 	return ""
 }
@@ -702,8 +704,8 @@ func anomalies(v *View) []string {
 		}
 		if best != nil && r.PerRecord(r.Write) > best.PerRecord(best.Write) {
 			out = append(out, fmt.Sprintf("%s writes slower uncompressed (%s per record%s) than with %s (%s per record%s): %s — more bytes to move than the compressor costs, or a missing buffer.",
-				r.Subject(), report.Duration(r.PerRecord(r.Write)), report.SamplesMark(r.Write), best.Codec, report.Duration(best.PerRecord(best.Write)), report.SamplesMark(best.Write),
-				report.Times(r.PerRecord(r.Write)/best.PerRecord(best.Write))))
+				r.Subject(), table.Duration(r.PerRecord(r.Write)), table.SamplesMark(r.Write), best.Codec, table.Duration(best.PerRecord(best.Write)), table.SamplesMark(best.Write),
+				table.Times(r.PerRecord(r.Write)/best.PerRecord(best.Write))))
 		}
 	}
 	for _, r := range all {
@@ -711,8 +713,8 @@ func anomalies(v *View) []string {
 			continue
 		}
 		if x := Median(r.Read) / Median(r.Write); x >= readOverWrite {
-			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s%s vs %s%s).", r.Subject(), report.Times(x),
-				report.Duration(Median(r.Read)), report.SamplesMark(r.Read), report.Duration(Median(r.Write)), report.SamplesMark(r.Write)))
+			out = append(out, fmt.Sprintf("%s reads %s slower than it writes (%s%s vs %s%s).", r.Subject(), table.Times(x),
+				table.Duration(Median(r.Read)), table.SamplesMark(r.Read), table.Duration(Median(r.Write)), table.SamplesMark(r.Write)))
 		}
 	}
 	noisy := 0
@@ -734,7 +736,7 @@ func anomalies(v *View) []string {
 			}
 			if lo, hi, ok := spread(c); ok && hi/lo > spreadLimit {
 				spreads = append(spreads, disagree{hi / lo, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
-					r.Subject(), c.Labels.Get(LabelOp), report.Times(hi/lo), len(c.Samples), report.Duration(lo), report.Duration(hi))})
+					r.Subject(), c.Labels.Get(LabelOp), table.Times(hi/lo), len(c.Samples), table.Duration(lo), table.Duration(hi))})
 			}
 		}
 	}
@@ -887,15 +889,15 @@ func FileSummary(workloadName string, run *results.Run, cases []*results.Case) *
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return pts[idx[a]].TotalNs() < pts[idx[b]].TotalNs() })
 	t := &report.Table{
-		Caption: fmt.Sprintf("%s: %s records, fastest round trips (write + read) and recommendations", workloadName, report.Int(v.Records)),
+		Caption: fmt.Sprintf("%s: %s records, fastest round trips (write + read) and recommendations", workloadName, table.Int(v.Records)),
 		Header:  []string{"", "pair", "total", "write", "read", "size"},
 	}
 	times := func(p Point) []string {
-		return []string{report.Duration(p.TotalNs()) + p.TotalMark(), report.Duration(p.WriteNs) + p.WriteMark(), report.Duration(p.ReadNs) + p.ReadMark()}
+		return []string{table.Duration(p.TotalNs()) + p.TotalMark(), table.Duration(p.WriteNs) + p.WriteMark(), table.Duration(p.ReadNs) + p.ReadMark()}
 	}
 	for k, i := range idx[:min(8, len(idx))] {
 		p := pts[i]
-		t.Rows = append(t.Rows, slices.Concat([]string{strconv.Itoa(k + 1), p.Subject()}, times(p), []string{report.Bytes(p.FileB)}))
+		t.Rows = append(t.Rows, slices.Concat([]string{strconv.Itoa(k + 1), p.Subject()}, times(p), []string{table.Bytes(p.FileB)}))
 	}
 	for _, r := range append(TopRules()[3:], UseCaseRules()...) {
 		i := r.Pick(pts)
@@ -903,7 +905,7 @@ func FileSummary(workloadName string, run *results.Run, cases []*results.Case) *
 			continue
 		}
 		p := pts[i]
-		t.Rows = append(t.Rows, slices.Concat([]string{strings.ToLower(r.Name), p.Subject()}, times(p), []string{report.Bytes(p.FileB)}))
+		t.Rows = append(t.Rows, slices.Concat([]string{strings.ToLower(r.Name), p.Subject()}, times(p), []string{table.Bytes(p.FileB)}))
 	}
 	return t
 }

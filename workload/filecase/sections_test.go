@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
@@ -53,7 +54,7 @@ func TestFewSamplesMarked(t *testing.T) {
 			t.Errorf("summary row of %s: %q, want total, write, read %q", pair, got, want)
 		}
 	}
-	_, md := workloadtest.Markdown(t, run, FileSections("w"))
+	_, md := workloadtest.Render(t, report.Input{Runs: []*results.Run{run}, Sections: FileSections("w")})
 	for _, want := range []string{"| Fastest write | jsonl + none | 0.010 s (n=1) |", "| Fastest read | jsonl + none | 0.005 s |",
 		"| Smallest file | jsonl + zstd | 0.00 MiB |", "(write 0.020, read 0.008 (n=2))"} {
 		if !strings.Contains(md, want) {

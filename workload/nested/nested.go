@@ -27,6 +27,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
 	dsn "github.com/serbench/serbench/dataset/nested"
@@ -35,7 +37,6 @@ import (
 	"github.com/serbench/serbench/dataset/nested/userevents"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/arrowipc"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/nested/nestedarrow"
@@ -187,7 +188,7 @@ func scales() workload.ScaleTable[sizes] {
 				singles = strconv.Itoa(s.Singles) + " single leaves"
 			}
 			return fmt.Sprintf("tpch %s, media %s, userevents %s records; %s, %d subsets per k",
-				report.Int(float64(s.TPCH)), report.Int(float64(s.Media)), report.Int(float64(s.UserEvents)), singles, s.PerK)
+				table.Int(float64(s.TPCH)), table.Int(float64(s.Media)), table.Int(float64(s.UserEvents)), singles, s.PerK)
 		}}
 }
 

@@ -74,7 +74,7 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = smallRun
-	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	doc, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md, *update)
 	for _, s := range []string{"### Findings", "R² with total size", "the seed found", "held", "est. MB at 600,572", "× gzip-only floor"} {
 		if !strings.Contains(md, s) {

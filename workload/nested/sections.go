@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 )
@@ -25,7 +27,11 @@ func (*Workload) Sections() []report.Section {
 }
 
 // Summary implements workload.Workload: the fastest full read per dataset.
-func (*Workload) Summary(_ *results.Run, cases []*results.Case) *report.Table {
+func (w *Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
+	return report.Typed(w.summary(nil, cases))
+}
+
+func (*Workload) summary(_ *results.Run, cases []*results.Case) *report.Table {
 	t := &report.Table{Header: []string{"dataset", "fastest full read", "time", "smallest file", "size"}}
 	for _, ds := range datasetsIn(cases) {
 		v := fullView(cases, ds)
@@ -33,7 +39,7 @@ func (*Workload) Summary(_ *results.Run, cases []*results.Case) *report.Table {
 			continue
 		}
 		f, s := fastest(v), smallest(v)
-		t.Rows = append(t.Rows, []string{ds, f.name(), report.Seconds(f.ns) + " s", s.fileName(), report.MiB(s.size) + " MiB"})
+		t.Rows = append(t.Rows, []string{ds, f.name(), table.Seconds(f.ns) + " s", s.fileName(), table.MiB(s.size) + " MiB"})
 	}
 	if len(t.Rows) == 0 {
 		return nil
@@ -66,15 +72,15 @@ func fileKind(subject string) string {
 // signedDuration formats a fitted coefficient in ns, which may be negative.
 func signedDuration(ns float64) string {
 	if ns < 0 {
-		return "−" + report.Duration(-ns)
+		return "−" + table.Duration(-ns)
 	}
-	return report.Duration(ns)
+	return table.Duration(ns)
 }
 
 func datasetsIn(cases []*results.Case) []string {
 	var out []string
 	for _, ds := range datasetNames() {
-		if len(report.Where(cases, LabelDataset, ds)) > 0 {
+		if len(table.Where(cases, LabelDataset, ds)) > 0 {
 			out = append(out, ds)
 		}
 	}
@@ -84,7 +90,7 @@ func datasetsIn(cases []*results.Case) []string {
 // fullView returns the measured full-schema reads of ds (limits excluded).
 func fullView(cases []*results.Case, ds string) []entry {
 	var out []entry
-	for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelQuery, QueryAll) {
+	for _, c := range table.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelQuery, QueryAll) {
 		if !c.OK() || c.IsLimit() {
 			continue
 		}
@@ -118,7 +124,7 @@ func isColumnar(subject string) bool {
 
 // limitCase returns the named floor of ds's full read.
 func limitCase(cases []*results.Case, ds, subject string) *results.Case {
-	for _, c := range report.Where(cases, LabelDataset, ds, LabelSubject, subject) {
+	for _, c := range table.Where(cases, LabelDataset, ds, LabelSubject, subject) {
 		if c.OK() {
 			return c
 		}
@@ -128,7 +134,7 @@ func limitCase(cases []*results.Case, ds, subject string) *results.Case {
 
 // writeCase returns the write of a file kind and codec.
 func writeNs(cases []*results.Case, ds, subject, codec string) (float64, bool) {
-	for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpWrite, LabelSubject, subject, LabelCodec, codec) {
+	for _, c := range table.Where(cases, LabelDataset, ds, LabelOp, OpWrite, LabelSubject, subject, LabelCodec, codec) {
 		if c.OK() {
 			return c.Median(results.UnitNsPerOp)
 		}
@@ -156,31 +162,31 @@ func renderFull(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
 		dec := limitCase(cases, ds, SubjectDecompress)
 		rb := limitCase(cases, ds, SubjectReadBytes)
 		sort.SliceStable(v, func(i, j int) bool { return v[i].ns < v[j].ns })
-		t := &report.Table{Caption: fmt.Sprintf("%s: full read of %s records into Go structs, fastest first", ds, report.Int(v[0].c.Metrics[MetricRecords])),
+		t := &report.Table{Caption: fmt.Sprintf("%s: full read of %s records into Go structs, fastest first", ds, table.Int(v[0].c.Metrics[MetricRecords])),
 			Header: []string{"subject", "codec", "file MiB", "read", "speed vs slowest", "size vs largest", "× gzip-only floor", "write s"}}
 		for _, e := range v {
 			w := "–"
 			if ns, ok := writeNs(cases, ds, writerSubject(e.subject), e.codec); ok {
-				w = report.Seconds(ns)
+				w = table.Seconds(ns)
 			}
-			t.Rows = append(t.Rows, []string{e.subject, e.codec, report.MiB(e.size), report.TimeCell(e.c),
-				report.Times(slowest.ns / e.ns), report.Pct(e.size / largest.size), report.RatioCell(e.c, results.UnitVsLimit, dec), w})
+			t.Rows = append(t.Rows, []string{e.subject, e.codec, table.MiB(e.size), table.TimeText(e.c),
+				table.Times(slowest.ns / e.ns), table.Pct(e.size / largest.size), table.RatioText(e.c, results.UnitVsLimit, dec), w})
 		}
 		for _, l := range []*results.Case{dec, rb} {
 			if l != nil {
-				t.Rows = append(t.Rows, []string{l.Labels.Get(LabelSubject) + " (floor)", l.Labels.Get(LabelCodec), report.MiB(l.Metrics[MetricFile]), report.TimeCell(l), "", "", "", ""})
+				t.Rows = append(t.Rows, []string{l.Labels.Get(LabelSubject) + " (floor)", l.Labels.Get(LabelCodec), table.MiB(l.Metrics[MetricFile]), table.TimeText(l), "", "", "", ""})
 			}
 		}
 		t.Notes = []string{"read: median s per full read (file bytes → every record in the dataset's Go structs; every record verified in Verify, every 61st after each timed read, outside the timer)",
 			"speed vs slowest: the slowest subject's time over this one's (the seed's x axis); size vs largest: the file over the largest file (the seed's y axis)",
 			"× gzip-only floor: in-round ratio to decompressing the JSON-gzip file without decoding (the seed's red line)"}
 		blocks = append(blocks, t)
-		var pts []report.Point
+		var pts []table.Point
 		for _, e := range v {
-			pts = append(pts, report.Point{X: slowest.ns / e.ns, Y: e.size / largest.size, Label: e.subject + "·" + e.codec})
+			pts = append(pts, table.Point{X: slowest.ns / e.ns, Y: e.size / largest.size, Label: e.subject + "·" + e.codec})
 		}
-		svg, err := report.ScatterChart{Title: ds + ": file size vs full read speed (relative to the slowest)",
-			XLabel: "read speed, × the slowest", YLabel: "file size, fraction of the largest", LogX: true, Points: pts}.SVG()
+		svg, err := report.SVG(&table.ScatterChart{Title: ds + ": file size vs full read speed (relative to the slowest)",
+			XLabel: "read speed, × the slowest", YLabel: "file size, fraction of the largest", LogX: true, Points: pts})
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +207,7 @@ type qpoint struct {
 // read of the sub-schema codec included.
 func subPoints(cases []*results.Case, ds, subject string) []qpoint {
 	var out []qpoint
-	for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, subCodec(subject)) {
+	for _, c := range table.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, subCodec(subject)) {
 		if !c.OK() || c.Labels.Get(LabelQuery) == "" {
 			continue
 		}
@@ -314,8 +320,8 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 	for _, ds := range datasetsIn(cases) {
 		t := &report.Table{Caption: ds + ": fitted read time ≈ a + b·columns + c·(largest column MiB), over every query",
 			Header: []string{"subject", "queries", "a", "b per column", "c per MiB of the largest", "R²", "R² with total size instead"}}
-		var series []report.Point
-		var seriesMax []report.Point
+		var series []table.Point
+		var seriesMax []table.Point
 		for _, s := range subSubjects() {
 			pts := subPoints(cases, ds, s)
 			if len(pts) == 0 {
@@ -332,8 +338,8 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 			t.Rows = append(t.Rows, row)
 			if s == SubjectParquetArrow {
 				for _, p := range pts {
-					series = append(series, report.Point{X: p.leaves, Y: p.ns})
-					seriesMax = append(seriesMax, report.Point{X: p.maxB, Y: p.ns})
+					series = append(series, table.Point{X: p.leaves, Y: p.ns})
+					seriesMax = append(seriesMax, table.Point{X: p.maxB, Y: p.ns})
 				}
 			}
 		}
@@ -344,30 +350,30 @@ func renderSub(run *results.Run, cases []*results.Case) ([]report.Block, error) 
 			"R² with total size: the same fit with the queried columns' total compressed size in place of the largest (the seed: the largest predicts better)"}
 		blocks = append(blocks, t)
 		if len(series) > 0 {
-			svg, err := report.ScatterChart{Title: ds + ": parquet-arrow read time vs number of columns", XLabel: "leaf columns in the query",
-				YLabel: "read time", YFormat: report.Duration, Points: series}.SVG()
+			svg, err := report.SVG(&table.ScatterChart{Title: ds + ": parquet-arrow read time vs number of columns", XLabel: "leaf columns in the query",
+				YLabel: "read time", YFormat: table.Duration, Points: series})
 			if err != nil {
 				return nil, err
 			}
 			blocks = append(blocks, &report.Plot{File: "nested-" + ds + "-columns.svg", Caption: ds + ": read time vs columns (parquet-arrow, one point per query)", SVG: svg})
-			svg, err = report.ScatterChart{Title: ds + ": parquet-arrow read time vs largest column", XLabel: "largest queried column, compressed bytes",
-				YLabel: "read time", YFormat: report.Duration, LogX: true, Points: seriesMax}.SVG()
+			svg, err = report.SVG(&table.ScatterChart{Title: ds + ": parquet-arrow read time vs largest column", XLabel: "largest queried column, compressed bytes",
+				YLabel: "read time", YFormat: table.Duration, LogX: true, Points: seriesMax})
 			if err != nil {
 				return nil, err
 			}
 			blocks = append(blocks, &report.Plot{File: "nested-" + ds + "-maxcol.svg", Caption: ds + ": read time vs the largest column's size (the seed's plot)", SVG: svg})
 		}
 		// The row formats' decode-and-project tier on the queries they answer.
-		rt := report.Pivot{Cases: report.Where(cases, LabelDataset, ds, LabelOp, OpRead), Row: LabelSubject, Col: LabelQuery,
-			Corner: "subject (tier)", Cell: func(c *results.Case) string { return report.TimeCell(c) }}
+		rt := report.Pivot{Cases: table.Where(cases, LabelDataset, ds, LabelOp, OpRead), Row: LabelSubject, Col: LabelQuery,
+			Corner: "subject (tier)", Cell: func(c *results.Case) string { return table.TimeText(c) }}
 		var rowCases []*results.Case
 		queries := map[string]bool{}
-		for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelTier, TierDecodeProject) {
+		for _, c := range table.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelTier, TierDecodeProject) {
 			if q := c.Labels.Get(LabelQuery); q != QueryAll && q != "" && c.Labels.Get(LabelSubject) != SubjectArrowIPC {
 				queries[q] = true
 			}
 		}
-		for _, c := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead) {
+		for _, c := range table.Where(cases, LabelDataset, ds, LabelOp, OpRead) {
 			q := c.Labels.Get(LabelQuery)
 			if queries[q] && (c.Labels.Get(LabelTier) != TierColumns || c.Labels.Get(LabelSubject) == SubjectParquetArrow) {
 				rowCases = append(rowCases, c)
@@ -400,9 +406,9 @@ func checkClaims(cases []*results.Case) []claim {
 		}
 		f, s := fastest(v), smallest(v)
 		out = append(out, claim{text: ds + ": the columnar file is the smallest", known: true, held: isColumnar(s.subject),
-			measured: fmt.Sprintf("smallest: %s (%s MiB)", s.fileName(), report.MiB(s.size))})
+			measured: fmt.Sprintf("smallest: %s (%s MiB)", s.fileName(), table.MiB(s.size))})
 		out = append(out, claim{text: ds + ": the columnar full read is the fastest", known: true, held: isColumnar(f.subject),
-			measured: fmt.Sprintf("fastest: %s (%s s%s)", f.name(), report.Seconds(f.ns), report.SamplesMark(f.c))})
+			measured: fmt.Sprintf("fastest: %s (%s s%s)", f.name(), table.Seconds(f.ns), table.SamplesMark(f.c))})
 		pts := subPoints(cases, ds, SubjectParquetArrow)
 		var full float64
 		var single []float64
@@ -418,7 +424,7 @@ func checkClaims(cases []*results.Case) []claim {
 			slices.Sort(single)
 			med := single[len(single)/2]
 			out = append(out, claim{text: ds + ": a one-column query is an order of magnitude faster than a full read", known: true, held: full/med >= 10,
-				measured: fmt.Sprintf("parquet-arrow: full %s, median single leaf %s: %s", report.Duration(full), report.Duration(med), report.Times(full/med))})
+				measured: fmt.Sprintf("parquet-arrow: full %s, median single leaf %s: %s", table.Duration(full), table.Duration(med), table.Times(full/med))})
 		}
 		fm, ft := models(pts)
 		if fm.ok && ft.ok {
@@ -449,7 +455,7 @@ func renderClaims(_ *results.Run, cases []*results.Case) ([]report.Block, error)
 }
 
 func renderSizes(_ *results.Run, cases []*results.Case) ([]report.Block, error) {
-	cs := report.Where(cases, LabelOp, OpSize)
+	cs := table.Where(cases, LabelOp, OpSize)
 	if len(cs) == 0 {
 		return nil, nil
 	}
@@ -469,7 +475,7 @@ func renderSizes(_ *results.Run, cases []*results.Case) ([]report.Block, error) 
 	sort.SliceStable(rows, func(i, j int) bool { return math.Abs(rows[i].est-seedB) < math.Abs(rows[j].est-seedB) })
 	for _, r := range rows {
 		t.Rows = append(t.Rows, []string{r.c.Labels.Get("settings"), fmt.Sprintf("%.2f", r.c.Metrics[MetricFile]/1e6), fmt.Sprintf("%.1f", r.est/1e6),
-			report.SignedPct(r.est/seedB - 1), report.TimeCell(r.c)})
+			table.SignedPct(r.est/seedB - 1), table.TimeText(r.c)})
 	}
 	t.Notes = []string{"rg64k / rg1024k: most rows per row group; delta: DELTA_BINARY_PACKED integers and DELTA_LENGTH_BYTE_ARRAY strings where no dictionary is tagged; dictionaries as the dataset's struct tags ask (every low-cardinality string)",
 		"each file was read back and every record verified before it counted"}
@@ -512,10 +518,10 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 		f, s := fastest(v), smallest(v)
 		slowest := slices.MaxFunc(v, func(a, b entry) int { return cmpF(a.ns, b.ns) })
 		line := fmt.Sprintf("%s: the fastest full read is %s at %s s%s (%s faster than the slowest, %s%s); the smallest file is %s at %s MiB.",
-			ds, f.name(), report.Seconds(f.ns), report.SamplesMark(f.c), report.Times(slowest.ns/f.ns), slowest.name(), report.SamplesMark(slowest.c), s.fileName(), report.MiB(s.size))
+			ds, f.name(), table.Seconds(f.ns), table.SamplesMark(f.c), table.Times(slowest.ns/f.ns), slowest.name(), table.SamplesMark(slowest.c), s.fileName(), table.MiB(s.size))
 		if dec := limitCase(cases, ds, SubjectDecompress); dec != nil {
 			if dn, ok := dec.Median(results.UnitNsPerOp); ok && dn > 0 {
-				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s s%s (%s of the fastest read).", report.Seconds(dn), report.SamplesMark(dec), report.Times(dn/f.ns))
+				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s s%s (%s of the fastest read).", table.Seconds(dn), table.SamplesMark(dec), table.Times(dn/f.ns))
 			}
 		}
 		lines = append(lines, line)
@@ -530,7 +536,7 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 		}
 		if ds == "tpch" && arrow.ns > 0 && goRead.ns > 0 {
 			lines = append(lines, fmt.Sprintf("tpch, Parquet %s: parquet-go's GenericReader reads it in %s s%s, pqarrow plus the column-wise assembler in %s s%s (%s).",
-				pqSubsetCodec, report.Seconds(goRead.ns), report.SamplesMark(goRead.c), report.Seconds(arrow.ns), report.SamplesMark(arrow.c), report.Times(goRead.ns/arrow.ns)))
+				pqSubsetCodec, table.Seconds(goRead.ns), table.SamplesMark(goRead.c), table.Seconds(arrow.ns), table.SamplesMark(arrow.c), table.Times(goRead.ns/arrow.ns)))
 		}
 	}
 	lines = append(lines, subFindings(cases)...)
@@ -566,13 +572,13 @@ func renderFindings(_ *results.Run, cases []*results.Case) ([]report.Block, erro
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []report.Block{report.Findings(lines)}, nil
+	return []report.Block{table.Findings(lines)}, nil
 }
 
 // queryNs returns the median time of subject's read of query q on ds from
 // the file of codec c.
 func queryNs(cases []*results.Case, ds, subject, c, q string) (float64, bool) {
-	for _, k := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, c, LabelQuery, q) {
+	for _, k := range table.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, c, LabelQuery, q) {
 		if k.OK() {
 			return k.Median(results.UnitNsPerOp)
 		}
@@ -588,7 +594,7 @@ func speedups(cases []*results.Case, ds, subject, c string) []float64 {
 		return nil
 	}
 	var out []float64
-	for _, k := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, c) {
+	for _, k := range table.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, subject, LabelCodec, c) {
 		if q := k.Labels.Get(LabelQuery); k.OK() && strings.HasPrefix(q, "k01-") {
 			if ns, ok := k.Median(results.UnitNsPerOp); ok && ns > 0 {
 				out = append(out, full/ns)
@@ -609,7 +615,7 @@ func ratios(cases []*results.Case, ds, c string, subjects []string, fullOf func(
 		if !ok || full <= 0 {
 			continue
 		}
-		for _, k := range report.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, s, LabelCodec, c) {
+		for _, k := range table.Where(cases, LabelDataset, ds, LabelOp, OpRead, LabelSubject, s, LabelCodec, c) {
 			if q := k.Labels.Get(LabelQuery); k.OK() && q != QueryAll && q != "" {
 				if ns, ok := k.Median(results.UnitNsPerOp); ok {
 					out = append(out, ns/full)
@@ -632,19 +638,19 @@ func subFindings(cases []*results.Case) []string {
 		var parts []string
 		if sp := speedups(cases, ds, SubjectParquetArrow, pqSubsetCodec); len(sp) > 0 {
 			p := fmt.Sprintf("parquet-arrow one-column queries are %s–%s faster than the full read (median %s over %d leaves)",
-				report.Times(sp[0]), report.Times(sp[len(sp)-1]), report.Times(median(sp)), len(sp))
+				table.Times(sp[0]), table.Times(sp[len(sp)-1]), table.Times(median(sp)), len(sp))
 			big := rowSingles[ds][0]
 			full, ok1 := queryNs(cases, ds, SubjectParquetArrow, pqSubsetCodec, QueryAll)
 			one, ok2 := queryNs(cases, ds, SubjectParquetArrow, pqSubsetCodec, "k01-"+big)
 			if ok1 && ok2 && one > 0 {
-				p += fmt.Sprintf("; the largest column, %s, %s", big, report.Times(full/one))
+				p += fmt.Sprintf("; the largest column, %s, %s", big, table.Times(full/one))
 			}
 			parts = append(parts, p)
 		}
 		if sp := speedups(cases, ds, SubjectArrowIPC, "none"); len(sp) > 0 {
-			p := fmt.Sprintf("Arrow IPC (arrow-go's reader has no field selection): the uncompressed, memory-mapped file answers one-column queries %s faster than its full read (median; unqueried buffers are sliced, never read)", report.Times(median(sp)))
+			p := fmt.Sprintf("Arrow IPC (arrow-go's reader has no field selection): the uncompressed, memory-mapped file answers one-column queries %s faster than its full read (median; unqueried buffers are sliced, never read)", table.Times(median(sp)))
 			if r := ratios(cases, ds, "zstd", []string{SubjectArrowIPC}, func(s string) string { return s }); len(r) > 0 {
-				p += fmt.Sprintf(", the zstd file decompresses every buffer and its queries take %s of its full read (median)", report.Pct(median(r)))
+				p += fmt.Sprintf(", the zstd file decompresses every buffer and its queries take %s of its full read (median)", table.Pct(median(r)))
 			}
 			parts = append(parts, p)
 		}
@@ -658,7 +664,7 @@ func subFindings(cases []*results.Case) []string {
 		}
 		if r := ratios(cases, ds, rowSubsetCodec, dp, func(s string) string { return s }); len(r) > 0 {
 			p := fmt.Sprintf("row formats (%s, parallel) decoding and projecting take %s–%s of their full read per query (median %s)",
-				rowSubsetCodec, report.Pct(r[0]), report.Pct(r[len(r)-1]), report.Pct(median(r)))
+				rowSubsetCodec, table.Pct(r[0]), table.Pct(r[len(r)-1]), table.Pct(median(r)))
 			native := func(s string) string {
 				if s == SubjectAvroReaderPar {
 					return "avro" + ParSuffix
@@ -667,7 +673,7 @@ func subFindings(cases []*results.Case) []string {
 			}
 			if n := ratios(cases, ds, rowSubsetCodec, nat, native); len(n) > 0 {
 				p += fmt.Sprintf("; with native skipping (Avro's reader schema, projection structs for JSON and CBOR) %s–%s (median %s)",
-					report.Pct(n[0]), report.Pct(n[len(n)-1]), report.Pct(median(n)))
+					table.Pct(n[0]), table.Pct(n[len(n)-1]), table.Pct(median(n)))
 			}
 			parts = append(parts, p)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 )
@@ -17,9 +19,9 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		return nil, nil
 	}
 	n := v.sizes[len(v.sizes)-1]
-	what := fmt.Sprintf("the %s-row table", report.Int(report.Number(n)))
+	what := fmt.Sprintf("the %s-row table", table.Int(table.Number(n)))
 	if queryDescriptor(run) != nil {
-		what = fmt.Sprintf("your query's %s rows", report.Int(report.Number(n)))
+		what = fmt.Sprintf("your query's %s rows", table.Int(table.Number(n)))
 	}
 	var lines []string
 	// Client CPU per row first: when the server sets the pace, it is what
@@ -35,15 +37,15 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		if !ok || !ok2 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s%s)", m, report.Float(ns), mrows(r), fewNote(c)))
+		parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s%s)", m, table.Float(ns), mrows(r), fewNote(c)))
 	}
 	if len(parts) > 0 {
 		lines = append(lines, fmt.Sprintf("Client CPU per row at %s, lowest first, and wall-clock rows/s: %s.", what, strings.Join(parts, "; ")))
 	}
 	if name, rate := v.fastest(n, false); rate > 0 {
-		line := fmt.Sprintf("Fastest reader of %s: **%s**, %s rows/s%s", what, name, mrows(rate), report.SamplesMark(v.ix.Get(name, n)))
+		line := fmt.Sprintf("Fastest reader of %s: **%s**, %s rows/s%s", what, name, mrows(rate), table.SamplesMark(v.ix.Get(name, n)))
 		if ceil, ok := v.ceiling(n); ok && ceil > 0 {
-			line += fmt.Sprintf(", %s of the server's own ceiling (%s rows/s%s)", report.Pct(rate/ceil), mrows(ceil), fewNote(v.ceilingCase(n)))
+			line += fmt.Sprintf(", %s of the server's own ceiling (%s rows/s%s)", table.Pct(rate/ceil), mrows(ceil), fewNote(v.ceilingCase(n)))
 			if rate/ceil >= 0.9 {
 				line += ": the server, not the client, sets the pace here"
 			} else {
@@ -75,11 +77,11 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 	if len(lines) == 0 {
 		return nil, nil
 	}
-	return []report.Block{report.Findings(lines)}, nil
+	return []report.Block{table.Findings(lines)}, nil
 }
 
 // fewNote is ", n=1" or ", n=2" for a case whose median time rests on
-// fewer than report.FewSamples samples, to close a parenthesis with;
+// fewer than table.FewSamples samples, to close a parenthesis with;
 // else "".
 func fewNote(c *results.Case) string {
 	if c == nil {
@@ -89,7 +91,7 @@ func fewNote(c *results.Case) string {
 	if !ok {
 		return ""
 	}
-	if note := report.SamplesNote(s.N); note != "" {
+	if note := table.SamplesNote(s.N); note != "" {
 		return ", " + note
 	}
 	return ""
@@ -112,7 +114,7 @@ func parallelFinding(v view, n string) string {
 		if p == "1" {
 			one = r
 		}
-		s := fmt.Sprintf("%s over %s: %s rows/s%s", v.baseline, p, mrows(r), report.SamplesMark(c))
+		s := fmt.Sprintf("%s over %s: %s rows/s%s", v.baseline, p, mrows(r), table.SamplesMark(c))
 		if one > 0 && p != "1" {
 			s += fmt.Sprintf(" (%.2f× one connection)", r/one)
 		}

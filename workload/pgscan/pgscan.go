@@ -18,13 +18,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/pgarrow"
 	"github.com/serbench/serbench/pgserver"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -149,7 +150,7 @@ func scales() workload.ScaleTable[[]int64] {
 		Describe: func(rows []int64) string {
 			parts := make([]string, len(rows))
 			for i, r := range rows {
-				parts[i] = report.Compact(float64(r))
+				parts[i] = table.Compact(float64(r))
 			}
 			return strings.Join(parts, ", ") + " rows"
 		},
@@ -299,7 +300,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 			case replaySkip != "":
 				c.Skip = replaySkip
 			case !replayFits(n, avail):
-				c.Skip = fmt.Sprintf("the replay's recordings of %d rows (about %s) do not fit in a third of the memory available", n, report.Bytes(float64(3*replayBytesPerRow*n)))
+				c.Skip = fmt.Sprintf("the replay's recordings of %d rows (about %s) do not fit in a third of the memory available", n, table.Bytes(float64(3*replayBytesPerRow*n)))
 			}
 			cases = append(cases, c)
 		}
@@ -354,9 +355,9 @@ func openDatabase(ctx context.Context, cfg workload.Config, dsn string, maxRows 
 		}
 		db.srv, db.dsn, db.holds = srv, srv.DSN(), held
 		env["server"] = "throwaway local PostgreSQL (pgserver)"
-		cache := fmt.Sprintf("shared_buffers = %s, four times the largest table's estimated heap (%d B/row), so that its sequential scans do not go through the ring buffer", report.Bytes(float64(sb)), heapBytesPerRow)
+		cache := fmt.Sprintf("shared_buffers = %s, four times the largest table's estimated heap (%d B/row), so that its sequential scans do not go through the ring buffer", table.Bytes(float64(sb)), heapBytesPerRow)
 		if !held {
-			cache = fmt.Sprintf("shared_buffers = %s, capped at half the machine's memory: less than four times the largest table, whose scans go through the ring buffer", report.Bytes(float64(sb)))
+			cache = fmt.Sprintf("shared_buffers = %s, capped at half the machine's memory: less than four times the largest table, whose scans go through the ring buffer", table.Bytes(float64(sb)))
 		}
 		env["table_cache"] = cache + "; every table is loaded with pg_prewarm before its first read"
 	} else {

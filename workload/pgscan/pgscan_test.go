@@ -209,7 +209,7 @@ func TestMethodsAgainstServer(t *testing.T) {
 	for _, m := range methods() {
 		run.Descriptors = append(run.Descriptors, m.describe("", errors.New("not installed")))
 	}
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	for _, want := range []string{"### Methods", "| pgarrow-select | baseline | github.com/serbench/serbench/pgarrow this build |",
 		"### Method and peer comparison", "pgarrow-select reaches", "% of server ceiling", "| copy-discard | limit |"} {
 		if !strings.Contains(md, want) {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -689,7 +691,7 @@ func (w *Workload) queryPlan(ctx context.Context, cfg workload.Config, db *datab
 		}
 		skip := replaySkip
 		if skip == "" && avail > 0 && 3*uq.wireB > avail/3 {
-			skip = fmt.Sprintf("the replay's recordings of the query's result (about %s) do not fit in a third of the memory available", report.Bytes(float64(3*uq.wireB)))
+			skip = fmt.Sprintf("the replay's recordings of the query's result (about %s) do not fit in a third of the memory available", table.Bytes(float64(3*uq.wireB)))
 		}
 		add(m, spec{rows: uq.rows, replay: true, q: uq}, skip)
 	}
@@ -739,13 +741,13 @@ func renderQuery(r *results.Run, _ []*results.Case) ([]report.Block, error) {
 		sql = sql[:cut] + fmt.Sprintf("\n… (%d more bytes: the full text is in the results, descriptor query/user)", len(sql)-cut)
 	}
 	rows, _ := strconv.ParseFloat(d.Settings[QuerySettingRows], 64)
-	line := fmt.Sprintf("Every method read the result of this query: %s rows", report.Int(rows))
+	line := fmt.Sprintf("Every method read the result of this query: %s rows", table.Int(rows))
 	if c := d.Settings[QuerySettingCap]; c != "" {
 		n, _ := strconv.ParseFloat(c, 64)
-		line += fmt.Sprintf(" (capped by --rows %s)", report.Int(n))
+		line += fmt.Sprintf(" (capped by --rows %s)", table.Int(n))
 	}
 	if w, err := strconv.ParseFloat(d.Settings[QuerySettingWire], 64); err == nil && w > 0 {
-		line += fmt.Sprintf(", %s as binary COPY", report.Bytes(w))
+		line += fmt.Sprintf(", %s as binary COPY", table.Bytes(w))
 	}
 	line += ", on " + orDash(d.Settings[QuerySettingServer]) + "."
 	t := &report.Table{Header: []string{"column", "type"}}

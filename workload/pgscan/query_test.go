@@ -102,7 +102,7 @@ func TestQueryAgainstServer(t *testing.T) {
 	}
 	got := measureQueryPlan(t, p)
 	run := &results.Run{Cases: got, Descriptors: p.Descriptors}
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	for _, want := range []string{"### Your query", "3,000 rows", "| amount | numeric(12,2) |", "md5(i::text)::uuid AS uid", "### Method and peer comparison"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)

@@ -24,7 +24,7 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = "quick.jsonl"
-	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	doc, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
 	plots := 0
 	for _, w := range doc.Runs[0].Workloads {
@@ -75,7 +75,7 @@ func TestReportPreviousBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	for _, want := range []string{"### Method and peer comparison", "| method | role | client CPU ns/row | rows/s |",
 		"pgarrow-select reads 3.43× as many rows per second as adbc", "Client CPU per row at the 100,000-row table"} {
 		if !strings.Contains(md, want) {
@@ -97,7 +97,7 @@ func TestReportPreviousBuild(t *testing.T) {
 // recorded.
 func TestReportSchema1(t *testing.T) {
 	run := workloadtest.Schema1(t, filepath.Join("testdata", "quick-v1.jsonl"), "method")
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	for _, want := range []string{"### Rows per second by table size", "### Method and peer comparison", "### Batch-size sweep",
 		"| copy-discard | limit |", "time × pgarrow-select", "pgarrow-select reads 3.43× as many rows per second as adbc"} {
 		if !strings.Contains(md, want) {

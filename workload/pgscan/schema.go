@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/serbench/serbench/table"
 
-	"github.com/serbench/serbench/report"
+	"github.com/jackc/pgx/v5"
 )
 
 // The generated tables live in a schema of serbench's own, SchemaName, on
@@ -172,7 +172,7 @@ func (db *database) claimSchema(ctx context.Context, log io.Writer, sizes []int6
 func createMessage(info serverInfo, sizes []int64) string {
 	parts := make([]string, len(sizes))
 	for i, n := range sizes {
-		parts[i] = fmt.Sprintf("%s (%s rows, about %s)", strings.TrimPrefix(tableName(n), SchemaName+"."), report.Compact(float64(n)), report.Bytes(float64(heapBytesPerRow*n)))
+		parts[i] = fmt.Sprintf("%s (%s rows, about %s)", strings.TrimPrefix(tableName(n), SchemaName+"."), table.Compact(float64(n)), table.Bytes(float64(heapBytesPerRow*n)))
 	}
 	return fmt.Sprintf("serbench will create schema %s in database %q (as user %q) holding the generated tables %s, built when first read, and drop the schema with its tables when the run ends; it creates, changes and drops nothing outside that schema",
 		SchemaName, info.database, info.user, strings.Join(parts, ", "))

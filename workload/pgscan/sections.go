@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 )
@@ -34,7 +36,7 @@ type view struct {
 	// replay are the cases reading the replay (source=replay), parallel
 	// those reading over several connections (the partitions label).
 	replay, parallel []*results.Case
-	ix               *report.Index
+	ix               *table.Index
 	methods          []string
 	sizes            []string
 	// baseline is pgarrow over SELECT; peer the ADBC driver, peer2
@@ -64,12 +66,12 @@ func newView(run *results.Run, cases []*results.Case) view {
 			}
 		}
 	}
-	v.ix = report.NewIndex(v.main, LabelSubject, "rows")
-	v.methods = report.Distinct(v.main, LabelSubject)
-	v.sizes = report.Distinct(v.main, "rows")
+	v.ix = table.NewIndex(v.main, LabelSubject, "rows")
+	v.methods = table.Distinct(v.main, LabelSubject)
+	v.sizes = table.Distinct(v.main, "rows")
 	// Results from before roles were recorded name no baseline: pgarrow
 	// over SELECT is the one this workload has always compared with.
-	v.baseline = report.SubjectWithRole(v.main, results.RoleBaseline, MethodSelect)
+	v.baseline = table.SubjectWithRole(v.main, results.RoleBaseline, MethodSelect)
 	if run != nil {
 		for _, d := range run.Descriptors {
 			if d.Workload != Name || d.Key != LabelSubject {
@@ -157,14 +159,14 @@ func (v view) fastest(n string, nonArrowOnly bool) (string, float64) {
 	return name, best
 }
 
-func mrows(r float64) string { return report.Float(r/1e6) + "M" }
+func mrows(r float64) string { return table.Float(r/1e6) + "M" }
 
 func cell(c *results.Case) (string, float64, bool) {
 	if c == nil {
 		return "–", 0, false
 	}
 	if !c.OK() {
-		return report.NsCell(c), 0, false
+		return table.TimeText(c), 0, false
 	}
 	r, ok := rowsPerSec(c)
 	if !ok {
@@ -200,11 +202,11 @@ func renderBySize(run *results.Run, cases []*results.Case) ([]report.Block, erro
 		return nil, nil
 	}
 	t := &report.Table{Header: append([]string{"rows"}, v.methods...)}
-	chart := report.LineChart{Title: "pgscan: rows/s by table size", XLabel: "rows in the table", YLabel: "rows per second", LogX: true, Palette: report.RunPalette(run)}
-	series := map[string]*report.Series{}
+	chart := table.LineChart{Title: "pgscan: rows/s by table size", XLabel: "rows in the table", YLabel: "rows per second", LogX: true, Palette: table.RunPalette(run)}
+	series := map[string]*table.Series{}
 	for _, n := range v.sizes {
 		_, best := v.fastest(n, false)
-		row := []string{report.Int(report.Number(n))}
+		row := []string{table.Int(table.Number(n))}
 		for _, m := range v.methods {
 			s, r, ok := cell(v.ix.Get(m, n))
 			if ok && best > 0 {
@@ -213,9 +215,9 @@ func renderBySize(run *results.Run, cases []*results.Case) ([]report.Block, erro
 			row = append(row, s)
 			if ok {
 				if series[m] == nil {
-					series[m] = &report.Series{Name: m}
+					series[m] = &table.Series{Name: m}
 				}
-				series[m].X = append(series[m].X, report.Number(n))
+				series[m].X = append(series[m].X, table.Number(n))
 				series[m].Y = append(series[m].Y, r)
 			}
 		}
@@ -235,7 +237,7 @@ func renderBySize(run *results.Run, cases []*results.Case) ([]report.Block, erro
 		}
 	}
 	if len(v.sizes) > 1 {
-		if svg, err := chart.SVG(); err == nil {
+		if svg, err := report.SVG(&chart); err == nil {
 			blocks = append(blocks, &report.Plot{File: "pgscan-rows-per-second.svg", Caption: chart.Title, SVG: svg})
 		}
 	}
@@ -249,7 +251,7 @@ func nsPerRow(c *results.Case, unit, n string) (float64, bool) {
 		return 0, false
 	}
 	sec, ok := c.Median(unit)
-	rows := report.Number(n)
+	rows := table.Number(n)
 	if !ok || rows <= 0 {
 		return 0, false
 	}
@@ -259,18 +261,18 @@ func nsPerRow(c *results.Case, unit, n string) (float64, bool) {
 // nsRowCell formats nsPerRow for a table.
 func nsRowCell(c *results.Case, unit, n string) string {
 	if c != nil && !c.OK() {
-		return report.NsCell(c)
+		return table.TimeText(c)
 	}
 	v, ok := nsPerRow(c, unit, n)
 	if !ok {
 		return "–"
 	}
-	return report.Float(v)
+	return table.Float(v)
 }
 
 // byClientCPU returns the subjects of cases at size n ordered by client
 // CPU per row, lowest first; those without it keep their order, last.
-func byClientCPU(ix *report.Index, subjects []string, n string) []string {
+func byClientCPU(ix *table.Index, subjects []string, n string) []string {
 	out := slices.Clone(subjects)
 	slices.SortStableFunc(out, func(a, b string) int {
 		x, okA := nsPerRow(ix.Get(a, n), MetricClientCPU, n)
@@ -302,7 +304,7 @@ func renderComparison(run *results.Run, cases []*results.Case) ([]report.Block, 
 		peer, hasPeer := rowsPerSec(v.ix.Get(v.peer, n))
 		base, lim := v.ix.Get(v.baseline, n), v.limitRef(n)
 		t := &report.Table{
-			Caption: fmt.Sprintf("%s rows", report.Int(report.Number(n))),
+			Caption: fmt.Sprintf("%s rows", table.Int(table.Number(n))),
 			Header: []string{"method", "role", "client CPU ns/row", "rows/s", "server CPU ns/row", "MB/s (wire)", "time × " + orDash(v.baseline), "time × " + orDash(lim),
 				"rows/s × " + orDash(v.peer), "% of fastest non-Arrow", "% of server ceiling", "B/row", "peak RSS"},
 		}
@@ -323,14 +325,14 @@ func renderComparison(run *results.Run, cases []*results.Case) ([]report.Block, 
 			}
 			row = append(row,
 				nsRowCell(c, MetricServerCPU, n),
-				report.UnitCell(c, results.UnitMBPerS, report.Float),
-				report.RatioCell(c, results.UnitVsBaseline, base),
-				report.RatioCell(c, results.UnitVsLimit, v.ix.Get(lim, n)),
+				table.Median(c, results.UnitMBPerS, table.Plain).String(),
+				table.RatioText(c, results.UnitVsBaseline, base),
+				table.RatioText(c, results.UnitVsLimit, v.ix.Get(lim, n)),
 				ratio(r, peer, hasPeer),
 				pct(r, bestNonArrow),
 				pctIf(r, ceiling, hasCeiling),
 				perRow(c, n),
-				report.UnitCell(c, MetricPeakRSS, report.Bytes))
+				table.Median(c, MetricPeakRSS, table.BytesF).String())
 			t.Rows = append(t.Rows, row)
 		}
 		t.Notes = []string{
@@ -346,8 +348,8 @@ func renderComparison(run *results.Run, cases []*results.Case) ([]report.Block, 
 }
 
 // replayView indexes the replay's cases by subject and rows.
-func (v view) replayIndex() (*report.Index, []string, []string) {
-	return report.NewIndex(v.replay, LabelSubject, "rows"), report.Distinct(v.replay, LabelSubject), report.Distinct(v.replay, "rows")
+func (v view) replayIndex() (*table.Index, []string, []string) {
+	return table.NewIndex(v.replay, LabelSubject, "rows"), table.Distinct(v.replay, LabelSubject), table.Distinct(v.replay, "rows")
 }
 
 // replayRef returns the reference of the replay group at size n: its
@@ -391,7 +393,7 @@ func renderReplay(run *results.Run, cases []*results.Case) ([]report.Block, erro
 	for _, n := range sizes {
 		ref := v.replayRef(n)
 		t := &report.Table{
-			Caption: fmt.Sprintf("%s rows, replayed", report.Int(report.Number(n))),
+			Caption: fmt.Sprintf("%s rows, replayed", table.Int(table.Number(n))),
 			Header:  []string{"method", "client CPU ns/row", "rows/s", "time × " + orDash(ref), "time × " + orDash(v.baseline), "replay ÷ server rows/s", "B/row"},
 		}
 		for _, m := range byClientCPU(ix, subjects, n) {
@@ -407,8 +409,8 @@ func renderReplay(run *results.Run, cases []*results.Case) ([]report.Block, erro
 			}
 			srv, hasSrv := rowsPerSec(v.ix.Get(m, n))
 			row = append(row,
-				report.RatioCell(c, results.UnitVsLimit, ix.Get(ref, n)),
-				report.RatioCell(c, results.UnitVsBaseline, ix.Get(v.baseline, n)),
+				table.RatioText(c, results.UnitVsLimit, ix.Get(ref, n)),
+				table.RatioText(c, results.UnitVsBaseline, ix.Get(v.baseline, n)),
 				ratio(r, srv, hasSrv),
 				perRow(c, n))
 			t.Rows = append(t.Rows, row)
@@ -427,11 +429,11 @@ func renderParallel(run *results.Run, cases []*results.Case) ([]report.Block, er
 	if len(v.parallel) == 0 {
 		return nil, nil
 	}
-	sizes := report.Distinct(v.parallel, "rows")
+	sizes := table.Distinct(v.parallel, "rows")
 	var blocks []report.Block
 	for _, n := range sizes {
 		t := &report.Table{
-			Caption: fmt.Sprintf("%s rows, over several connections", report.Int(report.Number(n))),
+			Caption: fmt.Sprintf("%s rows, over several connections", table.Int(table.Number(n))),
 			Header:  []string{"method", "partitions", "client CPU ns/row", "rows/s", "server CPU ns/row", "time × " + orDash(v.baseline) + " (1 connection)", "rows/s × single stream"},
 		}
 		var base *results.Case
@@ -455,7 +457,7 @@ func renderParallel(run *results.Run, cases []*results.Case) ([]report.Block, er
 				continue
 			}
 			single, hasSingle := rowsPerSec(v.ix.Get(m, n))
-			row = append(row, nsRowCell(c, MetricServerCPU, n), report.RatioCell(c, results.UnitVsBaseline, base), ratio(r, single, hasSingle))
+			row = append(row, nsRowCell(c, MetricServerCPU, n), table.RatioText(c, results.UnitVsBaseline, base), ratio(r, single, hasSingle))
 			t.Rows = append(t.Rows, row)
 		}
 		t.Notes = []string{"pgarrow: pgarrow.KeyRanges cuts the id range into N equal parts, pgarrow.ParallelQuery reads them over N connections at once (the key-range queries are built once, before timing); ConnectorX: read_sql with partition_on=\"id\", partition_num=N (its own min/max query timed). Every read returned the table's row count and checksums before it was timed. Server CPU is the sum of the backends' (ConnectorX: the whole server's). \"rows/s × single stream\" compares with the same method's single-stream read in the method comparison (a different sampling group: medians)."}
@@ -549,7 +551,7 @@ func (v view) goals(n string, withReplay bool) []string {
 		if len(ours) > 0 && len(others) > 0 {
 			o, p := best(ours), best(others)
 			out = append(out, fmt.Sprintf("pgarrow's lowest client CPU per row, %s ns (%s), against the best other Arrow reader's, %s ns (%s): %.2f× (goal: the lowest of all Arrow readers: %s).",
-				report.Float(o.ns), o.name, report.Float(p.ns), p.name, o.ns/p.ns, metOr(o.ns < p.ns)))
+				table.Float(o.ns), o.name, table.Float(p.ns), p.name, o.ns/p.ns, metOr(o.ns < p.ns)))
 		}
 	}
 	if withReplay {
@@ -571,22 +573,22 @@ func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error
 	if c := v.ix.Get(subject, n); c != nil {
 		all = append(all, c)
 	}
-	byBatch := report.NewIndex(all, "batch")
-	batches := report.Distinct(all, "batch")
+	byBatch := table.NewIndex(all, "batch")
+	batches := table.Distinct(all, "batch")
 	sortNumeric(batches)
-	t := &report.Table{Caption: fmt.Sprintf("%s rows", report.Int(report.Number(n))), Header: []string{"batch rows", "rows/s", "B/row", "allocs/op", "peak RSS"}}
-	chart := report.LineChart{Title: "pgscan: " + subject + ", rows/s by batch size", XLabel: "rows per batch", YLabel: "rows per second", LogX: true}
-	var ser report.Series
+	t := &report.Table{Caption: fmt.Sprintf("%s rows", table.Int(table.Number(n))), Header: []string{"batch rows", "rows/s", "B/row", "allocs/op", "peak RSS"}}
+	chart := table.LineChart{Title: "pgscan: " + subject + ", rows/s by batch size", XLabel: "rows per batch", YLabel: "rows per second", LogX: true}
+	var ser table.Series
 	ser.Name = subject
 	for _, b := range batches {
 		c := byBatch.Get(b)
 		s, r, ok := cell(c)
-		row := []string{report.Int(report.Number(b)), s, "–", "–", "–"}
+		row := []string{table.Int(table.Number(b)), s, "–", "–", "–"}
 		if ok {
 			row[2] = perRow(c, n)
-			row[3] = report.UnitCell(c, results.UnitAllocsPerOp, report.Int)
-			row[4] = report.UnitCell(c, MetricPeakRSS, report.Bytes)
-			ser.X = append(ser.X, report.Number(b))
+			row[3] = table.Median(c, results.UnitAllocsPerOp, table.IntF).String()
+			row[4] = table.Median(c, MetricPeakRSS, table.BytesF).String()
+			ser.X = append(ser.X, table.Number(b))
 			ser.Y = append(ser.Y, r)
 		}
 		t.Rows = append(t.Rows, row)
@@ -594,8 +596,8 @@ func renderSweep(run *results.Run, cases []*results.Case) ([]report.Block, error
 	t.Notes = []string{"The sweep's batch sizes were sampled round-robin with one another; the default batch size's row is the " + subject + " case of the method comparison, measured in that group."}
 	blocks := []report.Block{t}
 	if len(ser.X) > 1 {
-		chart.Series = []report.Series{ser}
-		if svg, err := chart.SVG(); err == nil {
+		chart.Series = []table.Series{ser}
+		if svg, err := report.SVG(&chart); err == nil {
 			blocks = append(blocks, &report.Plot{File: "pgscan-batch-sweep.svg", Caption: chart.Title, SVG: svg})
 		}
 	}
@@ -606,7 +608,7 @@ func renderMemory(run *results.Run, cases []*results.Case) ([]report.Block, erro
 	v := newView(run, cases)
 	t := &report.Table{Header: []string{"method"}}
 	for _, n := range v.sizes {
-		t.Header = append(t.Header, report.Int(report.Number(n))+" rows: B/row", "allocs/op", "peak RSS")
+		t.Header = append(t.Header, table.Int(table.Number(n))+" rows: B/row", "allocs/op", "peak RSS")
 	}
 	for _, m := range v.methods {
 		row := []string{m}
@@ -616,7 +618,7 @@ func renderMemory(run *results.Run, cases []*results.Case) ([]report.Block, erro
 				row = append(row, "–", "–", "–")
 				continue
 			}
-			row = append(row, perRow(c, n), report.UnitCell(c, results.UnitAllocsPerOp, report.Int), report.UnitCell(c, MetricPeakRSS, report.Bytes))
+			row = append(row, perRow(c, n), table.Median(c, results.UnitAllocsPerOp, table.IntF).String(), table.Median(c, MetricPeakRSS, table.BytesF).String())
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -625,7 +627,11 @@ func renderMemory(run *results.Run, cases []*results.Case) ([]report.Block, erro
 }
 
 // Summary implements workload.Workload: the largest table's comparison.
-func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
+func (w *Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
+	return report.Typed(w.summary(run, cases))
+}
+
+func (*Workload) summary(run *results.Run, cases []*results.Case) *report.Table {
 	v := newView(run, cases)
 	if len(v.sizes) == 0 {
 		return nil
@@ -634,7 +640,7 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 	_, best := v.fastest(n, false)
 	peer, hasPeer := rowsPerSec(v.ix.Get(v.peer, n))
 	ceiling, hasCeiling := v.ceiling(n)
-	t := &report.Table{Caption: fmt.Sprintf("pgscan: %s rows", report.Int(report.Number(n))), Header: []string{"method", "client CPU ns/row", "rows/s", "of fastest", "× " + orDash(v.peer), "of ceiling", "B/row", "peak RSS"}}
+	t := &report.Table{Caption: fmt.Sprintf("pgscan: %s rows", table.Int(table.Number(n))), Header: []string{"method", "client CPU ns/row", "rows/s", "of fastest", "× " + orDash(v.peer), "of ceiling", "B/row", "peak RSS"}}
 	for _, m := range byClientCPU(v.ix, v.methods, n) {
 		c := v.ix.Get(m, n)
 		s, r, ok := cell(c)
@@ -642,18 +648,18 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table 
 			t.Rows = append(t.Rows, []string{m, nsRowCell(c, MetricClientCPU, n), s, "", "", "", "", ""})
 			continue
 		}
-		t.Rows = append(t.Rows, []string{m, nsRowCell(c, MetricClientCPU, n), s, pct(r, best), ratio(r, peer, hasPeer), pctIf(r, ceiling, hasCeiling), perRow(c, n), report.UnitCell(c, MetricPeakRSS, report.Bytes)})
+		t.Rows = append(t.Rows, []string{m, nsRowCell(c, MetricClientCPU, n), s, pct(r, best), ratio(r, peer, hasPeer), pctIf(r, ceiling, hasCeiling), perRow(c, n), table.Median(c, MetricPeakRSS, table.BytesF).String()})
 	}
 	return t
 }
 
 func perRow(c *results.Case, n string) string {
 	b, ok := c.Median(results.UnitBytesPerOp)
-	rows := report.Number(n)
+	rows := table.Number(n)
 	if !ok || rows == 0 {
 		return "–"
 	}
-	return report.Float(b / rows)
+	return table.Float(b / rows)
 }
 
 func pct(a, b float64) string {
@@ -693,7 +699,7 @@ func orDash(s string) string {
 
 func sortNumeric(xs []string) {
 	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && report.Number(xs[j]) < report.Number(xs[j-1]); j-- {
+		for j := i; j > 0 && table.Number(xs[j]) < table.Number(xs[j-1]); j-- {
 			xs[j], xs[j-1] = xs[j-1], xs[j]
 		}
 	}

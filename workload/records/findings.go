@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload/filecase"
@@ -27,15 +29,15 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 		p := pts[i]
 		switch r.Name {
 		case "Fastest write":
-			lines = append(lines, fmt.Sprintf("Fastest write: **%s**, %s (%s).", p.Subject(), report.TimeCell(rows[i].Write), filecase.Tradeoff(p)))
+			lines = append(lines, fmt.Sprintf("Fastest write: **%s**, %s (%s).", p.Subject(), table.TimeText(rows[i].Write), filecase.Tradeoff(p)))
 		case "Fastest read":
-			line := fmt.Sprintf("Fastest read: **%s**, %s", p.Subject(), report.TimeCell(rows[i].Read))
+			line := fmt.Sprintf("Fastest read: **%s**, %s", p.Subject(), table.TimeText(rows[i].Read))
 			if fl := rows[i].ReadBytes; fl != nil && fl.OK() {
-				line += fmt.Sprintf(", %s the time of just reading the file's bytes", report.RatioCell(rows[i].Read, results.UnitVsLimit, fl))
+				line += fmt.Sprintf(", %s the time of just reading the file's bytes", table.RatioText(rows[i].Read, results.UnitVsLimit, fl))
 			}
 			lines = append(lines, line+".")
 		case "Smallest file":
-			lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s MiB%s.", p.Subject(), report.MiB(p.FileB), filecase.SavedNote(p)))
+			lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s MiB%s.", p.Subject(), table.MiB(p.FileB), filecase.SavedNote(p)))
 		case "Best balance":
 			lines = append(lines, fmt.Sprintf("Best balance of size and round-trip time: **%s** (%s).", p.Subject(), filecase.Tradeoff(p)))
 		}
@@ -63,5 +65,5 @@ func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, er
 			lines = append(lines, fmt.Sprintf("Seed: %s — %s.", claim.text, verdict))
 		}
 	}
-	return []report.Block{report.Findings(lines)}, nil
+	return []report.Block{table.Findings(lines)}, nil
 }

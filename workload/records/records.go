@@ -22,12 +22,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
 	ds "github.com/serbench/serbench/dataset/records"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
@@ -81,7 +82,7 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 // 1,000,000 at default and full).
 func scales() workload.ScaleTable[int] {
 	return workload.ScaleTable[int]{Quick: 100_000, Default: 1_000_000, Full: 1_000_000,
-		Describe: func(n int) string { return report.Int(float64(n)) + " records" }}
+		Describe: func(n int) string { return table.Int(float64(n)) + " records" }}
 }
 
 // ScaleInfo implements workload.Scaler.
@@ -414,7 +415,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		c.Group = p.subject() + "/" + p.Codec.Info().Name + "/read"
 	}
 	if p.variant == filecase.VariantUnbuffered {
-		c.Notes = []string{fmt.Sprintf("no buffering: every encoder write is a system call (the seed's 22 s MsgPack Plain); the first %s records only, compare time per record", report.Int(float64(p.n)))}
+		c.Notes = []string{fmt.Sprintf("no buffering: every encoder write is a system call (the seed's 22 s MsgPack Plain); the first %s records only, compare time per record", table.Int(float64(p.n)))}
 	}
 	if last {
 		c.Teardown = func() { p.Remove() }

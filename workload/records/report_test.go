@@ -70,7 +70,7 @@ func TestReportGoldenV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = "small-v1.jsonl"
-	_, md := workloadtest.Markdown(t, run, New().Sections())
+	_, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "small-v1.golden.md"), md, *update)
 }
 
@@ -82,7 +82,7 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = smallRun
-	doc, md := workloadtest.Markdown(t, run, New().Sections())
+	doc, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md, *update)
 	for _, s := range []string{"Combined size & performance", "Pareto frontier", "Recommendations by use case",
 		"pipeline ÷ bare", "msgpack-msgp-bare vs msgpack-msgp + none", "msgpack + none (unbuffered)", "decompress floor"} {
@@ -122,7 +122,7 @@ func TestSummary(t *testing.T) {
 	if len(tab.Rows) > 20 {
 		t.Errorf("%d rows: does not fit a screen", len(tab.Rows))
 	}
-	if tab.Rows[0][0] != "1" || !strings.Contains(tab.Rows[len(tab.Rows)-1][0], "analytics") {
+	if tab.Rows[0][0].String() != "1" || !strings.Contains(tab.Rows[len(tab.Rows)-1][0].String(), "analytics") {
 		t.Errorf("summary rows: first %v, last %v", tab.Rows[0], tab.Rows[len(tab.Rows)-1])
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -37,7 +39,7 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 	}
 	info := filecase.Formats(run, Name)
 	ft := &report.Table{Caption: "Formats", Header: []string{"format", "library", "kind", "outer codecs", "detail"}}
-	for _, f := range report.Distinct(cases, filecase.LabelFormat) {
+	for _, f := range table.Distinct(cases, filecase.LabelFormat) {
 		d, ok := info[f]
 		if !ok {
 			continue
@@ -85,7 +87,7 @@ func renderMethod(run *results.Run, cases []*results.Case) ([]report.Block, erro
 			"Peak heap is the largest growth of the heap in use over its level at the start of the op, sampled on the op's own goroutine every %s records (every buffer for the limit rows) and at the end of each stage. "+
 			"read-bytes (the file's bytes into a buffer, nothing else) and decompress (read + decompress, no decoding) are limit rows, the floors under each read. "+
 			"Samples: %s.",
-		report.Int(v.Records), report.Bytes(filebench.DefaultBufferSize), report.Int(filecase.VerifyRecords), report.Duration(float64(filecase.Budget)), report.Int(filebench.SampleEvery),
+		table.Int(v.Records), table.Bytes(filebench.DefaultBufferSize), table.Int(filecase.VerifyRecords), table.Duration(float64(filecase.Budget)), table.Int(filebench.SampleEvery),
 		strings.Join(cs, ", "))}
 	return []report.Block{text, ft, ct}, nil
 }
@@ -107,7 +109,7 @@ func renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error)
 		}
 		name := r.Format + " vs " + strings.TrimSuffix(r.Format, "-bare") + " + " + r.Codec
 		if !c.OK() {
-			t.Rows = append(t.Rows, []string{name, report.Failed, "–", "–", "–", c.Error})
+			t.Rows = append(t.Rows, []string{name, table.FailedText, "–", "–", "–", c.Error})
 			continue
 		}
 		pipe, ok1 := c.Stat(filecase.MetricPipelineNs)
@@ -122,10 +124,10 @@ func renderBare(run *results.Run, cases []*results.Case) ([]report.Block, error)
 		case x.Hi > 1.10:
 			verdict = "within the 10% target (median); the interval reaches past it"
 		}
-		t.Rows = append(t.Rows, []string{name, report.TimeCell(c), report.Duration(pipe.Median),
-			fmt.Sprintf("%s [%s … %s]", report.Times(x.Median), report.Times(x.Lo), report.Times(x.Hi)), strconv.Itoa(x.N), verdict})
+		t.Rows = append(t.Rows, []string{name, table.TimeText(c), table.Duration(pipe.Median),
+			fmt.Sprintf("%s [%s … %s]", table.Times(x.Median), table.Times(x.Lo), table.Times(x.Hi)), strconv.Itoa(x.N), verdict})
 		lines = append(lines, fmt.Sprintf("%s: the pipeline takes %s against the bare loop's time (median of %d paired samples; interval %s … %s at %s confidence).",
-			name, report.SignedPct(x.Median-1), x.N, report.SignedPct(x.Lo-1), report.SignedPct(x.Hi-1), report.Pct(x.Confidence)))
+			name, table.SignedPct(x.Median-1), x.N, table.SignedPct(x.Lo-1), table.SignedPct(x.Hi-1), table.Pct(x.Confidence)))
 	}
 	if len(t.Rows) == 0 {
 		return nil, nil
@@ -159,7 +161,7 @@ func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, 
 	t := &report.Table{Header: []string{"write", "records", "time", "records/s", "time per record vs buffered"}}
 	base := math.NaN()
 	add := func(name string, r *filecase.Row) {
-		t.Rows = append(t.Rows, []string{name, report.Int(r.Records()), report.TimeCell(r.Write), filecase.RecsPerSec(r.Write, r.Records()), report.Times(r.PerRecord(r.Write) / base)})
+		t.Rows = append(t.Rows, []string{name, table.Int(r.Records()), table.TimeText(r.Write), filecase.RecsPerSec(r.Write, r.Records()), table.Times(r.PerRecord(r.Write) / base)})
 	}
 	if buffered != nil {
 		base = buffered.PerRecord(buffered.Write)
@@ -175,12 +177,12 @@ func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, 
 		"Here the same write is run on purpose without any buffer (filebench's Unbuffered option) next to the standard buffered pipeline. " +
 		"Its cost is one system call per encoder write, linear in the records, so it runs on the first records only and is compared per record."
 	if buffered != nil && u.Write.OK() {
-		body += fmt.Sprintf(" In this run the unbuffered write takes %s the buffered one per record", report.Times(u.PerRecord(u.Write)/base))
+		body += fmt.Sprintf(" In this run the unbuffered write takes %s the buffered one per record", table.Times(u.PerRecord(u.Write)/base))
 		if fastestComp != nil {
-			body += fmt.Sprintf(" and %s the fastest compressed write (%s)", report.Times(u.PerRecord(u.Write)/fastestComp.PerRecord(fastestComp.Write)), fastestComp.Subject())
+			body += fmt.Sprintf(" and %s the fastest compressed write (%s)", table.Times(u.PerRecord(u.Write)/fastestComp.PerRecord(fastestComp.Write)), fastestComp.Subject())
 		}
 		if u.Records() < buffered.Records() {
-			body += fmt.Sprintf("; at the full %s records that would be about %s", report.Int(buffered.Records()), report.Duration(u.PerRecord(u.Write)*buffered.Records()))
+			body += fmt.Sprintf("; at the full %s records that would be about %s", table.Int(buffered.Records()), table.Duration(u.PerRecord(u.Write)*buffered.Records()))
 		}
 		body += "."
 	}
@@ -189,6 +191,10 @@ func renderUnbuffered(run *results.Run, cases []*results.Case) ([]report.Block, 
 
 // Summary implements workload.Workload: the fastest pairs by round trip
 // with their size, then the use-case recommendations.
-func (*Workload) Summary(run *results.Run, cases []*results.Case) *report.Table {
+func (w *Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
+	return report.Typed(w.summary(run, cases))
+}
+
+func (*Workload) summary(run *results.Run, cases []*results.Case) *report.Table {
 	return filecase.FileSummary(Name, run, cases)
 }

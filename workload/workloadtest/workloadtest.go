@@ -10,13 +10,23 @@ import (
 
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
 )
 
-// Markdown builds the report of run with sections and renders it as
-// Markdown, failing the test on error.
-func Markdown(t testing.TB, run *results.Run, sections []report.Section) (*report.Doc, string) {
+// Markdown builds the report of run as `serbench report` does for w —
+// the sections the run recorded (else w's layout), w's derived blocks —
+// and renders it as Markdown, failing the test on error.
+func Markdown(t testing.TB, run *results.Run, w workload.Workload) (*report.Doc, string) {
 	t.Helper()
-	doc, err := report.Build([]*results.Run{run}, sections)
+	ws := workload.Set{w}
+	return Render(t, report.Input{Runs: []*results.Run{run}, Derived: ws.Derive([]*results.Run{run}), Layouts: ws.Layouts(), Sections: ws.Sections()})
+}
+
+// Render builds the report of in and renders it as Markdown, failing the
+// test on error.
+func Render(t testing.TB, in report.Input) (*report.Doc, string) {
+	t.Helper()
+	doc, err := report.Build(in)
 	if err != nil {
 		t.Fatal(err)
 	}

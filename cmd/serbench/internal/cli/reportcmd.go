@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/serbench/serbench/table"
+
 	"github.com/spf13/cobra"
 
 	"github.com/serbench/serbench/report"
@@ -35,7 +37,7 @@ func (a *app) reportCmd() *cobra.Command {
 				return usagef("output directory: %v", err)
 			}
 			runs = results.MergeShards(runs)
-			if err := run.WriteOutputs(out, runs, a.workloads.Sections()); err != nil {
+			if err := run.WriteOutputs(out, runs, a.workloads); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "report: %s\n", filepath.Join(out, "report.html"))
@@ -129,7 +131,7 @@ func (a *app) compareCmd() *cobra.Command {
 				if len(blind) > 0 {
 					fmt.Fprintf(a.stdout, "\n%d case(s) slower by more than %g%% by their medians, with too few samples to tell whether that is a change:\n", len(blind), threshold)
 					for _, d := range blind {
-						fmt.Fprintf(a.stdout, "  %s  %s %s\n", d.Name, report.SignedPct(d.Change), d.Unit)
+						fmt.Fprintf(a.stdout, "  %s  %s %s\n", d.Name, table.SignedPct(d.Change), d.Unit)
 					}
 				}
 			}

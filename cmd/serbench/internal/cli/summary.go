@@ -5,7 +5,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/serbench/serbench/report"
+	"github.com/serbench/serbench/table"
+
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -36,14 +37,14 @@ func machineLine(run *results.Run) string {
 		return ""
 	}
 	line := fmt.Sprintf("machine: a fixed arithmetic loop, timed %d times over the run, took %s to %s of its median (5th–95th percentile)",
-		d.N, report.SignedPct(d.Lo-1), report.SignedPct(d.Hi-1))
+		d.N, table.SignedPct(d.Lo-1), table.SignedPct(d.Hi-1))
 	if m, ok := results.LoopDrift(run.Probes, results.MemoryLoop, results.NoiseThreshold); ok {
-		line += fmt.Sprintf("; a memory chase %s to %s", report.SignedPct(m.Lo-1), report.SignedPct(m.Hi-1))
+		line += fmt.Sprintf("; a memory chase %s to %s", table.SignedPct(m.Lo-1), table.SignedPct(m.Hi-1))
 	}
 	return line
 }
 
-func writeTextTable(w interface{ Write([]byte) (int, error) }, t *report.Table) {
+func writeTextTable(w interface{ Write([]byte) (int, error) }, t *table.Table) {
 	if t.Caption != "" {
 		fmt.Fprintln(w, t.Caption)
 	}
@@ -52,7 +53,10 @@ func writeTextTable(w interface{ Write([]byte) (int, error) }, t *report.Table) 
 		fmt.Fprintln(tw, strings.Join(t.Header, "\t")+"\t")
 	}
 	for _, r := range t.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+		for _, c := range r {
+			fmt.Fprint(tw, c.String()+"\t")
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -23,11 +23,12 @@ const hangEnv = "SERBENCH_CLI_TEST_HANG"
 // set-up never returns, as a pathological input or a hung server would.
 type hangWorkload struct{}
 
-func (hangWorkload) Name() string                                        { return "hang" }
-func (hangWorkload) Description() string                                 { return "a case that never ends (tests)" }
-func (hangWorkload) Subjects() []string                                  { return []string{"a", "stuck", "c"} }
-func (hangWorkload) Sections() []report.Section                          { return nil }
-func (hangWorkload) Summary(*results.Run, []*results.Case) *report.Table { return nil }
+func (hangWorkload) Name() string                                       { return "hang" }
+func (hangWorkload) Description() string                                { return "a case that never ends (tests)" }
+func (hangWorkload) Subjects() []string                                 { return []string{"a", "stuck", "c"} }
+func (hangWorkload) Layout() []table.Section                            { return nil }
+func (hangWorkload) Derive(*results.Run, []*results.Case) table.Derived { return nil }
+func (hangWorkload) Summary(*results.Run, []*results.Case) *table.Table { return nil }
 
 func (hangWorkload) Plan(context.Context, workload.Config) (*workload.Plan, error) {
 	p := &workload.Plan{}

@@ -1,14 +1,13 @@
-package report
+package table
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/serbench/serbench/results"
 )
 
-// Index finds cases by the values of a fixed list of label keys; sections
-// use it to pivot cases into tables.
+// Index finds cases by the values of a fixed list of label keys; the
+// builder and the workloads' findings use it to pivot cases into tables.
 type Index struct {
 	keys []string
 	m    map[string]*results.Case
@@ -65,14 +64,4 @@ outer:
 		out = append(out, c)
 	}
 	return out
-}
-
-// Number parses a numeric label value (a size, a count); it returns 0 for
-// a value that is not a number.
-func Number(s string) float64 {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0
-	}
-	return f
 }

@@ -1,4 +1,4 @@
-package report
+package table
 
 import (
 	"math"
@@ -105,7 +105,7 @@ const FewSamples = 3
 // SamplesNote is the one rule by which the report marks a value from few
 // samples: "n=1" or "n=2" for n below FewSamples, "" otherwise (and for
 // n = 0, a value that is no statistic). Every cell that prints a median —
-// WithCI, NsCell, TimeCell, UnitCell, MemCell, RatioCell, the side-by-side view and
+// every Cell that holds a median, the side-by-side view and
 // compare — asks it, so they agree.
 func SamplesNote(n int) string {
 	if n <= 0 || n >= FewSamples {
@@ -175,39 +175,6 @@ func Count(v float64) string {
 	return sig(v)
 }
 
-// Faster describes how the time t compares with the baseline time base
-// as people say it: "43× faster" (base/t) or "1.3× slower" (t/base). When
-// the two sample sets are not significantly different (Mann-Whitney U,
-// α=0.05) it says "~ same" instead.
-func Faster(c, base *results.Case) string {
-	t, ok1 := c.Stat(results.UnitNsPerOp)
-	b, ok2 := base.Stat(results.UnitNsPerOp)
-	if !ok1 || !ok2 || b.Median == 0 || t.Median == 0 {
-		return "–"
-	}
-	r := t.Median / b.Median // t ÷ base
-	// Within one comparison group, prefer the ratio taken in each round
-	// (drift cancels) over the ratio of the medians.
-	if x, ok := c.Stat(results.UnitVsBaseline); ok && base.Role == results.RoleBaseline && c.Group != "" && c.Group == base.Group && x.Median > 0 {
-		r = x.Median
-	} else if x, ok := base.Stat(results.UnitVsBaseline); ok && c.Role == results.RoleBaseline && c.Group != "" && c.Group == base.Group && x.Median > 0 {
-		r = 1 / x.Median
-	}
-	var out string
-	if r <= 1 {
-		out = Float(1/r) + "× faster"
-	} else {
-		out = Float(r) + "× slower"
-	}
-	if !testable(len(c.Samples), len(base.Samples)) {
-		return out + " (too few samples to test)"
-	}
-	if !significant(c, base, results.UnitNsPerOp) {
-		return "~ same"
-	}
-	return out
-}
-
 // FasterRule is the note that explains Faster's arithmetic in reports.
 const FasterRule = "n× faster = t_other ÷ t; n× slower = t ÷ t_other (within a comparison group the median of the ratios taken in each sampling round, otherwise the ratio of the medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05); with fewer than 4 samples a side no difference can be significant, and the cell says so."
 
@@ -245,67 +212,11 @@ func MinSamples(alpha float64) int {
 	return n
 }
 
-// Failed is the cell text for a case that failed verification or setup.
-const Failed = "FAILED"
+// FailedText is the cell text for a case that failed verification or setup.
+const FailedText = "FAILED"
 
-// SkippedCell is the cell text for a case that could not run here.
-const SkippedCell = "not run"
-
-// statusCell returns the cell for a case that was not measured.
-func statusCell(c *results.Case) string {
-	if c.Skipped() {
-		return SkippedCell
-	}
-	return Failed
-}
-
-// NsCell formats a case's ns/op for a table: its median with its
-// interval, and in one parenthesis its sample count below FewSamples and
-// "noisy" when its interval is wide — "1.23 s ±4%", "22.1 s (n=1)",
-// "16.9 ms ±30% (n=2, noisy)", "980 µs (900 µs … 2.1 ms) (noisy)" —
-// FAILED for failed cases, "not run" for skipped ones, "–" for none.
-func NsCell(c *results.Case) string {
-	if c == nil {
-		return "–"
-	}
-	if !c.OK() {
-		return statusCell(c)
-	}
-	s, ok := c.Stat(results.UnitNsPerOp)
-	if !ok {
-		return "–"
-	}
-	noisy := ""
-	if c.Noisy {
-		noisy = "noisy"
-	}
-	return withCI(s, Duration, noisy)
-}
-
-// TimeCell is NsCell (the file workloads' name for it).
-func TimeCell(c *results.Case) string { return NsCell(c) }
-
-// UnitCell formats the median of unit with f, FAILED for failed cases; a
-// median of fewer than FewSamples samples carries its count ("412
-// (n=1)"). A fixed metric (measured once, not sampled: a file's size)
-// carries none.
-func UnitCell(c *results.Case, unit string, f func(float64) string) string {
-	if c == nil {
-		return "–"
-	}
-	if !c.OK() {
-		return statusCell(c)
-	}
-	v, ok := c.Median(unit)
-	if !ok {
-		return "–"
-	}
-	out := f(v)
-	if s, ok := c.Stat(unit); ok {
-		out += mark(SamplesNote(s.N))
-	}
-	return out
-}
+// SkippedText is the cell text for a case that could not run here.
+const SkippedText = "not run"
 
 func isPow10(a float64) bool {
 	l := math.Log10(a)
@@ -324,4 +235,53 @@ func durPow10(a float64) string {
 	default:
 		return strconv.FormatFloat(a/1e9, 'f', 0, 64) + " s"
 	}
+}
+
+// Seconds formats nanoseconds as seconds with three decimals ("1.234"),
+// FAILED for NaN (a case without a time).
+func Seconds(ns float64) string {
+	if math.IsNaN(ns) {
+		return FailedText
+	}
+	return strconv.FormatFloat(ns/1e9, 'f', 3, 64)
+}
+
+// MiB formats bytes as mebibytes with two decimals ("12.34").
+func MiB(b float64) string { return strconv.FormatFloat(b/(1<<20), 'f', 2, 64) }
+
+// PctOrDash formats a fraction as a percentage, "–" for NaN.
+func PctOrDash(f float64) string {
+	if math.IsNaN(f) {
+		return "–"
+	}
+	return Pct(f)
+}
+
+// SignedPct formats a fraction as a signed percentage with one decimal
+// ("+3.2%", "-4.1%"); a value that rounds to zero is "+0.0%", not "-0.0%".
+func SignedPct(f float64) string {
+	if f > -0.0005 {
+		return "+" + Pct(math.Max(f, 0))
+	}
+	return Pct(f)
+}
+
+// Times formats a ratio as "3.21×", "–" when it is not finite.
+func Times(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "–"
+	}
+	return Float(x) + "×"
+}
+
+// SubjectWithRole returns the subject (label "subject") of the first case
+// with role, or fallback when none has it (results files from before
+// roles were recorded).
+func SubjectWithRole(cases []*results.Case, role, fallback string) string {
+	for _, c := range cases {
+		if c.Role == role {
+			return c.Labels.Get("subject")
+		}
+	}
+	return fallback
 }

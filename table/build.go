@@ -1,0 +1,557 @@
+package table
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/serbench/serbench/results"
+)
+
+// Derived holds the blocks a workload computed from a run's results, by
+// the names its sections declare (BlockSpec.Derived).
+type Derived map[string][]Block
+
+// BuildSection builds a declared section from cases (the run's cases of
+// the section's workload): its tables and plots from the declarations,
+// its derived blocks from derived. Blocks that come out empty are left
+// out.
+func BuildSection(run *results.Run, s Section, cases []*results.Case, derived Derived) ([]Block, error) {
+	var out []Block
+	for _, b := range s.Blocks {
+		switch {
+		case b.Text != "":
+			out = append(out, &Text{Body: b.Text})
+		case b.Table != nil:
+			ts, err := b.Table.Build(cases)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range ts {
+				out = append(out, t)
+			}
+		case b.Plot != nil:
+			for _, p := range b.Plot.Build(cases) {
+				out = append(out, p)
+			}
+		case b.Subjects != "":
+			if t := SubjectsTable(run, s.Workload, b.Subjects, cases); t != nil {
+				t.Notes = b.SubjectNotes
+				out = append(out, t)
+			}
+		case b.Derived != "":
+			for _, d := range derived[b.Derived] {
+				if !isNil(d) {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// isNil reports whether b is nil or a nil pointer of a block type.
+func isNil(b Block) bool {
+	switch b := b.(type) {
+	case nil:
+		return true
+	case *Table:
+		return b == nil
+	case *Text:
+		return b == nil
+	case *Plot:
+		return b == nil
+	case *Code:
+		return b == nil
+	}
+	return false
+}
+
+// selectCases returns the cases that match every m.
+func selectCases(cases []*results.Case, ms []Match) []*results.Case {
+	var out []*results.Case
+outer:
+	for _, c := range cases {
+		for _, m := range ms {
+			if !m.matches(c) {
+				continue outer
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// values returns the distinct values of key among cases: those order
+// lists first (when present), then the rest in order of first appearance.
+func values(cases []*results.Case, key string, order []string) []string {
+	seen := Distinct(cases, key)
+	var out []string
+	for _, v := range order {
+		if slices.Contains(seen, v) {
+			out = append(out, v)
+		}
+	}
+	for _, v := range seen {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// combos returns the distinct combinations of keys' values among cases,
+// ordered by each key's order in turn (the first key varies slowest).
+func combos(cases []*results.Case, keys []string, order map[string][]string) [][]string {
+	if len(keys) == 0 {
+		return [][]string{nil}
+	}
+	ranks := make([]map[string]int, len(keys))
+	for i, k := range keys {
+		ranks[i] = map[string]int{}
+		for j, v := range values(cases, k, order[k]) {
+			ranks[i][v] = j
+		}
+	}
+	seen := map[string]bool{}
+	var out [][]string
+	for _, c := range cases {
+		vals := make([]string, len(keys))
+		for i, k := range keys {
+			if !c.Labels.Has(k) {
+				vals = nil
+				break
+			}
+			vals[i] = c.Labels.Get(k)
+		}
+		if vals == nil {
+			continue
+		}
+		id := strings.Join(vals, "\x00")
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, vals)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		for i := range keys {
+			if ra, rb := ranks[i][out[a][i]], ranks[i][out[b][i]]; ra != rb {
+				return ra < rb
+			}
+		}
+		return false
+	})
+	return out
+}
+
+// finder finds the case with given label values among a set of cases.
+type finder struct {
+	cases []*results.Case
+	ix    map[string]*Index
+}
+
+func newFinder(cases []*results.Case) *finder {
+	return &finder{cases: cases, ix: map[string]*Index{}}
+}
+
+// find returns the case whose labels have the values in want (the last
+// such case), or nil.
+func (f *finder) find(want map[string]string) *results.Case {
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	id := strings.Join(keys, "\x00")
+	ix, ok := f.ix[id]
+	if !ok {
+		var has []*results.Case
+		for _, c := range f.cases {
+			all := true
+			for _, k := range keys {
+				if !c.Labels.Has(k) {
+					all = false
+					break
+				}
+			}
+			if all {
+				has = append(has, c)
+			}
+		}
+		ix = NewIndex(has, keys...)
+		f.ix[id] = ix
+	}
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = want[k]
+	}
+	return ix.Get(vals...)
+}
+
+func with(base map[string]string, repl map[string]string) map[string]string {
+	out := make(map[string]string, len(base)+len(repl))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range repl {
+		out[k] = v
+	}
+	return out
+}
+
+// fill replaces "{key}" in s with the values of keys.
+func fill(s string, keys, vals []string) string {
+	for i, k := range keys {
+		s = strings.ReplaceAll(s, "{"+k+"}", vals[i])
+	}
+	return s
+}
+
+// Build makes the tables the spec declares from cases: one per
+// combination of the Split labels (none when no case matches).
+func (s *Spec) Build(cases []*results.Case) ([]*Table, error) {
+	for _, c := range append(slices.Clone(s.Columns), s.Extra...) {
+		if err := c.validate(); err != nil {
+			return nil, fmt.Errorf("table %q column %q: %w", s.Caption, c.Head, err)
+		}
+	}
+	sel := selectCases(cases, s.Where)
+	inSel, inAll := newFinder(sel), newFinder(cases)
+	var pivot []string
+	if s.Cols != "" {
+		pivot = values(sel, s.Cols, s.Order[s.Cols])
+	}
+	var out []*Table
+	for _, sv := range combos(sel, s.Split, s.Order) {
+		part := sel
+		if len(s.Split) > 0 {
+			var ms []Match
+			for i, k := range s.Split {
+				ms = append(ms, Is(k, sv[i]))
+			}
+			part = selectCases(sel, ms)
+		}
+		if t := s.buildOne(part, sv, pivot, inSel, inAll); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// column is a resolved column: its spec and, under a pivot, its value.
+type column struct {
+	Column
+	pivot string
+}
+
+func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *finder) *Table {
+	var cols []column
+	if s.Cols != "" {
+		for _, p := range pivot {
+			for _, c := range s.Columns {
+				cols = append(cols, column{c, p})
+			}
+		}
+	} else {
+		for _, c := range s.Columns {
+			cols = append(cols, column{Column: c})
+		}
+	}
+	for _, c := range s.Extra {
+		cols = append(cols, column{Column: c})
+	}
+	t := &Table{Caption: fill(s.Caption, s.Split, sv), Notes: s.Notes}
+	heads := s.RowHeads
+	if len(heads) == 0 {
+		heads = s.Rows
+	}
+	t.Header = append(t.Header, heads...)
+	for _, c := range cols {
+		t.Header = append(t.Header, strings.ReplaceAll(c.Head, "{col}", c.pivot))
+	}
+	type row struct {
+		cells []Cell
+		limit bool
+	}
+	var rows []row
+	for _, rv := range combos(part, s.Rows, s.Order) {
+		base := map[string]string{}
+		for i, k := range s.Split {
+			base[k] = sv[i]
+		}
+		for i, k := range s.Rows {
+			base[k] = rv[i]
+		}
+		r := row{}
+		for i, k := range s.Rows {
+			r.cells = append(r.cells, rowCell(rv[i], s.RowFormat[k]))
+		}
+		any, limit := false, false
+		for _, c := range cols {
+			at := base
+			if s.Cols != "" && c.pivot != "" {
+				at = with(base, map[string]string{s.Cols: c.pivot})
+			}
+			cs := inSel.find(with(at, c.At))
+			var ref *results.Case
+			if cs != nil && c.Ref != nil {
+				ref = inAll.find(with(with(at, c.At), c.Ref))
+			}
+			cell := c.cell(cs, ref)
+			if cell.Kind != Missing {
+				any = true
+			}
+			if cs != nil && cs.IsLimit() {
+				limit = true
+			}
+			r.cells = append(r.cells, cell)
+		}
+		if any {
+			r.limit = limit
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	// Drop the extra columns no row has a value in (a comparison with a
+	// subject this run did not measure).
+	nr := len(s.Rows)
+	keep := make([]bool, len(t.Header))
+	for i := range keep {
+		keep[i] = i < nr+len(cols)-len(s.Extra)
+	}
+	for _, r := range rows {
+		for i, c := range r.cells {
+			if c.Kind != Missing {
+				keep[i] = true
+			}
+		}
+	}
+	if s.Sort != "" {
+		desc := strings.HasPrefix(s.Sort, "-")
+		head := strings.TrimPrefix(s.Sort, "-")
+		if k := slices.Index(t.Header, head); k >= 0 {
+			sort.SliceStable(rows, func(a, b int) bool {
+				ca, cb := rows[a].cells[k], rows[b].cells[k]
+				if ca.Num() != cb.Num() {
+					return ca.Num()
+				}
+				if desc {
+					return ca.V > cb.V
+				}
+				return ca.V < cb.V
+			})
+		}
+	}
+	if s.Limits == "last" {
+		sort.SliceStable(rows, func(a, b int) bool { return !rows[a].limit && rows[b].limit })
+	}
+	var header []string
+	for i, h := range t.Header {
+		if keep[i] {
+			header = append(header, h)
+		}
+	}
+	t.Header = header
+	for _, r := range rows {
+		var cells []Cell
+		for i, c := range r.cells {
+			if keep[i] {
+				cells = append(cells, c)
+			}
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t
+}
+
+func rowCell(v, format string) Cell {
+	if format == "" {
+		return Str(v)
+	}
+	f, err := ParseFormat(format)
+	if err != nil {
+		return Str(v)
+	}
+	n := Number(v)
+	return Cell{Kind: Words, Text: f.Format(n), V: n, HasV: true}
+}
+
+// cell computes the column's cell for case c (nil when the row has none)
+// and its reference ref.
+func (c column) cell(cs, ref *results.Case) Cell {
+	f, _ := ParseFormat(c.Format)
+	var out Cell
+	switch c.Show {
+	case "time":
+		if c.Format == "" {
+			f = DurationF
+		}
+		out = StatOf(cs, results.UnitNsPerOp, f)
+	case "stat":
+		out = StatOf(cs, c.Unit, f)
+	case "median":
+		out = Median(cs, c.Unit, f)
+	case "mem":
+		out = Mem(cs)
+	case "ratio":
+		out = Ratio(cs, c.Unit, ref)
+	case "faster":
+		out = Faster(cs, ref)
+	case "vs":
+		out = vs(cs, ref, c.Unit, f)
+	case "rate":
+		out = rate(cs, c.Unit, c.Per, f)
+	}
+	if out.Kind == Value || out.Kind == Stat {
+		scale := c.Scale
+		if scale == 0 {
+			scale = 1
+		}
+		div := 1.0
+		if c.Per != "" && c.Show != "rate" && cs != nil {
+			div = cs.Metrics[c.Per]
+			if div == 0 {
+				return Dash()
+			}
+		}
+		out.V, out.Lo, out.Hi = out.V*scale/div, out.Lo*scale/div, out.Hi*scale/div
+	}
+	return out
+}
+
+// vs is c's median of unit ÷ ref's.
+func vs(c, ref *results.Case, unit string, f Format) Cell {
+	if st, ok := status(c); ok {
+		return st
+	}
+	if ref == nil || !ref.OK() {
+		return Dash()
+	}
+	a, ok1 := c.Median(unit)
+	b, ok2 := ref.Median(unit)
+	if !ok1 || !ok2 || b == 0 {
+		return Dash()
+	}
+	if f == Plain {
+		f = TimesF
+	}
+	return Num(a/b, f).With(fewerNote(c, ref))
+}
+
+// rate is per ÷ the median of unit: bytes_per_op (or a fixed metric) per
+// ns, scaled by the column (1e3 for MB/s, 1e9 for a count per second).
+func rate(c *results.Case, unit, per string, f Format) Cell {
+	if st, ok := status(c); ok {
+		return st
+	}
+	t, ok := c.Median(unit)
+	if !ok || t == 0 {
+		return Dash()
+	}
+	n := float64(c.BytesPerOp)
+	if per != "bytes_per_op" {
+		n = c.Metrics[per]
+	}
+	if n == 0 {
+		return Dash()
+	}
+	out := Num(n/t, f)
+	if s, ok := c.Stat(unit); ok {
+		out.Notes = []string{SamplesNote(s.N)}
+	}
+	return out
+}
+
+// Build makes the charts the spec declares from cases: one per
+// combination of the Split labels.
+func (p *PlotSpec) Build(cases []*results.Case) []*Plot {
+	sel := selectCases(cases, p.Where)
+	var out []*Plot
+	for _, sv := range combos(sel, p.Split, nil) {
+		part := sel
+		if len(p.Split) > 0 {
+			var ms []Match
+			for i, k := range p.Split {
+				ms = append(ms, Is(k, sv[i]))
+			}
+			part = selectCases(sel, ms)
+		}
+		ch := &LineChart{Title: fill(p.Title, p.Split, sv), XLabel: p.XLabel, YLabel: p.YLabel, LogX: p.LogX, LogY: p.LogY}
+		switch p.YFormat {
+		case "duration":
+			ch.YFormat = Duration
+		case "bytes":
+			ch.YFormat = Bytes
+		}
+		for _, name := range Distinct(part, p.Series) {
+			s := Series{Name: name}
+			for _, c := range Where(part, p.Series, name) {
+				st, ok := c.Stat(p.Unit)
+				if !c.OK() || !ok {
+					continue
+				}
+				s.Limit = s.Limit || c.IsLimit()
+				s.X = append(s.X, Number(c.Labels.Get(p.X)))
+				s.Y = append(s.Y, st.Median)
+				s.Lo = append(s.Lo, st.Lo)
+				s.Hi = append(s.Hi, st.Hi)
+			}
+			if len(s.X) > 0 && !allNaN(s.Y) {
+				ch.Series = append(ch.Series, s)
+			}
+		}
+		if len(ch.Series) == 0 {
+			continue
+		}
+		out = append(out, &Plot{File: fill(p.File, p.Split, sv), Caption: fill(p.Caption, p.Split, sv), Chart: ch})
+	}
+	return out
+}
+
+func allNaN(v []float64) bool {
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// SubjectsTable lists what a run recorded about the values of label key
+// (usually "subject") that the cases use: role, library and version,
+// settings and what each does — from the run's descriptors, never from the
+// build rendering the report. It returns nil when the run recorded no
+// descriptors for key (a results file from before schema 2).
+func SubjectsTable(run *results.Run, workload, key string, cases []*results.Case) *Table {
+	t := &Table{Header: []string{key, "role", "library", "settings", "what it does"}}
+	for _, n := range Distinct(cases, key) {
+		d := run.Descriptor(workload, key, n)
+		if d == nil {
+			continue
+		}
+		t.AddRow(Str(n), Str(d.Role), Str(OrDash(d.Library())), Str(OrDash(d.SettingsString())), Str(d.What))
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	// Drop the role column for components (codecs) that have none.
+	if key != "subject" {
+		for i := range t.Rows {
+			t.Rows[i] = append(t.Rows[i][:1], t.Rows[i][2:]...)
+		}
+		t.Header = append(t.Header[:1:1], t.Header[2:]...)
+	}
+	return t
+}
+
+// OrDash returns s, or "–" when it is blank.
+func OrDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "–"
+	}
+	return s
+}
