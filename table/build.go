@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/serbench/serbench/results"
@@ -25,13 +26,11 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 		case b.Text != "":
 			out = append(out, &Text{Body: b.Text})
 		case b.Table != nil:
-			ts, err := b.Table.Build(cases)
+			bs, err := b.Table.Blocks(cases)
 			if err != nil {
 				return nil, err
 			}
-			for _, t := range ts {
-				out = append(out, t)
-			}
+			out = append(out, bs...)
 		case b.Plot != nil:
 			for _, p := range b.Plot.Build(cases) {
 				out = append(out, p)
@@ -69,17 +68,41 @@ func isNil(b Block) bool {
 	return false
 }
 
-// selectCases returns the cases that match every m.
+// selectCases returns the cases that match every m (a Max match keeps
+// the largest value among the cases the others kept).
 func selectCases(cases []*results.Case, ms []Match) []*results.Case {
 	var out []*results.Case
 outer:
 	for _, c := range cases {
 		for _, m := range ms {
-			if !m.matches(c) {
+			if !m.Max && !m.matches(c) {
 				continue outer
 			}
 		}
 		out = append(out, c)
+	}
+	for _, m := range ms {
+		if !m.Max {
+			continue
+		}
+		best, found := math.Inf(-1), false
+		for _, c := range out {
+			if c.Labels.Has(m.Key) {
+				if v := Number(c.Labels.Get(m.Key)); v > best {
+					best, found = v, true
+				}
+			}
+		}
+		if !found {
+			return nil
+		}
+		var keep []*results.Case
+		for _, c := range out {
+			if c.Labels.Has(m.Key) && Number(c.Labels.Get(m.Key)) == best {
+				keep = append(keep, c)
+			}
+		}
+		out = keep
 	}
 	return out
 }
@@ -201,20 +224,47 @@ func with(base map[string]string, repl map[string]string) map[string]string {
 	return out
 }
 
-// fill replaces "{key}" in s with the values of keys.
+// fill replaces "{key}" in s with the values of keys, and "{key:int}"
+// with the value written as an integer.
 func fill(s string, keys, vals []string) string {
 	for i, k := range keys {
 		s = strings.ReplaceAll(s, "{"+k+"}", vals[i])
+		s = strings.ReplaceAll(s, "{"+k+":int}", Int(Number(vals[i])))
 	}
 	return s
+}
+
+// Blocks makes the tables the spec declares from cases, each followed by
+// its plot when the spec has one.
+func (s *Spec) Blocks(cases []*results.Case) ([]Block, error) {
+	var out []Block
+	err := s.each(cases, func(t *Table, part []*results.Case, sv []string) {
+		out = append(out, t)
+		if s.Plot != nil {
+			p := *s.Plot
+			p.Where, p.Split = nil, nil
+			for _, pl := range p.Build(part) {
+				pl.File, pl.Caption = fill(pl.File, s.Split, sv), fill(pl.Caption, s.Split, sv)
+				pl.Chart.(*LineChart).Title = fill(pl.Chart.(*LineChart).Title, s.Split, sv)
+				out = append(out, pl)
+			}
+		}
+	})
+	return out, err
 }
 
 // Build makes the tables the spec declares from cases: one per
 // combination of the Split labels (none when no case matches).
 func (s *Spec) Build(cases []*results.Case) ([]*Table, error) {
+	var out []*Table
+	err := s.each(cases, func(t *Table, _ []*results.Case, _ []string) { out = append(out, t) })
+	return out, err
+}
+
+func (s *Spec) each(cases []*results.Case, emit func(t *Table, part []*results.Case, sv []string)) error {
 	for _, c := range append(slices.Clone(s.Columns), s.Extra...) {
 		if err := c.validate(); err != nil {
-			return nil, fmt.Errorf("table %q column %q: %w", s.Caption, c.Head, err)
+			return fmt.Errorf("table %q column %q: %w", s.Caption, c.Head, err)
 		}
 	}
 	sel := selectCases(cases, s.Where)
@@ -223,7 +273,6 @@ func (s *Spec) Build(cases []*results.Case) ([]*Table, error) {
 	if s.Cols != "" {
 		pivot = values(sel, s.Cols, s.Order[s.Cols])
 	}
-	var out []*Table
 	for _, sv := range combos(sel, s.Split, s.Order) {
 		part := sel
 		if len(s.Split) > 0 {
@@ -234,16 +283,19 @@ func (s *Spec) Build(cases []*results.Case) ([]*Table, error) {
 			part = selectCases(sel, ms)
 		}
 		if t := s.buildOne(part, sv, pivot, inSel, inAll); t != nil {
-			out = append(out, t)
+			emit(t, part, sv)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // column is a resolved column: its spec and, under a pivot, its value.
+// Extra columns find their cases among all the cases, not only those the
+// table's Where selects (a limit row's own time beside the ratios to it).
 type column struct {
 	Column
 	pivot string
+	extra bool
 }
 
 func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *finder) *Table {
@@ -251,7 +303,7 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	if s.Cols != "" {
 		for _, p := range pivot {
 			for _, c := range s.Columns {
-				cols = append(cols, column{c, p})
+				cols = append(cols, column{Column: c, pivot: p})
 			}
 		}
 	} else {
@@ -260,7 +312,7 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		}
 	}
 	for _, c := range s.Extra {
-		cols = append(cols, column{Column: c})
+		cols = append(cols, column{Column: c, extra: true})
 	}
 	t := &Table{Caption: fill(s.Caption, s.Split, sv), Notes: s.Notes}
 	heads := s.RowHeads
@@ -294,7 +346,11 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 			if s.Cols != "" && c.pivot != "" {
 				at = with(base, map[string]string{s.Cols: c.pivot})
 			}
-			cs := inSel.find(with(at, c.At))
+			f := inSel
+			if c.extra {
+				f = inAll
+			}
+			cs := f.find(with(at, c.At))
 			var ref *results.Case
 			if cs != nil && c.Ref != nil {
 				ref = inAll.find(with(with(at, c.At), c.Ref))
@@ -419,6 +475,25 @@ func (c column) cell(cs, ref *results.Case) Cell {
 			}
 		}
 		out.V, out.Lo, out.Hi = out.V*scale/div, out.Lo*scale/div, out.Hi*scale/div
+	}
+	if c.Share != "" && (out.Kind == Value || out.Kind == Stat) {
+		of := 0.0
+		switch {
+		case c.Ref != nil && ref != nil && ref.OK():
+			of, _ = ref.Median(c.Unit)
+			if c.Scale != 0 {
+				of *= c.Scale
+			}
+		case c.ShareOf != "" && cs != nil:
+			of = cs.Metrics[c.ShareOf]
+		}
+		if of > 0 {
+			prec := 1
+			if c.Share == "pct0" {
+				prec = 0
+			}
+			out.Text += " (" + strconv.FormatFloat(100*out.V/of, 'f', prec, 64) + "%)"
+		}
 	}
 	return out
 }

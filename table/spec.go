@@ -52,7 +52,13 @@ type Match struct {
 	Values []string `json:"values,omitempty"`
 	// Not inverts the match.
 	Not bool `json:"not,omitempty"`
+	// Max keeps only the largest numeric value of the label among the
+	// cases (the largest size measured): Values and Not do not apply.
+	Max bool `json:"max,omitempty"`
 }
+
+// Largest matches the largest numeric value of label key among the cases.
+func Largest(key string) Match { return Match{Key: key, Max: true} }
 
 // Is matches label key = any of values.
 func Is(key string, values ...string) Match { return Match{Key: key, Values: values} }
@@ -77,7 +83,8 @@ func (m Match) matches(c *results.Case) bool {
 // values, and the columns. With Cols set, Columns repeat for each value of
 // that label (the pivot); Extra columns follow once.
 type Spec struct {
-	// Caption may name Split labels in braces: "{op}, {type}".
+	// Caption may name Split labels in braces: "{op}, {type}", and
+	// write a numeric one as an integer: "{n:int}".
 	Caption string   `json:"caption,omitempty"`
 	Where   []Match  `json:"where,omitempty"`
 	Split   []string `json:"split,omitempty"`
@@ -98,6 +105,9 @@ type Spec struct {
 	// Limits "last" puts rows of limit rows after the others.
 	Limits string   `json:"limits,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
+	// Plot, when set, draws a chart of each table's cases right after
+	// it (its own Where and Split are ignored: the table's apply).
+	Plot *PlotSpec `json:"plot,omitempty"`
 }
 
 // Column declares one column: which case of the row it shows (the row's
@@ -122,8 +132,13 @@ type Column struct {
 	// At replaces labels of the row's case to find this column's case.
 	At map[string]string `json:"at,omitempty"`
 	// Ref replaces labels of this column's case to find its reference
-	// (for ratio, faster, vs).
+	// (for ratio, faster, vs, and Share).
 	Ref map[string]string `json:"ref,omitempty"`
+	// Share adds the value as a share of another in parentheses — of
+	// Ref's value when Ref is set, else of the case's fixed metric ShareOf
+	// — written "pct" (12.3%) or "pct0" (12%).
+	Share   string `json:"share,omitempty"`
+	ShareOf string `json:"share_of,omitempty"`
 }
 
 // PlotSpec declares a line chart: X is a numeric label, a series per
