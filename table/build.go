@@ -30,10 +30,10 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, bs...)
+			out = append(out, withPalette(bs, run)...)
 		case b.Plot != nil:
 			for _, p := range b.Plot.Build(cases) {
-				out = append(out, p)
+				out = append(out, withPalette([]Block{p}, run)...)
 			}
 		case b.Subjects != "":
 			if t := SubjectsTable(run, s.Workload, b.Subjects, cases); t != nil {
@@ -49,6 +49,19 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 		}
 	}
 	return out, nil
+}
+
+// withPalette gives the line charts among blocks the run's palette, so a
+// subject has one colour in every plot of the run.
+func withPalette(blocks []Block, run *results.Run) []Block {
+	for _, b := range blocks {
+		if p, ok := b.(*Plot); ok {
+			if lc, ok := p.Chart.(*LineChart); ok && lc.Palette == nil {
+				lc.Palette = RunPalette(run)
+			}
+		}
+	}
+	return blocks
 }
 
 // isNil reports whether b is nil or a nil pointer of a block type.
@@ -262,7 +275,7 @@ func (s *Spec) Build(cases []*results.Case) ([]*Table, error) {
 }
 
 func (s *Spec) each(cases []*results.Case, emit func(t *Table, part []*results.Case, sv []string)) error {
-	for _, c := range append(slices.Clone(s.Columns), s.Extra...) {
+	for _, c := range slices.Concat(s.Lead, s.Columns, s.Extra) {
 		if err := c.validate(); err != nil {
 			return fmt.Errorf("table %q column %q: %w", s.Caption, c.Head, err)
 		}
@@ -300,6 +313,9 @@ type column struct {
 
 func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *finder) *Table {
 	var cols []column
+	for _, c := range s.Lead {
+		cols = append(cols, column{Column: c, extra: true})
+	}
 	if s.Cols != "" {
 		for _, p := range pivot {
 			for _, c := range s.Columns {
@@ -377,7 +393,8 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	nr := len(s.Rows)
 	keep := make([]bool, len(t.Header))
 	for i := range keep {
-		keep[i] = i < nr+len(cols)-len(s.Extra)
+		keep[i] = i >= nr+len(s.Lead) && i < nr+len(cols)-len(s.Extra)
+		keep[i] = keep[i] || i < nr
 	}
 	for _, r := range rows {
 		for i, c := range r.cells {

@@ -94,8 +94,11 @@ type Spec struct {
 	// RowFormat writes a row label's value as a number ("int": 1,000).
 	RowFormat map[string]string `json:"row_format,omitempty"`
 	Cols      string            `json:"cols,omitempty"`
-	Columns   []Column          `json:"columns"`
-	Extra     []Column          `json:"extra,omitempty"`
+	// Lead columns come first, after the row labels; like Extra they
+	// find their cases among all the workload's cases.
+	Lead    []Column `json:"lead,omitempty"`
+	Columns []Column `json:"columns"`
+	Extra   []Column `json:"extra,omitempty"`
 	// Order fixes the order of a label's values (values not listed
 	// follow in the order the cases first show them).
 	Order map[string][]string `json:"order,omitempty"`
@@ -212,7 +215,7 @@ func (s *Section) Validate() error {
 			if len(t.Rows) == 0 {
 				return fmt.Errorf("section %q table %q: no rows label", s.Title, t.Caption)
 			}
-			for _, c := range append(slices.Clone(t.Columns), t.Extra...) {
+			for _, c := range slices.Concat(t.Lead, t.Columns, t.Extra) {
 				if err := c.validate(); err != nil {
 					return fmt.Errorf("section %q table %q column %q: %w", s.Title, t.Caption, c.Head, err)
 				}
