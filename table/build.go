@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -108,6 +109,12 @@ outer:
 		}
 		if !found {
 			return nil
+		}
+		for _, v := range m.Values {
+			if slices.ContainsFunc(out, func(c *results.Case) bool { return c.Labels.Get(m.Key) == v }) {
+				best = Number(v)
+				break
+			}
 		}
 		var keep []*results.Case
 		for _, c := range out {
@@ -237,6 +244,44 @@ func with(base map[string]string, repl map[string]string) map[string]string {
 	return out
 }
 
+// resolveRoles replaces "@role" values in a column's label replacements
+// by the label's value on the cases with that role.
+func resolveRoles(m map[string]string, cases []*results.Case) map[string]string {
+	var out map[string]string
+	for k, v := range m {
+		if role, ok := strings.CutPrefix(v, "@"); ok {
+			if out == nil {
+				out = maps.Clone(m)
+			}
+			out[k] = roleValue(cases, role, k)
+		}
+	}
+	if out == nil {
+		return m
+	}
+	return out
+}
+
+// roleValue is the value of label key on the first case with role.
+func roleValue(cases []*results.Case, role, key string) string {
+	for _, c := range cases {
+		if c.Role == role && c.Labels.Has(key) {
+			return c.Labels.Get(key)
+		}
+	}
+	return ""
+}
+
+// fillRoles replaces "{@role}" in s with the subject of that role.
+func fillRoles(s string, cases []*results.Case) string {
+	for _, role := range []string{results.RoleLimit, results.RoleBaseline} {
+		if strings.Contains(s, "{@"+role+"}") {
+			s = strings.ReplaceAll(s, "{@"+role+"}", roleValue(cases, role, "subject"))
+		}
+	}
+	return s
+}
+
 // fill replaces "{key}" in s with the values of keys, and "{key:int}"
 // with the value written as an integer.
 func fill(s string, keys, vals []string) string {
@@ -313,24 +358,31 @@ type column struct {
 
 func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *finder) *Table {
 	var cols []column
+	all := inAll.cases
+	// resolve fills a column's role references for this run (the spec
+	// itself is shared and stays as declared).
+	resolve := func(c Column) Column {
+		c.At, c.Ref, c.Head = resolveRoles(c.At, all), resolveRoles(c.Ref, all), fillRoles(c.Head, all)
+		return c
+	}
 	for _, c := range s.Lead {
-		cols = append(cols, column{Column: c, extra: true})
+		cols = append(cols, column{Column: resolve(c), extra: true})
 	}
 	if s.Cols != "" {
 		for _, p := range pivot {
 			for _, c := range s.Columns {
-				cols = append(cols, column{Column: c, pivot: p})
+				cols = append(cols, column{Column: resolve(c), pivot: p})
 			}
 		}
 	} else {
 		for _, c := range s.Columns {
-			cols = append(cols, column{Column: c})
+			cols = append(cols, column{Column: resolve(c)})
 		}
 	}
 	for _, c := range s.Extra {
-		cols = append(cols, column{Column: c, extra: true})
+		cols = append(cols, column{Column: resolve(c), extra: true})
 	}
-	t := &Table{Caption: fill(s.Caption, s.Split, sv), Notes: s.Notes}
+	t := &Table{Caption: fillRoles(fill(s.Caption, s.Split, sv), all), Notes: s.Notes}
 	heads := s.RowHeads
 	if len(heads) == 0 {
 		heads = s.Rows

@@ -53,7 +53,8 @@ type Match struct {
 	// Not inverts the match.
 	Not bool `json:"not,omitempty"`
 	// Max keeps only the largest numeric value of the label among the
-	// cases (the largest size measured): Values and Not do not apply.
+	// cases (the largest size measured); with Values, the first of them
+	// the cases have, else the largest. Not does not apply.
 	Max bool `json:"max,omitempty"`
 }
 
@@ -84,7 +85,8 @@ func (m Match) matches(c *results.Case) bool {
 // that label (the pivot); Extra columns follow once.
 type Spec struct {
 	// Caption may name Split labels in braces: "{op}, {type}", and
-	// write a numeric one as an integer: "{n:int}".
+	// write a numeric one as an integer: "{n:int}"; "{@limit}" and
+	// "{@baseline}" name the subject with that role.
 	Caption string   `json:"caption,omitempty"`
 	Where   []Match  `json:"where,omitempty"`
 	Split   []string `json:"split,omitempty"`
@@ -133,6 +135,8 @@ type Column struct {
 	// "bytes_per_op" names the case's payload.
 	Per string `json:"per,omitempty"`
 	// At replaces labels of the row's case to find this column's case.
+	// A value "@limit" or "@baseline" stands for the value of that label
+	// on the cases with that role (the limit row's subject name).
 	At map[string]string `json:"at,omitempty"`
 	// Ref replaces labels of this column's case to find its reference
 	// (for ratio, faster, vs, and Share).

@@ -1,24 +1,25 @@
 package features
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
-	"github.com/serbench/serbench/table"
-
-	"github.com/serbench/serbench/report"
+	ds "github.com/serbench/serbench/dataset/features"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 )
 
 // seedClaim is one of the seed report's key findings, at int32 and the
-// size it was made at, as a ratio this run can check: the time (or size,
-// or allocations) of a over b.
+// size it was made at, as a ratio this run can check: the time (or size)
+// of a over b.
 type seedClaim struct {
 	n      string
 	a, b   string
 	op     string
-	metric string // results.UnitNsPerOp, MetricSerialized or results.UnitAllocsPerOp
+	metric string // results.UnitNsPerOp or MetricSerialized
 	// ratio is the seed's a ÷ b.
 	ratio float64
 	text  string
@@ -34,107 +35,208 @@ func seedClaims() []seedClaim {
 	}
 }
 
-// renderFindings opens the workload with what a reader should take away,
-// computed from this run: the seed type's fastest subject and its gap to
-// the limit row, and the seed's key findings checked one by one.
-func renderFindings(run *results.Run, cases []*results.Case) ([]report.Block, error) {
-	v := newView(cases)
-	if len(v.sizes) == 0 {
-		return nil, nil
+// measured is what a run's cases hold: the cases by subject, type, n and
+// op, and the label values in report order.
+type measured struct {
+	ix                     *table.Index
+	subjects, types, sizes []string
+	// limit is the limit row's subject (results before roles: memcpy).
+	limit string
+}
+
+func measure(cases []*results.Case) measured {
+	m := measured{ix: table.NewIndex(cases, "subject", "type", "n", "op"), subjects: table.Distinct(cases, "subject"), sizes: table.Distinct(cases, "n"),
+		limit: table.SubjectWithRole(cases, results.RoleLimit, "memcpy")}
+	seen := table.Distinct(cases, "type")
+	for _, t := range typesOf("") {
+		if slices.Contains(seen, t) {
+			m.types = append(m.types, t)
+		}
 	}
-	typ := "int32"
-	if !slices.Contains(v.types, typ) {
-		typ = v.types[0]
+	return m
+}
+
+// seedType is the seed's type (int32) when measured, else the first.
+func (m measured) seedType() string {
+	if slices.Contains(m.types, string(ds.Int32)) || len(m.types) == 0 {
+		return string(ds.Int32)
 	}
-	n := v.sizes[len(v.sizes)-1]
+	return m.types[0]
+}
+
+// Derive implements workload.Workload: the findings and psdb's goal
+// table, from the run's results.
+func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
+	m := measure(cases)
+	if len(m.sizes) == 0 {
+		return nil
+	}
+	return table.Derived{"findings": {table.Findings(findings(m))}, "goal": goalTables(run, m)}
+}
+
+// findings says what a reader should take away: the seed type's fastest
+// subject and its gap to the limit row, psdb against its goal, and the
+// seed's key findings checked one by one.
+func findings(m measured) []string {
+	typ, n := m.seedType(), m.sizes[len(m.sizes)-1]
 	var lines []string
 	for _, op := range ops {
-		best, bestNs := "", 0.0
-		for _, s := range v.subjects {
-			c := v.ix.Get(s, typ, n, op)
-			if s == v.limit || c == nil || !c.OK() {
+		var best *results.Case
+		for _, s := range m.subjects {
+			c := m.ix.Get(s, typ, n, op)
+			if s == m.limit || c == nil || !c.OK() {
 				continue
 			}
-			if ns, _ := c.Median(results.UnitNsPerOp); best == "" || ns < bestNs {
-				best, bestNs = s, ns
+			if best == nil || median(c) < median(best) {
+				best = c
 			}
 		}
-		if best == "" {
+		if best == nil {
 			continue
 		}
-		c := v.ix.Get(best, typ, n, op)
-		line := fmt.Sprintf("Fastest %s of %s at N = %s: **%s**, %s", op, typ, nInt(n), best, table.TimeText(c))
-		if lim := v.ix.Get(v.limit, typ, n, op); lim != nil {
-			line += fmt.Sprintf(", at %s the %s row's time", table.RatioText(c, results.UnitVsLimit, lim), v.limit)
+		line := fmt.Sprintf("Fastest %s of %s at N = %s: **%s**, %s", op, typ, nInt(n), best.Labels.Get("subject"), table.TimeText(best))
+		if lim := m.ix.Get(m.limit, typ, n, op); lim != nil {
+			line += fmt.Sprintf(", at %s the %s row's time", table.RatioText(best, results.UnitVsLimit, lim), m.limit)
 		}
 		lines = append(lines, line+".")
 	}
-	if l := goalFinding(v); l != "" {
+	if l := goalFinding(m); l != "" {
 		lines = append(lines, l)
 	}
 	for _, cl := range seedClaims() {
-		if !slices.Contains(v.sizes, cl.n) {
-			continue
-		}
-		a, b := v.ix.Get(cl.a, "int32", cl.n, cl.op), v.ix.Get(cl.b, "int32", cl.n, cl.op)
+		a, b := m.ix.Get(cl.a, "int32", cl.n, cl.op), m.ix.Get(cl.b, "int32", cl.n, cl.op)
 		if a == nil || b == nil || !a.OK() || !b.OK() {
 			continue
 		}
-		var got float64
-		var how string
-		switch cl.metric {
-		case MetricSerialized:
+		got := median(a) / median(b)
+		how := fmt.Sprintf("%s: %s vs %s", cl.a, table.FasterText(a, b), cl.b)
+		if cl.metric == MetricSerialized {
 			got = a.Metrics[MetricSerialized] / b.Metrics[MetricSerialized]
 			how = fmt.Sprintf("%s is %s of %s's size", cl.a, table.Pct(got), cl.b)
-		default:
-			x, y := a.Metrics[cl.metric], b.Metrics[cl.metric]
-			if st, ok := a.Stat(cl.metric); ok {
-				x = st.Median
-			}
-			if st, ok := b.Stat(cl.metric); ok {
-				y = st.Median
-			}
-			if y == 0 {
-				continue
-			}
-			got = x / y
-			how = fmt.Sprintf("%s: %s vs %s", cl.a, table.FasterText(a, b), cl.b)
 		}
 		// The claim holds when this run's ratio is on the same side of 1.
-		held := (got < 1) == (cl.ratio < 1)
 		verdict := "**held**"
-		if !held {
+		if (got < 1) != (cl.ratio < 1) {
 			verdict = "**not held**"
 		}
 		lines = append(lines, fmt.Sprintf("Seed: %s — %s here (%s).", cl.text, verdict, how))
 	}
-	if len(lines) == 0 {
-		return nil, nil
+	return lines
+}
+
+// median is c's median ns/op.
+func median(c *results.Case) float64 { v, _ := c.Median(results.UnitNsPerOp); return v }
+
+// nInt writes a size label as an integer with separators.
+func nInt(n string) string { return table.Int(table.Number(n)) }
+
+// goalFor is the goal for psdb ÷ its type's limit at N = n: within 3× at
+// N = 100, within 2× at N = 1,000 and 100,000; other sizes have none.
+func goalFor(n string) (float64, bool) {
+	switch n {
+	case "100":
+		return 3, true
+	case "1000", "100000":
+		return 2, true
 	}
-	return []report.Block{table.Findings(lines)}, nil
+	return 0, false
+}
+
+// goalText states the goal.
+const goalText = "Goal: psdb within 3× of its type's limit row at N = 100 and within 2× at N = 1,000 and 100,000 " +
+	"(✓ met, ✗ not met: the median in-round ratio against the goal; other sizes have no goal)."
+
+// limitRatio is c's time over the limit row's: the median of the in-round
+// ratios, or for results without them the ratio of the medians.
+func limitRatio(c, lim *results.Case) (float64, bool) {
+	if c == nil || !c.OK() {
+		return 0, false
+	}
+	if st, ok := c.Stat(results.UnitVsLimit); ok {
+		return st.Median, true
+	}
+	if lim == nil || !lim.OK() || median(lim) <= 0 {
+		return 0, false
+	}
+	return median(c) / median(lim), true
+}
+
+// goalTables show, per op, psdb's time as a multiple of its type's limit
+// row for every type at every N, marked against the goal.
+func goalTables(run *results.Run, m measured) []table.Block {
+	if !slices.Contains(m.subjects, m.limit) || !slices.Contains(m.subjects, baseline) {
+		return nil
+	}
+	var out []table.Block
+	for _, op := range ops {
+		t := &table.Table{Caption: fmt.Sprintf("%s: psdb time as a multiple of its type's %s row", op, m.limit), Header: []string{"family", "type"}}
+		for _, n := range m.sizes {
+			t.Header = append(t.Header, "N = "+nInt(n))
+		}
+		met, cells := 0, 0
+		for _, typ := range m.types {
+			row := []table.Cell{table.Str(familyOf(typ)), table.Str(typ)}
+			any := false
+			for _, n := range m.sizes {
+				c, lim := m.ix.Get(baseline, typ, n, op), m.ix.Get(m.limit, typ, n, op)
+				any = any || c != nil
+				cell := table.Ratio(c, results.UnitVsLimit, lim)
+				r, ok := limitRatio(c, lim)
+				if g, has := goalFor(n); ok && has {
+					cells++
+					cell.Text = " ✗"
+					if r <= g {
+						met++
+						cell.Text = " ✓"
+					}
+				}
+				row = append(row, cell)
+			}
+			if any {
+				t.AddRow(row...)
+			}
+		}
+		if len(t.Rows) > 0 {
+			t.Notes = []string{goalText + fmt.Sprintf(" Met in %d of %d cells with a goal.", met, cells), limitNote(run, m.limit)}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// limitNote says what the run's limit row did, from its recorded
+// descriptor.
+func limitNote(run *results.Run, limit string) string {
+	d := run.Descriptor(Name, "subject", limit)
+	if d == nil {
+		return "The " + limit + " row has no recorded descriptor (a results file from before descriptors): it copied the raw packed bytes of every type."
+	}
+	note := "What the " + limit + " row does: " + d.What + "."
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(d.Settings)) {
+		parts = append(parts, k+": "+d.Settings[k])
+	}
+	if len(parts) > 0 {
+		note += " Per type — " + strings.Join(parts, "; ") + "."
+	}
+	return note
 }
 
 // goalFinding summarizes psdb against its type's limit: in how many
 // (type, N, op) cells with a goal it is met, and the worst misses.
-func goalFinding(v view) string {
-	if !v.has(v.limit) || !v.has(baseline) {
-		return ""
-	}
+func goalFinding(m measured) string {
 	type miss struct {
 		where string
 		r     float64
 	}
 	var misses []miss
 	cells := 0
-	for _, typ := range v.types {
-		for _, n := range v.sizes {
+	for _, typ := range m.types {
+		for _, n := range m.sizes {
 			g, ok := goalFor(n)
-			if !ok {
-				continue
-			}
 			for _, op := range ops {
-				r, ok := limitRatio(v.ix.Get(baseline, typ, n, op), v.ix.Get(v.limit, typ, n, op))
-				if !ok {
+				r, ok2 := limitRatio(m.ix.Get(baseline, typ, n, op), m.ix.Get(m.limit, typ, n, op))
+				if !ok || !ok2 {
 					continue
 				}
 				cells++
@@ -147,26 +249,42 @@ func goalFinding(v view) string {
 	if cells == 0 {
 		return ""
 	}
-	line := fmt.Sprintf("psdb within its goal of its type's %s row (3× at N = 100, 2× at 1,000 and 100,000) in **%d of %d** cells", v.limit, cells-len(misses), cells)
+	line := fmt.Sprintf("psdb within its goal of its type's %s row (3× at N = 100, 2× at 1,000 and 100,000) in **%d of %d** cells", m.limit, cells-len(misses), cells)
 	if len(misses) == 0 {
 		return line + "."
 	}
-	slices.SortFunc(misses, func(a, b miss) int {
-		if a.r > b.r {
-			return -1
-		}
-		if a.r < b.r {
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(misses, func(a, b miss) int { return cmp.Compare(b.r, a.r) })
 	var w []string
-	for i, m := range misses {
-		if i == 6 {
-			w = append(w, fmt.Sprintf("%d more", len(misses)-6))
-			break
-		}
-		w = append(w, m.where)
+	for _, ms := range misses[:min(6, len(misses))] {
+		w = append(w, ms.where)
+	}
+	if len(misses) > 6 {
+		w = append(w, fmt.Sprintf("%d more", len(misses)-6))
 	}
 	return line + "; furthest off: " + strings.Join(w, ", ") + "."
+}
+
+// Summary implements workload.Workload: the seed's type at the largest
+// N, each subject's encode and decode time and its multiple of the limit
+// row.
+func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
+	m := measure(cases)
+	if len(m.sizes) == 0 {
+		return nil
+	}
+	typ, n := m.seedType(), m.sizes[len(m.sizes)-1]
+	t := &table.Table{
+		Caption: fmt.Sprintf("features: %s, N = %s", typ, nInt(n)),
+		Header:  []string{"subject", "encode", "× " + m.limit, "decode", "× " + m.limit, "size"},
+	}
+	for _, s := range m.subjects {
+		e, d := m.ix.Get(s, typ, n, "encode"), m.ix.Get(s, typ, n, "decode")
+		size := table.Dash()
+		if e != nil && e.OK() {
+			size = table.Num(e.Metrics[MetricSerialized], table.IntF)
+		}
+		t.AddRow(table.Str(s), table.Time(e), table.Ratio(e, results.UnitVsLimit, m.ix.Get(m.limit, typ, n, "encode")),
+			table.Time(d), table.Ratio(d, results.UnitVsLimit, m.ix.Get(m.limit, typ, n, "decode")), size)
+	}
+	return t
 }
