@@ -531,6 +531,13 @@ func (d *Doc) WriteDir(dir string) error {
 			}
 		}
 	}
+	js, err := d.JSON()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.json"), js, 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	var md, html strings.Builder
 	d.WriteMarkdown(&md)
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md.String()), 0o644); err != nil {
@@ -541,6 +548,67 @@ func (d *Doc) WriteDir(dir string) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// JSON renders the document's tables, texts and plots' files as JSON
+// (report.json): every cell with its text and, for numbers, its value,
+// interval and sample count, for scripts that read a report.
+func (d *Doc) JSON() ([]byte, error) {
+	type block struct {
+		Kind    string       `json:"kind"`
+		Table   *table.Table `json:"table,omitempty"`
+		Text    string       `json:"text,omitempty"`
+		File    string       `json:"file,omitempty"`
+		Caption string       `json:"caption,omitempty"`
+	}
+	type section struct {
+		Title  string  `json:"title"`
+		Blocks []block `json:"blocks"`
+	}
+	type wl struct {
+		Name     string    `json:"name"`
+		Sections []section `json:"sections"`
+	}
+	type run struct {
+		File      string       `json:"file"`
+		Notices   []string     `json:"notices,omitempty"`
+		Env       *table.Table `json:"environment"`
+		Workloads []wl         `json:"workloads"`
+	}
+	out := struct {
+		Title      string         `json:"title"`
+		SideBySide []*table.Table `json:"side_by_side,omitempty"`
+		Runs       []run          `json:"runs"`
+	}{Title: d.Title, SideBySide: d.SideBySide}
+	for _, rd := range d.Runs {
+		r := run{File: rd.Run.File, Notices: rd.Notices, Env: rd.Env}
+		for _, wd := range rd.Workloads {
+			w := wl{Name: wd.Name}
+			for _, sd := range wd.Sections {
+				s := section{Title: sd.Title}
+				for _, b := range sd.Blocks {
+					switch b := b.(type) {
+					case *table.Table:
+						s.Blocks = append(s.Blocks, block{Kind: "table", Table: b})
+					case *table.Text:
+						s.Blocks = append(s.Blocks, block{Kind: "text", Text: b.Body})
+					case *table.Code:
+						s.Blocks = append(s.Blocks, block{Kind: "code", Text: b.Body})
+					case *Plot:
+						s.Blocks = append(s.Blocks, block{Kind: "plot", File: b.File, Caption: b.Caption})
+					}
+				}
+				w.Sections = append(w.Sections, s)
+			}
+			r.Workloads = append(r.Workloads, w)
+		}
+		out.Runs = append(out.Runs, r)
+	}
+	b, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("report: json: %w", err)
+	}
+	return append(b, '\n'), nil
 }
 
 // isNil reports whether b is nil or a nil block pointer, as a section

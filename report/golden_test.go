@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,18 +44,21 @@ func readRun(t *testing.T, name string) *results.Run {
 // descriptors into the one self-contained HTML page.
 func TestHTMLGolden(t *testing.T) {
 	runs := []*results.Run{readRun(t, "run-a.jsonl"), readRun(t, "run-b.jsonl")}
-	sections := []Section{{Workload: "features", Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
-		return []Block{SubjectsTable(run, "features", "subject", cases)}, nil
-	}}}
-	doc, err := Build(Input{Runs: runs, Sections: sections})
+	layouts := map[string][]table.Section{"features": {{Kind: table.KindSection, Workload: "features", Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: "subject"}}}}}
+	doc, err := Build(Input{Runs: runs, Layouts: layouts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var html, md strings.Builder
 	doc.WriteHTML(&html)
 	doc.WriteMarkdown(&md)
+	js, err := doc.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
 	golden(t, "two-runs.golden.html", html.String())
 	golden(t, "two-runs.golden.md", md.String())
+	golden(t, "two-runs.golden.json", string(js))
 	if strings.Contains(html.String(), "http://") || strings.Contains(html.String(), "https://") {
 		t.Error("the page must not load anything from the network")
 	}

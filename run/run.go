@@ -536,7 +536,7 @@ func recordLayout(rw *results.Writer, run *results.Run, w workload.Workload) err
 // isOutput reports whether a file of this name is one a run writes.
 func isOutput(name string) bool {
 	switch name {
-	case ResultsFile, BenchFile, results.GitHubBenchmarkFile, "report.md", "report.html":
+	case ResultsFile, BenchFile, results.GitHubBenchmarkFile, "report.md", "report.html", "report.json":
 		return true
 	}
 	return strings.HasSuffix(name, ".svg")

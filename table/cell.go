@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -373,3 +374,26 @@ func MemText(c *results.Case) string { return Mem(c).String() }
 
 // FasterText is Faster as text, for sentences.
 func FasterText(c, base *results.Case) string { return Faster(c, base).String() }
+
+var kindNames = [...]string{Missing: "missing", Words: "text", Value: "value", Stat: "stat", Failed: "failed", Skipped: "skipped"}
+
+// MarshalJSON writes a cell as its text and, for a number, its value
+// (with its interval and sample count when it is a statistic): what a
+// script reading report.json needs, without the report's formatting rules.
+func (c Cell) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Kind  string   `json:"kind"`
+		Text  string   `json:"text"`
+		Value *float64 `json:"value,omitempty"`
+		Lo    *float64 `json:"lo,omitempty"`
+		Hi    *float64 `json:"hi,omitempty"`
+		N     int      `json:"n,omitempty"`
+	}{Kind: kindNames[c.Kind], Text: c.String(), N: c.N}
+	if c.Num() {
+		out.Value = &c.V
+	}
+	if c.Kind == Stat && c.N > 1 {
+		out.Lo, out.Hi = &c.Lo, &c.Hi
+	}
+	return json.Marshal(out)
+}
