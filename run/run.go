@@ -304,9 +304,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 
 	var rw *results.Writer
-	run := &results.Run{File: resPath, Env: env}
+	rec := &results.Run{File: resPath, Env: env}
 	if prev != nil {
-		run = prev
+		rec = prev
 		rw, err = results.Append(resPath)
 	} else {
 		rw, err = results.Create(resPath)
@@ -319,30 +319,30 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		if err := rw.WriteEnv(env); err != nil {
 			return nil, err
 		}
-		run.Env.Kind, run.Env.Schema = results.KindEnv, results.SchemaVersion
+		rec.Env.Kind, rec.Env.Schema = results.KindEnv, results.SchemaVersion
 	}
 	for _, p := range plans {
 		for _, d := range p.plan.Descriptors {
 			d.Workload = p.w.Name()
-			if run.Descriptor(d.Workload, d.Key, d.Name) != nil {
+			if rec.Descriptor(d.Workload, d.Key, d.Name) != nil {
 				continue
 			}
 			if err := rw.WriteDescriptor(d); err != nil {
 				return nil, err
 			}
 			d.Kind = results.KindDescriptor
-			run.Descriptors = append(run.Descriptors, d)
+			rec.Descriptors = append(rec.Descriptors, d)
 		}
 	}
 
 	for _, p := range plans {
-		if err := recordLayout(rw, run, p.w); err != nil {
+		if err := recordLayout(rw, rec, p.w); err != nil {
 			return nil, err
 		}
 	}
 
 	probe := func(p results.Probe) error {
-		run.Probes = append(run.Probes, p)
+		rec.Probes = append(rec.Probes, p)
 		return rw.WriteProbe(p)
 	}
 	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, CaseTimeout: o.CaseTimeout, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
@@ -360,7 +360,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		n := len(p.plan.Cases)
 		emit := func(c results.Case) error {
 			c.Error = results.Redact(c.Error)
-			run.Cases = append(run.Cases, c)
+			rec.Cases = append(rec.Cases, c)
 			finished++
 			return rw.WriteCase(c)
 		}
@@ -391,7 +391,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if o.Measured != nil {
 		o.Measured()
 	}
-	out := &Outcome{Run: run, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
+	out := &Outcome{Run: rec, Dir: o.Out, ResultsPath: resPath, Workloads: ran}
 	out.Interrupted = runErr != nil && bench.IsInterrupted(runErr)
 	if errors.As(runErr, &out.TimedOut) {
 		runErr = nil
@@ -409,12 +409,12 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return out, err
 	}
 	end.Kind = results.KindEnd
-	run.End = &end
+	rec.End = &end
 	if err := rw.Close(); err != nil {
 		return out, err
 	}
 	if !o.ResultsOnly && out.TimedOut == nil {
-		if err := WriteOutputs(o.Out, []*results.Run{run}, o.Workloads); err != nil {
+		if err := WriteOutputs(o.Out, []*results.Run{rec}, o.Workloads); err != nil {
 			return out, err
 		}
 	}

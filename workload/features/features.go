@@ -199,7 +199,7 @@ func (c *dataCache) get(t ds.Type, n int) (*ds.Data, error) {
 func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case {
 	var (
 		d       *ds.Data
-		cd      codec
+		cd      serializer
 		encoded []byte
 	)
 	c := bench.Case{

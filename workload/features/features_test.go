@@ -129,7 +129,7 @@ func TestPSDBSizesMatchTheSeed(t *testing.T) {
 // TestBrokenSubjectIsFailed shows that a subject whose decoder loses data
 // is recorded as FAILED with the reason and appears so in the report.
 func TestBrokenSubjectIsFailed(t *testing.T) {
-	broken := subject{name: "broken", make: func(d *dsData) (codec, error) {
+	broken := subject{name: "broken", make: func(d *dsData) (serializer, error) {
 		inner, err := newLimit(d)
 		return lossy{inner}, err
 	}}
@@ -149,10 +149,10 @@ func TestBrokenSubjectIsFailed(t *testing.T) {
 }
 
 // lossy drops the last decoded value.
-type lossy struct{ codec }
+type lossy struct{ serializer }
 
 func (l lossy) Out() *dsOutput {
-	o := *l.codec.Out()
+	o := *l.serializer.Out()
 	if len(o.Int32) > 0 {
 		o.Int32 = o.Int32[:len(o.Int32)-1]
 	}

@@ -23,12 +23,12 @@ import (
 	"github.com/serbench/serbench/results"
 )
 
-// codec is one subject prepared for one input: Encode serializes the
+// serializer is one subject prepared for one input: Encode serializes the
 // source (into a reused buffer where the library allows; the result is
 // valid until the next Encode), Decode parses bytes into Out, reusing its
 // capacity. Every decoder but psdb's returns owned strings (copies);
 // psdb's are views of the block (a fairness fact its descriptor states).
-type codec interface {
+type serializer interface {
 	Encode() ([]byte, error)
 	Decode(b []byte) error
 	Out() *ds.Output
@@ -46,7 +46,7 @@ type subject struct {
 	settings map[string]string
 	// types it supports; nil means all.
 	types []ds.Type
-	make  func(d *ds.Data) (codec, error)
+	make  func(d *ds.Data) (serializer, error)
 }
 
 // descriptor is what the run records about s.
@@ -162,8 +162,8 @@ func asUint64s(v []int64) []uint64 {
 	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
-func newProto(fixed bool) func(d *ds.Data) (codec, error) {
-	return func(d *ds.Data) (codec, error) {
+func newProto(fixed bool) func(d *ds.Data) (serializer, error) {
+	return func(d *ds.Data) (serializer, error) {
 		c := &protoCodec{d: d}
 		switch e := d.Type.Elem(); e {
 		case ds.Int8, ds.Int16, ds.Int32:
@@ -353,8 +353,8 @@ func arrowType(t ds.Type) (arrow.DataType, error) {
 	return dt, nil
 }
 
-func newArrow(reuse bool) func(d *ds.Data) (codec, error) {
-	return func(d *ds.Data) (codec, error) {
+func newArrow(reuse bool) func(d *ds.Data) (serializer, error) {
+	return func(d *ds.Data) (serializer, error) {
 		dt, err := arrowType(d.Type)
 		if err != nil {
 			return nil, err
@@ -547,7 +547,7 @@ type fbCodec struct {
 	fp8 func(float32) uint8
 }
 
-func newFlatbuffers(d *ds.Data) (codec, error) {
+func newFlatbuffers(d *ds.Data) (serializer, error) {
 	c := &fbCodec{d: d, b: flatbuffers.NewBuilder(len(d.Raw) + 64)}
 	if e := d.Type.Elem(); e == ds.FP8E4M3 || e == ds.FP8E5M2 {
 		c.fp8 = fp8Conv(e)
