@@ -86,6 +86,11 @@ type Case struct {
 	// default count, a fast op gets many cheap samples and a slow op still
 	// gets MinCount.
 	MinCount int
+	// Remote, when set, measures the case's whole comparison group in
+	// another process (a runner in another language; see package
+	// runner): every member of the group carries the same Remote, and
+	// Setup, Verify and Run are not used.
+	Remote Remote
 	// PerRound is the number of samples the case takes back to back in
 	// each round of its group, after one GC and one untimed run of a
 	// sample's size (default 1: one sample, no such run); Count and Budget
@@ -102,6 +107,15 @@ type Case struct {
 
 // FullName returns the name with labels.
 func (c *Case) FullName() string { return c.Name + c.Labels.String() }
+
+// A Remote measures comparison groups in another process with the
+// engine's semantics (calibration, interleaved rounds with the order
+// rotated, in-round ratios), and returns one result per case, failed ones
+// with their reason. It returns ErrInterrupted when ctx ends before the
+// group is done: the group then counts as not run.
+type Remote interface {
+	MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Case, error)
+}
 
 // Options control the measurement.
 type Options struct {
@@ -217,6 +231,9 @@ func (m *member) wantsMore() bool {
 // group's partial results are then discarded).
 func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Case, error) {
 	opts = opts.withDefaults()
+	if len(cases) > 0 && cases[0].Remote != nil {
+		return cases[0].Remote.MeasureGroup(ctx, cases, opts)
+	}
 	ms := make([]*member, len(cases))
 	defer func() {
 		for _, m := range ms {

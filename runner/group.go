@@ -1,0 +1,354 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/digest"
+	"github.com/serbench/serbench/results"
+)
+
+// Dataset is one dataset a runner reads: its rows as an Arrow IPC stream,
+// and the digest every full decode of them must reproduce.
+type Dataset struct {
+	// Name is the directory under WORK/datasets.
+	Name string
+	// Rows is the number of rows (informative for the runner).
+	Rows int
+	// WriteArrow writes the rows as an Arrow IPC stream; it is called at
+	// most once per Group.
+	WriteArrow func(w io.Writer) error
+	// Want is the Go side's digest of the rows; for a query case,
+	// WantQuery[query] is the digest of the projection.
+	Want      digest.Result
+	WantQuery map[string]digest.Result
+}
+
+// Group measures the cases of one runner: it implements bench.Remote, so
+// each comparison group of runner cases is one invocation of the runner,
+// in a work directory of its own beside the datasets it shares with the
+// other groups.
+type Group struct {
+	Runner *Runner
+	// Dir is where the datasets and the work directories go (a run's
+	// temporary directory).
+	Dir string
+	// Datasets by name.
+	Datasets map[string]*Dataset
+	// Cases maps a bench case's full name to what the runner measures.
+	Cases map[string]Case
+	// SizeMetric names the case metric the encoded size is recorded
+	// under ("serialized-B"); empty: not recorded.
+	SizeMetric string
+
+	mu      sync.Mutex
+	written map[string]error
+	seq     int
+}
+
+// MeasureGroup implements bench.Remote.
+func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, opts bench.Options) ([]results.Case, error) {
+	t0 := time.Now()
+	out := make([]results.Case, len(cases))
+	specs := make([]Case, len(cases))
+	for i := range cases {
+		c := &cases[i]
+		out[i] = results.Case{Workload: c.Workload, Name: c.Name, Labels: c.Labels, Role: c.Role, Group: c.Group, Notes: c.Notes, Metrics: copyMetrics(c.Metrics)}
+		if out[i].Role == "" {
+			out[i].Role = results.RoleSubject
+		}
+		spec, ok := g.Cases[c.FullName()]
+		if !ok {
+			return nil, fmt.Errorf("runner: case %s has no runner case", c.FullName())
+		}
+		if spec.Count == 0 {
+			spec.Count = opts.Count
+			if c.Count > 0 {
+				spec.Count = c.Count
+			}
+		}
+		spec.MinCount, spec.BudgetNs, spec.PerRound, spec.NoWarmup = c.MinCount, int64(c.Budget), c.PerRound, c.NoWarmup
+		specs[i] = spec
+	}
+	inv, err := g.invoke(ctx, specs, opts)
+	if ctx.Err() != nil {
+		return nil, bench.ErrInterrupted
+	}
+	if err != nil {
+		for i := range out {
+			fail(&out[i], err.Error())
+		}
+		return stamp(out, t0), nil
+	}
+	byID := make(map[string]int, len(specs))
+	for i, s := range specs {
+		byID[s.ID] = i
+	}
+	for i, s := range specs {
+		g.record(&out[i], s, inv)
+	}
+	inRoundRatios(out, specs, inv, byID)
+	for i := range out {
+		if out[i].Status == results.StatusOK {
+			out[i].Summarize()
+		}
+	}
+	return stamp(out, t0), nil
+}
+
+// invoke writes a work directory for the cases and runs the runner in it.
+func (g *Group) invoke(ctx context.Context, specs []Case, opts bench.Options) (*invocation, error) {
+	g.mu.Lock()
+	g.seq++
+	work := filepath.Join(g.Dir, fmt.Sprintf("work-%d", g.seq))
+	g.mu.Unlock()
+	if err := os.MkdirAll(filepath.Join(work, "tmp"), 0o755); err != nil {
+		return nil, fmt.Errorf("runner work directory: %w", err)
+	}
+	defer os.RemoveAll(work)
+	if err := os.MkdirAll(filepath.Join(work, "datasets"), 0o755); err != nil {
+		return nil, fmt.Errorf("runner work directory: %w", err)
+	}
+	for _, s := range specs {
+		if s.Dataset == "" {
+			continue
+		}
+		dir, err := g.dataset(s.Dataset)
+		if err != nil {
+			return nil, err
+		}
+		link := filepath.Join(work, "datasets", s.Dataset)
+		if _, err := os.Lstat(link); err == nil {
+			continue
+		}
+		if err := os.Symlink(dir, link); err != nil {
+			return nil, fmt.Errorf("runner work directory: %w", err)
+		}
+	}
+	settings := Settings{Protocol: Protocol, RunID: filepath.Base(g.Dir), BenchtimeNs: int64(opts.SampleTime), MaxIters: int64(opts.MaxIters), Count: opts.Count, Seed: 1}
+	if err := writeJSON(filepath.Join(work, "run.json"), settings); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(work, "cases.jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("runner work directory: %w", err)
+	}
+	enc := json.NewEncoder(f)
+	for _, s := range specs {
+		if s.Params == nil {
+			s.Params = map[string]string{}
+		}
+		if err := enc.Encode(s); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("runner cases: %w", err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("runner cases: %w", err)
+	}
+	return g.Runner.invoke(ctx, work, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", work})
+}
+
+// dataset writes the dataset's files once and returns their directory.
+func (g *Group) dataset(name string) (string, error) {
+	d := g.Datasets[name]
+	if d == nil {
+		return "", fmt.Errorf("runner: no dataset %q", name)
+	}
+	dir := filepath.Join(g.Dir, "datasets", name)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.written == nil {
+		g.written = map[string]error{}
+	}
+	if err, ok := g.written[name]; ok {
+		return dir, err
+	}
+	err := func() error {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(filepath.Join(dir, "data.arrows"))
+		if err != nil {
+			return err
+		}
+		if err := d.WriteArrow(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}()
+	if err != nil {
+		err = fmt.Errorf("runner dataset %s: %w", name, err)
+	}
+	g.written[name] = err
+	return dir, err
+}
+
+// record fills in a case's outcome from the runner's lines: FAILED with
+// the reason when the runner reported an error, the round trip failed,
+// the digest differs from the Go side's, or no sample arrived.
+func (g *Group) record(rc *results.Case, s Case, inv *invocation) {
+	if msg, ok := inv.errs[s.ID]; ok {
+		fail(rc, msg)
+		return
+	}
+	v := inv.verify[s.ID]
+	if v == nil {
+		fail(rc, inv.failure())
+		return
+	}
+	if !*v.OK {
+		fail(rc, "verify: "+v.Reason)
+		return
+	}
+	if s.Op != OpCopy {
+		want, ok := g.want(s)
+		switch {
+		case !ok:
+			fail(rc, fmt.Sprintf("verify: no Go-side digest for dataset %q query %q", s.Dataset, s.Query))
+			return
+		case v.Digest == nil:
+			fail(rc, "verify: the runner reported no digest")
+			return
+		}
+		if err := digest.Diff(want, *v.Digest); err != nil {
+			fail(rc, "verify: "+err.Error())
+			return
+		}
+	}
+	ss := inv.samples[s.ID]
+	if len(ss) == 0 || !inv.end || inv.fatal != "" {
+		// A runner that did not finish left the group's rounds
+		// incomplete: its samples and in-round ratios are not a
+		// measurement of the group.
+		fail(rc, inv.failure())
+		return
+	}
+	if g.SizeMetric != "" {
+		if rc.Metrics == nil {
+			rc.Metrics = map[string]float64{}
+		}
+		rc.Metrics[g.SizeMetric] = float64(v.EncodedBytes)
+	}
+	rc.Status = results.StatusOK
+	rc.BytesPerOp = int64(ss[0].BytesPerOp)
+	for _, l := range ss {
+		sm := results.Sample{Iters: int(l.Iters), NsPerOp: l.NsPerOp, Round: l.Round, Metrics: l.Metrics}
+		if l.AllocBytesPerOp != nil {
+			sm.BytesPerOp = *l.AllocBytesPerOp
+		}
+		if l.AllocsPerOp != nil {
+			sm.AllocsPerOp = *l.AllocsPerOp
+		}
+		rc.Samples = append(rc.Samples, sm)
+	}
+	if inv.hello != nil && inv.hello.Alloc != "thread" && inv.hello.Alloc != "process" {
+		rc.Notes = append(rc.Notes, "allocations not measured by this runtime (B/op shows 0)")
+	}
+}
+
+// want is the digest a case's decode must reproduce.
+func (g *Group) want(s Case) (digest.Result, bool) {
+	d := g.Datasets[s.Dataset]
+	if d == nil {
+		return digest.Result{}, false
+	}
+	if s.Op == OpQuery {
+		r, ok := d.WantQuery[s.Query]
+		return r, ok
+	}
+	return d.Want, true
+}
+
+// inRoundRatios gives each sample its ratio to the group's baseline and
+// limit row measured in the same round, as the Go engine does: drift
+// between rounds cancels out of them.
+func inRoundRatios(out []results.Case, specs []Case, inv *invocation, byID map[string]int) {
+	baseline, limit := -1, -1
+	for i, s := range specs {
+		if out[i].Status != results.StatusOK {
+			continue
+		}
+		switch {
+		case s.Role == results.RoleBaseline && baseline < 0:
+			baseline = i
+		case s.Role == results.RoleLimit && limit < 0:
+			limit = i
+		}
+	}
+	if len(out) < 2 {
+		return
+	}
+	roundNs := func(i int) map[int]float64 {
+		m := map[int]float64{}
+		if i < 0 {
+			return m
+		}
+		n := map[int]int{}
+		for _, s := range out[i].Samples {
+			m[s.Round] += s.NsPerOp
+			n[s.Round]++
+		}
+		for r := range m {
+			m[r] /= float64(n[r])
+		}
+		return m
+	}
+	b, l := roundNs(baseline), roundNs(limit)
+	for i := range out {
+		for k := range out[i].Samples {
+			s := &out[i].Samples[k]
+			if v := b[s.Round]; v > 0 {
+				s.VsBaseline = s.NsPerOp / v
+			}
+			if v := l[s.Round]; v > 0 {
+				s.VsLimit = s.NsPerOp / v
+			}
+		}
+	}
+}
+
+func fail(rc *results.Case, why string) {
+	rc.Status, rc.Error = results.StatusFailed, why
+	rc.Samples, rc.Summary = nil, nil
+}
+
+func stamp(out []results.Case, t0 time.Time) []results.Case {
+	el := time.Since(t0)
+	for i := range out {
+		out[i].Elapsed = el
+		out[i].Start, out[i].End = t0.UTC(), t0.Add(el).UTC()
+	}
+	return out
+}
+
+func copyMetrics(m map[string]float64) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("runner: %w", err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("runner work directory: %w", err)
+	}
+	return nil
+}
