@@ -11,7 +11,6 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/envelope"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/envelope/envelopefmt"
@@ -417,55 +416,32 @@ func synthRun() *results.Run {
 	return run
 }
 
-func TestSectionsRender(t *testing.T) {
+// TestReportRenders renders the synthetic run's report: the crossover
+// sentences, the allocation table, a failed case and one plot per sweep
+// op, every declared section present.
+func TestReportRenders(t *testing.T) {
 	run := synthRun()
 	cases := run.Filter(Name, nil)
-	var text strings.Builder
-	plots := 0
-	for _, s := range New().Sections() {
-		blocks, err := s.Render(run, cases)
-		if err != nil {
-			t.Fatalf("%s: %v", s.Title, err)
-		}
-		if len(blocks) == 0 {
-			t.Errorf("%s: no blocks", s.Title)
-		}
-		for _, b := range blocks {
-			switch b := b.(type) {
-			case *report.Text:
-				text.WriteString(b.Body + "\n")
-			case *report.Table:
-				text.WriteString(b.Caption + "\n")
-				for _, r := range b.Rows {
-					text.WriteString(strings.Join(r, " | ") + "\n")
-				}
-			case *report.Plot:
-				plots++
-				if !strings.Contains(string(b.SVG), "<svg") {
-					t.Errorf("%s: plot %s is not an SVG", s.Title, b.File)
-				}
-			}
+	_, md := workloadtest.Markdown(t, run, New())
+	for _, s := range New().Layout() {
+		if !strings.Contains(md, "### "+s.Title+"\n") {
+			t.Errorf("report lacks section %q", s.Title)
 		}
 	}
-	out := text.String()
 	// 600 + b/8 < 1000 + b/10 until b = 16,000 B: wrapped wins at 8 KiB, flat at 16 KiB.
 	for _, want := range []string{
 		"protobuf marshal: flat overtakes wrapped at 16 KiB",
 		"protobuf unmarshal, wrapped (outer only, as in the seed): flat overtakes wrapped at 16 KiB",
 		"protobuf unmarshal, wrapped (outer + inner): flat overtakes wrapped at 16 KiB",
-		"protobuf | XLarge | 24 | 14 | -10",
+		"| protobuf | XLarge | 24 | 14 | -10 |",
 		"FAILED",
 	} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if plots != len(sweepOps) {
+	if plots := strings.Count(md, "\n![envelope: "); plots != len(sweepOps) {
 		t.Errorf("%d plots, want %d", plots, len(sweepOps))
-	}
-	_, md := workloadtest.Markdown(t, run, New())
-	if !strings.Contains(md, "Where flat overtakes wrapped") {
-		t.Error("markdown lacks the crossover section")
 	}
 
 	sum := New().Summary(&results.Run{}, cases)
@@ -537,5 +513,22 @@ func TestMeasureRecordsFailure(t *testing.T) {
 	}
 	if r.OK() || len(r.Samples) != 0 || !strings.HasPrefix(r.Error, "verify:") {
 		t.Errorf("status %q error %q samples %d, want a failed verify and no samples", r.Status, r.Error, len(r.Samples))
+	}
+}
+
+// TestLayout checks the declared sections as a results file's reader
+// does, and that the named sizes the tables show are the dataset's.
+func TestLayout(t *testing.T) {
+	for _, s := range workload.Layout(New()) {
+		if err := s.Validate(); err != nil {
+			t.Error(err)
+		}
+	}
+	var names []string
+	for _, z := range ds.NamedSizes() {
+		names = append(names, z.Name)
+	}
+	if !slices.Equal(names, namedSizes) {
+		t.Errorf("namedSizes %v, want the dataset's %v", namedSizes, names)
 	}
 }

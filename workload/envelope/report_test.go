@@ -9,7 +9,6 @@ import (
 	"github.com/serbench/serbench/table"
 
 	ds "github.com/serbench/serbench/dataset/envelope"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
@@ -26,18 +25,14 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = "quick.jsonl"
-	doc, md := workloadtest.Markdown(t, run, New())
+	_, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
 	plots := 0
-	for _, w := range doc.Runs[0].Workloads {
-		for _, s := range w.Sections {
-			for _, b := range s.Blocks {
-				if p, ok := b.(*report.Plot); ok {
-					plots++
-					if !strings.Contains(string(p.SVG), "<svg") {
-						t.Errorf("%s is not an SVG", p.File)
-					}
-				}
+	for _, b := range New().Derive(run, run.Filter(Name, nil))["sweep"] {
+		if p, ok := b.(*table.Plot); ok {
+			plots++
+			if ch, ok := p.Chart.(*table.LineChart); !ok || len(ch.Series) == 0 {
+				t.Errorf("%s: no line chart with data", p.File)
 			}
 		}
 	}
@@ -66,16 +61,18 @@ func TestRatiosAreInRound(t *testing.T) {
 			c.Summarize()
 		}
 	}
-	blocks, err := renderSeed(run, run.Filter(Name, nil))
-	if err != nil {
-		t.Fatal(err)
+	// The seed's marshal table: its last column is wrapped ÷ flat.
+	tables, err := New().Layout()[2].Blocks[0].Table.Build(run.Filter(Name, nil))
+	if err != nil || len(tables) != 1 {
+		t.Fatalf("%d tables, %v", len(tables), err)
 	}
-	m := blocks[0].(*report.Table)
-	if got := m.Rows[0][len(m.Rows[0])-1]; got != "0.25× ±0%" {
+	m := tables[0]
+	last := func(r []table.Cell) string { return r[len(r)-1].String() }
+	if got := last(m.Rows[0]); got != "0.25× ±0%" {
 		t.Errorf("Tiny marshal wrapped ÷ flat = %q, want the in-round 0.25× ±0%%", got)
 	}
 	// Without in-round ratios (an older run) the medians' ratio stands in.
-	if want := table.Float((600+ds.XLarge/8.0)/(1000+ds.XLarge/10.0)) + "×"; m.Rows[1][0] != "XLarge" || m.Rows[1][len(m.Rows[1])-1] != want {
+	if want := table.Float((600+ds.XLarge/8.0)/(1000+ds.XLarge/10.0)) + "×"; m.Rows[1][0].String() != "XLarge" || last(m.Rows[1]) != want {
 		t.Errorf("row %v: want XLarge marshal wrapped ÷ flat = %s", m.Rows[1], want)
 	}
 }
