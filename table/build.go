@@ -527,7 +527,9 @@ func (c column) cell(cs, ref *results.Case) Cell {
 	case "faster":
 		out = Faster(cs, ref)
 	case "vs":
-		out = vs(cs, ref, c.Unit, f)
+		out = vs(cs, ref, c.Unit, f, c.Invert)
+	case "diff":
+		out = diff(cs, ref, c.Unit, f)
 	case "rate":
 		out = rate(cs, c.Unit, c.Per, f)
 	}
@@ -567,8 +569,8 @@ func (c column) cell(cs, ref *results.Case) Cell {
 	return out
 }
 
-// vs is c's median of unit ÷ ref's.
-func vs(c, ref *results.Case, unit string, f Format) Cell {
+// diff is c's median of unit − ref's, written with its sign.
+func diff(c, ref *results.Case, unit string, f Format) Cell {
 	if st, ok := status(c); ok {
 		return st
 	}
@@ -577,6 +579,29 @@ func vs(c, ref *results.Case, unit string, f Format) Cell {
 	}
 	a, ok1 := c.Median(unit)
 	b, ok2 := ref.Median(unit)
+	if !ok1 || !ok2 {
+		return Dash()
+	}
+	cell := Num(a-b, f)
+	if a-b > 0 {
+		cell = StrV("+"+f.Format(a-b), a-b)
+	}
+	return cell.With(fewerNote(c, ref))
+}
+
+// vs is c's median of unit ÷ ref's (ref's ÷ c's when invert).
+func vs(c, ref *results.Case, unit string, f Format, invert bool) Cell {
+	if st, ok := status(c); ok {
+		return st
+	}
+	if ref == nil || !ref.OK() {
+		return Dash()
+	}
+	a, ok1 := c.Median(unit)
+	b, ok2 := ref.Median(unit)
+	if invert {
+		a, b = b, a
+	}
 	if !ok1 || !ok2 || b == 0 {
 		return Dash()
 	}
@@ -625,12 +650,7 @@ func (p *PlotSpec) Build(cases []*results.Case) []*Plot {
 			part = selectCases(sel, ms)
 		}
 		ch := &LineChart{Title: fill(p.Title, p.Split, sv), XLabel: p.XLabel, YLabel: p.YLabel, LogX: p.LogX, LogY: p.LogY}
-		switch p.YFormat {
-		case "duration":
-			ch.YFormat = Duration
-		case "bytes":
-			ch.YFormat = Bytes
-		}
+		ch.YFormat, ch.XFormat, ch.BinaryX = tickFormat(p.YFormat), tickFormat(p.XFormat), p.BinaryX
 		for _, name := range Distinct(part, p.Series) {
 			s := Series{Name: name}
 			for _, c := range Where(part, p.Series, name) {
@@ -654,6 +674,17 @@ func (p *PlotSpec) Build(cases []*results.Case) []*Plot {
 		out = append(out, &Plot{File: fill(p.File, p.Split, sv), Caption: fill(p.Caption, p.Split, sv), Chart: ch})
 	}
 	return out
+}
+
+// tickFormat is the axis formatter a PlotSpec names (nil: compact).
+func tickFormat(name string) func(float64) string {
+	switch name {
+	case "duration":
+		return Duration
+	case "bytes":
+		return Bytes
+	}
+	return nil
 }
 
 func allNaN(v []float64) bool {

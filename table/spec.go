@@ -124,9 +124,11 @@ type Column struct {
 	// median and interval), "median" (Unit's median, or the fixed metric),
 	// "mem" (B/op / allocs/op), "ratio" (Unit = x-baseline or x-limit:
 	// the in-round ratio, else this time ÷ Ref's), "faster" (this time
-	// against Ref's: "3× faster"), "vs" (Unit's median ÷ Ref's) or
-	// "rate" (Per ÷ Unit's median × Scale: MB/s, rows/s).
+	// against Ref's: "3× faster"), "vs" (Unit's median ÷ Ref's; Invert:
+	// Ref's ÷ this), "diff" (Unit's median − Ref's, signed) or "rate"
+	// (Per ÷ Unit's median × Scale: MB/s, rows/s).
 	Show   string  `json:"show"`
+	Invert bool    `json:"invert,omitempty"`
 	Unit   string  `json:"unit,omitempty"`
 	Format string  `json:"format,omitempty"`
 	Scale  float64 `json:"scale,omitempty"`
@@ -165,8 +167,11 @@ type PlotSpec struct {
 	YLabel  string   `json:"y_label"`
 	LogX    bool     `json:"log_x,omitempty"`
 	LogY    bool     `json:"log_y,omitempty"`
-	// YFormat writes the Y ticks ("duration", "bytes"; default compact).
+	// YFormat and XFormat write the ticks ("duration", "bytes"; default
+	// compact numbers); BinaryX puts a log X axis's ticks at powers of two.
 	YFormat string `json:"y_format,omitempty"`
+	XFormat string `json:"x_format,omitempty"`
+	BinaryX bool   `json:"binary_x,omitempty"`
 }
 
 // ParseFormat maps a format name of a Spec to its Format.
@@ -242,7 +247,7 @@ func (s *Section) Validate() error {
 	return nil
 }
 
-var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "rate"}
+var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "diff", "rate"}
 
 func (c Column) validate() error {
 	if !slices.Contains(shows, c.Show) {
@@ -252,7 +257,7 @@ func (c Column) validate() error {
 		return err
 	}
 	switch c.Show {
-	case "stat", "median", "vs", "rate":
+	case "stat", "median", "vs", "diff", "rate":
 		if c.Unit == "" {
 			return fmt.Errorf("show %q needs a unit", c.Show)
 		}
