@@ -1,13 +1,67 @@
 package nested
 
 import (
-	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/dataset/nested/tpch"
 	"github.com/serbench/serbench/table"
 )
 
-// Layout implements workload.Workload: none yet, Sections renders the
-// report by code.
-func (*Workload) Layout() []table.Section { return nil }
-
-// Derive implements workload.Workload.
-func (*Workload) Derive(*results.Run, []*results.Case) table.Derived { return nil }
+// Layout implements workload.Workload: the findings; the full-schema
+// reads with their floors; the sub-schema reads (fitted models, plots and
+// the projection tiers side by side); the seed's findings re-checked; the
+// Parquet writer settings against the seed's file size; the subjects and
+// codecs.
+func (*Workload) Layout() []table.Section {
+	est := "est. MB at " + table.Int(tpch.FullRecords)
+	return []table.Section{
+		{Title: "Findings", Blocks: []table.BlockSpec{{Derived: "findings"}}},
+		{Title: "Full schema: file size and read time", Blocks: []table.BlockSpec{
+			{Derived: "full"},
+			{Table: &table.Spec{
+				Caption: "The floors of a full read: the JSON-gzip file decompressed without decoding (the seed's red line) and read as bytes",
+				Where:   []table.Match{table.Is("role", "limit")},
+				Rows:    []string{LabelDataset, LabelSubject, LabelCodec},
+				Columns: []table.Column{{Head: "file MiB", Show: "median", Unit: MetricFile, Format: "mib"}, {Head: "read", Show: "time"}},
+			}},
+			{Table: &table.Spec{
+				Caption: "Writing each file (the Parquet files by parquet-go; a parallel reader reads its sequential twin's file)",
+				Where:   []table.Match{table.Is(LabelOp, OpWrite)},
+				Rows:    []string{LabelDataset, LabelSubject}, RowHeads: []string{"dataset", "writer"}, Cols: LabelCodec,
+				Columns: []table.Column{{Head: "{col}", Show: "time"}},
+			}},
+			{Text: "read: median s per full read (file bytes → every record in the dataset's Go structs; every record verified in Verify, every 61st after each timed read, outside the timer)"},
+			{Text: "speed vs slowest: the slowest subject's time over this one's (the seed's x axis); size vs largest: the file over the largest file (the seed's y axis)"},
+			{Text: "× gzip-only floor: in-round ratio to decompressing the JSON-gzip file without decoding (the seed's red line)"},
+		}},
+		{Title: "Sub-schema: read time against columns and the largest column", Blocks: []table.BlockSpec{
+			{Derived: "sub"},
+			{Text: "every query is a set of leaf paths; the struct comes back with only those fields filled and is checked against the projected reference. Parquet subjects read the " + pqSubsetCodec + " file, Arrow IPC the uncompressed one (memory-mapped: unqueried buffers are never touched), the row formats their " + rowSubsetCodec + " files (one query per k: decode+project, Avro's reader schema native); column sizes are the Parquet file's"},
+			{Text: "R² with total size: the same fit with the queried columns' total compressed size in place of the largest (the seed: the largest predicts better)"},
+			{Table: &table.Spec{
+				Caption: "{dataset}: the projection tiers on the same queries — decode and project (the zstd Arrow IPC file, whose every buffer is decompressed; row formats, " + rowSubsetCodec + ", parallel), native skipping (Avro's reader schema, projection structs) and, last, columns (parquet-arrow)",
+				Where:   []table.Match{table.Is(LabelOp, OpRead), table.IsNot(LabelQuery, QueryAll), table.IsNot(LabelTier, TierColumns)},
+				Split:   []string{LabelDataset}, Rows: []string{LabelQuery}, Cols: LabelSubject,
+				Columns: []table.Column{{Head: "{col}", Show: "time"}},
+				Extra:   []table.Column{{Head: "parquet-arrow (columns)", Show: "time", At: map[string]string{LabelSubject: SubjectParquetArrow, LabelTier: TierColumns}}},
+			}},
+		}},
+		{Title: "The seed's findings, re-checked", Blocks: []table.BlockSpec{
+			{Derived: "claims"},
+			{Text: "The seed's columnar format was its own (dendrite, JVM); here it is Parquet read two ways. EDN is read with olympos.io/encoding/edn; the seed's other JVM formats (SMILE, Fressian, Nippy, and Java serialization and Kryo) are out of scope here: they have no maintained Go library for these records."},
+		}},
+		{Title: "Parquet settings and the seed's 36.8 MB", Blocks: []table.BlockSpec{{Table: &table.Spec{
+			Caption: "TPC-H Parquet (parquet-go) file size by writer settings, extrapolated to the seed's " + table.Int(tpch.FullRecords) + " records; smallest first",
+			Where:   []table.Match{table.Is(LabelOp, OpSize)},
+			Rows:    []string{"settings"},
+			Columns: []table.Column{
+				{Head: "file MB here", Show: "median", Unit: MetricFile, Scale: 1e-6},
+				{Head: est, Show: "median", Unit: MetricFullEstB, Scale: 1e-6},
+				{Head: "× the seed's 36.8 MB", Show: "median", Unit: MetricFullEstB, Scale: 1 / 36.8e6, Format: "times"},
+				{Head: "write", Show: "time"},
+			},
+			Sort: est,
+			Notes: []string{"rg64k / rg1024k: most rows per row group; delta: DELTA_BINARY_PACKED integers and DELTA_LENGTH_BYTE_ARRAY strings where no dictionary is tagged; dictionaries as the dataset's struct tags ask (every low-cardinality string)",
+				"each file was read back and every record verified before it counted"},
+		}}}},
+		{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: LabelSubject}, {Subjects: LabelCodec}}},
+	}
+}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
@@ -74,7 +74,7 @@ func TestReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	run.File = smallRun
-	doc, md := workloadtest.Markdown(t, run, New())
+	_, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md, *update)
 	for _, s := range []string{"### Findings", "R² with total size", "the seed found", "held", "est. MB at 600,572", "× gzip-only floor"} {
 		if !strings.Contains(md, s) {
@@ -84,20 +84,7 @@ func TestReportGolden(t *testing.T) {
 	if i, j := strings.Index(md, "### Findings"), strings.Index(md, "### Full schema"); i < 0 || j < i {
 		t.Error("the findings do not come first")
 	}
-	plots := 0
-	for _, w := range doc.Runs[0].Workloads {
-		for _, s := range w.Sections {
-			for _, b := range s.Blocks {
-				if p, ok := b.(*report.Plot); ok {
-					plots++
-					if !strings.Contains(string(p.SVG), "<svg") {
-						t.Errorf("%s is not an SVG", p.File)
-					}
-				}
-			}
-		}
-	}
-	if plots != 9 {
+	if plots := strings.Count(md, ".svg)"); plots != 9 {
 		t.Errorf("%d plots, want 9 (three per dataset)", plots)
 	}
 	if tab := New().Summary(run, run.Filter(Name, nil)); tab == nil || len(tab.Rows) != 3 {
@@ -138,11 +125,11 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	findings := func() string {
-		blocks, err := renderFindings(run, run.Filter(Name, nil))
-		if err != nil || len(blocks) != 1 {
-			t.Fatalf("findings: %v, %d blocks", err, len(blocks))
+		blocks := New().Derive(run, run.Filter(Name, nil))["findings"]
+		if len(blocks) != 1 {
+			t.Fatalf("findings: %d blocks", len(blocks))
 		}
-		return blocks[0].(*report.Text).Body
+		return blocks[0].(*table.Text).Body
 	}
 	if md := findings(); strings.Contains(md, "(n=") {
 		t.Fatalf("marked with three samples each:\n%s", md)

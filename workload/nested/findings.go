@@ -1,0 +1,272 @@
+package nested
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
+)
+
+// Derive implements workload.Workload: the blocks Layout names, and the
+// summary, from the cases alone (a read's file is its codec label).
+func (*Workload) Derive(_ *results.Run, cases []*results.Case) table.Derived {
+	var lines, subLines []string
+	var full, sub []table.Block
+	summary := &table.Table{Header: []string{"dataset", "fastest full read", "time", "smallest file", "size"}}
+	claims, held := &table.Table{Header: []string{"the seed found", "this run", "verdict"}}, 0
+	claim := func(text string, ok bool, format string, args ...any) {
+		held += map[bool]int{true: 1}[ok]
+		claims.AddRow(table.Str(text), table.Str(fmt.Sprintf(format, args...)), table.Str(map[bool]string{true: "held", false: "not held"}[ok]))
+	}
+	for _, ds := range table.Distinct(cases, LabelDataset) {
+		in, reads := table.Where(cases, LabelDataset, ds), table.Where(cases, LabelDataset, ds, LabelOp, OpRead)
+		subjects, pts := subSchema(reads)
+		pa := pts[SubjectParquetArrow]
+		if v := fullReads(reads); len(v) > 0 {
+			f, s, slow := v[0], slices.MinFunc(v, bySize), v[len(v)-1]
+			summary.AddRow(table.Str(ds), table.Str(name(f)), table.StrV(table.Seconds(ns(f))+" s", ns(f)), table.Str(fileOf(s)), table.StrV(table.MiB(size(s))+" MiB", size(s)))
+			line := fmt.Sprintf("%s: the fastest full read is %s at %s (%s faster than the slowest, %s%s); the smallest file is %s at %s MiB.", ds, name(f), secs(f), table.Times(ns(slow)/ns(f)), name(slow), table.SamplesMark(slow), fileOf(s), table.MiB(size(s)))
+			if dec := first(in, LabelSubject, SubjectDecompress); dec != nil {
+				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s (%s of the fastest read).", secs(dec), table.Times(ns(dec)/ns(f)))
+			}
+			if lines = append(lines, line); ds == "tpch" && len(pa) > 0 {
+				if a, g := fullRead(reads, SubjectParquetArrow, pa[0]), fullRead(reads, SubjectParquetGo, pa[0]); a != nil && g != nil {
+					lines = append(lines, fmt.Sprintf("tpch, Parquet %s: parquet-go's GenericReader reads it in %s, pqarrow plus the column-wise assembler in %s (%s).", codecOf(a), secs(g), secs(a), table.Times(ns(g)/ns(a))))
+				}
+			}
+			full = append(full, fullTable(in, v)...)
+			claim(ds+": the columnar file is the smallest", columnar(s), "smallest: %s (%s MiB)", fileOf(s), table.MiB(size(s)))
+			claim(ds+": the columnar full read is the fastest", columnar(f), "fastest: %s (%s)", name(f), secs(f))
+		}
+		sub = append(sub, subTables(ds, subjects, pts)...)
+		var parts []string
+		if kept, r := ratios(reads, SubjectParquetArrow, TierColumns, true); len(r) > 0 {
+			// The speedups are the inverse ratios, in reverse order.
+			med, big := kept[len(kept)/2], slices.MaxFunc(kept, func(a, b *results.Case) int { return cmp.Compare(a.Metrics[MetricColMaxB], b.Metrics[MetricColMaxB]) })
+			all := ns(fullRead(reads, SubjectParquetArrow, med))
+			parts = append(parts, fmt.Sprintf("parquet-arrow one-column queries are %s–%s faster than the full read (median %s over %d leaves); the largest column, %s, %s",
+				table.Times(1/r[len(r)-1]), table.Times(1/r[0]), table.Times(1/r[(len(r)-1)/2]), len(r), strings.TrimPrefix(lab(big, LabelQuery), "k01-"), table.Times(all/ns(big))))
+			m := fmt.Sprintf("parquet-arrow: full %s, median single leaf %s: %s", table.Duration(all), table.Duration(ns(med)), table.Times(all/ns(med)))
+			claim(ds+": a one-column query is an order of magnitude faster than a full read", all/ns(med) >= 10, "%s", m)
+		}
+		if parts = subFinding(reads, parts); len(parts) > 0 {
+			subLines = append(subLines, ds+" sub-schema: "+strings.Join(parts, "; ")+".")
+		}
+		if fm, ft := models(pa); fm.ok && ft.ok {
+			claim(ds+": read time ≈ linear in (columns, largest column size)", fm.r2 >= 0.9, "R² = %.3f over %d queries (parquet-arrow)", fm.r2, len(pa))
+			claim(ds+": sub-schema time grows with the largest column, not the total", fm.r2 >= ft.r2, "R² with largest %.3f, with total %.3f", fm.r2, ft.r2)
+		}
+	}
+	lines = append(lines, subLines...)
+	if claims.Empty() {
+		claims = nil
+	} else {
+		lines = append(lines, fmt.Sprintf("Of the seed's findings checked here, %d of %d held in this run (see the table below).", held, len(claims.Rows)))
+	}
+	failed, reason := []string(nil), map[string]string{}
+	for _, c := range cases {
+		if k := name(c); c.Status == results.StatusFailed && reason[k] == "" {
+			failed, reason[k] = append(failed, k), c.Error
+		}
+	}
+	if len(failed) > 0 {
+		lines = append(lines, fmt.Sprintf("%d subject × codec pairs FAILED verification and are left out of every ranking: %s (first: %s).", len(failed), strings.Join(failed, ", "), reason[failed[0]]))
+	}
+	return table.Derived{"findings": {table.Findings(lines)}, "full": full, "sub": sub, "claims": {claims}, "summary": {summary}}
+}
+
+func lab(c *results.Case, key string) string { return c.Labels.Get(key) }
+func codecOf(c *results.Case) string         { return lab(c, LabelCodec) }
+func size(c *results.Case) float64           { return c.Metrics[MetricFile] }
+func name(c *results.Case) string            { return lab(c, LabelSubject) + " " + codecOf(c) }
+func bySize(a, b *results.Case) int          { return cmp.Compare(size(a), size(b)) }
+func secs(c *results.Case) string            { return table.Seconds(ns(c)) + " s" + table.SamplesMark(c) }
+
+// columnar reports whether c read a columnar file.
+func columnar(c *results.Case) bool {
+	return strings.HasPrefix(fileOf(c), "Parquet") || strings.HasPrefix(fileOf(c), "arrow")
+}
+
+// fileOf names the file c read (the Parquet readers share one).
+func fileOf(c *results.Case) string {
+	if strings.HasPrefix(lab(c, LabelSubject), "parquet") {
+		return "Parquet " + codecOf(c)
+	}
+	return strings.TrimSuffix(lab(c, LabelSubject), ParSuffix) + " " + codecOf(c)
+}
+
+// ns is c's median time; NaN when c is nil, failed or has none.
+func ns(c *results.Case) float64 {
+	if c == nil || !c.OK() || c.Summary[results.UnitNsPerOp].Median <= 0 {
+		return math.NaN()
+	}
+	return c.Summary[results.UnitNsPerOp].Median
+}
+
+// first returns the first case with a time whose labels have pairs, or nil.
+func first(cases []*results.Case, pairs ...string) *results.Case {
+	cs := slices.DeleteFunc(table.Where(cases, pairs...), func(c *results.Case) bool { return math.IsNaN(ns(c)) })
+	return append(cs, nil)[0]
+}
+
+// fullRead returns subject's full read of the file c read, or nil.
+func fullRead(reads []*results.Case, subject string, c *results.Case) *results.Case {
+	return first(reads, LabelSubject, subject, LabelCodec, codecOf(c), LabelQuery, QueryAll)
+}
+
+// fullReads returns the full-schema reads that have a time, fastest first.
+func fullReads(reads []*results.Case) []*results.Case {
+	v := slices.DeleteFunc(table.Where(reads, LabelQuery, QueryAll), func(c *results.Case) bool { return math.IsNaN(ns(c)) })
+	slices.SortStableFunc(v, func(a, b *results.Case) int { return cmp.Compare(ns(a), ns(b)) })
+	return v
+}
+
+// fullTable is a dataset's full reads v (in: its cases) and the plot of
+// size against speed relative to the extremes (the seed's axes).
+func fullTable(in, v []*results.Case) []table.Block {
+	ds, slow, big, dec := lab(v[0], LabelDataset), v[len(v)-1], slices.MaxFunc(v, bySize), first(in, LabelSubject, SubjectDecompress)
+	t := &table.Table{Caption: fmt.Sprintf("%s: full read of %s records into Go structs, fastest first", ds, table.Int(v[0].Metrics[MetricRecords])), Header: []string{"subject", "codec", "file MiB", "read", "speed vs slowest", "size vs largest", "× gzip-only floor"}}
+	var pts []table.Point
+	for _, c := range v {
+		speed, rel := ns(slow)/ns(c), size(c)/size(big)
+		t.AddRow(table.Str(lab(c, LabelSubject)), table.Str(codecOf(c)), table.Num(size(c), table.MiBF), table.Time(c), table.Num(speed, table.TimesF), table.Num(rel, table.PctF), table.Ratio(c, results.UnitVsLimit, dec))
+		pts = append(pts, table.Point{X: speed, Y: rel, Label: lab(c, LabelSubject) + "·" + codecOf(c)})
+	}
+	return []table.Block{t, &table.Plot{File: "nested-" + ds + "-full.svg", Caption: ds + ": size vs read speed, relative to the slowest",
+		Chart: &table.ScatterChart{Title: ds + ": file size vs full read speed (relative to the slowest)", XLabel: "read speed, × the slowest", YLabel: "file size, fraction of the largest", LogX: true, Points: pts}}}
+}
+
+// subSchema returns the subjects of sub-schema queries, each at its first
+// tier in tier order, with all its reads of the file those queries read.
+func subSchema(reads []*results.Case) ([]string, map[string][]*results.Case) {
+	var subjects []string
+	pts := map[string][]*results.Case{}
+	for _, tier := range []string{TierColumns, TierNative, TierDecodeProject} {
+		for _, s := range table.Distinct(reads, LabelSubject) {
+			at := table.Where(reads, LabelSubject, s, LabelTier, tier)
+			if i := slices.IndexFunc(at, func(c *results.Case) bool { return lab(c, LabelQuery) != QueryAll }); i >= 0 && pts[s] == nil {
+				subjects, pts[s] = append(subjects, s), slices.DeleteFunc(table.Where(reads, LabelSubject, s, LabelCodec, codecOf(at[i])), func(c *results.Case) bool { return !c.OK() })
+			}
+		}
+	}
+	return subjects, pts
+}
+
+// subTables are the fitted models and parquet-arrow's plots of a dataset.
+func subTables(ds string, subjects []string, pts map[string][]*results.Case) []table.Block {
+	t := &table.Table{Caption: ds + ": fitted read time ≈ a + b·columns + c·(largest column MiB), over every query", Header: []string{"subject", "queries", "a", "b per column", "c per MiB of the largest", "R²", "R² with total size instead"}}
+	dur := func(v float64) table.Cell { return table.StrV(strings.Replace(table.Duration(v), "-", "−", 1), v) }
+	r2 := func(v float64) table.Cell { return table.StrV(fmt.Sprintf("%.3f", v), v) }
+	for _, s := range subjects {
+		if fm, ft := models(pts[s]); fm.ok && ft.ok {
+			t.AddRow(table.Str(s), table.Num(float64(len(pts[s])), table.IntF), dur(fm.a), dur(fm.b), dur(fm.c*(1<<20)), r2(fm.r2), r2(ft.r2))
+		}
+	}
+	if t.Empty() {
+		return nil
+	}
+	var cols, maxB []table.Point
+	for _, c := range pts[SubjectParquetArrow] {
+		cols, maxB = append(cols, table.Point{X: c.Metrics[MetricLeaves], Y: ns(c)}), append(maxB, table.Point{X: c.Metrics[MetricColMaxB], Y: ns(c)})
+	}
+	if len(cols) == 0 {
+		return []table.Block{t}
+	}
+	return []table.Block{t, &table.Plot{File: "nested-" + ds + "-columns.svg", Caption: ds + ": read time vs columns (parquet-arrow, one point per query)",
+		Chart: &table.ScatterChart{Title: ds + ": parquet-arrow read time vs number of columns", XLabel: "leaf columns in the query", YLabel: "read time", YFormat: table.Duration, Points: cols}},
+		&table.Plot{File: "nested-" + ds + "-maxcol.svg", Caption: ds + ": read time vs the largest column's size (the seed's plot)",
+			Chart: &table.ScatterChart{Title: ds + ": parquet-arrow read time vs largest column", XLabel: "largest queried column, compressed bytes", YLabel: "read time", YFormat: table.Duration, LogX: true, Points: maxB}}}
+}
+
+// fit is a least-squares fit of y ≈ a + b·x1 + c·x2 and its R².
+type fit struct {
+	a, b, c, r2 float64
+	ok          bool
+}
+
+// fitLinear fits y ≈ a + b·x1 + c·x2 on the centred variables; fewer than
+// four points, or x1 and x2 collinear, give no fit.
+func fitLinear(x1, x2, y []float64) fit {
+	n := float64(len(y))
+	var m1, m2, my, s11, s12, s22, s1y, s2y, syy float64
+	for i := range y {
+		m1, m2, my = m1+x1[i]/n, m2+x2[i]/n, my+y[i]/n
+	}
+	for i := range y {
+		d1, d2, dy := x1[i]-m1, x2[i]-m2, y[i]-my
+		s11, s12, s22, s1y, s2y, syy = s11+d1*d1, s12+d1*d2, s22+d2*d2, s1y+d1*dy, s2y+d2*dy, syy+dy*dy
+	}
+	det := s11*s22 - s12*s12
+	if n < 4 || !(det > 1e-12*s11*s22) {
+		return fit{}
+	}
+	f := fit{b: (s1y*s22 - s2y*s12) / det, c: (s2y*s11 - s1y*s12) / det, ok: true}
+	f.a = my - f.b*m1 - f.c*m2
+	f.r2 = (f.b*s1y + f.c*s2y) / max(syy, math.SmallestNonzeroFloat64) // 0 when y is constant
+	return f
+}
+
+// models fits the seed's model (columns, largest column) and (columns, total size).
+func models(cs []*results.Case) (withMax, withTotal fit) {
+	var x1, xm, xt, y []float64
+	for _, c := range cs {
+		x1, xm, xt, y = append(x1, c.Metrics[MetricLeaves]), append(xm, c.Metrics[MetricColMaxB]), append(xt, c.Metrics[MetricColsB]), append(y, ns(c))
+	}
+	return fitLinear(x1, xm, y), fitLinear(x1, xt, y)
+}
+
+// ratios returns the sub-schema reads in tier of subject ("": of every
+// subject but Arrow IPC, the row formats), of one column if one, and their
+// times over their file's full read (a native reader's is its row format's
+// parallel reader's), ascending.
+func ratios(reads []*results.Case, subject, tier string, one bool) ([]*results.Case, []float64) {
+	vs := func(c *results.Case) float64 {
+		s := lab(c, LabelSubject)
+		if tier == TierNative {
+			s = strings.TrimSuffix(strings.Replace(s, SubjectAvroReaderPar, "avro", 1), StructParSuffix) + ParSuffix
+		}
+		return ns(c) / ns(fullRead(reads, s, c))
+	}
+	kept := slices.DeleteFunc(table.Where(reads, LabelTier, tier), func(c *results.Case) bool {
+		s := lab(c, LabelSubject)
+		return lab(c, LabelQuery) == QueryAll || subject != "" && s != subject || subject == "" && strings.HasPrefix(s, SubjectArrowIPC) || one && c.Metrics[MetricLeaves] != 1 || math.IsNaN(vs(c))
+	})
+	slices.SortStableFunc(kept, func(a, b *results.Case) int { return cmp.Compare(vs(a), vs(b)) })
+	r := make([]float64, len(kept))
+	for i, c := range kept {
+		r[i] = vs(c)
+	}
+	return kept, r
+}
+
+// subFinding adds to parts Arrow IPC's and the row formats' sub-schema tiers.
+func subFinding(reads []*results.Case, parts []string) []string {
+	med := func(r []float64) float64 { return r[len(r)/2] }
+	if _, r := ratios(reads, SubjectArrowIPC, TierColumns, true); len(r) > 0 {
+		p := fmt.Sprintf("Arrow IPC (arrow-go's reader has no field selection): the uncompressed, memory-mapped file answers one-column queries %s faster than its full read (median; unqueried buffers are sliced, never read)", table.Times(1/r[(len(r)-1)/2]))
+		if kept, z := ratios(reads, SubjectArrowIPC, TierDecodeProject, false); len(z) > 0 {
+			p += fmt.Sprintf(", the %s file decompresses every buffer and its queries take %s of its full read (median)", codecOf(kept[0]), table.Pct(med(z)))
+		}
+		parts = append(parts, p)
+	}
+	if kept, r := ratios(reads, "", TierDecodeProject, false); len(r) > 0 {
+		p := fmt.Sprintf("row formats (%s, parallel) decoding and projecting take %s–%s of their full read per query (median %s)", codecOf(kept[0]), table.Pct(r[0]), table.Pct(r[len(r)-1]), table.Pct(med(r)))
+		if _, n := ratios(reads, "", TierNative, false); len(n) > 0 {
+			p += fmt.Sprintf("; with native skipping (Avro's reader schema, projection structs for JSON and CBOR) %s–%s (median %s)", table.Pct(n[0]), table.Pct(n[len(n)-1]), table.Pct(med(n)))
+		}
+		parts = append(parts, p)
+	}
+	return parts
+}
+
+// Summary implements workload.Workload: each dataset's fastest read and smallest file.
+func (w *Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
+	if t, _ := w.Derive(run, cases)["summary"][0].(*table.Table); !t.Empty() {
+		return t
+	}
+	return nil
+}
