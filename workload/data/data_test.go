@@ -116,7 +116,7 @@ func TestReport(t *testing.T) {
 	for _, w := range doc.Runs[0].Workloads {
 		for _, s := range w.Sections {
 			for _, b := range s.Blocks {
-				if fmt.Sprintf("%T", b) == "*report.Plot" {
+				if b.BlockKind() == "plot" {
 					plots++
 				}
 			}
@@ -327,10 +327,7 @@ func TestCodegenWithRecords(t *testing.T) {
 	d := runPlan(t, New(), p)
 	r.Descriptors = append(r.Descriptors, d.Descriptors...)
 	r.Cases = append(r.Cases, d.Cases...)
-	blocks, err := renderCodegen(r, r.Filter(Name, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	blocks := codegen(r, r.Filter(Name, nil))
 	var md strings.Builder
 	for _, b := range blocks {
 		fmt.Fprintf(&md, "%+v\n", b)

@@ -42,7 +42,11 @@ func TestRecordSmallRun(t *testing.T) {
 	host, _ := os.Hostname()
 	env := results.Env{CPU: "recorded by TestRecordSmallRun", Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
 		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Start: time.Now().UTC(),
-		Scale: "quick", Count: 3, Command: []string{"go", "test", "-run", "TestRecordSmallRun", "-record"}, Host: host}
+		Scale: "quick", Count: 3, Command: []string{"go", "test", "-run", "TestRecordSmallRun", "-record"}, Host: host,
+		Extra: map[string]string{}}
+	for k, v := range p.Env {
+		env.Extra[Name+"."+k] = v
+	}
 	if err := w.WriteEnv(env); err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/format/dynamic"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
 	"github.com/serbench/serbench/workload/workloadtest"
@@ -99,14 +99,10 @@ func TestInnerCompression(t *testing.T) {
 			d.Workload = Name
 			r.Descriptors = append(r.Descriptors, d)
 		}
-		blocks, err := renderInput(r, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
 		row := ""
-		for _, cells := range blocks[0].(*report.Table).Rows {
-			if cells[0] == "kind / compression" {
-				row = cells[1]
+		for _, cells := range inputBlocks(r)[0].(*table.Table).Rows {
+			if cells[0].String() == "kind / compression" {
+				row = cells[1].String()
 			}
 		}
 		if row != tc.row {
@@ -166,11 +162,11 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	findings := func() string {
-		blocks, err := renderFindings(run, run.Filter(Name, nil))
-		if err != nil || len(blocks) != 1 {
-			t.Fatalf("findings: %v, %d blocks", err, len(blocks))
+		f := findings(run, run.Filter(Name, nil))
+		if f == nil {
+			t.Fatal("no findings")
 		}
-		return blocks[0].(*report.Text).Body
+		return f.Body
 	}
 	if md := findings(); strings.Contains(md, "n=") {
 		t.Fatalf("marked with three samples each:\n%s", md)

@@ -21,6 +21,7 @@ import (
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
 )
@@ -259,6 +260,15 @@ func newPlan(in *input, cfg workload.Config, s Settings, log io.Writer) (*worklo
 	return plan, nil
 }
 
+// Keys of the settings the plan records in the run's environment (as
+// "data.<key>" in results.Env.Extra) for the report's method to quote from
+// the results: the buffer of every buffered layer and the rows each pair
+// round-trips before it is timed.
+const (
+	envBuffer = "buffer"
+	envVerify = "verify_rows"
+)
+
 // formatDescriptor describes a format with the file workloads' tags.
 func formatDescriptor(d format.Descriptor) results.Descriptor {
 	tags := slices.Clone(d.Labels)
@@ -347,7 +357,7 @@ func (in *input) descriptors() []results.Descriptor {
 
 func (in *input) env() map[string]string {
 	return map[string]string{"input": in.path, "rows": strconv.FormatInt(in.rows, 10), "columns": strconv.Itoa(in.schema.NumFields()),
-		"memory_limit": memoryLimitPolicy()}
+		"memory_limit": memoryLimitPolicy(), envBuffer: table.Bytes(filebench.DefaultBufferSize), envVerify: table.Int(filecase.VerifyRecords)}
 }
 
 // ops lists the operations measured for p, in run order (the file

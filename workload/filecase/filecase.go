@@ -8,10 +8,12 @@
 //
 // The package holds the labels, ops, metrics and tags of those cases, the
 // file of a pair and the set that keeps one such file on disk at a time
-// (File, Files), and the report sections, summary and rules (top performers,
-// recommendations by use case) that render a file workload's cases. A file
-// workload imports it; it imports no workload, so that no workload imports
-// another (the never-rule of internal/arch).
+// (File, Files), the report sections a file workload declares (FileLayout,
+// Anomalies), the blocks derived from its results (Derive: the tables of
+// sizes and times, the Pareto front, the picks of the rules — top
+// performers, recommendations by use case — and the anomalies) and its
+// terminal summary. A file workload imports it; it imports no workload, so
+// that no workload imports another (the never-rule of internal/arch).
 package filecase
 
 import "time"

@@ -76,9 +76,9 @@ func samplesMark(n int) string {
 }
 
 // Saved is the fraction saved against the same format uncompressed, or NaN
-// when that size is unknown.
+// when either size is unknown.
 func (p Point) Saved() float64 {
-	if p.PlainB <= 0 {
+	if p.PlainB <= 0 || p.FileB <= 0 {
 		return math.NaN()
 	}
 	return 1 - p.FileB/p.PlainB

@@ -245,7 +245,25 @@ func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
 			add(p)
 		}
 	}
-	return &workload.Plan{Cases: cases, Close: files.Close, Descriptors: descriptors(fs, codecs, cfg)}, nil
+	return &workload.Plan{Cases: cases, Close: files.Close, Descriptors: descriptors(fs, codecs, cfg), Env: env()}, nil
+}
+
+// Keys of the settings the plan records in the run's environment (as
+// "records.<key>" in results.Env.Extra): the report's method quotes them
+// from the results, not from the build that renders it.
+const (
+	envBuffer    = "buffer"
+	envVerify    = "verify_records"
+	envBudget    = "sample_budget"
+	envHeapEvery = "heap_sample_every"
+)
+
+// env is the plan's environment: the buffer of every buffered layer, the
+// records each pair round-trips before it is timed, the sampling budget of
+// a case and how often the heap is sampled.
+func env() map[string]string {
+	return map[string]string{envBuffer: table.Bytes(filebench.DefaultBufferSize), envVerify: table.Int(filecase.VerifyRecords),
+		envBudget: table.Duration(float64(filecase.Budget)), envHeapEvery: "every " + table.Int(filebench.SampleEvery) + " records"}
 }
 
 // descriptors describes every format, bare loop and codec of the plan.

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/workload/workloadtest"
+	"github.com/serbench/serbench/table"
 )
 
 // fileCase is a case of workload "w" for format f, codec c and op, ok with
@@ -39,11 +38,13 @@ func TestFewSamplesMarked(t *testing.T) {
 	run.Cases[2].Metrics[MetricFile] = 300
 	run.Cases[3].Metrics[MetricFile] = 300
 	cases := run.Filter("w", nil)
-	sum := FileSummary("w", run, cases)
+	sum := Summary("w", run, cases)
 	rows := map[string][]string{}
 	for _, r := range sum.Rows {
-		if _, ok := rows[r[1]]; !ok {
-			rows[r[1]] = r
+		if _, ok := rows[r[1].String()]; !ok {
+			for _, c := range r {
+				rows[r[1].String()] = append(rows[r[1].String()], c.String())
+			}
 		}
 	}
 	for pair, want := range map[string][]string{
@@ -54,11 +55,20 @@ func TestFewSamplesMarked(t *testing.T) {
 			t.Errorf("summary row of %s: %q, want total, write, read %q", pair, got, want)
 		}
 	}
-	_, md := workloadtest.Render(t, report.Input{Runs: []*results.Run{run}, Sections: FileSections("w")})
+	var md strings.Builder
+	for _, b := range Derive("w", run, cases, nil)["picks"] {
+		for _, r := range b.(*table.Table).Rows {
+			md.WriteString("|")
+			for _, c := range r {
+				md.WriteString(" " + c.String() + " |")
+			}
+			md.WriteString("\n")
+		}
+	}
 	for _, want := range []string{"| Fastest write | jsonl + none | 0.010 s (n=1) |", "| Fastest read | jsonl + none | 0.005 s |",
 		"| Smallest file | jsonl + zstd | 0.00 MiB |", "(write 0.020, read 0.008 (n=2))"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("recommendations lack %q:\n%s", want, md)
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("recommendations lack %q:\n%s", want, md.String())
 		}
 	}
 }

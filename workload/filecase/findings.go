@@ -1,0 +1,547 @@
+package filecase
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
+)
+
+// pair is one format × codec (× variant) of a file workload's run: its
+// cases by op and the Point the rules rank it by.
+type pair struct {
+	Point
+	variant string
+	op      map[string]*results.Case
+	records float64
+	plain   *pair // the same format uncompressed; nil when unknown
+}
+
+// pairs is a file workload's run grouped by pair: the format × codec
+// matrix and, apart, the variants and bare loops.
+type pairs struct {
+	name          string
+	matrix, other []*pair
+	records       float64 // the largest record count of the matrix
+	failed        []*results.Case
+}
+
+// median is a case's median time and its samples (NaN, 0 when it failed).
+func median(c *results.Case) (float64, int) {
+	if okCase(c) {
+		if s, ok := c.Stat(results.UnitNsPerOp); ok {
+			return s.Median, s.N
+		}
+	}
+	return math.NaN(), 0
+}
+
+func okCase(c *results.Case) bool { return c != nil && c.OK() }
+
+func (p *pair) ok() bool { return okCase(p.op[OpWrite]) && okCase(p.op[OpRead]) }
+
+// perRecord is the median time of the pair's op per record.
+func (p *pair) perRecord(op string) float64 {
+	m, _ := median(p.op[op])
+	return m / p.records
+}
+
+// group groups the cases of the named workload by pair; the run's format
+// descriptors say which formats are text, random-access or compress
+// themselves.
+func group(name string, run *results.Run, cases []*results.Case) *pairs {
+	tags := map[string][]string{}
+	for _, d := range run.Descriptors {
+		if d.Workload == name && d.Key == LabelFormat {
+			tags[d.Name] = d.Tags
+		}
+	}
+	ps, byKey := &pairs{name: name}, map[string]*pair{}
+	for _, c := range cases {
+		if !c.OK() {
+			ps.failed = append(ps.failed, c)
+		}
+		f, cd, v := c.Labels.Get(LabelFormat), c.Labels.Get(LabelCodec), c.Labels.Get(LabelVariant)
+		p := byKey[f+"/"+cd+"/"+v]
+		if p == nil {
+			p = &pair{Point: Point{Format: f, Codec: cd, Text: slices.Contains(tags[f], format.LabelText), RandomAccess: slices.Contains(tags[f], TagRandomAccess)},
+				variant: v, op: map[string]*results.Case{}}
+			byKey[f+"/"+cd+"/"+v] = p
+			if v == "" && f != BareSubject && f != BareMsgpSubject {
+				ps.matrix = append(ps.matrix, p)
+			} else {
+				ps.other = append(ps.other, p)
+			}
+		}
+		p.op[c.Labels.Get(LabelOp)] = c
+		if p.FileB == 0 && c.Metrics[MetricFile] > 0 {
+			p.FileB, p.records = c.Metrics[MetricFile], c.Metrics[MetricRecords]
+		}
+	}
+	for _, p := range slices.Concat(ps.matrix, ps.other) {
+		p.WriteNs, p.WriteN = median(p.op[OpWrite])
+		p.ReadNs, p.ReadN = median(p.op[OpRead])
+		if p.variant == VariantUnbuffered || slices.Contains(ps.matrix, p) {
+			ps.records = max(ps.records, p.records)
+			if p.plain = byKey[plainOf(p.Format, tags)+"/none/"]; p.plain != nil {
+				p.PlainB, p.Base = p.plain.FileB, p.plain.Format
+			}
+		}
+	}
+	return ps
+}
+
+// plainOf names the format a pair's savings are measured against: the
+// same one (with codec none) or, for a format that compresses itself, its
+// uncompressed sibling (parquet-zstd → parquet-none, avro-ocf-deflate →
+// avro-ocf).
+func plainOf(f string, tags map[string][]string) string {
+	for n := f; slices.Contains(tags[f], TagCompresses) && strings.Contains(n, "-"); {
+		n = n[:strings.LastIndex(n, "-")]
+		for _, cand := range []string{n, n + "-none"} {
+			if t, ok := tags[cand]; ok && !slices.Contains(t, TagCompresses) {
+				return cand
+			}
+		}
+	}
+	return f
+}
+
+// points returns the matrix's pairs whose write and read both succeeded,
+// and their Points.
+func (ps *pairs) points() ([]*pair, []Point) {
+	var out []*pair
+	var pts []Point
+	for _, p := range ps.matrix {
+		if p.ok() {
+			out, pts = append(out, p), append(pts, p.Point)
+		}
+	}
+	return out, pts
+}
+
+// Cells of the tables: a median in seconds, a size in MiB ("–" when
+// unknown), a fraction in percent, a number followed by words.
+func secs(c *results.Case) table.Cell { return table.Median(c, results.UnitNsPerOp, table.SecondsF) }
+
+func mib(b float64) table.Cell {
+	if b == 0 {
+		return table.Dash()
+	}
+	return table.Num(b, table.MiBF)
+}
+
+func pct(f float64) table.Cell { return table.Num(f, table.PctF) }
+
+func valued(v float64, f table.Format, text string, notes ...string) table.Cell {
+	return table.Cell{Kind: table.Value, V: v, Format: f, Text: text, Notes: notes}
+}
+
+// sizeTime is the table of the pairs' sizes and times, for the combined
+// table and the Pareto frontier.
+func sizeTime(caption string, ps []*pair, notes ...string) *table.Table {
+	t := &table.Table{Caption: caption, Header: []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"}, Notes: notes}
+	for _, p := range ps {
+		t.AddRow(table.Str(p.Format), table.Str(p.Codec), mib(p.FileB), secs(p.op[OpWrite]), secs(p.op[OpRead]), table.Num(p.TotalNs(), table.SecondsF), pct(p.Saved()))
+	}
+	return t
+}
+
+// Derive computes the derived blocks of FileLayout's sections and of
+// Anomalies from the cases of the named file workload, from the results
+// only; ref, when not nil, is the size table's reference row.
+func Derive(name string, run *results.Run, cases []*results.Case, ref *SizeRef) table.Derived {
+	ps := group(name, run, cases)
+	d := table.Derived{"anomalies": ps.anomalies()}
+	ok, pts := ps.points()
+	if len(ps.matrix) > 0 {
+		d["combined"] = []table.Block{sizeTime(table.Int(ps.records)+" records: file size, write, read and total time (seconds, medians)", ps.matrix,
+			"% saved = 1 − file ÷ the same format uncompressed (codec none; for a format that compresses itself, its uncompressed sibling: parquet-none, avro-ocf, arrow-file).")}
+		d["size"] = []table.Block{ps.size(ref)}
+		d["by-codec"] = []table.Block{byCodec(ok)}
+	}
+	if len(ok) > 0 {
+		xy := make([]table.Point, len(ok))
+		for i, p := range ok {
+			xy[i] = table.Point{X: p.FileB, Y: p.TotalNs(), Label: p.Subject()}
+		}
+		var front []*pair
+		for _, i := range table.ParetoFront(xy) {
+			front = append(front, ok[i])
+		}
+		title := fmt.Sprintf("%s: file size against write + read time, %s records", name, table.Int(ps.records))
+		d["tradeoffs"] = []table.Block{&table.Plot{File: name + "-size-vs-time.svg", Caption: title + " — log-log; the line joins the Pareto frontier",
+			Chart: &table.ScatterChart{Title: title, XLabel: "file size", YLabel: "write + read", LogX: true, LogY: true,
+				XFormat: table.Bytes, YFormat: table.Duration, BinaryX: true, Points: xy, Frontier: true}},
+			sizeTime("The Pareto frontier: no other pair is both smaller and faster (smallest file first)", front, "Every pair off this list is beaten on both size and round-trip time by one on it.")}
+		top := &table.Table{Caption: "Quick reference: top performers", Header: []string{"metric", "pair", "value", "trade-off", "rule"}}
+		uc := &table.Table{Caption: "Recommendations by use case", Header: []string{"use case", "recommendation", "figures", "rule"},
+			Notes: []string{"Chosen by the stated rule from this run's medians among the pairs whose write and read both succeeded; on another machine the picks may differ."}}
+		for _, r := range TopRules() {
+			top.AddRow(pickRow(r, pts, true)...)
+		}
+		for _, r := range UseCaseRules() {
+			uc.AddRow(pickRow(r, pts, false)...)
+		}
+		d["picks"] = []table.Block{top, uc}
+	}
+	return d
+}
+
+// SizeRef is a reference row of the file size table: a file every pair's
+// size reads against (the data workload's input, as the user has it).
+type SizeRef struct {
+	// Name is the file's name; What says what it is ("your file: csv,
+	// gzip"); Bytes is its size on disk.
+	Name, What string
+	Bytes      float64
+	// Records is the rows it holds, when they are the rows the pairs were
+	// written from (0 otherwise: bytes/record then unknown).
+	Records float64
+	// Partial says the pairs hold only part of its rows (a row limit or a
+	// sample): their sizes do not compare with it. Why says why.
+	Partial bool
+	Why     string
+}
+
+func (ps *pairs) size(ref *SizeRef) *table.Table {
+	t := &table.Table{Header: []string{"format", "codec", "size (bytes)", "size (MiB)", "bytes/record", "% saved", "vs plain", "vs your file"},
+		Notes: []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}}
+	if ref != nil {
+		t.AddRow(table.Str(ref.Name), table.Str(ref.What), table.Num(ref.Bytes, table.IntF), mib(ref.Bytes), table.Num(ref.Bytes/ref.Records, table.Plain), table.Dash(), table.Dash(), table.Dash())
+		why := "(compressed as it is on disk); vs your file = how much smaller (or larger) each file is."
+		if ref.Partial {
+			why = "; " + ref.Why + ", so the sizes do not compare with it."
+		}
+		t.Notes = append(t.Notes, fmt.Sprintf("The first row is your file %s as given %s", ref.Name, why))
+	}
+	for _, p := range ps.matrix {
+		vs, vsRef := table.Dash(), table.Dash()
+		if p.plain != nil && p.plain != p && p.plain.FileB > 0 && p.FileB > 0 {
+			vs = valued(p.plain.FileB/p.FileB, table.TimesF, " smaller")
+		}
+		if ref != nil && !ref.Partial && p.FileB > 0 {
+			vsRef = table.StrV(VsRef(p.FileB, ref.Bytes), p.FileB/ref.Bytes)
+		}
+		size := table.Num(p.FileB, table.IntF)
+		if p.FileB == 0 {
+			size = table.Cell{Kind: table.Failed}
+		}
+		t.AddRow(table.Str(p.Format), table.Str(p.Codec), size, mib(p.FileB), table.Num(p.FileB/p.records, table.Plain), pct(p.Saved()), vs, vsRef)
+	}
+	if ref == nil || ref.Partial {
+		for i := range t.Rows {
+			t.Rows[i] = t.Rows[i][:7]
+		}
+		t.Header = t.Header[:7]
+	}
+	return t
+}
+
+// VsRef says how size compares with a reference size: "81.0% smaller",
+// "2.1× larger" or "same size".
+func VsRef(size, ref float64) string {
+	switch {
+	case size < ref:
+		return table.Pct(1-size/ref) + " smaller"
+	case size > ref:
+		return table.Times(size/ref) + " larger"
+	}
+	return "same size"
+}
+
+// byCodec compares the outer codecs over the pairs whose write and read
+// both succeeded: how much each saves, its best format, what it costs.
+func byCodec(ok []*pair) *table.Table {
+	t := &table.Table{Header: []string{"codec", "formats", "average % saved", "best format", "its size (MiB)", "its % saved", "write cost", "read cost"},
+		Notes: []string{"Outer codecs only, over the formats whose write and read both succeeded, most compressing first. " +
+			"average % saved = arithmetic mean over those formats; write cost and read cost = geometric mean over them of the time with the codec ÷ the same format's time with codec none (1× = free, below 1× = faster than uncompressed)."}}
+	var codecs []string
+	for _, p := range ok {
+		if p.Codec != "none" && !slices.Contains(codecs, p.Codec) {
+			codecs = append(codecs, p.Codec)
+		}
+	}
+	for _, cd := range codecs {
+		var best *pair
+		var n, saved, ns, wcost, rcost, nc float64
+		for _, p := range ok {
+			if p.Codec != cd {
+				continue
+			}
+			if n++; best == nil || p.FileB < best.FileB {
+				best = p
+			}
+			if s := p.Saved(); !math.IsNaN(s) {
+				saved, ns = saved+s, ns+1
+			}
+			if p.plain != nil && p.plain.ok() {
+				wcost, rcost, nc = wcost+math.Log(p.WriteNs/p.plain.WriteNs), rcost+math.Log(p.ReadNs/p.plain.ReadNs), nc+1
+			}
+		}
+		t.AddRow(table.Str(cd), table.Num(n, table.IntF), pct(saved/ns), table.Str(best.Format), mib(best.FileB), pct(best.Saved()),
+			table.Num(math.Exp(wcost/nc), table.TimesF), table.Num(math.Exp(rcost/nc), table.TimesF))
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	sort.SliceStable(t.Rows, func(i, j int) bool { a, b := t.Rows[i][2], t.Rows[j][2]; return a.Num() && (!b.Num() || a.V > b.V) })
+	return t
+}
+
+// Tradeoff describes a point's other costs in a few words, a time from
+// few samples marked (its total by its parts).
+func Tradeoff(p Point) string {
+	return fmt.Sprintf("%s MiB, %s s total (write %s%s, read %s%s)", table.MiB(p.FileB), table.Seconds(p.TotalNs()),
+		table.Seconds(p.WriteNs), p.WriteMark(), table.Seconds(p.ReadNs), p.ReadMark())
+}
+
+// SavedNote is ", X% saved" for a point that saves anything, else "".
+func SavedNote(p Point) string {
+	if s := p.Saved(); s > 0 {
+		return ", " + table.Pct(s) + " saved"
+	}
+	return ""
+}
+
+// pickRow is rule r's row: its pick, the pick's value when value is set
+// (the time or size the rule ranks by), its trade-off and the rule.
+func pickRow(r Rule, pts []Point, value bool) []table.Cell {
+	cells := []table.Cell{table.Str(r.Name), table.Str("none qualifies"), table.Dash(), table.Dash(), table.Str(r.Rule)}
+	if i := r.Pick(pts); i >= 0 {
+		p := pts[i]
+		val := valued(p.TotalNs(), table.SecondsF, " s", table.SamplesNote(fewer(p.WriteN, p.ReadN)))
+		switch r.Name {
+		case "Fastest write":
+			val = valued(p.WriteNs, table.SecondsF, " s", table.SamplesNote(p.WriteN))
+		case "Fastest read":
+			val = valued(p.ReadNs, table.SecondsF, " s", table.SamplesNote(p.ReadN))
+		case "Smallest file":
+			val = valued(p.FileB, table.MiBF, " MiB")
+		}
+		cells = []table.Cell{table.Str(r.Name), table.Str(p.Subject()), val, table.Str(Tradeoff(p) + SavedNote(p)), table.Str(r.Rule)}
+	}
+	if !value {
+		return slices.Delete(cells, 2, 3)
+	}
+	return cells
+}
+
+// Anomaly thresholds; at most maxSpreadLines cases are listed by name for
+// disagreeing samples (the widest first).
+const (
+	readOverWrite  = 10.0
+	spreadLimit    = 1.5
+	maxSpreadLines = 10
+)
+
+// anomalies lists the remarkable facts of a run, each computed from the
+// data, and what was checked.
+func (ps *pairs) anomalies() []table.Block {
+	all := slices.Concat(ps.matrix, ps.other)
+	if len(all) == 0 {
+		return nil
+	}
+	var slower, reads, spreads []string
+	var widths []float64
+	noisy := 0
+	for _, r := range all {
+		name := r.Subject()
+		if r.variant != "" {
+			name += " (" + r.variant + ")"
+		}
+		// An uncompressed write slower per record than a compressed one of
+		// the same format (the unbuffered variant's included).
+		if r.Codec == "none" && okCase(r.op[OpWrite]) && (slices.Contains(ps.matrix, r) || r.variant == VariantUnbuffered) {
+			var best *pair
+			for _, o := range ps.matrix {
+				if o.Format == r.Format && o.Codec != "none" && okCase(o.op[OpWrite]) && (best == nil || o.WriteNs < best.WriteNs) {
+					best = o
+				}
+			}
+			if a := r.perRecord(OpWrite); best != nil && a > best.perRecord(OpWrite) {
+				b := best.perRecord(OpWrite)
+				slower = append(slower, fmt.Sprintf("%s writes slower uncompressed (%s per record%s) than with %s (%s per record%s): %s — more bytes to move than the compressor costs, or a missing buffer.",
+					name, table.Duration(a), table.SamplesMark(r.op[OpWrite]), best.Codec, table.Duration(b), table.SamplesMark(best.op[OpWrite]), table.Times(a/b)))
+			}
+		}
+		if x := r.ReadNs / r.WriteNs; r.ok() && x >= readOverWrite {
+			reads = append(reads, fmt.Sprintf("%s reads %s slower than it writes (%s%s vs %s%s).", name, table.Times(x),
+				table.Duration(r.ReadNs), table.SamplesMark(r.op[OpRead]), table.Duration(r.WriteNs), table.SamplesMark(r.op[OpWrite])))
+		}
+		for _, op := range []string{OpWrite, OpRead, OpReadBytes, OpDecompress} {
+			c := r.op[op]
+			if !okCase(c) || len(c.Samples) < 2 {
+				continue
+			}
+			if c.Noisy {
+				noisy++
+			}
+			lo, hi := math.Inf(1), 0.0
+			for _, s := range c.Samples {
+				lo, hi = min(lo, s.NsPerOp), max(hi, s.NsPerOp)
+			}
+			if lo > 0 && hi/lo > spreadLimit {
+				widths = append(widths, hi/lo)
+				spreads = append(spreads, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
+					name, op, table.Times(hi/lo), len(c.Samples), table.Duration(lo), table.Duration(hi)))
+			}
+		}
+	}
+	out := append(slower, reads...)
+	idx := make([]int, len(spreads))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return widths[idx[i]] > widths[idx[j]] })
+	for k, i := range idx {
+		if k == maxSpreadLines {
+			out = append(out, fmt.Sprintf("%d more cases whose slowest sample is over %.1f× their fastest.", len(idx)-k, spreadLimit))
+			break
+		}
+		out = append(out, spreads[i])
+	}
+	if noisy > 0 {
+		out = append(out, fmt.Sprintf("%d cases have a confidence interval wider than ±%.0f%% of the median (marked noisy in the tables).", noisy, results.NoiseThreshold*100))
+	}
+	if out = append(out, FailedLines(ps.failed)...); len(out) == 0 {
+		return []table.Block{&table.Text{Body: "None: no uncompressed write slower than a compressed one, no read ≥ 10× its write, no samples more than 1.5× apart, no failed case."}}
+	}
+	return []table.Block{table.Findings(out), &table.Text{Body: fmt.Sprintf("Checked: an uncompressed write slower than a compressed write of the same format; a read ≥ %.0f× slower than its write; a case whose slowest sample is more than %.1f× its fastest; failed cases (never timed or ranked).", readOverWrite, spreadLimit)}}
+}
+
+// FailedLines lists failed cases one line per distinct error, in the
+// order of each error's first case: "FAILED subject=csv/codec=none/op=write:
+// why" for a case alone, "FAILED 8 cases — csv + none, gzip (write, read);
+// jsonl + zstd (read): why" for several (their names condensed by
+// CondenseCases, about 300 bytes at most).
+func FailedLines(failed []*results.Case) []string {
+	byErr := map[string][]*results.Case{}
+	var errs, out []string
+	for _, c := range failed {
+		if byErr[c.Error] == nil {
+			errs = append(errs, c.Error)
+		}
+		byErr[c.Error] = append(byErr[c.Error], c)
+	}
+	for _, e := range errs {
+		if cs := byErr[e]; len(cs) == 1 {
+			out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(cs[0].FullName(), cs[0].Name+"/"), e))
+		} else {
+			out = append(out, fmt.Sprintf("FAILED %d cases — %s: %s", len(cs), CondenseCases(cs, true, 300), e))
+		}
+	}
+	return out
+}
+
+// CondenseCases names file-workload cases briefly: per format, the codecs
+// that share the same ops, "csv + none, gzip, zstd (write); jsonl + none
+// (read, read-bytes)", in the cases' order, cut after about max bytes
+// ("; …"). Without ops, a format's codecs are listed once: "csv + none,
+// gzip, zstd; jsonl + none".
+func CondenseCases(cs []*results.Case, ops bool, max int) string {
+	var keys, formats []string // format/codec and formats, in order
+	opsOf := map[string][]string{}
+	for _, c := range cs {
+		f := c.Labels.Get(LabelFormat)
+		if v := c.Labels.Get(LabelVariant); v != "" {
+			f += " (" + v + ")"
+		}
+		k := f + "\x00" + c.Labels.Get(LabelCodec)
+		if _, seen := opsOf[k]; !seen {
+			keys = append(keys, k)
+		}
+		if !slices.Contains(formats, f) {
+			formats = append(formats, f)
+		}
+		if op := c.Labels.Get(LabelOp); !slices.Contains(opsOf[k], op) {
+			opsOf[k] = append(opsOf[k], op)
+		}
+	}
+	// Codecs of one format with the same ops share a part.
+	var parts []string
+	codecs := map[string][]string{}
+	for _, f := range formats {
+		for _, k := range keys {
+			if g, cd, _ := strings.Cut(k, "\x00"); g == f {
+				part := f + " + \x00"
+				if ops {
+					part += " (" + strings.Join(opsOf[k], ", ") + ")"
+				}
+				if codecs[part] == nil {
+					parts = append(parts, part)
+				}
+				codecs[part] = append(codecs[part], cd)
+			}
+		}
+	}
+	text := ""
+	for i, part := range parts {
+		head, tail, _ := strings.Cut(part, "\x00")
+		p := head + strings.Join(codecs[part], ", ") + tail
+		if i > 0 && len(text)+len(p) > max {
+			return text + "; …"
+		}
+		if i > 0 {
+			text += "; "
+		}
+		text += p
+	}
+	return text
+}
+
+// placeholder is a "{key}" of a text Fill fills.
+var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
+
+// Fill writes into text, for each "{key}", the value vals gives it (key,
+// value pairs) or else the setting key the named workload's plan recorded
+// in the run's environment ("<workload>.<key>" in results.Env.Extra), or
+// "not recorded" (a results file from before the plan recorded it).
+func Fill(text string, run *results.Run, workload string, vals ...string) string {
+	return placeholder.ReplaceAllStringFunc(text, func(m string) string {
+		k := m[1 : len(m)-1]
+		for i := 0; i+1 < len(vals); i += 2 {
+			if vals[i] == k {
+				return vals[i+1]
+			}
+		}
+		if v, ok := run.Env.Extra[workload+"."+k]; ok {
+			return v
+		}
+		return "not recorded"
+	})
+}
+
+// Summary condenses a file workload's cases (see FileLayout) for the
+// terminal: the fastest pairs by round trip with their size, then the
+// use-case recommendations.
+func Summary(name string, run *results.Run, cases []*results.Case) *table.Table {
+	ps := group(name, run, cases)
+	_, pts := ps.points()
+	if len(pts) == 0 {
+		return nil
+	}
+	t := &table.Table{Caption: fmt.Sprintf("%s: %s records, fastest round trips (write + read) and recommendations", name, table.Int(ps.records)),
+		Header: []string{"", "pair", "total", "write", "read", "size"}}
+	row := func(head table.Cell, p Point) {
+		t.AddRow(head, table.Str(p.Subject()), valued(p.TotalNs(), table.DurationF, "", table.SamplesNote(fewer(p.WriteN, p.ReadN))),
+			valued(p.WriteNs, table.DurationF, "", table.SamplesNote(p.WriteN)), valued(p.ReadNs, table.DurationF, "", table.SamplesNote(p.ReadN)), table.Num(p.FileB, table.BytesF))
+	}
+	byTotal := slices.Clone(pts)
+	sort.SliceStable(byTotal, func(a, b int) bool { return byTotal[a].TotalNs() < byTotal[b].TotalNs() })
+	for k, p := range byTotal[:min(8, len(byTotal))] {
+		row(table.Num(float64(k+1), table.IntF), p)
+	}
+	for _, r := range append(TopRules()[3:], UseCaseRules()...) {
+		if i := r.Pick(pts); i >= 0 {
+			row(table.Str(strings.ToLower(r.Name)), pts[i])
+		}
+	}
+	return t
+}
