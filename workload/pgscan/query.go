@@ -19,7 +19,6 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/pgarrow"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
@@ -725,12 +724,13 @@ func queryDescriptor(r *results.Run) *results.Descriptor {
 // maxShownSQL caps the query text the report shows.
 const maxShownSQL = 1200
 
-// renderQuery shows the user's query, its row count and columns, from the
-// results only.
-func renderQuery(r *results.Run, _ []*results.Case) ([]report.Block, error) {
+// queryBlocks shows the user's query, its row count and columns, from the
+// results only (the query's descriptor); nil for a run on the generated
+// tables.
+func queryBlocks(r *results.Run) []table.Block {
 	d := queryDescriptor(r)
 	if d == nil {
-		return nil, nil
+		return nil
 	}
 	sql := d.Settings[QuerySettingSQL]
 	if len(sql) > maxShownSQL {
@@ -740,24 +740,22 @@ func renderQuery(r *results.Run, _ []*results.Case) ([]report.Block, error) {
 		}
 		sql = sql[:cut] + fmt.Sprintf("\n… (%d more bytes: the full text is in the results, descriptor query/user)", len(sql)-cut)
 	}
-	rows, _ := strconv.ParseFloat(d.Settings[QuerySettingRows], 64)
-	line := fmt.Sprintf("Every method read the result of this query: %s rows", table.Int(rows))
+	line := "Every method read the result of this query: " + table.Int(table.Number(d.Settings[QuerySettingRows])) + " rows"
 	if c := d.Settings[QuerySettingCap]; c != "" {
-		n, _ := strconv.ParseFloat(c, 64)
-		line += fmt.Sprintf(" (capped by --rows %s)", table.Int(n))
+		line += " (capped by --rows " + table.Int(table.Number(c)) + ")"
 	}
-	if w, err := strconv.ParseFloat(d.Settings[QuerySettingWire], 64); err == nil && w > 0 {
-		line += fmt.Sprintf(", %s as binary COPY", table.Bytes(w))
+	if w := table.Number(d.Settings[QuerySettingWire]); w > 0 {
+		line += ", " + table.Bytes(w) + " as binary COPY"
 	}
-	line += ", on " + orDash(d.Settings[QuerySettingServer]) + "."
-	t := &report.Table{Header: []string{"column", "type"}}
+	line += ", on " + table.OrDash(d.Settings[QuerySettingServer]) + "."
+	t := &table.Table{Header: []string{"column", "type"}}
 	for _, c := range strings.Split(d.Settings[QuerySettingColumns], ", ") {
 		name, typ, _ := strings.Cut(c, " ")
-		t.Rows = append(t.Rows, []string{name, typ})
+		t.AddRow(table.Str(name), table.Str(typ))
 	}
 	if ex := d.Settings[QuerySettingRun]; ex != "" {
 		t.Notes = append(t.Notes, "Run as `"+strings.Join(strings.Fields(ex), " ")+"`, so that every method and COPY read the same statement.")
 	}
 	t.Notes = append(t.Notes, "Verification: "+d.Settings[QuerySettingCheck]+".")
-	return []report.Block{&report.Text{Body: line}, &report.Code{Body: sql}, t}, nil
+	return []table.Block{&table.Text{Body: line}, &table.Code{Body: sql}, t}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
 
@@ -30,16 +30,13 @@ func TestReportGolden(t *testing.T) {
 	for _, w := range doc.Runs[0].Workloads {
 		for _, s := range w.Sections {
 			for _, b := range s.Blocks {
-				if p, ok := b.(*report.Plot); ok {
+				if b.BlockKind() == "plot" {
 					plots++
-					if !strings.Contains(string(p.SVG), "<svg") {
-						t.Errorf("%s is not an SVG", p.File)
-					}
 				}
 			}
 		}
 	}
-	if plots != 1 {
+	if plots != 1 || !strings.Contains(md, "](pgscan-batch-sweep.svg)") {
 		t.Errorf("%d plots, want 1 (the batch sweep; one table size draws no size plot)", plots)
 	}
 	for _, want := range []string{
@@ -119,11 +116,11 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	findings := func() string {
-		blocks, err := renderFindings(run, run.Filter(Name, nil))
-		if err != nil || len(blocks) != 1 {
-			t.Fatalf("findings: %v, %d blocks", err, len(blocks))
+		blocks := New().Derive(run, run.Filter(Name, nil))["findings"]
+		if len(blocks) != 1 {
+			t.Fatalf("findings: %d blocks", len(blocks))
 		}
-		return blocks[0].(*report.Text).Body
+		return blocks[0].(*table.Text).Body
 	}
 	if md := findings(); strings.Contains(md, "n=1") || strings.Contains(md, "n=2") {
 		t.Fatalf("marked with more samples:\n%s", md)
