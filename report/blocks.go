@@ -6,10 +6,7 @@
 // runs benchstat-style.
 package report
 
-import (
-	"github.com/serbench/serbench/results"
-	"github.com/serbench/serbench/table"
-)
+import "github.com/serbench/serbench/table"
 
 // A Block is one element of a report section: *table.Table, *table.Text,
 // *Plot (a drawn figure) or *table.Code.
@@ -21,17 +18,6 @@ type Text = table.Text
 // Code is preformatted text (see table.Code).
 type Code = table.Code
 
-// Table is a table of text cells; the report's own tables (the
-// environment, the generic sections) are built as one and sorted by
-// SortKey.
-type Table struct {
-	Caption string
-	Header  []string
-	Rows    [][]string
-	// Notes follow the table (the rules behind the numbers, footnotes).
-	Notes []string
-}
-
 // Plot is a drawn SVG figure, written beside the report as File.
 type Plot struct {
 	// File is the SVG file name (no directory), unique within a report.
@@ -41,18 +27,4 @@ type Plot struct {
 }
 
 // BlockKind implements Block.
-func (*Table) BlockKind() string { return "table" }
-
-// BlockKind implements Block.
 func (*Plot) BlockKind() string { return "plot" }
-
-// A Section is a titled part of a workload's report rendered by code.
-type Section struct {
-	// Workload is the workload whose cases the section renders.
-	Workload string
-	Title    string
-	// Render builds the section from the workload's cases of one run.
-	// Nil blocks are left out; returning no blocks, or only nil ones,
-	// omits the section.
-	Render func(run *results.Run, cases []*results.Case) ([]Block, error)
-}

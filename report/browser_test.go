@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -43,17 +44,19 @@ func TestReportInBrowser(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	runs := []*results.Run{readRun(t, "run-a.jsonl"), readRun(t, "run-b.jsonl")}
-	sections := []Section{
-		{Workload: "features", Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
-			return []Block{SubjectsTable(run, "features", "subject", cases)}, nil
-		}},
-		{Workload: "features", Title: "Speed", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
+	layouts := map[string][]table.Section{"features": {
+		{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: "subject"}}},
+		{Title: "Speed", Blocks: []table.BlockSpec{{Derived: "speed"}}},
+	}}
+	speed := func(run *results.Run) []Block {
+		cases := run.Filter("features", nil)
+		{
 			chart := table.LineChart{Title: "encode and decode", XLabel: "op", YLabel: "time", LogY: true, YFormat: table.Duration, Palette: table.RunPalette(run)}
-			t := &Table{Header: []string{"subject", "op", "time"}}
+			t := &table.Table{Header: []string{"subject", "op", "time"}}
 			for _, op := range []string{"encode", "decode"} {
 				for _, c := range table.Where(cases, "op", op) {
 					st, _ := c.Stat(results.UnitNsPerOp)
-					t.Rows = append(t.Rows, []string{c.Labels.Get("subject"), op, table.TimeText(c)})
+					t.AddRow(table.Str(c.Labels.Get("subject")), table.Str(op), table.Time(c))
 					x := 1.0
 					if op == "decode" {
 						x = 2
@@ -71,10 +74,14 @@ func TestReportInBrowser(t *testing.T) {
 					}
 				}
 			}
-			return []Block{t, &table.Plot{File: "speed.svg", Caption: "speed", Chart: &chart}}, nil
-		}},
+			return []Block{t, &table.Plot{File: "speed.svg", Caption: "speed", Chart: &chart}}
+		}
 	}
-	doc, err := Build(Input{Runs: runs, Sections: sections})
+	var derived []map[string]table.Derived
+	for _, r := range runs {
+		derived = append(derived, map[string]table.Derived{"features": {"speed": speed(r)}})
+	}
+	doc, err := Build(Input{Runs: runs, Layouts: layouts, Derived: derived})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +147,7 @@ func TestReportInBrowser(t *testing.T) {
 	must(err)
 	const table = `document.querySelectorAll("table.data")[2]`
 	column := func() []string {
-		return strings.Split(eval(`Array.from(`+table+`.tBodies[0].rows).map(r => r.cells[2].textContent).join("|")`), "|")
+		return strings.Split(eval(`Array.from(`+table+`.tBodies[0].rows).map(r => r.cells[2].dataset.v).join("|")`), "|")
 	}
 	before := column()
 	eval(table + `.tHead.rows[0].cells[2].click(); ""`)
@@ -171,7 +178,7 @@ func TestReportInBrowser(t *testing.T) {
 	keys := func(cells []string) []float64 {
 		var out []float64
 		for _, c := range cells {
-			v, _ := SortKey(c)
+			v, _ := strconv.ParseFloat(c, 64)
 			out = append(out, v)
 		}
 		return out

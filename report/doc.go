@@ -58,9 +58,6 @@ type Input struct {
 	// Layouts are the sections each workload declares in this build, for
 	// results files whose run recorded none (schema 4 and older).
 	Layouts map[string][]table.Section
-	// Sections are sections rendered by code, for workloads that declare
-	// none.
-	Sections []Section
 }
 
 // Build renders the input's runs. Every workload also gets the generic
@@ -101,22 +98,6 @@ func Build(in Input) (*Doc, error) {
 					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
 				}
 				if blocks, err = drawn(blocks); err != nil {
-					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
-				}
-				if len(blocks) > 0 {
-					onceEach(blocks)
-					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
-				}
-			}
-			for _, s := range in.Sections {
-				if s.Workload != w || len(secs) > 0 {
-					continue
-				}
-				blocks, err := s.Render(run, cases)
-				if err != nil {
-					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
-				}
-				if blocks, err = drawn(slices.DeleteFunc(blocks, isNil)); err != nil {
 					return nil, fmt.Errorf("report: %s / %s: %w", w, s.Title, err)
 				}
 				if len(blocks) > 0 {
@@ -166,8 +147,7 @@ func declaredSections(run *results.Run) (map[string][]table.Section, error) {
 	return out, nil
 }
 
-// drawn replaces each plot's chart by its drawing (*Plot) and turns
-// tables of text into typed tables.
+// drawn replaces each plot's chart by its drawing (*Plot).
 func drawn(blocks []Block) ([]Block, error) {
 	out := make([]Block, 0, len(blocks))
 	for _, b := range blocks {
@@ -178,49 +158,11 @@ func drawn(blocks []Block) ([]Block, error) {
 				return nil, err
 			}
 			out = append(out, &Plot{File: b.File, Caption: b.Caption, SVG: svg})
-		case *Table:
-			out = append(out, typed(b))
 		default:
 			out = append(out, b)
 		}
 	}
 	return out, nil
-}
-
-// Typed turns a table of text into a typed table (see typed).
-func Typed(t *Table) *table.Table {
-	if t == nil {
-		return nil
-	}
-	return typed(t)
-}
-
-// SVG draws a chart.
-func SVG(c table.Chart) ([]byte, error) { return drawChart(c) }
-
-// typed turns a table of text into a typed table whose cells sort by the
-// number they start with (SortKey).
-func typed(t *Table) *table.Table {
-	out := &table.Table{Caption: t.Caption, Header: t.Header, Notes: t.Notes}
-	for _, r := range t.Rows {
-		cells := make([]table.Cell, len(r))
-		for i, c := range r {
-			switch {
-			case c == "–":
-				cells[i] = table.Dash()
-			case c == table.FailedText:
-				cells[i] = table.Cell{Kind: table.Failed}
-			default:
-				if v, ok := SortKey(c); ok {
-					cells[i] = table.StrV(c, v)
-				} else {
-					cells[i] = table.Str(c)
-				}
-			}
-		}
-		out.Rows = append(out.Rows, cells)
-	}
-	return out
 }
 
 // drawChart draws a chart as SVG.
@@ -250,7 +192,7 @@ func sideBySide(runs []*results.Run) []*table.Table {
 	for _, w := range workloads {
 		t := &table.Table{Caption: w + ": median time per op in each run", Header: []string{"case"}}
 		for i, r := range runs {
-			t.Header = append(t.Header, fmt.Sprintf("run %d (%s)", i+1, orDash(r.Env.Host)))
+			t.Header = append(t.Header, fmt.Sprintf("run %d (%s)", i+1, table.OrDash(r.Env.Host)))
 			if i > 0 {
 				t.Header = append(t.Header, fmt.Sprintf("run %d ÷ run 1", i+1))
 			}
@@ -615,8 +557,6 @@ func (d *Doc) JSON() ([]byte, error) {
 // returns when it found nothing to show.
 func isNil(b Block) bool {
 	switch b := b.(type) {
-	case *Table:
-		return b == nil
 	case *table.Table:
 		return b == nil
 	case *Text:

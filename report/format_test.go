@@ -1,7 +1,6 @@
 package report
 
 import (
-	"math"
 	"strings"
 	"testing"
 
@@ -94,35 +93,6 @@ func TestInline(t *testing.T) {
 	for _, tt := range tests {
 		if got := inline(tt.in); got != tt.want {
 			t.Errorf("inline(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestSortKey(t *testing.T) {
-	tests := []struct {
-		cell string
-		want float64
-		ok   bool
-	}{
-		{"1.23 ms ±4%", 1.23e6, true},
-		{"980 µs (900 µs … 2.1 ms) (noisy)", 980e3, true},
-		{"1,234", 1234, true},
-		{"45.1%", 45.1, true},
-		{"3.20× faster", 3.2, true},
-		{"2.00× slower", 0.5, true},
-		{"1.1 MiB", 1.1 * (1 << 20), true},
-		{"12 cases", 12, true},
-		{"-3.5%", -3.5, true},
-		{"v18.8.0", 0, false},
-		{"1.2.3", 0, false},
-		{"psdb", 0, false},
-		{"–", 0, false},
-		{"FAILED", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := SortKey(tt.cell)
-		if ok != tt.ok || (ok && math.Abs(got-tt.want) > 1e-9*math.Abs(tt.want)) {
-			t.Errorf("SortKey(%q) = %v, %v; want %v, %v", tt.cell, got, ok, tt.want, tt.ok)
 		}
 	}
 }

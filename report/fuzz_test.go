@@ -70,27 +70,21 @@ func read(b []byte, name string) *results.Run {
 	return r
 }
 
-// fuzzSections are sections built, for every workload of runs, from the
-// building blocks this package gives workloads: the subjects table (as
-// the golden test does, nil when the run has no descriptors), a pivot of
-// time cells, a table of every cell kind and both charts.
-func fuzzSections(runs []*results.Run) []Section {
-	var out []Section
-	seen := map[string]bool{}
+// fuzzInput declares, for every workload of runs, a Subjects section and
+// a section of derived cells (every kind of cell and chart of package
+// table over the run's cases), as a workload's layout and findings would.
+func fuzzInput(runs []*results.Run) Input {
+	in := Input{Runs: runs, Layouts: map[string][]table.Section{}}
 	for _, r := range runs {
+		d := map[string]table.Derived{}
 		for _, w := range r.Workloads() {
-			if seen[w] {
-				continue
-			}
-			seen[w] = true
-			out = append(out,
-				Section{Workload: w, Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
-					return []Block{SubjectsTable(run, w, "subject", cases)}, nil
-				}},
-				Section{Workload: w, Title: "Cells", Render: cellsSection})
+			in.Layouts[w] = []table.Section{{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: "subject"}}}, {Title: "Cells", Blocks: []table.BlockSpec{{Derived: "cells"}}}}
+			blocks, _ := cellsSection(r, r.Filter(w, nil))
+			d[w] = table.Derived{"cells": blocks}
 		}
+		in.Derived = append(in.Derived, d)
 	}
-	return out
+	return in
 }
 
 func cellsSection(run *results.Run, cases []*results.Case) ([]Block, error) {
@@ -164,15 +158,14 @@ func FuzzBuild(f *testing.F) {
 		}
 		merged := results.MergeShards(runs)
 		for _, tt := range []struct {
-			runs     []*results.Run
-			sections []Section
-			write    bool
+			in    Input
+			write bool
 		}{
-			{runs[:1], nil, false},
-			{runs, []Section{}, false},
-			{merged, fuzzSections(merged), true},
+			{Input{Runs: runs[:1]}, false},
+			{Input{Runs: runs}, false},
+			{fuzzInput(merged), true},
 		} {
-			doc, err := Build(Input{Runs: tt.runs, Sections: tt.sections})
+			doc, err := Build(tt.in)
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}

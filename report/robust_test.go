@@ -19,18 +19,16 @@ func TestBuildLeavesOutNilBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sections := []Section{
-		{Workload: "features", Title: "Subjects", Render: func(run *results.Run, cases []*results.Case) ([]Block, error) {
-			return []Block{SubjectsTable(run, "features", "subject", cases)}, nil
-		}},
-		{Workload: "features", Title: "Nothing at all", Render: func(*results.Run, []*results.Case) ([]Block, error) {
-			return []Block{nil, (*Text)(nil), (*Plot)(nil), (*Code)(nil), (*Table)(nil)}, nil
-		}},
-		{Workload: "features", Title: "Some", Render: func(*results.Run, []*results.Case) ([]Block, error) {
-			return []Block{(*Table)(nil), &Text{Body: "kept"}, nil}, nil
-		}},
-	}
-	doc, err := Build(Input{Runs: []*results.Run{run}, Sections: sections})
+	layouts := map[string][]table.Section{"features": {
+		{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: "subject"}}},
+		{Title: "Nothing at all", Blocks: []table.BlockSpec{{Derived: "nothing"}}},
+		{Title: "Some", Blocks: []table.BlockSpec{{Derived: "some"}}},
+	}}
+	derived := []map[string]table.Derived{{"features": {
+		"nothing": {nil, (*Text)(nil), (*table.Plot)(nil), (*Code)(nil), (*table.Table)(nil)},
+		"some":    {(*table.Table)(nil), &Text{Body: "kept"}, nil},
+	}}}
+	doc, err := Build(Input{Runs: []*results.Run{run}, Layouts: layouts, Derived: derived})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -502,11 +502,10 @@ func WriteOutputs(dir string, runs []*results.Run, ws workload.Set) error {
 }
 
 // ReportInput is what the report of runs is built from: the runs, the
-// blocks each workload derives from each run's results, this build's
-// layouts for results files that recorded none, and the sections of
-// workloads rendered by code.
+// blocks each workload derives from each run's results, and this build's
+// layouts for results files that recorded none.
 func ReportInput(runs []*results.Run, ws workload.Set) report.Input {
-	return report.Input{Runs: runs, Derived: ws.Derive(runs), Layouts: ws.Layouts(), Sections: ws.Sections()}
+	return report.Input{Runs: runs, Derived: ws.Derive(runs), Layouts: ws.Layouts()}
 }
 
 // recordLayout writes w's declared report sections into the results file

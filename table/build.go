@@ -22,7 +22,11 @@ type Derived map[string][]Block
 // out.
 func BuildSection(run *results.Run, s Section, cases []*results.Case, derived Derived) ([]Block, error) {
 	var out []Block
+	// A section that declares tables or plots around fixed text says
+	// nothing when none of them has anything to show: it is left out.
+	data, shown := false, false
 	for _, b := range s.Blocks {
+		before := len(out)
 		switch {
 		case b.Text != "":
 			out = append(out, &Text{Body: b.Text})
@@ -48,6 +52,13 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 				}
 			}
 		}
+		if b.Text == "" {
+			data = true
+			shown = shown || len(out) > before
+		}
+	}
+	if data && !shown {
+		return nil, nil
 	}
 	return out, nil
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
 )
@@ -173,12 +172,6 @@ type Workload interface {
 	Summary(run *results.Run, cases []*results.Case) *table.Table
 }
 
-// Sectioned is implemented by workloads whose report is still rendered by
-// code rather than declared (Layout returns nil for them).
-type Sectioned interface {
-	Sections() []report.Section
-}
-
 // Set is an ordered collection of workloads addressed by name.
 type Set []Workload
 
@@ -199,18 +192,6 @@ func (s Set) Lookup(name string) (Workload, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown workload %q (valid: %s)", name, strings.Join(s.Names(), ", "))
-}
-
-// Sections collects the code-rendered report sections of the workloads
-// that declare none.
-func (s Set) Sections() []report.Section {
-	var out []report.Section
-	for _, w := range s {
-		if sw, ok := w.(Sectioned); ok {
-			out = append(out, sw.Sections()...)
-		}
-	}
-	return out
 }
 
 // Layouts returns each workload's declared sections, by name.

@@ -148,8 +148,8 @@ func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, d
 // TestNeverRules: the libraries import nothing of the tool (their tests
 // included: pgarrow's tests may use the public pgserver helper, which
 // imports nothing of serbench); report rendering imports no workload,
-// dataset, format, codec, engine or pipeline; the engine and the results
-// model import no report.
+// dataset, format, codec, engine or pipeline, and the tables it writes
+// only the results; the engine and the results model import no report.
 func TestNeverRules(t *testing.T) {
 	tests := []struct {
 		pkg     string
@@ -160,7 +160,8 @@ func TestNeverRules(t *testing.T) {
 		{"pgarrow", true, []string{"pgarrow", "pgserver"}},
 		{"pgserver", true, []string{"pgserver"}},
 		{"results", false, []string{"results"}},
-		{"report", false, []string{"report", "results"}},
+		{"report", false, []string{"report", "results", "table"}},
+		{"table", false, []string{"table", "results"}},
 		{"bench", false, []string{"bench", "results"}},
 	}
 	for _, tt := range tests {
@@ -221,6 +222,25 @@ func TestWorkloadsImportNoWorkload(t *testing.T) {
 				}
 				t.Errorf("%s imports %s (%s): a workload imports no other workload (only %s/... and %s); move what they share into a helper",
 					pkg, d, chain(parent, pkg, d), own, strings.Join(workloadHelpers, ", "))
+			}
+		}
+	}
+}
+
+// TestWorkloadsImportNoReport: a workload declares its tables
+// (package table) and derives its findings from results; it never
+// renders, so no package under workload/ depends on report (tests aside:
+// the golden tests render through workloadtest, which is what it is for).
+func TestWorkloadsImportNoReport(t *testing.T) {
+	for _, pkg := range packages(t) {
+		if !under(pkg, "workload") || pkg == "workload/workloadtest" {
+			continue
+		}
+		ds, parent := depsVia(t, pkg, false)
+		for _, d := range ds {
+			if under(d, "report") {
+				t.Errorf("%s imports %s (%s): a workload declares tables (package table) and never renders them",
+					pkg, d, chain(parent, pkg, d))
 			}
 		}
 	}

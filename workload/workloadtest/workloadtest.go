@@ -19,7 +19,7 @@ import (
 func Markdown(t testing.TB, run *results.Run, w workload.Workload) (*report.Doc, string) {
 	t.Helper()
 	ws := workload.Set{w}
-	return Render(t, report.Input{Runs: []*results.Run{run}, Derived: ws.Derive([]*results.Run{run}), Layouts: ws.Layouts(), Sections: ws.Sections()})
+	return Render(t, report.Input{Runs: []*results.Run{run}, Derived: ws.Derive([]*results.Run{run}), Layouts: ws.Layouts()})
 }
 
 // Render builds the report of in and renders it as Markdown, failing the
