@@ -1,7 +1,6 @@
 package envelope
 
 import (
-	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,8 +11,6 @@ import (
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestReportGolden renders the envelope sections from a recorded quick run
 // (schema 2: descriptors, roles, groups, in-round ratios; filtered to four
@@ -26,7 +23,7 @@ func TestReportGolden(t *testing.T) {
 	}
 	run.File = "quick.jsonl"
 	_, md := workloadtest.Markdown(t, run, New())
-	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
+	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md)
 	plots := 0
 	for _, b := range New().Derive(run, run.Filter(Name, nil))["sweep"] {
 		if p, ok := b.(*table.Plot); ok {

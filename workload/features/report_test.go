@@ -1,7 +1,6 @@
 package features
 
 import (
-	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,8 +9,6 @@ import (
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestReportGolden renders the features sections from recorded quick runs
 // and compares the Markdown with golden files: one written by this schema
@@ -34,7 +31,7 @@ func TestReportGolden(t *testing.T) {
 			}
 			run.File = tt.file
 			doc, md := workloadtest.Markdown(t, run, New())
-			workloadtest.Golden(t, filepath.Join("testdata", strings.TrimSuffix(tt.file, ".jsonl")+".golden.md"), md, *update)
+			workloadtest.Golden(t, filepath.Join("testdata", strings.TrimSuffix(tt.file, ".jsonl")+".golden.md"), md)
 			for _, w := range tt.want {
 				if !strings.Contains(md, w) {
 					t.Errorf("report lacks %q", w)

@@ -2,10 +2,7 @@ package nested
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,20 +14,12 @@ import (
 	"github.com/serbench/serbench/workload/workloadtest"
 )
 
-var (
-	update = flag.Bool("update", false, "rewrite golden files")
-	record = flag.Bool("record", false, "re-record testdata/small.jsonl (a real run at tiny sizes)")
-)
-
 const smallRun = "small.jsonl"
 
 // TestRecordSmallRun re-records the results file of the golden test when
 // run with -record: every dataset at a tiny size, a few subjects of each
 // kind, the floors and the Parquet size table.
 func TestRecordSmallRun(t *testing.T) {
-	if !*record {
-		t.Skip("run with -record to re-record testdata/" + smallRun)
-	}
 	cfg := workload.Config{TempDir: t.TempDir(), Subjects: []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo,
 		SubjectArrowIPC, SubjectArrowIPCPar, "json", "json-par", "json" + StructParSuffix, "protobuf-par", "msgpack", SubjectAvroReaderPar, SubjectReadBytes, SubjectDecompress}}
 	p, err := newPlan(context.Background(), sizes{TPCH: 2000, Media: 2000, UserEvents: 100, Singles: 4, PerK: 1}, cfg, datasetNames())
@@ -38,32 +27,7 @@ func TestRecordSmallRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	w, err := results.Create(filepath.Join("testdata", smallRun))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	host, _ := os.Hostname()
-	env := results.Env{CPU: "recorded by TestRecordSmallRun", Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
-		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Start: time.Now().UTC(),
-		Scale: "tiny", Count: 3, Command: []string{"go", "test", "-run", "TestRecordSmallRun", "-record"}, Host: host}
-	if err := w.WriteEnv(env); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range p.Descriptors {
-		if err := w.WriteDescriptor(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := bench.RunAll(context.Background(), p.Cases, bench.Options{SampleTime: time.Millisecond, Count: 3}, nil, w.WriteCase); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteEnd(results.End{Time: time.Now().UTC(), Planned: len(p.Cases), Done: len(p.Cases)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	workloadtest.Record{Scale: "tiny", Bench: bench.Options{Count: 3, SampleTime: time.Millisecond}}.Write(t, filepath.Join("testdata", smallRun), New(), p)
 }
 
 // TestReportGolden renders the sections from the recorded small run and
@@ -75,7 +39,7 @@ func TestReportGolden(t *testing.T) {
 	}
 	run.File = smallRun
 	_, md := workloadtest.Markdown(t, run, New())
-	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md, *update)
+	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md)
 	for _, s := range []string{"### Findings", "R² with total size", "the seed found", "held", "est. MB at 600,572", "× gzip-only floor"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("report lacks %q", s)

@@ -1,7 +1,6 @@
 package pgscan
 
 import (
-	"flag"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,8 +10,6 @@ import (
 	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestReportGolden renders the pgscan sections from a recorded quick run
 // (schema 2: descriptors, roles, groups, in-round ratios; ADBC and
@@ -25,7 +22,7 @@ func TestReportGolden(t *testing.T) {
 	}
 	run.File = "quick.jsonl"
 	doc, md := workloadtest.Markdown(t, run, New())
-	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md, *update)
+	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md)
 	plots := 0
 	for _, w := range doc.Runs[0].Workloads {
 		for _, s := range w.Sections {

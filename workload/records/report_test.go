@@ -1,11 +1,7 @@
 package records
 
 import (
-	"context"
-	"flag"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -16,52 +12,14 @@ import (
 	"github.com/serbench/serbench/workload/workloadtest"
 )
 
-var (
-	update = flag.Bool("update", false, "rewrite golden files")
-	record = flag.Bool("record", false, "re-record testdata/small.jsonl (a real run at 2,000 records)")
-)
-
 const smallRun = "small.jsonl"
 
 // TestRecordSmallRun re-records the results file of the golden test when
 // run with -record: 2,000 records, three formats × codecs none and zstd, the
 // bare loop and the unbuffered write, each case with its planned samples.
 func TestRecordSmallRun(t *testing.T) {
-	if !*record {
-		t.Skip("run with -record to re-record testdata/" + smallRun)
-	}
 	p := smallPlan(t, 2000, t.TempDir(), `codec=(none|zstd)/`, "jsonl", "msgpack", "parquet-zstd", "msgpack-msgp", filecase.BareSubject, filecase.BareMsgpSubject)
-	w, err := results.Create(filepath.Join("testdata", smallRun))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	host, _ := os.Hostname()
-	env := results.Env{CPU: "recorded by TestRecordSmallRun", Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
-		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Start: time.Now().UTC(),
-		Scale: "2000 records", Count: 3, Command: []string{"go", "test", "-run", "TestRecordSmallRun", "-record"}, Host: host,
-		Extra: map[string]string{}}
-	for k, v := range p.Env {
-		env.Extra[Name+"."+k] = v
-	}
-	if err := w.WriteEnv(env); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range p.Descriptors {
-		if err := w.WriteDescriptor(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	err = bench.RunAll(context.Background(), p.Cases, bench.Options{SampleTime: time.Millisecond}, nil, w.WriteCase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteEnd(results.End{Time: time.Now().UTC(), Planned: len(p.Cases), Done: len(p.Cases)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	workloadtest.Record{Scale: "2000 records", Bench: bench.Options{Count: 3, SampleTime: time.Millisecond}}.Write(t, filepath.Join("testdata", smallRun), New(), p)
 }
 
 // TestReportGoldenV1 renders a results file written before results carried
@@ -74,7 +32,7 @@ func TestReportGoldenV1(t *testing.T) {
 	}
 	run.File = "small-v1.jsonl"
 	_, md := workloadtest.Markdown(t, run, New())
-	workloadtest.Golden(t, filepath.Join("testdata", "small-v1.golden.md"), md, *update)
+	workloadtest.Golden(t, filepath.Join("testdata", "small-v1.golden.md"), md)
 }
 
 // TestReportGolden renders the records sections from the recorded small
@@ -86,7 +44,7 @@ func TestReportGolden(t *testing.T) {
 	}
 	run.File = smallRun
 	doc, md := workloadtest.Markdown(t, run, New())
-	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md, *update)
+	workloadtest.Golden(t, filepath.Join("testdata", "small.golden.md"), md)
 	for _, s := range []string{"Combined size & performance", "Pareto frontier", "Recommendations by use case",
 		"pipeline ÷ bare", "msgpack-msgp-bare vs msgpack-msgp + none", "msgpack + none (unbuffered)", "decompress floor", "(records-size-vs-time.svg)"} {
 		if !strings.Contains(md, s) {

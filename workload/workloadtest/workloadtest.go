@@ -1,13 +1,19 @@
 // Package workloadtest holds the test helpers the workloads share:
-// rendering a workload's report sections to Markdown and comparing a text
-// with a golden file.
+// rendering a workload's report to Markdown, comparing a text with a
+// golden file (-update rewrites it) and re-recording the results file a
+// golden test renders (-record: a real run of a small plan).
 package workloadtest
 
 import (
+	"context"
+	"flag"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
@@ -35,11 +41,17 @@ func Render(t testing.TB, in report.Input) (*report.Doc, string) {
 	return doc, md.String()
 }
 
-// Golden compares got with the file at path, first rewriting the file when
-// update is set (the tests' -update flag).
-func Golden(t testing.TB, path, got string, update bool) {
+// The flags every workload's golden tests share.
+var (
+	update = flag.Bool("update", false, "rewrite golden files")
+	record = flag.Bool("record", false, "re-record the results files the golden tests render (a real run)")
+)
+
+// Golden compares got with the file at path, first rewriting the file
+// under -update.
+func Golden(t testing.TB, path, got string) {
 	t.Helper()
-	if update {
+	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -64,5 +76,61 @@ func OneSample(run *results.Run) {
 			c.Summary[results.UnitNsPerOp] = s
 			c.Samples = c.Samples[:1]
 		}
+	}
+}
+
+// Record options.
+type Record struct {
+	// Scale names the plan's scale in the environment line.
+	Scale string
+	// Bench are the measurement options (Count is the env's count).
+	Bench bench.Options
+	// Descriptor, when set, adjusts each descriptor before it is written
+	// (a path as a user would see it).
+	Descriptor func(*results.Descriptor)
+}
+
+// Write measures plan's cases for w and writes them to path as a run
+// would — the environment (the plan's facts as w's keys), the descriptors,
+// the cases, an end line — when the test runs with -record; otherwise it
+// skips the test. The file records no sections: golden tests render it
+// with the workload's current layout.
+func (r Record) Write(t *testing.T, path string, w workload.Workload, plan *workload.Plan) {
+	t.Helper()
+	if !*record {
+		t.Skip("run with -record to re-record " + path)
+	}
+	f, err := results.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	host, _ := os.Hostname()
+	env := results.Env{CPU: "recorded by " + t.Name(), Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GoVersion: runtime.Version(), Start: time.Now().UTC(),
+		Scale: r.Scale, Count: r.Bench.Count, Command: []string{"go", "test", "-run", t.Name(), "-record"}, Host: host, Extra: map[string]string{}}
+	for k, v := range plan.Env {
+		env.Extra[w.Name()+"."+k] = v
+	}
+	if err := f.WriteEnv(env); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range plan.Descriptors {
+		d.Workload = w.Name()
+		if r.Descriptor != nil {
+			r.Descriptor(&d)
+		}
+		if err := f.WriteDescriptor(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := bench.RunAll(context.Background(), plan.Cases, r.Bench, nil, f.WriteCase); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteEnd(results.End{Time: time.Now().UTC(), Planned: len(plan.Cases), Done: len(plan.Cases)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
