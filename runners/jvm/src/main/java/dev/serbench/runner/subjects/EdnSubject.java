@@ -1,0 +1,129 @@
+package dev.serbench.runner.subjects;
+
+import clojure.java.api.Clojure;
+import clojure.lang.IFn;
+import clojure.lang.Keyword;
+import clojure.lang.PersistentArrayMap;
+import clojure.lang.PersistentHashMap;
+import clojure.lang.PersistentVector;
+import dev.serbench.runner.arrow.Dataset;
+import dev.serbench.runner.digest.Nav;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * EDN through Clojure: the native objects are Clojure persistent data (a vector of maps with
+ * keyword keys, vectors for lists, Long for integers, Double/Float, String, BigDecimal); encode is
+ * {@code pr-str} of the vector then UTF-8, decode UTF-8 then {@code clojure.edn/read-string}.
+ * Binary values have no EDN form ({@code pr-str} prints {@code #object[...]}): such datasets fail
+ * verification.
+ */
+public final class EdnSubject implements Subject {
+  private static IFn prStr;
+  private static IFn readString;
+
+  static synchronized void init() {
+    if (prStr == null) {
+      IFn require = Clojure.var("clojure.core", "require");
+      require.invoke(Clojure.read("clojure.edn"));
+      prStr = Clojure.var("clojure.core", "pr-str");
+      readString = Clojure.var("clojure.edn", "read-string");
+    }
+  }
+
+  @Override
+  public String name() {
+    return "edn";
+  }
+
+  @Override
+  public String format() {
+    return "edn";
+  }
+
+  @Override
+  public String library() {
+    return "org.clojure:clojure";
+  }
+
+  @Override
+  public List<String> ops() {
+    return List.of("encode", "decode", "query");
+  }
+
+  @Override
+  public Map<String, String> labels() {
+    return GenericSubject.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
+        "model", "Clojure persistent maps (keyword keys) and vectors");
+  }
+
+  /** A generic value as Clojure data. */
+  static Object toClojure(Object v) {
+    if (v instanceof Map<?, ?> m) {
+      Object[] kvs = new Object[m.size() * 2];
+      int i = 0;
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        kvs[i++] = Keyword.intern((String) e.getKey());
+        kvs[i++] = toClojure(e.getValue());
+      }
+      return kvs.length <= 16 ? new PersistentArrayMap(kvs) : PersistentHashMap.create(kvs);
+    }
+    if (v instanceof List<?> xs) {
+      List<Object> out = new ArrayList<>(xs.size());
+      for (Object x : xs) {
+        out.add(toClojure(x));
+      }
+      return PersistentVector.create(out);
+    }
+    if (v instanceof Integer i) {
+      return (long) i;
+    }
+    return v;
+  }
+
+  static final Nav NAV = new Nav() {
+    @Override
+    public Object field(Object s, String name, int idx) {
+      return ((Map<?, ?>) s).get(Keyword.intern(name));
+    }
+  };
+
+  @Override
+  public Bound bind(Dataset ds, Path tmp) {
+    init();
+    return new Bound() {
+      @Override
+      public Object prepare(List<Map<String, Object>> rows) {
+        return toClojure(rows);
+      }
+
+      @Override
+      public byte[] encode(Object natives) {
+        return ((String) prStr.invoke(natives)).getBytes(StandardCharsets.UTF_8);
+      }
+
+      @Override
+      public Object decode(byte[] bytes) {
+        return readString.invoke(new String(bytes, StandardCharsets.UTF_8));
+      }
+
+      @Override
+      public Object query(byte[] bytes, Projection p) {
+        return decode(bytes);
+      }
+
+      @Override
+      public List<?> rows(Object decoded) {
+        return (List<?>) decoded;
+      }
+
+      @Override
+      public Nav nav() {
+        return NAV;
+      }
+    };
+  }
+}

@@ -1,0 +1,87 @@
+package dev.serbench.runner.subjects;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
+import com.fasterxml.jackson.dataformat.smile.SmileFactory;
+import dev.serbench.runner.digest.Nav;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * jackson-databind over JSON, Smile or CBOR: the rows as one array of objects, read back as
+ * {@code List<LinkedHashMap>} (Jackson's "untyped" mapping). JSON writes NaN and ±Infinity as
+ * bare tokens (read with ALLOW_NON_NUMERIC_NUMBERS) and binary as base64 text, which the digest
+ * decodes back for binary columns.
+ */
+public final class JacksonSubject extends GenericSubject {
+  private final ObjectWriter writer;
+  private final ObjectReader reader;
+  private final boolean base64;
+
+  private JacksonSubject(String name, String format, String library, ObjectMapper m, boolean base64) {
+    super(name, format, library, labels("codegen", "no", "reuse", "no", "zero_copy", "no",
+        "time_precision", "us", "model", "java.util.Map/List (untyped)"));
+    this.writer = m.writer();
+    this.reader = m.readerFor(List.class);
+    this.base64 = base64;
+  }
+
+  public static JacksonSubject json() {
+    JsonFactory f = JsonFactory.builder()
+        .disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
+        .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+        .build();
+    return new JacksonSubject("jackson-json", "json", "com.fasterxml.jackson.core:jackson-databind",
+        new ObjectMapper(f), true);
+  }
+
+  public static JacksonSubject smile() {
+    return new JacksonSubject("jackson-smile", "smile", "com.fasterxml.jackson.dataformat:jackson-dataformat-smile",
+        new ObjectMapper(new SmileFactory()), false);
+  }
+
+  public static JacksonSubject cbor() {
+    return new JacksonSubject("jackson-cbor", "cbor", "com.fasterxml.jackson.dataformat:jackson-dataformat-cbor",
+        new ObjectMapper(new CBORFactory()), false);
+  }
+
+  @Override
+  protected byte[] write(List<Map<String, Object>> rows) throws Exception {
+    return writer.writeValueAsBytes(rows);
+  }
+
+  @Override
+  protected List<?> read(byte[] bytes) throws Exception {
+    return reader.readValue(bytes);
+  }
+
+  private static final Nav BASE64 = new Nav() {
+    @Override
+    public Object leaf(Object v, ArrowType t) {
+      if (v instanceof String s) {
+        switch (t.getTypeID()) {
+          case Binary:
+          case LargeBinary:
+          case BinaryView:
+          case FixedSizeBinary:
+            return Base64.getDecoder().decode(s);
+          default:
+            break;
+        }
+      }
+      return v;
+    }
+  };
+
+  @Override
+  protected Nav nav() {
+    return base64 ? BASE64 : Nav.DEFAULT;
+  }
+}

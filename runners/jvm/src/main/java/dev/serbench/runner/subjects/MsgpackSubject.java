@@ -1,0 +1,125 @@
+package dev.serbench.runner.subjects;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.msgpack.core.MessageBufferPacker;
+import org.msgpack.core.MessageFormat;
+import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessageUnpacker;
+
+/**
+ * msgpack-java (msgpack-core): the rows as one array of maps with string keys, written and read
+ * value by value with MessagePacker/MessageUnpacker into {@code ArrayList}/{@code LinkedHashMap}.
+ * Integers that fit are read as Long, uint64 beyond 2^63 as the Long bit pattern; float32 stays
+ * float32; decimals are written as their plain string (msgpack has no decimal type).
+ */
+public final class MsgpackSubject extends GenericSubject {
+  public MsgpackSubject() {
+    super("msgpack-java", "msgpack", "org.msgpack:msgpack-core",
+        labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
+            "model", "java.util.Map/List (hand-written tree walk)"));
+  }
+
+  @Override
+  protected byte[] write(List<Map<String, Object>> rows) throws Exception {
+    MessageBufferPacker p = MessagePack.newDefaultBufferPacker();
+    pack(p, rows);
+    p.close();
+    return p.toByteArray();
+  }
+
+  static void pack(MessageBufferPacker p, Object v) throws Exception {
+    if (v == null) {
+      p.packNil();
+    } else if (v instanceof String s) {
+      p.packString(s);
+    } else if (v instanceof Long l) {
+      p.packLong(l);
+    } else if (v instanceof Integer i) {
+      p.packInt(i);
+    } else if (v instanceof Double d) {
+      p.packDouble(d);
+    } else if (v instanceof Float f) {
+      p.packFloat(f);
+    } else if (v instanceof Boolean b) {
+      p.packBoolean(b);
+    } else if (v instanceof Map<?, ?> m) {
+      p.packMapHeader(m.size());
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        p.packString((String) e.getKey());
+        pack(p, e.getValue());
+      }
+    } else if (v instanceof List<?> xs) {
+      p.packArrayHeader(xs.size());
+      for (Object x : xs) {
+        pack(p, x);
+      }
+    } else if (v instanceof byte[] b) {
+      p.packBinaryHeader(b.length);
+      p.writePayload(b);
+    } else if (v instanceof BigDecimal d) {
+      p.packString(d.toPlainString());
+    } else if (v instanceof BigInteger b) {
+      p.packBigInteger(b);
+    } else {
+      throw new IllegalArgumentException("msgpack: cannot write " + v.getClass().getName());
+    }
+  }
+
+  @Override
+  protected List<?> read(byte[] bytes) throws Exception {
+    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(bytes)) {
+      return (List<?>) unpack(u);
+    }
+  }
+
+  static Object unpack(MessageUnpacker u) throws Exception {
+    MessageFormat f = u.getNextFormat();
+    switch (f.getValueType()) {
+      case NIL:
+        u.unpackNil();
+        return null;
+      case BOOLEAN:
+        return u.unpackBoolean();
+      case INTEGER:
+        if (f == MessageFormat.UINT64) {
+          return u.unpackBigInteger().longValue();
+        }
+        return u.unpackLong();
+      case FLOAT:
+        if (f == MessageFormat.FLOAT32) {
+          return u.unpackFloat();
+        }
+        return u.unpackDouble();
+      case STRING:
+        return u.unpackString();
+      case BINARY: {
+        int n = u.unpackBinaryHeader();
+        return u.readPayload(n);
+      }
+      case ARRAY: {
+        int n = u.unpackArrayHeader();
+        ArrayList<Object> xs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+          xs.add(unpack(u));
+        }
+        return xs;
+      }
+      case MAP: {
+        int n = u.unpackMapHeader();
+        LinkedHashMap<String, Object> m = new LinkedHashMap<>((int) (n / 0.75f) + 1);
+        for (int i = 0; i < n; i++) {
+          String k = u.unpackString();
+          m.put(k, unpack(u));
+        }
+        return m;
+      }
+      default:
+        throw new IllegalArgumentException("msgpack: unexpected " + f);
+    }
+  }
+}

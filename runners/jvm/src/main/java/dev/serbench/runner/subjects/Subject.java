@@ -1,0 +1,74 @@
+package dev.serbench.runner.subjects;
+
+import dev.serbench.runner.arrow.Dataset;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** A serialization library measured by the runner, bound per dataset. */
+public interface Subject {
+  /** The name announced in hello (unique within the runner). */
+  String name();
+
+  /** The format's name. */
+  String format();
+
+  /** The library as {@code group:artifact}. */
+  String library();
+
+  /** The ops it supports (encode, decode, query). */
+  default List<String> ops() {
+    return List.of("encode", "decode");
+  }
+
+  /** Whether it binds to any dataset (false: only to the schemas it has generated code for). */
+  default boolean anySchema() {
+    return true;
+  }
+
+  /** serbench's fairness labels. */
+  Map<String, String> labels();
+
+  /** Binds the subject to a dataset's schema; {@code tmp} is WORK/tmp (may be null in tests). */
+  Bound bind(Dataset ds, Path tmp) throws Exception;
+
+  /** A subject bound to one dataset. */
+  interface Bound extends AutoCloseable {
+    /** The subject's native objects for the rows, built outside timing. */
+    Object prepare(List<Map<String, Object>> rows) throws Exception;
+
+    /** Native objects → bytes. */
+    byte[] encode(Object natives) throws Exception;
+
+    /** Bytes → native objects (every object built). */
+    Object decode(byte[] bytes) throws Exception;
+
+    /** The decode op as timed: decode and release what must be released explicitly. */
+    default Object decodeTimed(byte[] bytes) throws Exception {
+      return decode(bytes);
+    }
+
+    /** Bytes → the native objects a projection selects ({@code columns}: leaf paths). */
+    default Object query(byte[] bytes, Projection p) throws Exception {
+      throw new UnsupportedOperationException("query");
+    }
+
+    default Object queryTimed(byte[] bytes, Projection p) throws Exception {
+      return query(bytes, p);
+    }
+
+    /** The top-level row objects of decoded native objects, for the digest. */
+    List<?> rows(Object decoded) throws Exception;
+
+    /** How the digest reads the native objects. */
+    default dev.serbench.runner.digest.Nav nav() {
+      return dev.serbench.runner.digest.Nav.DEFAULT;
+    }
+
+    /** Releases native objects (off-heap memory); a no-op for heap objects. */
+    default void release(Object o) throws Exception {}
+
+    @Override
+    default void close() throws Exception {}
+  }
+}

@@ -1,0 +1,143 @@
+"""Columnar subjects whose native object is a table, not rows: pyarrow's
+Arrow IPC stream and Parquet (in-memory buffers), and polars' Parquet.
+The digest reads the decoded table's rows (dataset.to_native), outside
+timing."""
+
+from __future__ import annotations
+
+import io
+
+import pyarrow as pa
+
+from .. import dataset, digest
+from .base import Bound, Subject, labels
+
+
+class _TableBound(Bound):
+    def rows(self, decoded):
+        return dataset.to_native(decoded)
+
+
+class _IpcBound(_TableBound):
+    def prepare(self, ds):
+        return ds.table.combine_chunks()
+
+    def encode(self, table):
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as w:
+            w.write_table(table)
+        return sink.getvalue()
+
+    def decode(self, data):
+        return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+
+
+class PyarrowIpc(Subject):
+    name = "pyarrow-ipc"
+    format = "arrow-ipc-stream"
+    library = "pyarrow"
+    modules = ("pyarrow",)
+    labels = labels(
+        model="pyarrow.Table (columnar)",
+        layout="columnar",
+        zero_copy="yes",
+        note="decode reads the stream into a Table over the input buffer (no copy)",
+    )
+
+    def bind(self, schema):
+        return _IpcBound()
+
+
+class _ParquetBound(_TableBound):
+    def __init__(self, schema: pa.Schema):
+        import pyarrow.parquet as pq
+
+        self.pq = pq
+        self.schema = schema
+        self._columns = {}
+
+    def prepare(self, ds):
+        return ds.table.combine_chunks()
+
+    def encode(self, table):
+        sink = pa.BufferOutputStream()
+        self.pq.write_table(table, sink, compression="none")
+        return sink.getvalue()
+
+    def decode(self, data):
+        return self.pq.read_table(pa.BufferReader(data))
+
+    def columns(self, data, proj) -> list[str]:
+        """The Parquet column paths of the projection's leaves (Parquet's
+        leaves are the Arrow leaves, in order)."""
+        cols = self._columns.get(proj.query)
+        if cols is None:
+            ps = self.pq.ParquetFile(pa.BufferReader(data)).schema
+            arrow_leaves = digest.leaves(self.schema)
+            if len(arrow_leaves) != len(ps):
+                raise ValueError(f"parquet: {len(ps)} leaf columns, the schema has {len(arrow_leaves)}")
+            cols = [ps.column(i).path for i, lf in enumerate(arrow_leaves) if lf.path in proj.leaves]
+            self._columns[proj.query] = cols
+        return cols
+
+    def query(self, data, proj):
+        cols = self.columns(data, proj)
+        return self.pq.ParquetFile(pa.BufferReader(data)).read(columns=cols)
+
+
+class PyarrowParquet(Subject):
+    name = "pyarrow-parquet"
+    format = "parquet"
+    library = "pyarrow"
+    modules = ("pyarrow.parquet",)
+    ops = ("encode", "decode", "query")
+    labels = labels(
+        model="pyarrow.Table (columnar)",
+        layout="columnar",
+        page_compression="none",
+        query="reads only the selected leaf columns",
+    )
+
+    def bind(self, schema):
+        return _ParquetBound(schema)
+
+
+class _PolarsBound(_TableBound):
+    def __init__(self, schema):
+        import polars as pl
+
+        self.pl = pl
+
+    def prepare(self, ds):
+        return self.pl.from_arrow(ds.table)
+
+    def encode(self, df):
+        bio = io.BytesIO()
+        df.write_parquet(bio, compression="uncompressed")
+        return bio.getvalue()
+
+    def decode(self, data):
+        return self.pl.read_parquet(io.BytesIO(data))
+
+    def query(self, data, proj):
+        return self.pl.read_parquet(io.BytesIO(data), columns=proj.top)
+
+    def rows(self, decoded):
+        return dataset.to_native(decoded.to_arrow())
+
+
+class PolarsParquet(Subject):
+    name = "polars-parquet"
+    format = "parquet"
+    library = "polars"
+    modules = ("polars",)
+    ops = ("encode", "decode", "query")
+    labels = labels(
+        model="polars.DataFrame (columnar)",
+        layout="columnar",
+        page_compression="none",
+        query="reads the selected top-level columns whole",
+    )
+
+    def bind(self, schema):
+        return _PolarsBound(schema)

@@ -1,0 +1,60 @@
+"""What a subject is: a serialization library bound to a dataset's schema."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from ..versions import version
+
+
+class Bound:
+    """A subject bound to one dataset's schema."""
+
+    def prepare(self, ds):
+        """The subject's native objects for a dataset.Dataset (outside
+        timing): its native rows unless the subject's model differs."""
+        return ds.rows
+
+    def encode(self, natives) -> bytes:
+        raise NotImplementedError
+
+    def decode(self, data: bytes):
+        raise NotImplementedError
+
+    def query(self, data: bytes, proj):
+        """The objects a projection selects (only subjects announcing query)."""
+        raise NotImplementedError
+
+    def rows(self, decoded) -> list:
+        """The decoded objects as native rows for the digest (outside timing)."""
+        return decoded
+
+
+class Subject:
+    name = ""
+    format = ""
+    library = ""  # the PyPI distribution, for its version
+    ops = ("encode", "decode")
+    labels: dict = {}
+    modules: tuple = ()  # imported to check the subject is installed
+
+    def version(self) -> str:
+        return version(self.library)
+
+    def available(self) -> str | None:
+        """None, or why the subject cannot run here."""
+        for m in self.modules:
+            try:
+                __import__(m)
+            except ImportError as e:
+                return f"{self.name}: {e}"
+        return None
+
+    def bind(self, schema: pa.Schema) -> Bound:
+        raise NotImplementedError
+
+
+def labels(**kw) -> dict:
+    base = {"codegen": "no", "reuse": "no", "zero_copy": "no", "time_precision": "us"}
+    base.update({k: str(v) for k, v in kw.items()})
+    return base

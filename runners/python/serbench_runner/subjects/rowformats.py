@@ -1,0 +1,124 @@
+"""Schemaless row formats over the native rows (lists of dicts): the
+standard json module, orjson, msgpack, cbor2 and pyfory. What a format has
+no type for is carried as wire.py says and turned back into native values
+inside the timed decode (schema-driven fix-ups)."""
+
+from __future__ import annotations
+
+import json
+
+from .. import wire
+from ..projection import rows_projector
+from .base import Bound, Subject, labels
+
+
+class _Fixed(Bound):
+    def __init__(self, schema, enc, dec, fix):
+        self.schema = schema
+        self.encode = enc
+        if fix is None:
+            self.decode = dec
+        else:
+            self.decode = lambda b: fix(dec(b))
+        self._projectors = {}
+
+    def query(self, data, proj):
+        """A full decode, then the projection (these formats cannot skip)."""
+        p = self._projectors.get(proj.query)
+        if p is None:
+            p = self._projectors[proj.query] = rows_projector(self.schema, proj)
+        return p(self.decode(data))
+
+
+class _RowSubject(Subject):
+    ops = ("encode", "decode", "query")
+
+
+class StdJson(_RowSubject):
+    name = "json"
+    format = "json"
+    library = "python"  # the standard library: the interpreter's version
+    labels = labels(query="full decode, then projection", model="dict rows", timestamps="ISO 8601 strings", binary="base64", decimals="strings")
+
+    def version(self):
+        import platform
+
+        return platform.python_version()
+
+    def bind(self, schema):
+        fix = wire.rows_fixer(schema, wire.json_leaf)
+        enc = json.JSONEncoder(default=wire.json_default, ensure_ascii=False, separators=(",", ":")).encode
+        dec = json.loads
+        return _Fixed(schema, lambda rows: enc(rows).encode("utf-8"), dec, fix)
+
+
+class Orjson(_RowSubject):
+    name = "orjson"
+    format = "json"
+    library = "orjson"
+    modules = ("orjson",)
+    labels = labels(
+        query="full decode, then projection",
+        model="dict rows",
+        timestamps="ISO 8601 strings",
+        binary="base64",
+        decimals="strings",
+        nan="null (JSON has no NaN)",
+    )
+
+    def bind(self, schema):
+        import orjson
+
+        fix = wire.rows_fixer(schema, wire.json_leaf)
+        default = wire.json_default
+        dumps = orjson.dumps
+        return _Fixed(schema, lambda rows: dumps(rows, default=default), orjson.loads, fix)
+
+
+class Msgpack(_RowSubject):
+    name = "msgpack"
+    format = "msgpack"
+    library = "msgpack"
+    modules = ("msgpack",)
+    labels = labels(query="full decode, then projection", model="dict rows", timestamps="msgpack timestamp ext", decimals="strings")
+
+    def bind(self, schema):
+        import msgpack
+
+        fix = wire.rows_fixer(schema, wire.msgpack_leaf)
+        packer_default = wire.msgpack_default
+
+        def enc(rows):
+            return msgpack.packb(rows, default=packer_default, datetime=True, use_bin_type=True)
+
+        def dec(b):
+            return msgpack.unpackb(b, timestamp=3, raw=False, strict_map_key=False)
+
+        return _Fixed(schema, enc, dec, fix)
+
+
+class Cbor2(_RowSubject):
+    name = "cbor2"
+    format = "cbor"
+    library = "cbor2"
+    modules = ("cbor2",)
+    labels = labels(query="full decode, then projection", model="dict rows", timestamps="tag 0 (RFC 3339 string)", decimals="tag 4")
+
+    def bind(self, schema):
+        import cbor2
+
+        return _Fixed(schema, cbor2.dumps, cbor2.loads, None)
+
+
+class Pyfory(_RowSubject):
+    name = "pyfory"
+    format = "fory"
+    library = "pyfory"
+    modules = ("pyfory",)
+    labels = labels(query="full decode, then projection", model="dict rows", mode="python (xlang=False), ref tracking off")
+
+    def bind(self, schema):
+        import pyfory
+
+        f = pyfory.Fory(xlang=False, ref=False, strict=False)
+        return _Fixed(schema, f.serialize, f.deserialize, None)

@@ -1,0 +1,16 @@
+// Package serbench carries the sources serbench builds while it runs: the
+// runners that measure subjects in other languages (runners/, see
+// docs/runner-protocol.md) and the schema files they share with the Go
+// side, laid out as in the repository. A serbench binary builds a runner
+// from them into its cache on first use, so an installed binary needs no
+// checkout.
+package serbench
+
+import "embed"
+
+// RunnerSources are the runners' sources and the schemas they compile
+// (the nested datasets' .proto files the JVM runner generates its classes
+// from), at their repository paths.
+//
+//go:embed runners/jvm/pom.xml runners/jvm/src dataset/nested/tpch/pb/tpch.proto dataset/nested/media/pb/media.proto dataset/nested/userevents/pb/userevents.proto
+var RunnerSources embed.FS
