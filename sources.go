@@ -8,9 +8,14 @@ package serbench
 
 import "embed"
 
-// RunnerSources are the runners' sources and the schemas they compile
-// (the nested datasets' .proto files the JVM runner generates its classes
-// from), at their repository paths.
+// RunnerSources are the JVM runner's sources and the schemas it compiles
+// (the nested datasets' .proto files it generates its classes from), at
+// their repository paths.
 //
 //go:embed runners/jvm/pom.xml runners/jvm/src dataset/nested/tpch/pb/tpch.proto dataset/nested/media/pb/media.proto dataset/nested/userevents/pb/userevents.proto
 var RunnerSources embed.FS
+
+// PythonRunnerSources are the Python runner's package and lock file.
+//
+//go:embed runners/python/pyproject.toml runners/python/requirements.lock all:runners/python/serbench_runner
+var PythonRunnerSources embed.FS

@@ -23,6 +23,7 @@ import (
 	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -80,6 +81,10 @@ type Options struct {
 	// ResultsOnly writes results.jsonl only: no bench.txt, no report (a
 	// fork, whose parent writes them).
 	ResultsOnly bool
+	// Runners are the runners for other languages the workloads may use
+	// (nil: Go subjects only). A fork gets none: runner cases are measured
+	// by this process, the runner being a process of its own.
+	Runners *runner.Available
 }
 
 // Progress follows a run: Begin with the number of cases, then the bench
@@ -195,7 +200,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			env.RunID = runID(o.Args, env.Revision)
 		}
 	}
-	cfg := workload.Config{Scale: scale, Subjects: o.Subjects, TempDir: tmp}
+	cfg := workload.Config{Scale: scale, Subjects: o.Subjects, TempDir: tmp, Runners: o.Runners}
 
 	// Plan every workload before measuring anything, so that a bad filter
 	// or a workload that cannot start fails before the first case.
@@ -365,8 +370,16 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			return rw.WriteCase(c)
 		}
 		if f := forks[p.w.Name()]; f >= 1 && n > 0 {
-			runErr = measureForked(ctx, o, p.w.Name(), p.plan.Cases, f, tmp, prog, emit, probe)
-			n *= f
+			// Cases a runner measures in its own process stay here: a
+			// fork plans without runners.
+			local, remote := splitRemote(p.plan.Cases)
+			runErr = measureForked(ctx, o, p.w.Name(), local, f, tmp, prog, emit, probe)
+			n = len(local)*f + len(remote)
+			if runErr == nil && len(remote) > 0 {
+				prog.offset += len(local) * f
+				runErr = bench.RunAll(ctx, remote, opts, prog, emit)
+				prog.offset -= len(local) * f
+			}
 		} else {
 			// A workload that measures this process's resident memory
 			// runs without the memory probe's buffer.
@@ -506,6 +519,19 @@ func WriteOutputs(dir string, runs []*results.Run, ws workload.Set) error {
 // layouts for results files that recorded none.
 func ReportInput(runs []*results.Run, ws workload.Set) report.Input {
 	return report.Input{Runs: runs, Derived: ws.Derive(runs), Layouts: ws.Layouts()}
+}
+
+// splitRemote separates the cases another process measures (a runner's)
+// from the others.
+func splitRemote(cases []bench.Case) (local, remote []bench.Case) {
+	for _, c := range cases {
+		if c.Remote != nil {
+			remote = append(remote, c)
+		} else {
+			local = append(local, c)
+		}
+	}
+	return local, remote
 }
 
 // recordLayout writes w's declared report sections into the results file

@@ -4,32 +4,56 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/digest"
 	"github.com/serbench/serbench/results"
 )
 
-// Dataset is one dataset a runner reads: its rows as an Arrow IPC stream,
-// and the digest every full decode of them must reproduce.
+// Dataset is one dataset a runner reads.
 type Dataset struct {
 	// Name is the directory under WORK/datasets.
 	Name string
 	// Rows is the number of rows (informative for the runner).
 	Rows int
-	// WriteArrow writes the rows as an Arrow IPC stream; it is called at
-	// most once per Group.
-	WriteArrow func(w io.Writer) error
-	// Want is the Go side's digest of the rows; for a query case,
-	// WantQuery[query] is the digest of the projection.
-	Want      digest.Result
-	WantQuery map[string]digest.Result
+	// Build returns the rows as Arrow record batches of one schema. It is
+	// called once, by the first group that needs the dataset (generating
+	// data belongs to setup, not to planning).
+	Build func() (*arrow.Schema, []arrow.RecordBatch, error)
+
+	// want is the Go side's digest of the rows, set when the dataset is
+	// written.
+	want digest.Result
+}
+
+// Want is the digest a decode of query (comma-separated leaf paths, ""
+// for every column) must reproduce: the digests of those columns of the
+// Go side's digest of the rows, and their table digest.
+func (d *Dataset) Want(query string) (digest.Result, error) {
+	if query == "" {
+		return d.want, nil
+	}
+	r := digest.Result{Rows: d.want.Rows}
+	for _, p := range strings.Split(query, ",") {
+		i := slices.IndexFunc(d.want.Columns, func(c digest.ColumnDigest) bool { return c.Path == p })
+		if i < 0 {
+			return r, fmt.Errorf("query column %q is no leaf of dataset %s", p, d.Name)
+		}
+		r.Columns = append(r.Columns, d.want.Columns[i])
+	}
+	slices.SortFunc(r.Columns, func(a, b digest.ColumnDigest) int { return strings.Compare(a.Path, b.Path) })
+	t, err := digest.TableDigest(r.Columns)
+	r.Table = t
+	return r, err
 }
 
 // Group measures the cases of one runner: it implements bench.Remote, so
@@ -173,6 +197,18 @@ func (g *Group) dataset(name string) (string, error) {
 		return dir, err
 	}
 	err := func() error {
+		schema, recs, err := d.Build()
+		if err != nil {
+			return err
+		}
+		defer func() {
+			for _, r := range recs {
+				r.Release()
+			}
+		}()
+		if d.want, err = digest.Batches(schema, recs...); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -180,7 +216,14 @@ func (g *Group) dataset(name string) (string, error) {
 		if err != nil {
 			return err
 		}
-		if err := d.WriteArrow(f); err != nil {
+		w := ipc.NewWriter(f, ipc.WithSchema(schema))
+		for _, r := range recs {
+			if err := w.Write(r); err != nil {
+				f.Close()
+				return err
+			}
+		}
+		if err := w.Close(); err != nil {
 			f.Close()
 			return err
 		}
@@ -211,10 +254,10 @@ func (g *Group) record(rc *results.Case, s Case, inv *invocation) {
 		return
 	}
 	if s.Op != OpCopy {
-		want, ok := g.want(s)
+		want, err := g.Datasets[s.Dataset].Want(s.Query)
 		switch {
-		case !ok:
-			fail(rc, fmt.Sprintf("verify: no Go-side digest for dataset %q query %q", s.Dataset, s.Query))
+		case err != nil:
+			fail(rc, "verify: "+err.Error())
 			return
 		case v.Digest == nil:
 			fail(rc, "verify: the runner reported no digest")
@@ -254,19 +297,6 @@ func (g *Group) record(rc *results.Case, s Case, inv *invocation) {
 	if inv.hello != nil && inv.hello.Alloc != "thread" && inv.hello.Alloc != "process" {
 		rc.Notes = append(rc.Notes, "allocations not measured by this runtime (B/op shows 0)")
 	}
-}
-
-// want is the digest a case's decode must reproduce.
-func (g *Group) want(s Case) (digest.Result, bool) {
-	d := g.Datasets[s.Dataset]
-	if d == nil {
-		return digest.Result{}, false
-	}
-	if s.Op == OpQuery {
-		r, ok := d.WantQuery[s.Query]
-		return r, ok
-	}
-	return d.Want, true
 }
 
 // inRoundRatios gives each sample its ratio to the group's baseline and

@@ -22,6 +22,7 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/table"
 )
 
@@ -63,6 +64,9 @@ type Config struct {
 	// DryRun asks for the cases only, to list and estimate them: a plan
 	// must then acquire nothing (no server started, no data generated).
 	DryRun bool
+	// Runners are the runners for other languages whose subjects join the
+	// workloads that can use them (nil: Go subjects only).
+	Runners *runner.Available
 }
 
 // Options is implemented by workloads that have options of their own (the

@@ -6,17 +6,13 @@ package jvm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	serbench "github.com/serbench/serbench"
@@ -36,6 +32,9 @@ var Flags = []string{"-Xms1g", "-Xmx1g", "-XX:+UseParallelGC", "-XX:-UsePerfData
 // jarName is the runner's jar as the build leaves it.
 const jarName = "serbench-runner.jar"
 
+// Source is the JVM runner as a run's runner source.
+func Source() runner.Source { return runner.Source{Name: "jvm", Make: Build} }
+
 // Build returns the JVM runner, building it first when the cache holds
 // no jar of these sources. Progress of a build goes to log. cacheDir is
 // serbench's cache directory (os.UserCacheDir()/serbench by default).
@@ -44,7 +43,7 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	if err != nil {
 		return nil, fmt.Errorf("%w: java not found", ErrMissing)
 	}
-	hash, err := sourcesHash(serbench.RunnerSources)
+	hash, err := runner.Hash(serbench.RunnerSources)
 	if err != nil {
 		return nil, err
 	}
@@ -58,18 +57,12 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	if err != nil {
 		return nil, fmt.Errorf("%w: mvn not found", ErrMissing)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("jvm runner cache: %w", err)
-	}
 	// One build at a time: a second run waits for the first one's jar.
-	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	unlock, err := runner.Lock(dir)
 	if err != nil {
-		return nil, fmt.Errorf("jvm runner cache: %w", err)
+		return nil, err
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return nil, fmt.Errorf("jvm runner cache: %w", err)
-	}
+	defer unlock()
 	if _, err := os.Stat(jar); err == nil {
 		return r, nil
 	}
@@ -77,7 +70,7 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	if err := os.RemoveAll(src); err != nil {
 		return nil, fmt.Errorf("jvm runner cache: %w", err)
 	}
-	if err := extract(serbench.RunnerSources, src); err != nil {
+	if err := runner.Extract(serbench.RunnerSources, src); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(log, "serbench: building the JVM runner (first use; Maven fetches its libraries once, then works offline) in %s\n", dir)
@@ -95,50 +88,6 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	_ = os.RemoveAll(src)
 	fmt.Fprintf(log, "serbench: JVM runner built in %s\n", time.Since(start).Round(time.Second))
 	return r, nil
-}
-
-// sourcesHash is the SHA-256 of every embedded file's path and bytes, in
-// path order: a changed source is a new jar.
-func sourcesHash(fsys fs.FS) (string, error) {
-	h := sha256.New()
-	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(fsys, path)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
-		h.Write(b)
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("jvm runner sources: %w", err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// extract writes the embedded tree under dir.
-func extract(fsys fs.FS, dir string) error {
-	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dir, filepath.FromSlash(path))
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := fs.ReadFile(fsys, path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		return fmt.Errorf("jvm runner sources: %w", err)
-	}
-	return nil
 }
 
 // tailOf is the last n bytes of b, from a line start.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	serbench "github.com/serbench/serbench"
+	"github.com/serbench/serbench/runner"
 )
 
 // TestSources: the embedded tree holds the Maven project and, where its
@@ -15,7 +16,7 @@ import (
 // compiles; its hash is stable.
 func TestSources(t *testing.T) {
 	dir := t.TempDir()
-	if err := extract(serbench.RunnerSources, dir); err != nil {
+	if err := runner.Extract(serbench.RunnerSources, dir); err != nil {
 		t.Fatal(err)
 	}
 	pom := filepath.Join(dir, "runners", "jvm", "pom.xml")
@@ -27,11 +28,11 @@ func TestSources(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	a, err := sourcesHash(serbench.RunnerSources)
+	a, err := runner.Hash(serbench.RunnerSources)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := sourcesHash(serbench.RunnerSources)
+	b, _ := runner.Hash(serbench.RunnerSources)
 	if a != b || len(a) != 64 {
 		t.Errorf("hash %q then %q", a, b)
 	}

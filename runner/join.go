@@ -1,0 +1,125 @@
+package runner
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/results"
+)
+
+// Want is one comparison group a workload asks every runner to measure:
+// the runner's subjects that can do Op with Codec (and Accept, when set)
+// on Dataset, and a limit row copying the encoded bytes.
+type Want struct {
+	Dataset *Dataset
+	Op      string
+	// Codec is "none" or a protocol codec ("zstd:3").
+	Codec string
+	// Query is comma-separated leaf paths for OpQuery.
+	Query string
+	// Group is the workload's group name; each runner's cases form the
+	// group Group + "/" + its language.
+	Group string
+	// Labels returns a case's labels for its subject name (the runner's
+	// language is added).
+	Labels func(subject string) results.Labels
+	// Metrics are fixed per-case values (a record count).
+	Metrics  map[string]float64
+	Affinity string
+	OpTime   time.Duration
+	Count    int
+	Budget   time.Duration
+	MinCount int
+	// Accept, when set, chooses the subjects that join.
+	Accept func(s *Subject) bool
+}
+
+// Join turns what a workload wants measured into the cases and
+// descriptors of every ready runner. Subjects are named language:name
+// ("java:jackson-json"), so they never collide with Go subjects, and the
+// cases carry the label language. Dir holds the runners' datasets and
+// work directories; SizeMetric names the metric the encoded size goes to.
+func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) ([]bench.Case, []results.Descriptor) {
+	var cases []bench.Case
+	var descs []results.Descriptor
+	described := map[string]bool{}
+	for _, rd := range ready {
+		h := rd.Hello
+		g := &Group{Runner: rd.Runner, Dir: filepath.Join(dir, "runner-"+rd.Runner.Name), Datasets: map[string]*Dataset{}, Cases: map[string]Case{}, SizeMetric: sizeMetric}
+		describe := func(d results.Descriptor) {
+			if !described[d.Name] {
+				described[d.Name] = true
+				d.Workload = workload
+				descs = append(descs, d)
+			}
+		}
+		for _, w := range wants {
+			g.Datasets[w.Dataset.Name] = w.Dataset
+			group := w.Group + "/" + h.Language
+			var first string
+			add := func(subject, role string, spec Case) {
+				ls := append(slices.Clone(w.Labels(subject)), results.Label{Key: "language", Value: h.Language})
+				c := bench.Case{Workload: workload, Name: name, Labels: ls, Role: role, Group: group, Affinity: w.Affinity,
+					Metrics: copyMetrics(w.Metrics), OpTime: w.OpTime, Count: w.Count, Budget: w.Budget, MinCount: w.MinCount, Remote: g}
+				spec.ID, spec.Group, spec.Role, spec.Dataset, spec.Size = c.FullName(), group, role, w.Dataset.Name, w.Dataset.Rows
+				g.Cases[c.FullName()] = spec
+				cases = append(cases, c)
+			}
+			for i := range h.Subjects {
+				s := &h.Subjects[i]
+				if !slices.Contains(s.Ops, w.Op) || !slices.Contains(s.Codecs, codecName(w.Codec)) || (w.Accept != nil && !w.Accept(s)) {
+					continue
+				}
+				subject := h.Language + ":" + s.Name
+				add(subject, results.RoleSubject, Case{Subject: s.Name, Op: w.Op, Codec: w.Codec, Query: w.Query})
+				describe(subjectDescriptor(h, s, subject))
+				if first == "" {
+					first = g.Cases[cases[len(cases)-1].FullName()].ID
+				}
+			}
+			if first != "" {
+				limit := h.Language + ":copy"
+				add(limit, results.RoleLimit, Case{Subject: "copy", Op: OpCopy, Codec: w.Codec, LimitOf: first})
+				describe(results.Descriptor{Key: "subject", Name: limit, Role: results.RoleLimit,
+					What:     fmt.Sprintf("limit row: copies the encoded bytes of the group's first subject into a preallocated buffer in %s, the least work any decode of them does", runtimeOf(h)),
+					Settings: map[string]string{"language": h.Language, "runtime": runtimeOf(h)}, Tags: []string{h.Language}})
+			}
+		}
+	}
+	return cases, descs
+}
+
+// codecName is a protocol codec's name without its level ("zstd:3" →
+// "zstd"), as hello lists them.
+func codecName(c string) string {
+	if c == "" {
+		return "none"
+	}
+	name, _, _ := strings.Cut(c, ":")
+	return name
+}
+
+func runtimeOf(h *Hello) string { return strings.TrimSpace(h.Runtime + " " + h.RuntimeVersion) }
+
+// subjectDescriptor says what a runner's subject is, from its hello: the
+// library and version it resolved, the runtime and its flags, the
+// fairness labels.
+func subjectDescriptor(h *Hello, s *Subject, name string) results.Descriptor {
+	settings := map[string]string{"language": h.Language, "runtime": runtimeOf(h), "allocations": h.Alloc}
+	if len(h.VMFlags) > 0 {
+		settings["vm_flags"] = strings.Join(h.VMFlags, " ")
+	}
+	if s.CodecLibrary != "" {
+		settings["codec_library"] = s.CodecLibrary
+	}
+	for k, v := range s.Labels {
+		settings[k] = v
+	}
+	return results.Descriptor{Key: "subject", Name: name, Role: results.RoleSubject,
+		What:   fmt.Sprintf("%s through %s in %s (the %s runner)", s.Format, s.Library, runtimeOf(h), h.Runner),
+		Module: s.Library, Version: s.Version, Settings: settings, Tags: []string{h.Language, s.Format}}
+}

@@ -1,0 +1,95 @@
+// Package python prepares and starts the Python runner (runners/python):
+// the serbench binary carries its sources (serbench.PythonRunnerSources);
+// the first run that needs it creates a virtual environment in serbench's
+// cache from the runner's lock file (wheels only, every version pinned)
+// and starts the runner from there afterwards.
+package python
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	serbench "github.com/serbench/serbench"
+	"github.com/serbench/serbench/runner"
+)
+
+// ErrMissing is wrapped by Build's error when no python3 of version 3.10
+// or newer is installed.
+var ErrMissing = errors.New("the Python subjects need python3 3.10 or newer with venv (Debian: apt-get install python3 python3-venv)")
+
+// Source is the Python runner as a run's runner source.
+func Source() runner.Source { return runner.Source{Name: "python", Make: Build} }
+
+// Build returns the Python runner, creating its virtual environment first
+// when the cache holds none for these sources. Progress goes to log.
+func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner, error) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return nil, fmt.Errorf("%w: python3 not found", ErrMissing)
+	}
+	out, err := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.version_info >= (3, 10))").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "True" {
+		return nil, fmt.Errorf("%w: %s is older", ErrMissing, py)
+	}
+	hash, err := runner.Hash(serbench.PythonRunnerSources)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(cacheDir, "runners", "python-"+hash[:12])
+	venv, src := filepath.Join(dir, "venv"), filepath.Join(dir, "src")
+	r := &runner.Runner{Name: "python", Command: []string{filepath.Join(venv, "bin", "python"), "-m", "serbench_runner"},
+		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1"}}
+	done := filepath.Join(dir, ".complete")
+	if _, err := os.Stat(done); err == nil {
+		return r, nil
+	}
+	unlock, err := runner.Lock(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if _, err := os.Stat(done); err == nil {
+		return r, nil
+	}
+	for _, d := range []string{venv, src} {
+		if err := os.RemoveAll(d); err != nil {
+			return nil, fmt.Errorf("python runner cache: %w", err)
+		}
+	}
+	if err := runner.Extract(serbench.PythonRunnerSources, src); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "serbench: preparing the Python runner (first use; pip fetches pinned wheels once) in %s\n", dir)
+	start := time.Now()
+	lock := filepath.Join(src, "runners", "python", "requirements.lock")
+	for _, step := range [][]string{
+		{py, "-m", "venv", venv},
+		{filepath.Join(venv, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--only-binary", ":all:", "-r", lock},
+	} {
+		out, err := exec.CommandContext(ctx, step[0], step[1:]...).CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("preparing the Python runner (%s): %v\n%s", strings.Join(step, " "), err, lastLines(out, 20))
+		}
+	}
+	if err := os.WriteFile(done, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("python runner cache: %w", err)
+	}
+	fmt.Fprintf(log, "serbench: Python runner ready in %s\n", time.Since(start).Round(time.Second))
+	return r, nil
+}
+
+// lastLines is the last n lines of b.
+func lastLines(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
