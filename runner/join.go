@@ -24,9 +24,10 @@ type Want struct {
 	// Group is the workload's group name; each runner's cases form the
 	// group Group + "/" + its language.
 	Group string
-	// Labels returns a case's labels for its subject name (the runner's
-	// language is added).
-	Labels func(subject string) results.Labels
+	// Labels returns a case's labels for its subject name and what the
+	// runner announced of it (nil for the limit row); the runner's
+	// language is added.
+	Labels func(subject string, s *Subject) results.Labels
 	// Metrics are fixed per-case values (a record count).
 	Metrics  map[string]float64
 	Affinity string
@@ -61,8 +62,8 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 			g.Datasets[w.Dataset.Name] = w.Dataset
 			group := w.Group + "/" + h.Language
 			var first string
-			add := func(subject, role string, spec Case) {
-				ls := append(slices.Clone(w.Labels(subject)), results.Label{Key: "language", Value: h.Language})
+			add := func(subject, role string, s *Subject, spec Case) {
+				ls := append(slices.Clone(w.Labels(subject, s)), results.Label{Key: "language", Value: h.Language})
 				c := bench.Case{Workload: workload, Name: name, Labels: ls, Role: role, Group: group, Affinity: w.Affinity,
 					Metrics: copyMetrics(w.Metrics), OpTime: w.OpTime, Count: w.Count, Budget: w.Budget, MinCount: w.MinCount, Remote: g}
 				spec.ID, spec.Group, spec.Role, spec.Dataset, spec.Size = c.FullName(), group, role, w.Dataset.Name, w.Dataset.Rows
@@ -75,7 +76,7 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 					continue
 				}
 				subject := h.Language + ":" + s.Name
-				add(subject, results.RoleSubject, Case{Subject: s.Name, Op: w.Op, Codec: w.Codec, Query: w.Query})
+				add(subject, results.RoleSubject, s, Case{Subject: s.Name, Op: w.Op, Codec: w.Codec, Query: w.Query})
 				describe(subjectDescriptor(h, s, subject))
 				if first == "" {
 					first = g.Cases[cases[len(cases)-1].FullName()].ID
@@ -83,7 +84,7 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 			}
 			if first != "" {
 				limit := h.Language + ":copy"
-				add(limit, results.RoleLimit, Case{Subject: "copy", Op: OpCopy, Codec: w.Codec, LimitOf: first})
+				add(limit, results.RoleLimit, nil, Case{Subject: "copy", Op: OpCopy, Codec: w.Codec, LimitOf: first})
 				describe(results.Descriptor{Key: "subject", Name: limit, Role: results.RoleLimit,
 					What:     fmt.Sprintf("limit row: copies the encoded bytes of the group's first subject into a preallocated buffer in %s, the least work any decode of them does", runtimeOf(h)),
 					Settings: map[string]string{"language": h.Language, "runtime": runtimeOf(h)}, Tags: []string{h.Language}})

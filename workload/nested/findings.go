@@ -28,7 +28,7 @@ func (*Workload) Derive(_ *results.Run, cases []*results.Case) table.Derived {
 		pa := pts[SubjectParquetArrow]
 		if v := fullReads(reads); len(v) > 0 {
 			f, s, slow := v[0], slices.MinFunc(v, bySize), v[len(v)-1]
-			summary.AddRow(table.Str(ds), table.Str(name(f)), table.StrV(table.Seconds(ns(f))+" s", ns(f)), table.Str(fileOf(s)), table.StrV(table.MiB(size(s))+" MiB", size(s)))
+			summary.AddRow(table.Str(ds), table.Str(name(f)), table.Time(f), table.Str(fileOf(s)), table.StrV(table.MiB(size(s))+" MiB", size(s)))
 			line := fmt.Sprintf("%s: the fastest full read is %s at %s (%s faster than the slowest, %s%s); the smallest file is %s at %s MiB.", ds, name(f), secs(f), table.Times(ns(slow)/ns(f)), name(slow), table.SamplesMark(slow), fileOf(s), table.MiB(size(s)))
 			if dec := first(in, LabelSubject, SubjectDecompress); dec != nil {
 				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s (%s of the fastest read).", secs(dec), table.Times(ns(dec)/ns(f)))
@@ -84,7 +84,7 @@ func codecOf(c *results.Case) string         { return lab(c, LabelCodec) }
 func size(c *results.Case) float64           { return c.Metrics[MetricFile] }
 func name(c *results.Case) string            { return lab(c, LabelSubject) + " " + codecOf(c) }
 func bySize(a, b *results.Case) int          { return cmp.Compare(size(a), size(b)) }
-func secs(c *results.Case) string            { return table.Seconds(ns(c)) + " s" + table.SamplesMark(c) }
+func secs(c *results.Case) string            { return table.Duration(ns(c)) + table.SamplesMark(c) }
 
 // columnar reports whether c read a columnar file.
 func columnar(c *results.Case) bool {
@@ -129,7 +129,7 @@ func fullReads(reads []*results.Case) []*results.Case {
 // size against speed relative to the extremes (the seed's axes).
 func fullTable(in, v []*results.Case) []table.Block {
 	ds, slow, big, dec := lab(v[0], LabelDataset), v[len(v)-1], slices.MaxFunc(v, bySize), first(in, LabelSubject, SubjectDecompress)
-	t := &table.Table{Caption: fmt.Sprintf("%s: full read of %s records into Go structs, fastest first", ds, table.Int(v[0].Metrics[MetricRecords])), Header: []string{"subject", "codec", "file MiB", "read", "speed vs slowest", "size vs largest", "× gzip-only floor"}}
+	t := &table.Table{Caption: fmt.Sprintf("%s: full read of %s records into each library's objects, fastest first", ds, table.Int(v[0].Metrics[MetricRecords])), Header: []string{"subject", "codec", "file MiB", "read", "speed vs slowest", "size vs largest", "× floor"}}
 	var pts []table.Point
 	for _, c := range v {
 		speed, rel := ns(slow)/ns(c), size(c)/size(big)

@@ -17,7 +17,7 @@ func (*Workload) Layout() []table.Section {
 		{Title: "Full schema: file size and read time", Blocks: []table.BlockSpec{
 			{Derived: "full"},
 			{Table: &table.Spec{
-				Caption: "The floors of a full read: the JSON-gzip file decompressed without decoding (the seed's red line) and read as bytes",
+				Caption: "The floors of a full read: the JSON-gzip file decompressed without decoding (the seed's red line) and read as bytes; for the runners of other languages, copying the encoded bytes in that runtime",
 				Where:   []table.Match{table.Is("role", "limit")},
 				Rows:    []string{LabelDataset, LabelSubject, LabelCodec},
 				Columns: []table.Column{{Head: "file MiB", Show: "median", Unit: MetricFile, Format: "mib"}, {Head: "read", Show: "time"}},
@@ -28,9 +28,9 @@ func (*Workload) Layout() []table.Section {
 				Rows:    []string{LabelDataset, LabelSubject}, RowHeads: []string{"dataset", "writer"}, Cols: LabelCodec,
 				Columns: []table.Column{{Head: "{col}", Show: "time"}},
 			}},
-			{Text: "read: median s per full read (file bytes → every record in the dataset's Go structs; every record verified in Verify, every 61st after each timed read, outside the timer)"},
+			{Text: "read: median time per full read (Go: the file's bytes → every record in the dataset's Go structs; every record verified in Verify, every 61st after each timed read, outside the timer. language:subject rows are measured by serbench's runners for other languages: the same rows encoded by that library, decoded from memory into its runtime's objects, verified once by a digest of every column against the Go side's)"},
 			{Text: "speed vs slowest: the slowest subject's time over this one's (the seed's x axis); size vs largest: the file over the largest file (the seed's y axis)"},
-			{Text: "× gzip-only floor: in-round ratio to decompressing the JSON-gzip file without decoding (the seed's red line)"},
+			{Text: "× floor: in-round ratio to the group's limit row — for Go readers decompressing the JSON-gzip file without decoding (the seed's red line), for a runner's subjects copying the encoded bytes in that runtime"},
 		}},
 		{Title: "Sub-schema: read time against columns and the largest column", Blocks: []table.BlockSpec{
 			{Derived: "sub"},

@@ -38,6 +38,7 @@ import (
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/arrowipc"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/nested/nestedarrow"
 	"github.com/serbench/serbench/workload/nested/nestedfmt"
@@ -213,10 +214,12 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 		dir, owns = d, true
 	}
 	var cases []bench.Case
+	var wants []runner.Want
 	for _, name := range datasets {
 		n := sz.records(name)
 		var (
 			cs  []bench.Case
+			ws  []runner.Want
 			err error
 		)
 		switch name {
@@ -228,13 +231,13 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 				}
 				return t.Slice(n), nil
 			}
-			cs, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(nestedfmt.TPCHProtobuf()), msgpackMsgp[tpch.LineItem])
+			cs, ws, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(nestedfmt.TPCHProtobuf()), msgpackMsgp[tpch.LineItem])
 		case "media":
 			load := func() ([]media.Record, error) { return media.Generate(n), nil }
-			cs, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(nestedfmt.MediaProtobuf()), msgpackMsgp[media.Record])
+			cs, ws, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(nestedfmt.MediaProtobuf()), msgpackMsgp[media.Record])
 		case "userevents":
 			load := func() ([]userevents.Record, error) { return userevents.Generate(n), nil }
-			cs, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(nestedfmt.UserEventsProtobuf()), msgpackMsgp[userevents.Record])
+			cs, ws, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(nestedfmt.UserEventsProtobuf()), msgpackMsgp[userevents.Record])
 		default:
 			err = fmt.Errorf("unknown dataset %q", name)
 		}
@@ -242,13 +245,24 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 			return nil, fmt.Errorf("nested: %s: %w", name, err)
 		}
 		cases = append(cases, cs...)
+		wants = append(wants, ws...)
+	}
+	descs := descriptors(cfg)
+	if cfg.Runners != nil && !cfg.DryRun {
+		rc, rd := runner.Join(Name, caseName, filepath.Join(dir, "runners"), MetricFile, cfg.Runners.Get(ctx), wants)
+		for _, c := range rc {
+			if cfg.WantSubject(c.Labels.Get(LabelSubject)) || cfg.WantSubject(c.Labels.Get("language")) {
+				cases = append(cases, c)
+			}
+		}
+		descs = append(descs, rd...)
 	}
 	// One child process (Forks: 1): every dataset's cases share its
 	// Affinity, so the child generates each dataset once, as this process
 	// would, and measures with the fork runtime settings: reads allocate
 	// their records afresh, and under MADV_FREE a sample no longer pays
 	// page faults for the heap the scavenger returned meanwhile.
-	p := &workload.Plan{Cases: cases, Descriptors: descriptors(cfg), Forks: 1}
+	p := &workload.Plan{Cases: cases, Descriptors: descs, Forks: 1}
 	if owns {
 		p.Close = func() error { return os.RemoveAll(dir) }
 	}
@@ -423,12 +437,12 @@ const verifyStride = 61
 
 // datasetCases builds one dataset's cases.
 func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir string, load func() ([]T, error),
-	avroSchema string, pb rowFormat[T], mp func() rowFormat[T]) ([]bench.Case, error) {
+	avroSchema string, pb rowFormat[T], mp func() rowFormat[T]) ([]bench.Case, []runner.Want, error) {
 	leaves := dsn.Leaves[T]()
 	src := &source[T]{load: load}
 	av, err := avroFormat[T](avroSchema)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows := []rowFormat[T]{ednFormat[T](), jsonStd[T](), jsonGoccy[T](), mp(), cborFormat[T](), pb, av}
 	codecs := codec.Default()
@@ -451,7 +465,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	}
 	am, err := nestedarrow.NewMapping[T]()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Arrow IPC files: zstd-compressed buffers (every buffer is
 	// decompressed whatever the query) and uncompressed (memory-mapped,
@@ -461,7 +475,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	for _, c := range ipcCodecs() {
 		af, err := arrowipc.New("arrow-ipc", am, arrowipc.File, c, ipcRows)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ipcFiles[c] = add("arrow-ipc", c, func(path string, recs []T) (int64, error) { return writeFormat(path, af, recs) })
 	}
@@ -470,7 +484,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 		for _, cname := range rowCodecs() {
 			c, err := codecs.Parse(cname)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			rf := rf
 			rowFiles[rf.name+"/"+cname] = add(rf.name, cname, func(path string, recs []T) (int64, error) { return writeRows(path, rf, c, recs) })
@@ -619,7 +633,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 		if cfg.WantSubject(SubjectAvroReaderPar) {
 			af, mixed, err := avroProjected[T](avroSchema, q.leaves)
 			if err != nil {
-				return nil, fmt.Errorf("avro reader schema for %s: %w", q.id, err)
+				return nil, nil, fmt.Errorf("avro reader schema for %s: %w", q.id, err)
 			}
 			var post func(*T)
 			if mixed {
@@ -640,7 +654,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			}
 			pf, err := projStructFormat(rf, q.leaves, dec)
 			if err != nil {
-				return nil, fmt.Errorf("projection struct for %s: %w", q.id, err)
+				return nil, nil, fmt.Errorf("projection struct for %s: %w", q.id, err)
 			}
 			rc := ds.readCase(rowFiles[rf.name+"/"+rowSubsetCodec], subject, q, TierNative, group, rowRead(pf, codecs.MustParse(rowSubsetCodec), true))
 			rowSweep(&rc)
@@ -669,7 +683,17 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			ds.colMu.Unlock()
 		}
 	}
-	return cases, nil
+	// The runners' queries: at full scale (one runner process per query
+	// and language).
+	var rq []*query
+	if cfg.Scale == workload.Full {
+		rq = queries
+	}
+	wants, err := ds.runnerWants(am, rq)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cases, wants, nil
 }
 
 // sizeSettings are the Parquet settings of the size table.

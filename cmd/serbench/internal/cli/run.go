@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,9 @@ import (
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
+	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/runner/jvm"
+	"github.com/serbench/serbench/runner/python"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -39,6 +43,7 @@ type runFlags struct {
 	runID     string
 	dryRun    bool
 	forks     int
+	runners   []string
 	fork      string // "K/N" in a fork (hidden)
 	cases     string // a fork's case list (hidden)
 	iters     string // a fork's iterations per sample (hidden)
@@ -86,6 +91,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.shard, "shard", "", "run only shard `K/N` (1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; serbench report merges the shards' results")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
 	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope and nested: 1); the others always measure in this process")
+	fl.StringSliceVar(&f.runners, "runners", defaultRunners(), "measure the subjects of these runners for other languages beside Go's where the workload can (jvm, python; none: Go only); a runner whose toolchain is missing is skipped with one line")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
 	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
 	fl.StringVar(&f.iters, "iters", "", "internal: iterations per sample of each case, as an earlier fork calibrated them")
@@ -113,6 +119,13 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	if f.timeout < 0 {
 		return usagef("--case-timeout must be positive or 0 (no limit), got %s", f.timeout)
+	}
+	runners, err := a.runners(f.runners)
+	if err != nil {
+		return err
+	}
+	if f.fork != "" {
+		runners = nil // a fork measures Go cases only; its parent measures the runners'
 	}
 	var re *regexp.Regexp
 	if f.filter != "" {
@@ -173,7 +186,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Count: f.count, Benchtime: f.benchtime, Out: out, Force: f.force, Resume: f.resume,
 		Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
-		Measured: measured, CaseTimeout: f.timeout,
+		Measured: measured, CaseTimeout: f.timeout, Runners: runners,
 	})
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
@@ -399,4 +412,46 @@ func roundEstimate(d time.Duration) time.Duration {
 	default:
 		return d.Round(10 * time.Millisecond)
 	}
+}
+
+// defaultRunners is --runners' default: every runner, or the list in
+// $SERBENCH_RUNNERS (none: Go only).
+func defaultRunners() []string {
+	if v := os.Getenv("SERBENCH_RUNNERS"); v != "" {
+		return strings.Split(v, ",")
+	}
+	return []string{"jvm", "python"}
+}
+
+// runnerSources are the runners for other languages serbench knows, by
+// --runners name.
+func runnerSources() []runner.Source { return []runner.Source{jvm.Source(), python.Source()} }
+
+// runners resolves --runners: the named runners, built into serbench's
+// cache when a workload first asks for them; nil for "none".
+func (a *app) runners(names []string) (*runner.Available, error) {
+	all := runnerSources()
+	valid := make([]string, len(all))
+	for i, s := range all {
+		valid[i] = s.Name
+	}
+	var chosen []runner.Source
+	for _, n := range names {
+		if n == "none" {
+			if len(names) > 1 {
+				return nil, usagef("--runners: none cannot be combined with other runners")
+			}
+			return nil, nil
+		}
+		i := slices.Index(valid, n)
+		if i < 0 {
+			return nil, usagef("--runners: unknown runner %q (valid: %s, or none)", n, strings.Join(valid, ", "))
+		}
+		chosen = append(chosen, all[i])
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	return &runner.Available{Sources: chosen, CacheDir: filepath.Join(cache, "serbench"), Log: a.stderr}, nil
 }
