@@ -37,6 +37,9 @@ type Want struct {
 	MinCount int
 	// Accept, when set, chooses the subjects that join.
 	Accept func(s *Subject) bool
+	// NoLimit leaves out the copy limit row (an encode's group, whose
+	// floor copying the encoded bytes is not).
+	NoLimit bool
 }
 
 // Join turns what a workload wants measured into the cases and
@@ -82,7 +85,7 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 					first = g.Cases[cases[len(cases)-1].FullName()].ID
 				}
 			}
-			if first != "" {
+			if first != "" && !w.NoLimit {
 				limit := h.Language + ":copy"
 				add(limit, results.RoleLimit, nil, Case{Subject: "copy", Op: OpCopy, Codec: w.Codec, LimitOf: first})
 				describe(results.Descriptor{Key: "subject", Name: limit, Role: results.RoleLimit,

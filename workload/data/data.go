@@ -322,7 +322,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		fmt.Fprintf(w.log, "serbench: data: %s\n", in.summary())
 		fmt.Fprint(w.log, userdata.FormatSchema(in.schema, in.notes))
 	}
-	p, err := newPlan(in, cfg, s, w.log)
+	p, err := newPlan(ctx, in, cfg, s, w.log)
 	if err != nil {
 		in.release()
 		return nil, err

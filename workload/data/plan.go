@@ -179,7 +179,7 @@ func (p *pair) columnSizes(m map[string]float64) error {
 // that combines with none of the codecs (Parquet takes codec none only) is
 // not measured: it says why in its descriptor and, when log is not nil, on
 // log.
-func newPlan(in *input, cfg workload.Config, s Settings, log io.Writer) (*workload.Plan, error) {
+func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, log io.Writer) (*workload.Plan, error) {
 	codecs := codec.Default()
 	cnames := s.Codecs
 	if len(cnames) == 0 {
@@ -251,6 +251,8 @@ func newPlan(in *input, cfg workload.Config, s Settings, log io.Writer) (*worklo
 	}
 	descs = append(descs, codecDescriptors(used)...)
 	descs = append(descs, in.descriptors()...)
+	rc, rd := runnerCases(ctx, in, cfg, files.Dir)
+	cases, descs = append(cases, rc...), append(descs, rd...)
 	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(), Identity: []string{"input", "rows", "columns"},
 		Close: func() error {
 			err := files.Close()
