@@ -29,7 +29,7 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 		before := len(out)
 		switch {
 		case b.Text != "":
-			out = append(out, &Text{Body: b.Text})
+			out = append(out, &Text{Body: fillEnv(b.Text, run)})
 		case b.Table != nil:
 			bs, err := b.Table.Blocks(cases)
 			if err != nil {
@@ -61,6 +61,28 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 		return nil, nil
 	}
 	return out, nil
+}
+
+// fillEnv replaces "{env:key}" in s with the run's recorded fact of that
+// key (Env.Extra, "workload.key"), "not recorded" when the run has none:
+// a fixed text quotes the settings its run recorded, not this build's.
+func fillEnv(s string, run *results.Run) string {
+	for {
+		i := strings.Index(s, "{env:")
+		if i < 0 {
+			return s
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return s
+		}
+		key := s[i+5 : i+j]
+		v := run.Env.Extra[key]
+		if v == "" {
+			v = "not recorded"
+		}
+		s = s[:i] + v + s[i+j+1:]
+	}
 }
 
 // withPalette gives the line charts among blocks the run's palette, so a
@@ -100,20 +122,23 @@ func selectCases(cases []*results.Case, ms []Match) []*results.Case {
 outer:
 	for _, c := range cases {
 		for _, m := range ms {
-			if !m.Max && !m.matches(c) {
+			if !m.Max && !m.Min && !m.matches(c) {
 				continue outer
 			}
 		}
 		out = append(out, c)
 	}
 	for _, m := range ms {
-		if !m.Max {
+		if !m.Max && !m.Min {
 			continue
 		}
 		best, found := math.Inf(-1), false
+		if m.Min {
+			best = math.Inf(1)
+		}
 		for _, c := range out {
 			if c.Labels.Has(m.Key) {
-				if v := Number(c.Labels.Get(m.Key)); v > best {
+				if v := Number(c.Labels.Get(m.Key)); (m.Max && v > best) || (m.Min && v < best) {
 					best, found = v, true
 				}
 			}
@@ -213,12 +238,17 @@ func newFinder(cases []*results.Case) *finder {
 // find returns the case whose labels have the values in want (the last
 // such case), or nil.
 func (f *finder) find(want map[string]string) *results.Case {
-	keys := make([]string, 0, len(want))
-	for k := range want {
-		keys = append(keys, k)
+	var keys, absent []string
+	for k, v := range want {
+		if v == "-" {
+			absent = append(absent, k)
+		} else {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
-	id := strings.Join(keys, "\x00")
+	sort.Strings(absent)
+	id := strings.Join(keys, "\x00") + "\x01" + strings.Join(absent, "\x00")
 	ix, ok := f.ix[id]
 	if !ok {
 		var has []*results.Case
@@ -226,6 +256,12 @@ func (f *finder) find(want map[string]string) *results.Case {
 			all := true
 			for _, k := range keys {
 				if !c.Labels.Has(k) {
+					all = false
+					break
+				}
+			}
+			for _, k := range absent {
+				if c.Labels.Has(k) {
 					all = false
 					break
 				}
@@ -373,7 +409,7 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	// resolve fills a column's role references for this run (the spec
 	// itself is shared and stays as declared).
 	resolve := func(c Column) Column {
-		c.At, c.Ref, c.Head = resolveRoles(c.At, all), resolveRoles(c.Ref, all), fillRoles(c.Head, all)
+		c.At, c.Ref, c.Plus, c.Head = resolveRoles(c.At, all), resolveRoles(c.Ref, all), resolveRoles(c.Plus, all), fillRoles(c.Head, all)
 		return c
 	}
 	for _, c := range s.Lead {
@@ -382,7 +418,9 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	if s.Cols != "" {
 		for _, p := range pivot {
 			for _, c := range s.Columns {
-				cols = append(cols, column{Column: resolve(c), pivot: p})
+				rc := resolve(c)
+				rc.Head = strings.ReplaceAll(rc.Head, "{col:int}", Int(Number(p)))
+				cols = append(cols, column{Column: rc, pivot: p})
 			}
 		}
 	} else {
@@ -430,11 +468,17 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 				f = inAll
 			}
 			cs := f.find(with(at, c.At))
-			var ref *results.Case
+			var ref, plus *results.Case
 			if cs != nil && c.Ref != nil {
 				ref = inAll.find(with(with(at, c.At), c.Ref))
 			}
-			cell := c.cell(cs, ref)
+			if cs != nil && c.Plus != nil {
+				plus = inAll.find(with(with(at, c.At), c.Plus))
+			}
+			cell := c.cell(cs, ref, plus)
+			if c.Show == "best" {
+				cell.V = c.raw(cs) // made relative to the column's best below
+			}
 			if cell.Kind != Missing {
 				any = true
 			}
@@ -451,6 +495,7 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	if len(rows) == 0 {
 		return nil
 	}
+	relativeToBest(rows, cols, len(s.Rows), func(r row) []Cell { return r.cells })
 	// Drop the extra columns no row has a value in (a comparison with a
 	// subject this run did not measure).
 	nr := len(s.Rows)
@@ -516,9 +561,59 @@ func rowCell(v, format string) Cell {
 	return Cell{Kind: Words, Text: f.Format(n), V: n, HasV: true}
 }
 
-// cell computes the column's cell for case c (nil when the row has none)
-// and its reference ref.
-func (c column) cell(cs, ref *results.Case) Cell {
+// relativeToBest turns each "best" column's raw values into their ratio
+// to the column's best: the smallest (a time: the best is 1.00×, the
+// others more), or with Invert the largest (a rate: the others are a
+// share of it).
+func relativeToBest[R any](rows []R, cols []column, lead int, cells func(R) []Cell) {
+	for k, c := range cols {
+		if c.Show != "best" {
+			continue
+		}
+		best, found := 0.0, false
+		for _, r := range rows {
+			cl := cells(r)[lead+k]
+			if cl.Kind == Value && cl.V > 0 && (!found || (c.Invert && cl.V > best) || (!c.Invert && cl.V < best)) {
+				best, found = cl.V, true
+			}
+		}
+		for _, r := range rows {
+			cl := &cells(r)[lead+k]
+			if cl.Kind != Value {
+				continue
+			}
+			if !found || cl.V <= 0 {
+				*cl = Dash()
+				continue
+			}
+			cl.V /= best
+		}
+	}
+}
+
+// raw is the value a "best" column compares: the Unit median, or with
+// Per the rate.
+func (c column) raw(cs *results.Case) float64 {
+	if cs == nil || !cs.OK() {
+		return math.NaN()
+	}
+	if c.Per != "" {
+		return rate(cs, c.Unit, c.Per, Plain).V * scaleOr1(c.Scale)
+	}
+	v, _ := cs.Median(c.Unit)
+	return v
+}
+
+func scaleOr1(s float64) float64 {
+	if s == 0 {
+		return 1
+	}
+	return s
+}
+
+// cell computes the column's cell for case c (nil when the row has none),
+// its reference ref and the case plus adds (Show "sum").
+func (c column) cell(cs, ref, plus *results.Case) Cell {
 	f, _ := ParseFormat(c.Format)
 	var out Cell
 	switch c.Show {
@@ -543,6 +638,23 @@ func (c column) cell(cs, ref *results.Case) Cell {
 		out = diff(cs, ref, c.Unit, f)
 	case "rate":
 		out = rate(cs, c.Unit, c.Per, f)
+	case "saved":
+		out = vs(cs, ref, c.Unit, Plain, false)
+		if out.Kind == Value {
+			out.V, out.Format = 1-out.V, PctF
+		}
+	case "sum":
+		out = sum(cs, plus, c.Unit, f)
+	case "best":
+		if f == Plain {
+			f = TimesF
+		}
+		return Median(cs, c.Unit, f)
+	case "role":
+		if st, ok := status(cs); ok && cs == nil {
+			return st
+		}
+		return Str(cs.Role)
 	}
 	if out.Kind == Value || out.Kind == Stat {
 		scale := c.Scale
@@ -551,7 +663,7 @@ func (c column) cell(cs, ref *results.Case) Cell {
 		}
 		div := 1.0
 		if c.Per != "" && c.Show != "rate" && cs != nil {
-			div = cs.Metrics[c.Per]
+			div = perOf(cs, c.Per)
 			if div == 0 {
 				return Dash()
 			}
@@ -578,6 +690,34 @@ func (c column) cell(cs, ref *results.Case) Cell {
 		}
 	}
 	return out
+}
+
+// perOf is the case's fixed metric called per, else its numeric label of
+// that name (rows), else 0.
+func perOf(c *results.Case, per string) float64 {
+	if v, ok := c.Metrics[per]; ok {
+		return v
+	}
+	if c.Labels.Has(per) {
+		return Number(c.Labels.Get(per))
+	}
+	return 0
+}
+
+// sum is c's median of unit plus plus's.
+func sum(c, plus *results.Case, unit string, f Format) Cell {
+	if st, ok := status(c); ok {
+		return st
+	}
+	if st, ok := status(plus); ok {
+		return st
+	}
+	a, ok1 := c.Median(unit)
+	b, ok2 := plus.Median(unit)
+	if !ok1 || !ok2 {
+		return Dash()
+	}
+	return Num(a+b, f).With(fewerNote(c, plus))
 }
 
 // diff is c's median of unit − ref's, written with its sign.
@@ -634,7 +774,7 @@ func rate(c *results.Case, unit, per string, f Format) Cell {
 	}
 	n := float64(c.BytesPerOp)
 	if per != "bytes_per_op" {
-		n = c.Metrics[per]
+		n = perOf(c, per)
 	}
 	if n == 0 {
 		return Dash()
@@ -642,6 +782,9 @@ func rate(c *results.Case, unit, per string, f Format) Cell {
 	out := Num(n/t, f)
 	if s, ok := c.Stat(unit); ok {
 		out.Notes = []string{SamplesNote(s.N)}
+	}
+	if c.Noisy && unit == results.UnitNsPerOp {
+		out.Notes = append(out.Notes, Noisy)
 	}
 	return out
 }
@@ -671,6 +814,12 @@ func (p *PlotSpec) Build(cases []*results.Case) []*Plot {
 				}
 				s.Limit = s.Limit || c.IsLimit()
 				s.X = append(s.X, Number(c.Labels.Get(p.X)))
+				if p.Per != "" {
+					// A rate: its interval's ends swap.
+					n := perOf(c, p.Per) * scaleOr1(p.Scale)
+					s.Y, s.Lo, s.Hi = append(s.Y, n/st.Median), append(s.Lo, n/st.Hi), append(s.Hi, n/st.Lo)
+					continue
+				}
 				s.Y = append(s.Y, st.Median)
 				s.Lo = append(s.Lo, st.Lo)
 				s.Hi = append(s.Hi, st.Hi)
@@ -679,7 +828,7 @@ func (p *PlotSpec) Build(cases []*results.Case) []*Plot {
 				ch.Series = append(ch.Series, s)
 			}
 		}
-		if len(ch.Series) == 0 {
+		if len(ch.Series) == 0 || len(Distinct(part, p.X)) < max(p.MinX, 1) {
 			continue
 		}
 		out = append(out, &Plot{File: fill(p.File, p.Split, sv), Caption: fill(p.Caption, p.Split, sv), Chart: ch})

@@ -56,6 +56,8 @@ type Match struct {
 	// cases (the largest size measured); with Values, the first of them
 	// the cases have, else the largest. Not does not apply.
 	Max bool `json:"max,omitempty"`
+	// Min keeps only the smallest numeric value, as Max the largest.
+	Min bool `json:"min,omitempty"`
 }
 
 // Largest matches the largest numeric value of label key among the cases.
@@ -125,20 +127,29 @@ type Column struct {
 	// "mem" (B/op / allocs/op), "ratio" (Unit = x-baseline or x-limit:
 	// the in-round ratio, else this time ÷ Ref's), "faster" (this time
 	// against Ref's: "3× faster"), "vs" (Unit's median ÷ Ref's; Invert:
-	// Ref's ÷ this), "diff" (Unit's median − Ref's, signed) or "rate"
-	// (Per ÷ Unit's median × Scale: MB/s, rows/s).
+	// Ref's ÷ this), "diff" (Unit's median − Ref's, signed), "saved" (1 −
+	// Unit's median ÷ Ref's, a percentage), "sum" (Unit's median plus
+	// that of the case Plus names), "rate" (Per ÷ Unit's median × Scale:
+	// MB/s, rows/s), "best" (this row's Unit median, or rate with Per, ÷
+	// the smallest in the column — the largest with Invert — among the
+	// table's rows; the fastest is 1.00×) or "role".
 	Show   string  `json:"show"`
 	Invert bool    `json:"invert,omitempty"`
 	Unit   string  `json:"unit,omitempty"`
 	Format string  `json:"format,omitempty"`
 	Scale  float64 `json:"scale,omitempty"`
-	// Per divides the value by the case's fixed metric of this name (a
-	// per-row time); with Show "rate" it is the numerator, and
-	// "bytes_per_op" names the case's payload.
+	// Per divides the value by the case's fixed metric of this name, or
+	// else its numeric label of this name (a per-row time); with Show
+	// "rate" it is the numerator, and "bytes_per_op" names the case's
+	// payload.
 	Per string `json:"per,omitempty"`
+	// Plus replaces labels of this column's case to find the case whose
+	// Unit median Show "sum" adds (a read beside its write).
+	Plus map[string]string `json:"plus,omitempty"`
 	// At replaces labels of the row's case to find this column's case.
 	// A value "@limit" or "@baseline" stands for the value of that label
-	// on the cases with that role (the limit row's subject name).
+	// on the cases with that role (the limit row's subject name); "-"
+	// asks for a case without that label.
 	At map[string]string `json:"at,omitempty"`
 	// Ref replaces labels of this column's case to find its reference
 	// (for ratio, faster, vs, and Share).
@@ -172,6 +183,13 @@ type PlotSpec struct {
 	YFormat string `json:"y_format,omitempty"`
 	XFormat string `json:"x_format,omitempty"`
 	BinaryX bool   `json:"binary_x,omitempty"`
+	// Per, when set, plots the rate Per ÷ Unit's median × Scale (rows/s)
+	// instead of the median, as Column's rate.
+	Per   string  `json:"per,omitempty"`
+	Scale float64 `json:"scale,omitempty"`
+	// MinX is the number of distinct X values a chart needs to be drawn
+	// (default 1).
+	MinX int `json:"min_x,omitempty"`
 }
 
 // ParseFormat maps a format name of a Spec to its Format.
@@ -247,7 +265,7 @@ func (s *Section) Validate() error {
 	return nil
 }
 
-var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "diff", "rate"}
+var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "diff", "saved", "sum", "rate", "best", "role"}
 
 func (c Column) validate() error {
 	if !slices.Contains(shows, c.Show) {
@@ -257,7 +275,7 @@ func (c Column) validate() error {
 		return err
 	}
 	switch c.Show {
-	case "stat", "median", "vs", "diff", "rate":
+	case "stat", "median", "vs", "diff", "saved", "sum", "rate", "best":
 		if c.Unit == "" {
 			return fmt.Errorf("show %q needs a unit", c.Show)
 		}
