@@ -87,12 +87,14 @@ type Options struct {
 	Runners *runner.Available
 }
 
-// Progress follows a run: Begin with the number of cases, then the bench
+// Progress follows a run: Begin with the number of case runs and each
+// case's estimated cost (bench.Estimate, by full name, per run of the
+// case: a forked case's cost is split among its processes), then the bench
 // callbacks for each case (counts over the whole run), then End. A case
 // measured in several processes (forks) counts once per process.
 type Progress interface {
 	bench.Progress
-	Begin(total int)
+	Begin(total int, cost map[string]time.Duration)
 	End()
 }
 
@@ -354,7 +356,19 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	defer opts.Probe.Close()
 	prog := &offsetProgress{p: o.Progress}
 	if o.Progress != nil {
-		o.Progress.Begin(total)
+		cost := map[string]time.Duration{}
+		for _, p := range plans {
+			f := max(forks[p.w.Name()], 1)
+			for i := range p.plan.Cases {
+				c := &p.plan.Cases[i]
+				d := bench.Estimate(c, opts)
+				if c.Remote == nil {
+					d /= time.Duration(f)
+				}
+				cost[c.FullName()] = d
+			}
+		}
+		o.Progress.Begin(total, cost)
 	}
 	var runErr error
 	finished, nCases := 0, 0

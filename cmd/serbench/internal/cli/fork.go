@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
@@ -80,8 +81,8 @@ type forkEvents struct{ w io.Writer }
 
 var _ run.Progress = forkEvents{}
 
-func (forkEvents) Begin(int) {}
-func (forkEvents) End()      {}
+func (forkEvents) Begin(int, map[string]time.Duration) {}
+func (forkEvents) End()                                {}
 
 // Start implements bench.Progress.
 func (p forkEvents) Start(_, _ int, c *bench.Case) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/serbench/serbench/bench"
@@ -13,16 +14,35 @@ import (
 )
 
 // progress shows how far a run is: a redrawn bar on a terminal, a line per
-// tenth of the run otherwise. Failed cases are always printed.
+// tenth of the run otherwise, and in both a heartbeat at least every
+// heartbeat interval (the case being measured, elapsed, left). The time left
+// is estimated from the cases' estimated costs (bench.Estimate), not from
+// their count: one case of a file workload costs hundreds of a small one.
+// Failed cases are always printed.
 type progress struct {
-	w     io.Writer
-	mode  string
-	total int
-	start time.Time
-	last  int
+	w    io.Writer
+	mode string
+	// every is the heartbeat interval.
+	every time.Duration
+
+	mu        sync.Mutex
+	total     int
+	start     time.Time
+	last      int
+	lastLine  time.Time
+	cost      map[string]time.Duration
+	totalCost time.Duration
+	doneCost  time.Duration
+	done      int
+	current   string
+	stop      chan struct{}
+	stopped   chan struct{}
 }
 
 var _ run.Progress = (*progress)(nil)
+
+// heartbeat is the longest a run stays silent in lines mode.
+const heartbeat = 30 * time.Second
 
 func newProgress(mode string, w io.Writer) (*progress, error) {
 	switch mode {
@@ -37,28 +57,69 @@ func newProgress(mode string, w io.Writer) (*progress, error) {
 	default:
 		return nil, fmt.Errorf("unknown --progress %q (valid: auto, bar, lines, none)", mode)
 	}
-	return &progress{w: w, mode: mode}, nil
+	return &progress{w: w, mode: mode, every: heartbeat}, nil
 }
 
 // Begin implements run.Progress.
-func (p *progress) Begin(total int) {
-	p.total = total
-	p.start = time.Now()
-	if p.mode != "none" {
-		fmt.Fprintf(p.w, "serbench: %d case runs to measure\n", total)
+func (p *progress) Begin(total int, cost map[string]time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.cost, p.start, p.lastLine = total, cost, time.Now(), time.Now()
+	for _, d := range cost {
+		p.totalCost += d
+	}
+	if p.mode == "none" {
+		return
+	}
+	est := ""
+	if p.totalCost > 0 {
+		est = ", estimated " + p.totalCost.Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "serbench: %d case runs to measure%s\n", total, est)
+	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+	go p.beat()
+}
+
+// beat writes a line (or redraws the bar) whenever the run has been
+// silent for the heartbeat interval.
+func (p *progress) beat() {
+	defer close(p.stopped)
+	t := time.NewTicker(p.every / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			switch {
+			case p.mode == "bar":
+				p.draw(p.done, p.current)
+			case time.Since(p.lastLine) >= p.every:
+				p.line("measuring " + p.current)
+			}
+			p.mu.Unlock()
+		}
 	}
 }
 
 // Start implements bench.Progress: it shows the case's full name, the
 // string --filter matches.
 func (p *progress) Start(done, _ int, c *bench.Case) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.current = c.FullName()
 	if p.mode == "bar" {
-		p.draw(done, c.FullName())
+		p.draw(done, p.current)
 	}
 }
 
 // Done implements bench.Progress.
 func (p *progress) Done(n, _ int, r *results.Case) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = n
+	p.doneCost += p.cost[r.FullName()]
 	switch {
 	case r.Skipped():
 		p.clear()
@@ -71,33 +132,51 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 	case "bar":
 		p.draw(n, "")
 	case "lines":
-		if tenth := n * 10 / p.total; tenth > p.last || n == p.total {
+		if tenth := n * 10 / max(p.total, 1); tenth > p.last || n == p.total {
 			p.last = tenth
-			fmt.Fprintf(p.w, "serbench: %d/%d case runs, %s elapsed%s\n", n, p.total, time.Since(p.start).Round(time.Second), p.eta(n))
+			p.line("")
 		}
 	}
 }
 
-func (p *progress) eta(n int) string {
-	if n == 0 || n >= p.total {
+// line writes a progress line: case runs done, elapsed, the estimate of
+// what is left, and what (if anything) is being measured.
+func (p *progress) line(what string) {
+	if what != "" {
+		if len(what) > 100 {
+			what = "…" + what[len(what)-99:]
+		}
+		what = "; " + what
+	}
+	fmt.Fprintf(p.w, "serbench: %d/%d case runs, %s elapsed%s%s\n", p.done, p.total, time.Since(p.start).Round(time.Second), p.eta(), what)
+	p.lastLine = time.Now()
+}
+
+// eta estimates the time left: the estimated cost of what is left, scaled
+// by how the estimate has held so far (elapsed ÷ estimated cost done).
+func (p *progress) eta() string {
+	if p.done == 0 || p.done >= p.total || p.totalCost == 0 || p.doneCost == 0 {
 		return ""
 	}
 	el := time.Since(p.start)
-	rest := time.Duration(float64(el) / float64(n) * float64(p.total-n))
+	rest := time.Duration(float64(p.totalCost-p.doneCost) * float64(el) / float64(p.doneCost))
 	return ", about " + rest.Round(time.Second).String() + " left"
 }
 
 func (p *progress) draw(n int, name string) {
 	const width = 30
 	fill := 0
-	if p.total > 0 {
+	if p.totalCost > 0 {
+		fill = int(int64(width) * int64(p.doneCost) / int64(p.totalCost))
+	} else if p.total > 0 {
 		fill = n * width / p.total
 	}
+	fill = min(fill, width)
 	bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
 	if len(name) > 60 {
 		name = "…" + name[len(name)-59:]
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s %d/%d %s%s  %s", bar, n, p.total, time.Since(p.start).Round(time.Second), p.eta(n), name)
+	fmt.Fprintf(p.w, "\r\033[K%s %d/%d %s%s  %s", bar, n, p.total, time.Since(p.start).Round(time.Second), p.eta(), name)
 }
 
 func (p *progress) clear() {
@@ -108,6 +187,13 @@ func (p *progress) clear() {
 
 // End implements run.Progress.
 func (p *progress) End() {
+	if p.stop != nil {
+		close(p.stop)
+		<-p.stopped
+		p.stop = nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.mode == "bar" {
 		p.clear()
 	}

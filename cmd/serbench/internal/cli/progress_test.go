@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/results"
+)
+
+// syncBuf is a buffer safe for the heartbeat's goroutine.
+type syncBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgressETAFromCost: the time left weighs the cases by their
+// estimated cost — after the cheap half of the cases, most of the run is
+// still ahead — and a silent stretch gets a heartbeat line naming the case
+// being measured.
+func TestProgressETAFromCost(t *testing.T) {
+	var out syncBuf
+	p, err := newProgress("lines", &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.every = 60 * time.Millisecond
+	cost := map[string]time.Duration{"A/i=0": time.Second, "A/i=1": time.Second, "A/i=2": 98 * time.Second}
+	p.Begin(3, cost)
+	c := bench.Case{Name: "A", Labels: results.Labels{{Key: "i", Value: "2"}}}
+	p.Start(0, 3, &c)
+	time.Sleep(150 * time.Millisecond)
+	p.mu.Lock()
+	p.start = time.Now().Add(-2 * time.Second) // two cheap cases took the 2 s they were estimated at
+	p.mu.Unlock()
+	for i := range 2 {
+		p.Done(i+1, 3, &results.Case{Name: "A", Labels: results.Labels{{Key: "i", Value: string(rune('0' + i))}}, Status: results.StatusOK})
+	}
+	p.End()
+	got := out.String()
+	if !strings.Contains(got, "estimated 1m40s") {
+		t.Errorf("no estimate of the whole run:\n%s", got)
+	}
+	if !strings.Contains(got, "measuring A/i=2") {
+		t.Errorf("no heartbeat while a case ran silently:\n%s", got)
+	}
+	if !strings.Contains(got, "about 1m38s left") {
+		t.Errorf("the time left does not weigh the cases by cost:\n%s", got)
+	}
+}
