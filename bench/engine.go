@@ -132,6 +132,19 @@ type Options struct {
 	// bound). A call past it makes RunAll record the case FAILED ("timed
 	// out after …") and return a *TimeoutError; see there.
 	CaseTimeout time.Duration
+	// Target, when positive, stops sampling a group's member once its
+	// figures are known well enough: the 95% intervals of its in-round
+	// ratios to the group's baseline and limit row (of its ns/op, when it
+	// has neither) are narrower than ±Target of their medians, after at
+	// least MinRounds rounds. Count then caps the samples. The baseline
+	// and limit row sample on while any other member does: the others'
+	// ratios are taken against them. Zero takes Count samples of every
+	// case (within its Budget).
+	Target float64
+	// MinRounds is the fewest rounds before Target can stop a member
+	// (default 6: the fewest samples whose order statistics give a 95%
+	// interval of the median).
+	MinRounds int
 
 	watch *watch // set by RunAll when CaseTimeout is
 }
@@ -146,7 +159,59 @@ func (o Options) withDefaults() Options {
 	if o.MaxIters <= 0 {
 		o.MaxIters = 1e9
 	}
+	if o.MinRounds <= 0 {
+		o.MinRounds = 6
+	}
 	return o
+}
+
+// Why a member stopped sampling (results.Case.Stop).
+const (
+	StopTarget = "target" // its intervals met Options.Target
+	StopCount  = "count"  // it took Count samples (Target's cap)
+	StopBudget = "budget" // its samples used its Budget
+)
+
+// converged reports whether m's figures meet the target: the relative
+// half-width of each in-round ratio it has (to the baseline, to the limit
+// row), or of its ns/op when it has neither.
+func (m *member) converged(target float64) bool {
+	var bs, ls, ns []float64
+	for _, s := range m.rc.Samples {
+		if s.VsBaseline > 0 {
+			bs = append(bs, s.VsBaseline)
+		}
+		if s.VsLimit > 0 {
+			ls = append(ls, s.VsLimit)
+		}
+		ns = append(ns, s.NsPerOp)
+	}
+	checked := false
+	for _, vs := range [][]float64{bs, ls} {
+		// A member's ratio to itself (the baseline's to the baseline) is
+		// 1 in every round: no information, and always "converged".
+		if len(vs) == 0 || allOne(vs) {
+			continue
+		}
+		checked = true
+		if st := results.Summarize(vs); st.Confidence < results.Confidence || st.RelWidth() > target {
+			return false
+		}
+	}
+	if !checked {
+		st := results.Summarize(ns)
+		return st.Confidence >= results.Confidence && st.RelWidth() <= target
+	}
+	return true
+}
+
+func allOne(vs []float64) bool {
+	for _, v := range vs {
+		if v != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // ErrInterrupted is returned by Measure when its context ends mid-case.
@@ -174,6 +239,7 @@ type member struct {
 	sampling time.Duration
 	t0       time.Time
 	active   bool
+	done     bool // stopped by the sampling target
 	teardown func()
 	watch    *watch // nil: unwatched
 }
@@ -212,7 +278,7 @@ func (m *member) sample(n int, d time.Duration) results.Sample {
 
 // wantsMore reports whether the member takes part in another round.
 func (m *member) wantsMore() bool {
-	if !m.active || len(m.rc.Samples) >= m.count {
+	if !m.active || m.done || len(m.rc.Samples) >= m.count {
 		return false
 	}
 	return m.c.Budget <= 0 || len(m.rc.Samples) < max(m.c.MinCount, 1) || m.sampling < m.c.Budget
@@ -332,6 +398,27 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 				}
 			}
 		}
+		if opts.Target > 0 && round+1 >= opts.MinRounds {
+			// Sequential sampling: members whose figures are known well
+			// enough stop; the references (baseline, limit row) go on
+			// while anyone measured against them does.
+			others := false
+			for i, m := range ms {
+				if i == baseline || i == limit || !m.wantsMore() {
+					continue
+				}
+				if m.converged(opts.Target) {
+					m.done = true
+				} else {
+					others = true
+				}
+			}
+			for _, i := range []int{baseline, limit} {
+				if i >= 0 && !others && ms[i].wantsMore() && ms[i].converged(opts.Target) {
+					ms[i].done = true
+				}
+			}
+		}
 	}
 	if ctx.Err() != nil {
 		for _, m := range ms {
@@ -347,6 +434,14 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 	out := make([]results.Case, len(ms))
 	for i, m := range ms {
 		if m.rc.Status == "" {
+			switch {
+			case m.done:
+				m.rc.Stop = StopTarget
+			case len(m.rc.Samples) >= m.count:
+				m.rc.Stop = StopCount
+			default:
+				m.rc.Stop = StopBudget
+			}
 			m.rc.Status = results.StatusOK
 			m.rc.BytesPerOp = m.c.Bytes
 			if m.b.bytes > 0 {
@@ -457,6 +552,11 @@ func Estimate(c *Case, opts Options) time.Duration {
 	count := opts.Count
 	if c.Count > 0 {
 		count = c.Count
+	}
+	if opts.Target > 0 && count > opts.MinRounds {
+		// Most groups meet the target a few rounds after the first
+		// MinRounds; close or noisy ones take up to the count.
+		count = min(count, opts.MinRounds+4)
 	}
 	op := c.OpTime
 	if op < opts.SampleTime {

@@ -305,3 +305,52 @@ func TestCaseTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestSequentialSampling: with a target, a group stops after MinRounds
+// rounds when its intervals are narrow enough (a loose target), and runs
+// to Count when they never are (an impossible target); each case says why
+// it stopped.
+func TestSequentialSampling(t *testing.T) {
+	spin := func(k int) func(b *B) error {
+		return func(b *B) error {
+			x := 0
+			for i := 0; i < b.N*k; i++ {
+				x += i
+			}
+			spinSink = x
+			return nil
+		}
+	}
+	group := func() []Case {
+		ok := func() error { return nil }
+		return []Case{
+			{Name: "S", Labels: results.Labels{{Key: "subject", Value: "base"}}, Role: results.RoleBaseline, Group: "g", Verify: ok, Run: spin(100)},
+			{Name: "S", Labels: results.Labels{{Key: "subject", Value: "other"}}, Group: "g", Verify: ok, Run: spin(200)},
+			{Name: "S", Labels: results.Labels{{Key: "subject", Value: "lim"}}, Role: results.RoleLimit, Group: "g", Verify: ok, Run: spin(10)},
+		}
+	}
+	for _, tt := range []struct {
+		name   string
+		target float64
+		n      int
+		stop   string
+	}{
+		{"loose target", 10, 6, StopTarget},
+		{"impossible target", 1e-12, 12, StopCount},
+		{"no target", 0, 12, StopCount},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := MeasureGroup(context.Background(), group(), Options{Count: 12, SampleTime: time.Millisecond, Target: tt.target})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if len(r.Samples) != tt.n || r.Stop != tt.stop {
+					t.Errorf("%s: %d samples, stopped by %q; want %d, %q", r.FullName(), len(r.Samples), r.Stop, tt.n, tt.stop)
+				}
+			}
+		})
+	}
+}
+
+var spinSink int

@@ -328,7 +328,8 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 	drift, probed := results.DriftOf(run.Probes, results.NoiseThreshold)
 	machineMoved, machineKnown := 0, 0
 	memoryMoved, memoryKnown := 0, 0
-	var noisyCPU, noisyMem []table.Cell // each noisy case's "meanwhile" cells
+	var noisyCPU, noisyMem, noisyStop []table.Cell // each noisy case's "meanwhile" and "stopped" cells
+	stops := 0
 	meanwhile := func(loop results.ProbeLoop, c *results.Case, moved, known *int) table.Cell {
 		w, n, ok := results.LoopDuring(run.Probes, loop, c.Start, c.End, drift.Gap*3/2)
 		if !ok {
@@ -358,6 +359,10 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 			s, _ := c.Stat(results.UnitNsPerOp)
 			row := []table.Cell{table.Str(c.FullName()), table.Num(s.Median, table.DurationF),
 				table.StrV(table.Duration(s.Lo)+" … "+table.Duration(s.Hi), s.Lo), table.StrV(fmt.Sprintf("±%.0f%%", s.RelWidth()*100), s.RelWidth())}
+			noisyStop = append(noisyStop, table.Str(stopWords(c)))
+			if c.Stop != "" {
+				stops++
+			}
 			if probed {
 				noisyCPU = append(noisyCPU, meanwhile(results.CPULoop, c, &machineMoved, &machineKnown))
 				noisyMem = append(noisyMem, meanwhile(results.MemoryLoop, c, &memoryMoved, &memoryKnown))
@@ -393,6 +398,13 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 			notes = append(notes, what+" the mean of two samples, one of which may be cold, and no test can tell a difference from two samples; tables mark them (n=2).")
 		}
 		header := []string{"case", "median", "interval", "width"}
+		if stops > 0 {
+			header = append(header, "sampling stopped")
+			for i := range noisy {
+				noisy[i] = append(noisy[i], noisyStop[i])
+			}
+			notes = append(notes, "Sampling stopped: at the sampling target (run --target: the intervals of the case's ratios to its group's baseline and limit row narrower than the target), at the --count cap (the target was not met: a close or noisy group), or when its samples used its time budget (a slow op).")
+		}
 		for _, col := range []struct {
 			name  string
 			cells []table.Cell
@@ -551,6 +563,20 @@ func (d *Doc) JSON() ([]byte, error) {
 		return nil, fmt.Errorf("report: json: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// stopWords says why a case's sampling stopped.
+func stopWords(c *results.Case) string {
+	n := table.Int(float64(len(c.Samples)))
+	switch c.Stop {
+	case "target":
+		return "target met (" + n + " samples)"
+	case "count":
+		return "count cap (" + n + " samples)"
+	case "budget":
+		return "time budget (" + n + " samples)"
+	}
+	return "–"
 }
 
 // isNil reports whether b is nil or a nil block pointer, as a section

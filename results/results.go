@@ -258,6 +258,10 @@ type Case struct {
 	Samples []Sample           `json:"samples,omitempty"`
 	// Summary maps a unit to its statistic over the samples.
 	Summary map[string]Stat `json:"summary,omitempty"`
+	// Stop says why sampling stopped: "target" (its intervals were
+	// narrow enough, run --target), "count" (it took --count samples) or
+	// "budget" (its samples used its time budget); empty in older files.
+	Stop string `json:"stop,omitempty"`
 	// Noisy is set when the ns/op interval is wider than the noise
 	// threshold (±5% of the median by default). A case with one sample
 	// has no interval and is never noisy; reports show its n instead.

@@ -43,6 +43,9 @@ type Options struct {
 	// of one sample.
 	Count     int
 	Benchtime time.Duration
+	// Target is the sequential-sampling target (bench.Options.Target): 0
+	// takes Count samples of every case.
+	Target float64
 	// Out is the output directory (created when missing).
 	Out string
 	// Force replaces a run already in Out; Resume finishes it, keeping its
@@ -352,7 +355,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		rec.Probes = append(rec.Probes, p)
 		return rw.WriteProbe(p)
 	}
-	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, CaseTimeout: o.CaseTimeout, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
+	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, Target: o.Target, CaseTimeout: o.CaseTimeout, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
 	defer opts.Probe.Close()
 	prog := &offsetProgress{p: o.Progress}
 	if o.Progress != nil {
