@@ -14,22 +14,22 @@ import (
 
 // Derive implements workload.Workload: the file workloads' derived blocks
 // (the size table read against the input file) and data's own: findings,
-// the input and its schema, the method, the Parquet column sizes and what
-// generated code would gain — from the results only.
+// the input and its schema, the formats not measured, the Parquet column
+// sizes and what generated code would gain — from the results only.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	d := filecase.Derive(Name, run, cases, inputRef(run))
 	d["findings"] = []table.Block{findings(run, cases)}
 	d["input"] = inputBlocks(run)
 	d["columns"] = []table.Block{columns(run, cases)}
 	d["codegen"] = codegen(run, cases)
-	if fmts := descriptors(run, filecase.LabelFormat); len(fmts) > 0 {
-		body := filecase.Fill(methodText, run, Name)
-		for _, d := range fmts {
-			if why := d.Settings[SettingNotMeasured]; why != "" {
-				body += fmt.Sprintf("\n\n%s was not measured: %s.", d.Name, why)
-			}
+	var lines []string
+	for _, f := range descriptors(run, filecase.LabelFormat) {
+		if why := f.Settings[SettingNotMeasured]; why != "" {
+			lines = append(lines, fmt.Sprintf("%s was not measured: %s.", f.Name, why))
 		}
-		d["method"] = []table.Block{&table.Text{Body: body}}
+	}
+	if len(lines) > 0 {
+		d["not-measured"] = []table.Block{&table.Text{Body: strings.Join(lines, "\n\n")}}
 	}
 	return d
 }
@@ -317,14 +317,7 @@ func codegen(run *results.Run, cases []*results.Case) []table.Block {
 	recIx, dataIx := table.NewIndex(rec, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp), table.NewIndex(cases, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
 	// perRow is the median time per record (row) of format f's op at codec
 	// none, NaN when unknown.
-	perRow := func(ix *table.Index, f, op string) float64 {
-		c := ix.Get(f, "none", op)
-		if c == nil || !c.OK() || c.Metrics[filecase.MetricRecords] <= 0 {
-			return math.NaN()
-		}
-		m, _ := c.Median(results.UnitNsPerOp)
-		return m / c.Metrics[filecase.MetricRecords]
-	}
+	perRow := func(ix *table.Index, f, op string) float64 { return filecase.PerRecord(ix.Get(f, "none", op)) }
 	var blocks []table.Block
 	// records' own codegen-vs-reflection pair: MessagePack by reflection
 	// (vmihailenco) and generated (msgp).

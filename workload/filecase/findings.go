@@ -3,7 +3,6 @@ package filecase
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -46,10 +45,14 @@ func okCase(c *results.Case) bool { return c != nil && c.OK() }
 
 func (p *pair) ok() bool { return okCase(p.op[OpWrite]) && okCase(p.op[OpRead]) }
 
-// perRecord is the median time of the pair's op per record.
-func (p *pair) perRecord(op string) float64 {
-	m, _ := median(p.op[op])
-	return m / p.records
+// PerRecord is a case's median time per record (its records metric), NaN
+// when it failed or records are unknown.
+func PerRecord(c *results.Case) float64 {
+	m, _ := median(c)
+	if !okCase(c) || c.Metrics[MetricRecords] <= 0 {
+		return math.NaN()
+	}
+	return m / c.Metrics[MetricRecords]
 }
 
 // group groups the cases of the named workload by pair; the run's format
@@ -365,8 +368,8 @@ func (ps *pairs) anomalies() []table.Block {
 					best = o
 				}
 			}
-			if a := r.perRecord(OpWrite); best != nil && a > best.perRecord(OpWrite) {
-				b := best.perRecord(OpWrite)
+			if a := PerRecord(r.op[OpWrite]); best != nil && a > PerRecord(best.op[OpWrite]) {
+				b := PerRecord(best.op[OpWrite])
 				slower = append(slower, fmt.Sprintf("%s writes slower uncompressed (%s per record%s) than with %s (%s per record%s): %s — more bytes to move than the compressor costs, or a missing buffer.",
 					name, table.Duration(a), table.SamplesMark(r.op[OpWrite]), best.Codec, table.Duration(b), table.SamplesMark(best.op[OpWrite]), table.Times(a/b)))
 			}
@@ -494,28 +497,6 @@ func CondenseCases(cs []*results.Case, ops bool, max int) string {
 		text += p
 	}
 	return text
-}
-
-// placeholder is a "{key}" of a text Fill fills.
-var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
-
-// Fill writes into text, for each "{key}", the value vals gives it (key,
-// value pairs) or else the setting key the named workload's plan recorded
-// in the run's environment ("<workload>.<key>" in results.Env.Extra), or
-// "not recorded" (a results file from before the plan recorded it).
-func Fill(text string, run *results.Run, workload string, vals ...string) string {
-	return placeholder.ReplaceAllStringFunc(text, func(m string) string {
-		k := m[1 : len(m)-1]
-		for i := 0; i+1 < len(vals); i += 2 {
-			if vals[i] == k {
-				return vals[i+1]
-			}
-		}
-		if v, ok := run.Env.Extra[workload+"."+k]; ok {
-			return v
-		}
-		return "not recorded"
-	})
 }
 
 // Summary condenses a file workload's cases (see FileLayout) for the

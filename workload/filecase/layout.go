@@ -15,12 +15,14 @@ func pairOp(op string) []table.Match {
 }
 
 // timeColumns are the columns of the write and read tables: the time, the
-// records per second, the encoded stream's MB/s and the peak heap growth.
+// records per second, the encoded stream's MB/s, the peak heap growth and
+// the time against the table's fastest.
 var timeColumns = []table.Column{
 	{Head: "time", Show: "time"},
 	{Head: "records/s", Show: "rate", Unit: results.UnitNsPerOp, Per: MetricRecords, Scale: 1e9, Format: "int"},
 	{Head: "MB/s", Show: "median", Unit: results.UnitMBPerS},
 	{Head: "peak heap", Show: "median", Unit: MetricPeakHeap, Format: "bytes"},
+	{Head: "vs fastest", Show: "best", Unit: results.UnitNsPerOp},
 }
 
 // at names an op of the row's pair.
@@ -42,7 +44,7 @@ func FileLayout() []table.Section {
 			Caption: "Write (fastest first)", Where: pairOp(OpWrite),
 			Rows: []string{LabelFormat, LabelCodec}, RowHeads: []string{"format", "codec"},
 			Columns: timeColumns, Sort: "time",
-			Notes: []string{"records/s = records ÷ median time; MB/s counts the encoded stream before compression; peak heap = the largest growth of the heap in use during one write."},
+			Notes: []string{"records/s = records ÷ median time; MB/s counts the encoded stream before compression; peak heap = the largest growth of the heap in use during one write; vs fastest = time ÷ the fastest write's time."},
 		}}}},
 		{Title: "Read performance, against the read-bytes and decompress-only floors", Blocks: []table.BlockSpec{{Table: &table.Spec{
 			Caption: "Read and verify (fastest first)", Where: pairOp(OpRead),
@@ -54,7 +56,7 @@ func FileLayout() []table.Section {
 				{Head: "÷ read-bytes", Show: "ratio", Unit: results.UnitVsLimit, At: at(OpRead), Ref: at(OpReadBytes)},
 				{Head: "÷ decompress", Show: "vs", Unit: results.UnitNsPerOp, At: at(OpRead), Ref: at(OpDecompress)},
 			},
-			Notes: []string{"read-bytes: the file's bytes read into a buffer and discarded; decompress: read and decompress, no decoding (codec none has none). " +
+			Notes: []string{"vs fastest = time ÷ the fastest read's time. read-bytes: the file's bytes read into a buffer and discarded; decompress: read and decompress, no decoding (codec none has none). " +
 				"÷ read-bytes = the read's time ÷ the read-bytes floor's, taken within each sampling round (without in-round ratios, the ratio of the medians); " +
 				"÷ decompress = the read's median ÷ the decompress floor's: how much of the read the decoder and verification cost. " +
 				"The files were just written, so reads come from the page cache, as they would for a file read back soon after writing."},

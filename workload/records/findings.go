@@ -13,12 +13,12 @@ import (
 )
 
 // Derive implements workload.Workload: the file workloads' derived blocks
-// and records' own (findings, method, bare-loop verdicts, the unbuffered
+// and records' own (findings, the samples, bare-loop verdicts, the unbuffered
 // write), from the results only.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	d := filecase.Derive(Name, run, cases, nil)
 	d["findings"] = []table.Block{findings(run, cases)}
-	d["method"] = []table.Block{method(run, cases)}
+	d["samples"] = []table.Block{samples(cases)}
 	d["bare"] = []table.Block{bare(cases)}
 	d["unbuffered"] = []table.Block{unbuffered(cases)}
 	return d
@@ -70,9 +70,9 @@ func findings(run *results.Run, cases []*results.Case) *table.Text {
 	return table.Findings(lines)
 }
 
-// method is the method paragraph with the records, the samples each case
-// took and the settings the run recorded.
-func method(run *results.Run, cases []*results.Case) *table.Text {
+// samples follows the method: the records each file holds and the samples
+// each case took.
+func samples(cases []*results.Case) *table.Text {
 	var records float64
 	counts := map[int]int{}
 	for _, c := range cases {
@@ -80,14 +80,14 @@ func method(run *results.Run, cases []*results.Case) *table.Text {
 			counts[len(c.Samples)]++
 		}
 	}
+	if records == 0 {
+		return nil
+	}
 	var cs []string
 	for _, n := range slices.Sorted(maps.Keys(counts)) {
 		cs = append(cs, fmt.Sprintf("%d cases with n=%d", counts[n], n))
 	}
-	if records == 0 {
-		return nil
-	}
-	return &table.Text{Body: filecase.Fill(methodText, run, Name, "records", table.Int(records), "samples", strings.Join(cs, ", "))}
+	return &table.Text{Body: fmt.Sprintf("Each file holds %s records. Samples: %s.", table.Int(records), strings.Join(cs, ", "))}
 }
 
 // bare states, for each bare loop, how much time the pipeline adds to it
@@ -122,13 +122,7 @@ func unbuffered(cases []*results.Case) *table.Text {
 		return nil
 	}
 	u := us[0]
-	perRecord := func(c *results.Case) float64 {
-		if c == nil || !c.OK() {
-			return math.NaN()
-		}
-		m, _ := c.Median(results.UnitNsPerOp)
-		return m / c.Metrics[filecase.MetricRecords]
-	}
+	perRecord := filecase.PerRecord
 	var buffered, fastest *results.Case
 	for _, c := range table.Where(cases, filecase.LabelFormat, u.Labels.Get(filecase.LabelFormat), filecase.LabelOp, filecase.OpWrite, filecase.LabelVariant, "") {
 		if cd := c.Labels.Get(filecase.LabelCodec); cd == u.Labels.Get(filecase.LabelCodec) {

@@ -6,18 +6,17 @@ import (
 	"github.com/serbench/serbench/workload/filecase"
 )
 
-// methodText is the method paragraph; the derived method fills its
-// placeholders from the results: the records, the samples each case took
-// and the settings the plan recorded in the run's environment (env).
-const methodText = "The {records} records are generated once, before any timing, and held in memory in a packed table without pointers (16 bytes a record and one shared string of emails), so the collector does not mark them record by record during timed ops; each record is unpacked into a reused value as it is encoded. " +
-	"Each write streams them through the format's encoder, the codec and a buffer ({buffer}) into a real file in the temp directory; " +
+// methodText is the method paragraph, with the settings the plan recorded
+// in the run's environment ("records.<key>", see env); the derived samples
+// line that follows gives the records and the samples each case took.
+const methodText = "The records are generated once, before any timing, and held in memory in a packed table without pointers (16 bytes a record and one shared string of emails), so the collector does not mark them record by record during timed ops; each record is unpacked into a reused value as it is encoded. " +
+	"Each write streams them through the format's encoder, the codec and a buffer ({env:records.buffer}) into a real file in the temp directory; " +
 	"each read streams the file back (read → decompress → decode) and checks every record against the source records (that check is part of the timed read). " +
-	"Before a write is timed, the pair round-trips its first records ({verify_records}, all of them when fewer) through a scratch file; every timed read verifies every record of the full file, and a pair whose read fails is left out of every ranking. " +
-	"Times are medians of n samples (one op per sample, a GC before each; a case's first run counts as its first sample, and no new sample starts once a case has spent its sampling budget ({sample_budget}), so slow ops have n=1 or 2); " +
+	"Before a write is timed, the pair round-trips its first records ({env:records.verify_records}, all of them when fewer) through a scratch file; every timed read verifies every record of the full file, and a pair whose read fails is left out of every ranking. " +
+	"Times are medians of n samples (one op per sample, a GC before each; a case's first run counts as its first sample, and no new sample starts once a case has spent its sampling budget ({env:records.sample_budget}), so slow ops have n=1 or 2); " +
 	"total = write + read. MB/s counts the format's encoded stream (its bytes before compression) for write, read and decompress, and the file's bytes for read-bytes. " +
-	"Peak heap is the largest growth of the heap in use over its level at the start of the op, sampled on the op's own goroutine at a fixed interval ({heap_sample_every}; every buffer for the limit rows) and at the end of each stage. " +
-	"read-bytes (the file's bytes into a buffer, nothing else) and decompress (read + decompress, no decoding) are limit rows, the floors under each read. " +
-	"Samples: {samples}."
+	"Peak heap is the largest growth of the heap in use over its level at the start of the op, sampled on the op's own goroutine at a fixed interval ({env:records.heap_sample_every}; every buffer for the limit rows) and at the end of each stage. " +
+	"read-bytes (the file's bytes into a buffer, nothing else) and decompress (read + decompress, no decoding) are limit rows, the floors under each read."
 
 // unbufferedAt names the unbuffered variant of a write.
 var unbufferedAt = map[string]string{filecase.LabelVariant: filecase.VariantUnbuffered}
@@ -31,7 +30,8 @@ func (*Workload) Layout() []table.Section {
 	out := []table.Section{
 		{Title: "Findings", Blocks: []table.BlockSpec{{Derived: "findings"}}},
 		{Title: "Method", Blocks: []table.BlockSpec{
-			{Derived: "method"},
+			{Text: methodText},
+			{Derived: "samples"},
 			{Subjects: filecase.LabelFormat, SubjectNotes: []string{"A format that compresses itself or needs random access (a footer read first: Parquet, Arrow file) combines with codec none only; every other format with every codec."}},
 			{Subjects: filecase.LabelCodec, SubjectNotes: []string{"Each codec at its default level."}},
 		}},
