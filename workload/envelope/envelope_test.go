@@ -433,7 +433,7 @@ func TestReportRenders(t *testing.T) {
 		"protobuf marshal: flat overtakes wrapped at 16 KiB",
 		"protobuf unmarshal, wrapped (outer only, as in the seed): flat overtakes wrapped at 16 KiB",
 		"protobuf unmarshal, wrapped (outer + inner): flat overtakes wrapped at 16 KiB",
-		"| protobuf | XLarge | 24 | 14 | -10 |",
+		"| XLarge | 24 | 14 | -10 | 14 | -10 |",
 		"FAILED",
 	} {
 		if !strings.Contains(md, want) {

@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,17 +25,24 @@ func TestReportGolden(t *testing.T) {
 	run.File = "quick.jsonl"
 	_, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md)
-	plots := 0
-	for _, b := range New().Derive(run, run.Filter(Name, nil))["sweep"] {
-		if p, ok := b.(*table.Plot); ok {
-			plots++
-			if ch, ok := p.Chart.(*table.LineChart); !ok || len(ch.Series) == 0 {
-				t.Errorf("%s: no line chart with data", p.File)
-			}
+	// The sweep plots: marshal and header declared, unmarshal derived
+	// with the outer-only reads as lines of their own.
+	cases := run.Filter(Name, nil)
+	plots := append(sweepPlot(OpMarshal).Build(cases), sweepPlot(OpHeader).Build(cases)...)
+	for _, b := range New().Derive(run, cases)["sweep-unmarshal"] {
+		p := b.(*table.Plot)
+		if ch := p.Chart.(*table.LineChart); !slices.ContainsFunc(ch.Series, func(s table.Series) bool { return s.Name == "protobuf-wrapped (outer only)" }) {
+			t.Errorf("%s: no outer-only line", p.File)
+		}
+		plots = append(plots, p)
+	}
+	for _, p := range plots {
+		if ch, ok := p.Chart.(*table.LineChart); !ok || len(ch.Series) == 0 {
+			t.Errorf("%s: no line chart with data", p.File)
 		}
 	}
-	if plots != len(sweepOps) {
-		t.Errorf("%d plots, want %d (one per sweep op)", plots, len(sweepOps))
+	if len(plots) != len(sweepOps) {
+		t.Errorf("%d plots, want %d (one per sweep op)", len(plots), len(sweepOps))
 	}
 	// Subjects, libraries and versions come from the recorded descriptors.
 	for _, want := range []string{"| protobuf-flat | baseline | google.golang.org/protobuf v1.36.12 |", "github.com/tinylib/msgp v1.6.5"} {

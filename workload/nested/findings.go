@@ -11,11 +11,13 @@ import (
 	"github.com/serbench/serbench/table"
 )
 
-// Derive implements workload.Workload: the blocks Layout names, and the
-// summary, from the cases alone (a read's file is its codec label).
+// Derive implements workload.Workload: the blocks Layout names (a scatter
+// plot after each dataset's declared full-read table), and the summary,
+// from the cases alone (a read's file is its codec label).
 func (*Workload) Derive(_ *results.Run, cases []*results.Case) table.Derived {
 	var lines, subLines []string
-	var full, sub []table.Block
+	var sub []table.Block
+	out := table.Derived{}
 	summary := &table.Table{Header: []string{"dataset", "fastest full read", "time", "smallest file", "size"}}
 	claims, held := &table.Table{Header: []string{"the seed found", "this run", "verdict"}}, 0
 	claim := func(text string, ok bool, format string, args ...any) {
@@ -23,14 +25,14 @@ func (*Workload) Derive(_ *results.Run, cases []*results.Case) table.Derived {
 		claims.AddRow(table.Str(text), table.Str(fmt.Sprintf(format, args...)), table.Str(map[bool]string{true: "held", false: "not held"}[ok]))
 	}
 	for _, ds := range table.Distinct(cases, LabelDataset) {
-		in, reads := table.Where(cases, LabelDataset, ds), table.Where(cases, LabelDataset, ds, LabelOp, OpRead)
+		reads := table.Where(cases, LabelDataset, ds, LabelOp, OpRead)
 		subjects, pts := subSchema(reads)
 		pa := pts[SubjectParquetArrow]
 		if v := fullReads(reads); len(v) > 0 {
-			f, s, slow := v[0], slices.MinFunc(v, bySize), v[len(v)-1]
+			f, s, slow := v[0], slices.MinFunc(v, byFile), v[len(v)-1]
 			summary.AddRow(table.Str(ds), table.Str(name(f)), table.Time(f), table.Str(fileOf(s)), table.StrV(table.MiB(size(s))+" MiB", size(s)))
 			line := fmt.Sprintf("%s: the fastest full read is %s at %s (%s faster than the slowest, %s%s); the smallest file is %s at %s MiB.", ds, name(f), secs(f), table.Times(ns(slow)/ns(f)), name(slow), table.SamplesMark(slow), fileOf(s), table.MiB(size(s)))
-			if dec := first(in, LabelSubject, SubjectDecompress); dec != nil {
+			if dec := first(cases, LabelDataset, ds, LabelSubject, SubjectDecompress); dec != nil {
 				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s (%s of the fastest read).", secs(dec), table.Times(ns(dec)/ns(f)))
 			}
 			if lines = append(lines, line); ds == "tpch" && len(pa) > 0 {
@@ -38,7 +40,7 @@ func (*Workload) Derive(_ *results.Run, cases []*results.Case) table.Derived {
 					lines = append(lines, fmt.Sprintf("tpch, Parquet %s: parquet-go's GenericReader reads it in %s, pqarrow plus the column-wise assembler in %s (%s).", codecOf(a), secs(g), secs(a), table.Times(ns(g)/ns(a))))
 				}
 			}
-			full = append(full, fullTable(in, v)...)
+			out["full-"+ds] = []table.Block{fullPlot(v)}
 			claim(ds+": the columnar file is the smallest", columnar(s), "smallest: %s (%s MiB)", fileOf(s), table.MiB(size(s)))
 			claim(ds+": the columnar full read is the fastest", columnar(f), "fastest: %s (%s)", name(f), secs(f))
 		}
@@ -76,7 +78,8 @@ func (*Workload) Derive(_ *results.Run, cases []*results.Case) table.Derived {
 	if len(failed) > 0 {
 		lines = append(lines, fmt.Sprintf("%d subject × codec pairs FAILED verification and are left out of every ranking: %s (first: %s).", len(failed), strings.Join(failed, ", "), reason[failed[0]]))
 	}
-	return table.Derived{"findings": {table.Findings(lines)}, "full": full, "sub": sub, "claims": {claims}, "summary": {summary}}
+	out["findings"], out["sub"], out["claims"], out["summary"] = []table.Block{table.Findings(lines)}, sub, []table.Block{claims}, []table.Block{summary}
+	return out
 }
 
 func lab(c *results.Case, key string) string { return c.Labels.Get(key) }
@@ -85,6 +88,12 @@ func size(c *results.Case) float64           { return c.Metrics[MetricFile] }
 func name(c *results.Case) string            { return lab(c, LabelSubject) + " " + codecOf(c) }
 func bySize(a, b *results.Case) int          { return cmp.Compare(size(a), size(b)) }
 func secs(c *results.Case) string            { return table.Duration(ns(c)) + table.SamplesMark(c) }
+
+// byFile orders cases by the size of their file, reads without one (a
+// runner's, decoding from memory) last.
+func byFile(a, b *results.Case) int {
+	return cmp.Compare(cmp.Or(size(a), math.Inf(1)), cmp.Or(size(b), math.Inf(1)))
+}
 
 // columnar reports whether c read a columnar file.
 func columnar(c *results.Case) bool {
@@ -125,19 +134,16 @@ func fullReads(reads []*results.Case) []*results.Case {
 	return v
 }
 
-// fullTable is a dataset's full reads v (in: its cases) and the plot of
-// size against speed relative to the extremes (the seed's axes).
-func fullTable(in, v []*results.Case) []table.Block {
-	ds, slow, big, dec := lab(v[0], LabelDataset), v[len(v)-1], slices.MaxFunc(v, bySize), first(in, LabelSubject, SubjectDecompress)
-	t := &table.Table{Caption: fmt.Sprintf("%s: full read of %s records into each library's objects, fastest first", ds, table.Int(v[0].Metrics[MetricRecords])), Header: []string{"subject", "codec", "file MiB", "read", "speed vs slowest", "size vs largest", "× floor"}}
+// fullPlot is a dataset's file size against full-read speed v (its full
+// reads, fastest first), each relative to the extremes (the seed's axes).
+func fullPlot(v []*results.Case) *table.Plot {
+	ds, slow, big := lab(v[0], LabelDataset), v[len(v)-1], slices.MaxFunc(v, bySize)
 	var pts []table.Point
 	for _, c := range v {
-		speed, rel := ns(slow)/ns(c), size(c)/size(big)
-		t.AddRow(table.Str(lab(c, LabelSubject)), table.Str(codecOf(c)), table.Num(size(c), table.MiBF), table.Time(c), table.Num(speed, table.TimesF), table.Num(rel, table.PctF), table.Ratio(c, results.UnitVsLimit, dec))
-		pts = append(pts, table.Point{X: speed, Y: rel, Label: lab(c, LabelSubject) + "·" + codecOf(c)})
+		pts = append(pts, table.Point{X: ns(slow) / ns(c), Y: size(c) / size(big), Label: lab(c, LabelSubject) + "·" + codecOf(c)})
 	}
-	return []table.Block{t, &table.Plot{File: "nested-" + ds + "-full.svg", Caption: ds + ": size vs read speed, relative to the slowest",
-		Chart: &table.ScatterChart{Title: ds + ": file size vs full read speed (relative to the slowest)", XLabel: "read speed, × the slowest", YLabel: "file size, fraction of the largest", LogX: true, Points: pts}}}
+	return &table.Plot{File: "nested-" + ds + "-full.svg", Caption: ds + ": size vs read speed, relative to the slowest",
+		Chart: &table.ScatterChart{Title: ds + ": file size vs full read speed (relative to the slowest)", XLabel: "read speed, × the slowest", YLabel: "file size, fraction of the largest", LogX: true, Points: pts}}
 }
 
 // subSchema returns the subjects of sub-schema queries, each at its first

@@ -2,8 +2,32 @@ package nested
 
 import (
 	"github.com/serbench/serbench/dataset/nested/tpch"
+	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
 )
+
+// fullTable is dataset ds's full-schema reads, fastest first: the file's
+// size and the read's speed relative to the extremes (the seed's axes),
+// and the in-round ratio to the group's floor. Its scatter plot follows
+// (Derived "full-" + ds).
+func fullTable(ds string) *table.Spec {
+	return &table.Spec{
+		Caption: ds + ": full read of every record into each library's objects, fastest first",
+		Where:   []table.Match{table.Is(LabelDataset, ds), table.Is(LabelOp, OpRead), table.Is(LabelQuery, QueryAll)},
+		Rows:    []string{LabelSubject, LabelCodec}, Sort: "read",
+		Columns: []table.Column{
+			{Head: "file MiB", Show: "median", Unit: MetricFile, Format: "mib"},
+			{Head: "read", Show: "time"},
+			// The slowest read's time over this one's: this rate of
+			// records over the smallest rate.
+			{Head: "speed vs slowest", Show: "best", Unit: results.UnitNsPerOp, Per: MetricRecords},
+			{Head: "size vs largest", Show: "best", Invert: true, Unit: MetricFile, Format: "pct"},
+			// Without in-round ratios, the time over the JSON-gzip file's
+			// decompression.
+			{Head: "× floor", Show: "ratio", Unit: results.UnitVsLimit, Ref: map[string]string{LabelSubject: SubjectDecompress, LabelCodec: "gzip"}},
+		},
+	}
+}
 
 // Layout implements workload.Workload: the findings; the full-schema
 // reads with their floors; the sub-schema reads (fitted models, plots and
@@ -12,13 +36,16 @@ import (
 // codecs.
 func (*Workload) Layout() []table.Section {
 	est := "est. MB at " + table.Int(tpch.FullRecords)
+	var full []table.BlockSpec
+	for _, ds := range datasetNames() {
+		full = append(full, table.BlockSpec{Table: fullTable(ds)}, table.BlockSpec{Derived: "full-" + ds})
+	}
 	return []table.Section{
 		{Title: "Findings", Blocks: []table.BlockSpec{{Derived: "findings"}}},
-		{Title: "Full schema: file size and read time", Blocks: []table.BlockSpec{
-			{Derived: "full"},
+		{Title: "Full schema: file size and read time", Blocks: append(full, []table.BlockSpec{
 			{Table: &table.Spec{
 				Caption: "The floors of a full read: the JSON-gzip file decompressed without decoding (the seed's red line) and read as bytes; for the runners of other languages, copying the encoded bytes in that runtime",
-				Where:   []table.Match{table.Is("role", "limit")},
+				Where:   []table.Match{table.Is("role", "limit"), table.Is(LabelQuery, QueryAll)},
 				Rows:    []string{LabelDataset, LabelSubject, LabelCodec},
 				Columns: []table.Column{{Head: "file MiB", Show: "median", Unit: MetricFile, Format: "mib"}, {Head: "read", Show: "time"}},
 			}},
@@ -31,7 +58,7 @@ func (*Workload) Layout() []table.Section {
 			{Text: "read: median time per full read (Go: the file's bytes → every record in the dataset's Go structs; every record verified in Verify, every 61st after each timed read, outside the timer. language:subject rows are measured by serbench's runners for other languages: the same rows encoded by that library, decoded from memory into its runtime's objects, verified once by a digest of every column against the Go side's)"},
 			{Text: "speed vs slowest: the slowest subject's time over this one's (the seed's x axis); size vs largest: the file over the largest file (the seed's y axis)"},
 			{Text: "× floor: in-round ratio to the group's limit row — for Go readers decompressing the JSON-gzip file without decoding (the seed's red line), for a runner's subjects copying the encoded bytes in that runtime"},
-		}},
+		}...)},
 		{Title: "Sub-schema: read time against columns and the largest column", Blocks: []table.BlockSpec{
 			{Derived: "sub"},
 			{Text: "every query is a set of leaf paths; the struct comes back with only those fields filled and is checked against the projected reference. Parquet subjects read the " + pqSubsetCodec + " file, Arrow IPC the uncompressed one (memory-mapped: unqueried buffers are never touched), the row formats their " + rowSubsetCodec + " files (one query per k: decode+project, Avro's reader schema native); column sizes are the Parquet file's"},

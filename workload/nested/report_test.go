@@ -101,12 +101,47 @@ func TestFindingsMarkFewSamples(t *testing.T) {
 	workloadtest.OneSample(run)
 	md := findings()
 	for _, want := range []string{
-		"tpch: the fastest full read is arrow-ipc none at 0.002 s (n=1) (30.2× faster than the slowest, json-par lz4 (n=1));",
-		"Decompressing the JSON-gzip file alone takes 0.005 s (n=1) (2.69× of the fastest read).",
-		"parquet-go's GenericReader reads it in 0.020 s (n=1), pqarrow plus the column-wise assembler in 0.016 s (n=1) (1.26×).",
+		"tpch: the fastest full read is arrow-ipc none at 1.78 ms (n=1) (30.2× faster than the slowest, json-par lz4 (n=1));",
+		"Decompressing the JSON-gzip file alone takes 4.78 ms (n=1) (2.69× of the fastest read).",
+		"parquet-go's GenericReader reads it in 20.3 ms (n=1), pqarrow plus the column-wise assembler in 16.1 ms (n=1) (1.26×).",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("findings lack %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestReportRunnerRows: a runner's subject (language:name, decoding from
+// memory: no file) joins the full-read table with its in-round ratio to
+// its own copy floor, and the floors table shows the full read's copy, not
+// a query's.
+func TestReportRunnerRows(t *testing.T) {
+	run, err := results.ReadFile(filepath.Join("testdata", smallRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(subject, role, op, query, tier string, ns, vsLimit float64) {
+		c := results.Case{Kind: results.KindCase, Workload: Name, Name: caseName, Role: role, Status: results.StatusOK, Group: "tpch/" + query + "/read/java",
+			Labels: results.Labels{{Key: LabelSubject, Value: subject}, {Key: LabelDataset, Value: "tpch"}, {Key: LabelCodec, Value: "none"},
+				{Key: LabelOp, Value: op}, {Key: LabelQuery, Value: query}, {Key: LabelTier, Value: tier}, {Key: "language", Value: "java"}},
+			Metrics: map[string]float64{MetricRecords: 2000}}
+		for i := range 3 {
+			c.Samples = append(c.Samples, results.Sample{Iters: 1, NsPerOp: ns, Round: i + 1, VsLimit: vsLimit})
+		}
+		c.Summarize()
+		run.Cases = append(run.Cases, c)
+	}
+	add("java:parquet-java", results.RoleSubject, OpRead, QueryAll, TierColumns, 9e6, 30)
+	add("java:copy", results.RoleLimit, OpReadBytes, QueryAll, "", 3e5, 0)
+	add("java:copy", results.RoleLimit, OpReadBytes, "k01-comment", "", 7e4, 0)
+	_, md := workloadtest.Markdown(t, run, New())
+	for _, want := range []string{"| java:parquet-java | none | – | 9.00 ms ±0% | ", " | – | 30.0× ±0% |", "| tpch | java:copy | none | – | 300 µs ±0% |",
+		"the smallest file is Parquet gzip at 0.24 MiB"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "| tpch | java:copy | none | – | 70.0 µs") {
+		t.Error("the floors table shows a query's copy")
 	}
 }
