@@ -11,13 +11,14 @@ import (
 	"github.com/serbench/serbench/table"
 )
 
-// view is what a run's results say about this workload: its cases by
-// sampling group, the main group and the replay indexed by subject and
-// rows, and the roles and tags the run recorded.
+// view is what a run's results say about this workload for the
+// findings: the method comparison's cases (the main group) and the
+// replay's indexed by subject and rows, the partitioned reads, and the
+// roles and tags the run recorded.
 type view struct {
-	main, sweep, replay, parallel []*results.Case
-	ix, rix                       *table.Index
-	methods, sizes                []string
+	replay, parallel []*results.Case
+	ix, rix          *table.Index
+	methods, sizes   []string
 	// baseline is pgarrow over SELECT; peer the ADBC driver, peer2
 	// ConnectorX.
 	baseline, peer, peer2 string
@@ -28,28 +29,28 @@ type view struct {
 	described bool
 }
 
-// newView sorts cases into their sampling groups and reads the roles and
-// tags the run recorded.
+// newView sorts cases into their sampling groups (the batch-size sweep
+// left out) and reads the roles and tags the run recorded.
 func newView(run *results.Run, cases []*results.Case) view {
 	v := view{limit: map[string]bool{}, arrow: map[string]bool{}}
+	var main []*results.Case
 	for _, c := range cases {
 		switch {
-		case c.Labels.Get("sweep") != "":
-			v.sweep = append(v.sweep, c)
+		case c.Labels.Has("sweep"):
 		case c.Labels.Get(LabelSource) == sourceReplay:
 			v.replay = append(v.replay, c)
-		case c.Labels.Get(LabelPartitions) != "":
+		case c.Labels.Has(LabelPartitions):
 			v.parallel = append(v.parallel, c)
 		default:
-			v.main = append(v.main, c)
+			main = append(main, c)
 			v.limit[c.Labels.Get(LabelSubject)] = v.limit[c.Labels.Get(LabelSubject)] || c.IsLimit()
 		}
 	}
-	v.ix, v.rix = table.NewIndex(v.main, LabelSubject, "rows"), table.NewIndex(v.replay, LabelSubject, "rows")
-	v.methods, v.sizes = table.Distinct(v.main, LabelSubject), table.Distinct(v.main, "rows")
+	v.ix, v.rix = table.NewIndex(main, LabelSubject, "rows"), table.NewIndex(v.replay, LabelSubject, "rows")
+	v.methods, v.sizes = table.Distinct(main, LabelSubject), table.Distinct(main, "rows")
 	// Results from before roles were recorded name no baseline: pgarrow
 	// over SELECT is the one this workload has always compared with.
-	v.baseline = table.SubjectWithRole(v.main, results.RoleBaseline, MethodSelect)
+	v.baseline = table.SubjectWithRole(main, results.RoleBaseline, MethodSelect)
 	for _, d := range run.Descriptors {
 		if d.Workload == Name && d.Key == LabelSubject {
 			v.described = true
@@ -68,31 +69,19 @@ func newView(run *results.Run, cases []*results.Case) view {
 	return v
 }
 
-// Derive implements workload.Workload: every table of the report but the
-// methods', and the findings, from the run's results.
+// Derive implements workload.Workload: the findings, the goals stated
+// under the method comparison and the replay, the user's query and what
+// every method reads; the tables are declared (layout.go).
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	v := newView(run, cases)
-	d := table.Derived{"findings": {table.Findings(v.findings(run))}, "query": queryBlocks(run), "replay": v.replayTables(),
-		"parallel": v.parallelTables(), "sweep": v.sweepTable()}
+	d := table.Derived{"findings": {table.Findings(v.findings(run))}, "query": queryBlocks(run), "goals": {v.sizeGoals()}, "replay-goal": {v.replayGoals()}}
 	if v.described {
-		d["methods"] = []table.Block{methodNotes(run)}
-	}
-	if len(v.sizes) > 0 {
-		d["by-size"], d["comparison"], d["memory"] = v.bySize(run), v.comparison(), []table.Block{v.memory()}
+		d["methods"] = []table.Block{&table.Text{Body: readsTables}}
+		if queryDescriptor(run) != nil {
+			d["methods"] = []table.Block{&table.Text{Body: readsQuery}}
+		}
 	}
 	return d
-}
-
-// methodNotes say what every method reads and how the groups were
-// sampled: a query's result, or the generated tables.
-func methodNotes(run *results.Run) *table.Text {
-	if queryDescriptor(run) != nil {
-		return &table.Text{Body: "Every method reads the result of your query (see above), and before it is timed compares it with pgarrow-select's reading of it: the row count and, per column, the NULL count and a checksum of the values in a canonical form (the query's descriptor, verification, says which).\n\n" +
-			"The methods are sampled round-robin, one sample each per round, with the baseline and the limit rows; the replay (source=replay) is a group of its own; the partitioned reads are skipped on a query."}
-	}
-	return &table.Text{Body: "Every method reads the whole table `performance_test_<rows>` (id bigint, score float8, active bool, name text 'user_'||i, created_date date) and, before it is timed, verifies every row against the generator's formulas (the Python peers, ADBC and ConnectorX: row count and checksums computed with pyarrow.compute). The table is built server-side with generate_series and vacuumed before the first read.\n\n" +
-		"The server holds the table: the throwaway server's shared_buffers are set to four times the largest table (a sequential scan of a table larger than a quarter of shared_buffers reads through a small ring buffer and would go to the OS cache on every read), and every table is loaded with pg_prewarm before its first read (see the run's environment, table_cache).\n\n" +
-		"The methods reading one table are sampled round-robin, one sample each per round, with the baseline and the limit rows; the replay (source=replay), the partitioned reads (partitions=N) and the batch-size sweep are groups of their own."}
 }
 
 // rowsOf is the number of rows case c reads (its rows label).
@@ -110,70 +99,16 @@ func rowsPerSec(c *results.Case) float64 {
 	return 0
 }
 
-// speed is c's rows per second in millions ("2.56M"), noisy when its time
-// is.
-func speed(c *results.Case) table.Cell {
-	cell := table.Computed(c, results.UnitNsPerOp, table.Plain, func(ns float64) float64 { return rowsOf(c) * 1e3 / ns })
-	if cell.Kind == table.Value {
-		cell.Text = "M"
-		if c.Noisy {
-			cell = cell.With(table.Noisy)
-		}
+// cpuPerRow is c's client CPU per row read, in ns; +Inf when c has none
+// (it sorts last).
+func cpuPerRow(c *results.Case) float64 {
+	if c == nil || !c.OK() {
+		return math.Inf(1)
 	}
-	return cell
-}
-
-// perRow is c's median of unit per row read, times scale: 1e9 turns the
-// seconds of CPU per read into ns/row.
-func perRow(c *results.Case, unit string, scale float64) table.Cell {
-	return table.Computed(c, unit, table.Plain, func(v float64) float64 { return v * scale / rowsOf(c) })
-}
-
-// frac is a ÷ b × scale in format f followed by text ("89%", "1.63×");
-// a dash when either is missing.
-func frac(a, b, scale float64, f table.Format, text string) table.Cell {
-	if a <= 0 || b <= 0 {
-		return table.Dash()
+	if s, ok := c.Median(MetricClientCPU); ok {
+		return s * 1e9 / rowsOf(c)
 	}
-	c := table.Num(scale*a/b, f)
-	c.Text = text
-	return c
-}
-
-// refs are what a table compares its cases with: its sampling group's
-// baseline and limit row, the rows/s of another case (the peer, or the
-// same method in the main group), and the best rows/s at the size: of the
-// readers, of those not producing Arrow, and of the limit rows (the
-// server's ceiling).
-type refs struct {
-	base, limit                       *results.Case
-	other, fastest, nonArrow, ceiling float64
-}
-
-// row is the row of case c: lead, then the figures named by keys. A case
-// without a time (failed, not run) shows only its client CPU and status.
-func (r refs) row(c *results.Case, lead []table.Cell, keys ...string) []table.Cell {
-	f := map[string]table.Cell{"client": perRow(c, MetricClientCPU, 1e9), "rows/s": speed(c)}
-	if rps := rowsPerSec(c); rps > 0 {
-		pct := func(of float64) table.Cell { return frac(rps, of, 100, table.IntF, "%") }
-		f["server"], f["MB/s"] = perRow(c, MetricServerCPU, 1e9), table.Median(c, results.UnitMBPerS, table.Plain)
-		f["×base"], f["×limit"] = table.Ratio(c, results.UnitVsBaseline, r.base), table.Ratio(c, results.UnitVsLimit, r.limit)
-		f["×other"], f["%fastest"], f["%nonArrow"], f["%ceiling"] = frac(rps, r.other, 1, table.TimesF, ""), pct(r.fastest), pct(r.nonArrow), pct(r.ceiling)
-		f["B/row"], f["allocs"], f["RSS"] = perRow(c, results.UnitBytesPerOp, 1), table.Median(c, results.UnitAllocsPerOp, table.IntF), table.Median(c, MetricPeakRSS, table.BytesF)
-	}
-	for _, k := range keys {
-		lead = append(lead, f[k]) // a figure not computed is a dash
-	}
-	return lead
-}
-
-// at returns the main group's references at size n.
-func (v view) at(n string) refs {
-	r := refs{base: v.ix.Get(v.baseline, n), limit: v.ix.Get(refOf(v.main, n), n), other: rowsPerSec(v.ix.Get(v.peer, n))}
-	_, r.fastest = v.best(n, v.reader)
-	_, r.nonArrow = v.best(n, v.nonArrow)
-	_, r.ceiling = v.best(n, v.ceiling)
-	return r
+	return math.Inf(1)
 }
 
 // best returns the method with the highest rows/s at size n among those
@@ -195,274 +130,110 @@ func (v view) reader(m string) bool   { return !v.limit[m] }
 func (v view) nonArrow(m string) bool { return v.described && !v.limit[m] && !v.arrow[m] }
 func (v view) ceiling(m string) bool  { return v.limit[m] }
 
-// refOf is the limit row the in-round ratios of size n were taken
-// against: the group's first, in the order the run recorded.
-func refOf(cases []*results.Case, n string) string {
-	for _, c := range table.Where(cases, "rows", n) {
-		if c.IsLimit() {
-			return c.Labels.Get(LabelSubject)
-		}
-	}
-	return ""
-}
-
-// byClientCPU orders subjects by the client CPU per row of their case at
-// size n, lowest first; those without it keep their order, last.
-func byClientCPU(ix *table.Index, subjects []string, n string) []string {
-	key := func(m string) float64 {
-		if c := perRow(ix.Get(m, n), MetricClientCPU, 1e9); c.Kind == table.Value {
-			return c.V
-		}
-		return math.Inf(1)
-	}
-	out := slices.Clone(subjects)
-	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(key(a), key(b)) })
+// byClientCPU orders the methods by the client CPU per row of their case
+// at size n, lowest first; those without it keep their order, last.
+func (v view) byClientCPU(n string) []string {
+	out := slices.Clone(v.methods)
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(cpuPerRow(v.ix.Get(a, n)), cpuPerRow(v.ix.Get(b, n))) })
 	return out
 }
 
-// over is the time of case c as a multiple of ref's, the ratio taken in
-// each round when recorded (unit), else of the medians: how many times as
-// many rows per second ref reads. 0 when unknown.
-func over(c *results.Case, unit string, ref *results.Case) float64 {
-	if r := table.Ratio(c, unit, ref); r.Kind == table.Value || r.Kind == table.Stat {
-		return r.V
-	}
-	return 0
-}
-
-// bySize is every method's rows/s at each table size, and its plot when
-// there are several sizes.
-func (v view) bySize(run *results.Run) []table.Block {
-	t := &table.Table{Header: append([]string{"rows"}, v.methods...)}
-	ch := &table.LineChart{Title: "pgscan: rows/s by table size", XLabel: "rows in the table", YLabel: "rows per second", LogX: true, Palette: table.RunPalette(run)}
-	var limits []string
-	for _, m := range v.methods {
-		s := table.Series{Name: m}
-		for _, n := range v.sizes {
-			if r := rowsPerSec(v.ix.Get(m, n)); r > 0 {
-				s.X, s.Y = append(s.X, table.Number(n)), append(s.Y, r)
-			}
-		}
-		if len(s.X) > 0 {
-			ch.Series = append(ch.Series, s)
-		}
-		if v.limit[m] {
-			limits = append(limits, m)
-		}
-	}
-	for _, n := range v.sizes {
-		cells, r := []table.Cell{table.Num(table.Number(n), table.IntF)}, v.at(n)
-		for _, m := range v.methods {
-			c := r.row(v.ix.Get(m, n), nil, "rows/s", "%fastest")
-			if c[1].Kind == table.Value {
-				c[0].Text += " (" + c[1].String() + ")"
-			}
-			cells = append(cells, c[0])
-		}
-		t.AddRow(cells...)
-	}
-	t.Notes = []string{"Million rows per second (median), and in brackets the share of the fastest method of the same run at that size; the limit rows (" + table.OrDash(strings.Join(limits, ", ")) + ") can exceed 100%."}
+// atSize prefixes a statement about size n with the size when the run
+// measured several.
+func (v view) atSize(n, s string) string {
 	if len(v.sizes) < 2 {
-		return []table.Block{t}
+		return s
 	}
-	return []table.Block{t, &table.Plot{File: "pgscan-rows-per-second.svg", Caption: ch.Title, Chart: ch}}
+	return "At " + table.Int(table.Number(n)) + " rows: " + s
 }
 
-// comparison is, per table size, every method of the main group with
-// its CPU, speed, ratios and memory, then the goals the size can judge.
-func (v view) comparison() []table.Block {
-	var out []table.Block
+// sizeGoals state, under the method comparison, the goals each table
+// size can judge, with the baseline's share of the fastest non-Arrow
+// method and its allocations.
+func (v view) sizeGoals() *table.Text {
+	var lines []string
 	for _, n := range v.sizes {
-		r := v.at(n)
-		nonArrow, _ := v.best(n, v.nonArrow)
-		t := &table.Table{
-			Caption: table.Int(table.Number(n)) + " rows",
-			Header: []string{"method", "role", "client CPU ns/row", "rows/s", "server CPU ns/row", "MB/s (wire)", "time × " + table.OrDash(v.baseline), "time × " + table.OrDash(refOf(v.main, n)),
-				"rows/s × " + table.OrDash(v.peer), "% of fastest non-Arrow", "% of server ceiling", "B/row", "peak RSS"},
-			Notes: []string{"Ordered by client CPU per row, the first figure: when the server sets the pace, the wall-clock rows/s of the readers come close together and the CPU each spends per row is what tells them apart. Client CPU is this process's, plus the Python runner's for the peers; server CPU is the backend's (ConnectorX connects per read: the whole server's, exited backends included), read from /proc in clock ticks (10 ms: at 100,000 rows, steps of 100 ns/row).",
-				"\"time ×\" columns: the method's time per full read as a multiple of the baseline's and of the limit row's, taken within each sampling round (median ±interval over the rounds), so drift of the machine or the server cancels out; below 1× is faster.",
-				"Fastest non-Arrow method here: " + table.OrDash(nonArrow) + ". Server ceiling = the faster of the limit rows (COPY BINARY or SELECT drained undecoded), from the medians. B/row = bytes allocated per row by the Go process; peak RSS is the resident-set high-water mark during one sample."},
-		}
-		for _, m := range byClientCPU(v.ix, v.methods, n) {
-			c, role := v.ix.Get(m, n), "–"
-			if c != nil {
-				role = c.Role
-			}
-			t.AddRow(r.row(c, []table.Cell{table.Str(m), table.Str(role)}, "client", "rows/s", "server", "MB/s", "×base", "×limit", "×other", "%nonArrow", "%ceiling", "B/row", "RSS")...)
-		}
-		out = append(out, t)
-		if r.base == nil || !r.base.OK() {
+		base := v.ix.Get(v.baseline, n)
+		if base == nil || !base.OK() {
 			continue
 		}
-		lines := v.goals(n, false)
-		if x := over(v.ix.Get(nonArrow, n), results.UnitVsBaseline, r.base); x > 0 {
-			lines = append(lines, fmt.Sprintf("%s reaches %.0f%% of the fastest non-Arrow method, %s (goal ≥ 90%%: %s).", v.baseline, 100*x, nonArrow, metOr(x >= 0.9)))
+		goals := v.goals(n)
+		nonArrow, _ := v.best(n, v.nonArrow)
+		if x := table.Ratio(v.ix.Get(nonArrow, n), results.UnitVsBaseline, base).V; x > 0 {
+			goals = append(goals, fmt.Sprintf("%s reaches %.0f%% of the fastest non-Arrow method, %s (goal ≥ 90%%: %s).", v.baseline, 100*x, nonArrow, metOr(x >= 0.9)))
 		}
-		lines = append(lines, "It allocates "+perRow(r.base, results.UnitBytesPerOp, 1).String()+" bytes per row (goal ≤ 100 at 10M rows).")
-		out = append(out, &table.Text{Body: table.Findings(lines).Body + "\n\nRatios here are taken within each sampling round when the run recorded them (median over the rounds)."})
+		perRow := table.Computed(base, results.UnitBytesPerOp, table.Plain, func(b float64) float64 { return b / rowsOf(base) })
+		for _, g := range append(goals, v.baseline+" allocates "+perRow.String()+" bytes per row (goal ≤ 100 at 10M rows).") {
+			lines = append(lines, v.atSize(n, g))
+		}
 	}
-	return out
+	return table.Findings(lines)
 }
 
-// goals states, for size n, pgarrow's goals that the run can judge: rows/s
-// against each peer, the lowest client CPU per row of the Arrow readers
-// and, with replay, the replay's ratio to the raw loop.
-func (v view) goals(n string, withReplay bool) []string {
+// replayGoals state the replay's goal at each size.
+func (v view) replayGoals() *table.Text {
+	var lines []string
+	for _, n := range table.Distinct(v.replay, "rows") {
+		if g := v.replayGoal(n); g != "" {
+			lines = append(lines, v.atSize(n, g))
+		}
+	}
+	return table.Findings(lines)
+}
+
+// goals states, for size n, pgarrow's goals that the method comparison
+// can judge: rows/s against each peer and the lowest client CPU per row
+// of the Arrow readers. (A ratio cell's V is 0 when it has no value.)
+func (v view) goals(n string) []string {
 	var out []string
 	base := v.ix.Get(v.baseline, n)
 	for _, p := range []struct {
 		name string
 		want float64
 	}{{v.peer, 1.2}, {v.peer2, 1.5}} {
-		if x := over(v.ix.Get(p.name, n), results.UnitVsBaseline, base); p.name != "" && x > 0 {
+		if x := table.Ratio(v.ix.Get(p.name, n), results.UnitVsBaseline, base).V; p.name != "" && x > 0 {
 			out = append(out, fmt.Sprintf("%s reads %.2f× as many rows per second as %s (goal ≥ %.1f×: %s).", v.baseline, x, p.name, p.want, metOr(x >= p.want)))
 		}
 	}
 	// The lowest client CPU per row of pgarrow's readers and of the other
 	// Arrow readers.
-	var ours, others struct {
-		name string
-		ns   float64
-	}
-	for _, m := range v.methods {
-		c := perRow(v.ix.Get(m, n), MetricClientCPU, 1e9)
-		if !v.arrow[m] || v.limit[m] || c.Kind != table.Value {
+	var ours, others string
+	for _, m := range v.byClientCPU(n) {
+		if !v.arrow[m] || v.limit[m] || math.IsInf(cpuPerRow(v.ix.Get(m, n)), 1) {
 			continue
 		}
-		b := &others
 		if strings.HasPrefix(m, "pgarrow") {
-			b = &ours
-		}
-		if b.name == "" || c.V < b.ns {
-			b.name, b.ns = m, c.V
+			ours = cmp.Or(ours, m)
+		} else {
+			others = cmp.Or(others, m)
 		}
 	}
-	if ours.name != "" && others.name != "" {
+	if ours != "" && others != "" {
+		a, b := cpuPerRow(v.ix.Get(ours, n)), cpuPerRow(v.ix.Get(others, n))
 		out = append(out, fmt.Sprintf("pgarrow's lowest client CPU per row, %s ns (%s), against the best other Arrow reader's, %s ns (%s): %.2f× (goal: the lowest of all Arrow readers: %s).",
-			table.Float(ours.ns), ours.name, table.Float(others.ns), others.name, ours.ns/others.ns, metOr(ours.ns < others.ns)))
-	}
-	if x, ref := v.replayRatio(n); withReplay && x > 0 {
-		out = append(out, fmt.Sprintf("In the replay, %s needs %.2f× the time of %s, which decodes almost nothing (goal ≤ 2×: %s).", v.baseline, x, ref, metOr(x <= 2)))
+			table.Float(a), ours, table.Float(b), others, a/b, metOr(a < b)))
 	}
 	return out
 }
 
-// replayRatio is the baseline's time in the replay at size n as a multiple
-// of the replay's reference, its limit row (the pgx raw loop), and that
-// reference; 0 when unknown.
-func (v view) replayRatio(n string) (float64, string) {
-	ref := refOf(v.replay, n)
-	if ref == "" {
-		return 0, ""
+// replayGoal judges the replay's goal at size n: the baseline's time
+// within twice that of the replay's limit row (the pgx raw loop); "" when
+// unknown.
+func (v view) replayGoal(n string) string {
+	ref := table.SubjectWithRole(table.Where(v.replay, "rows", n), results.RoleLimit, "")
+	if x := table.Ratio(v.rix.Get(v.baseline, n), results.UnitVsLimit, v.rix.Get(ref, n)).V; ref != "" && x > 0 {
+		return fmt.Sprintf("In the replay, %s needs %.2f× the time of %s, which decodes almost nothing (goal ≤ 2×: %s).", v.baseline, x, ref, metOr(x <= 2))
 	}
-	return over(v.rix.Get(v.baseline, n), results.UnitVsLimit, v.rix.Get(ref, n)), ref
+	return ""
 }
 
-// replayTables compare the methods reading the replay, per size, with its
-// limit row, the baseline and their own read of the server.
-func (v view) replayTables() []table.Block {
-	var out []table.Block
-	for _, n := range table.Distinct(v.replay, "rows") {
-		ref := refOf(v.replay, n)
-		t := &table.Table{
-			Caption: table.Int(table.Number(n)) + " rows, replayed",
-			Header:  []string{"method", "client CPU ns/row", "rows/s", "time × " + table.OrDash(ref), "time × " + table.OrDash(v.baseline), "replay ÷ server rows/s", "B/row"},
-			Notes:   []string{"The server's answer to one read of the table, recorded once through a proxy (pgserver/replay) and played back in a loop by an in-process fake server on loopback at memory speed: no backend competes for the CPU, so each method's time is its own protocol handling and decoding — the client-only ceiling. The methods were sampled round-robin in a group of their own, " + table.OrDash(ref) + " (which decodes nothing but the fixed-width values and allocates nothing per row) as the reference; the fake server's CPU counts as client CPU. pgx reads the replay describing the statement on every read (QueryExecModeDescribeExec, as pgarrow does), so that every read sends the same messages."},
-		}
-		for _, m := range byClientCPU(v.rix, table.Distinct(v.replay, LabelSubject), n) {
-			r := refs{base: v.rix.Get(v.baseline, n), limit: v.rix.Get(ref, n), other: rowsPerSec(v.ix.Get(m, n))}
-			t.AddRow(r.row(v.rix.Get(m, n), []table.Cell{table.Str(m)}, "client", "rows/s", "×limit", "×base", "×other", "B/row")...)
-		}
-		out = append(out, t)
-		if x, _ := v.replayRatio(n); x > 0 {
-			out = append(out, &table.Text{Body: fmt.Sprintf("- In the replay, %s needs %.2f× the time of %s (goal ≤ 2×: %s).", v.baseline, x, ref, metOr(x <= 2))})
-		}
+// Summary implements workload.Workload: the largest table's comparison
+// (layout.go).
+func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
+	if ts, _ := summary.Build(cases); len(ts) > 0 {
+		return ts[0]
 	}
-	return out
-}
-
-// parallelTables are the reads over several connections, per size.
-func (v view) parallelTables() []table.Block {
-	var out []table.Block
-	for _, n := range table.Distinct(v.parallel, "rows") {
-		t := &table.Table{
-			Caption: table.Int(table.Number(n)) + " rows, over several connections",
-			Header:  []string{"method", "partitions", "client CPU ns/row", "rows/s", "server CPU ns/row", "time × " + table.OrDash(v.baseline) + " (1 connection)", "rows/s × single stream"},
-			Notes:   []string{"pgarrow: pgarrow.KeyRanges cuts the id range into N equal parts, pgarrow.ParallelQuery reads them over N connections at once (the key-range queries are built once, before timing); ConnectorX: read_sql with partition_on=\"id\", partition_num=N (its own min/max query timed). Every read returned the table's row count and checksums before it was timed. Server CPU is the sum of the backends' (ConnectorX: the whole server's). \"rows/s × single stream\" compares with the same method's single-stream read in the method comparison (a different sampling group: medians)."},
-		}
-		cases := table.Where(v.parallel, "rows", n)
-		var base *results.Case
-		for _, c := range cases {
-			if c.Role == results.RoleBaseline {
-				base = c
-			}
-		}
-		for _, c := range cases {
-			m := c.Labels.Get(LabelSubject)
-			r := refs{base: base, other: rowsPerSec(v.ix.Get(m, n))}
-			t.AddRow(r.row(c, []table.Cell{table.Str(m), table.Num(table.Number(c.Labels.Get(LabelPartitions)), table.IntF)}, "client", "rows/s", "server", "×base", "×other")...)
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
-// sweepTable is the batch-size sweep with the method comparison's case of
-// its subject and size (the default batch size), by batch size.
-func (v view) sweepTable() []table.Block {
-	if len(v.sweep) == 0 {
-		return nil
-	}
-	n, subject := v.sweep[0].Labels.Get("rows"), v.sweep[0].Labels.Get(LabelSubject)
-	all := append(slices.Clone(v.sweep), v.ix.Get(subject, n))
-	batch := func(c *results.Case) float64 { return table.Number(c.Labels.Get("batch")) }
-	all = slices.DeleteFunc(all, func(c *results.Case) bool { return c == nil })
-	slices.SortStableFunc(all, func(a, b *results.Case) int { return cmp.Compare(batch(a), batch(b)) })
-	t := &table.Table{Caption: table.Int(table.Number(n)) + " rows", Header: []string{"batch rows", "rows/s", "B/row", "allocs/op", "peak RSS"},
-		Notes: []string{"The sweep's batch sizes were sampled round-robin with one another; the default batch size's row is the " + subject + " case of the method comparison, measured in that group."}}
-	ser := table.Series{Name: subject}
-	for _, c := range all {
-		t.AddRow(refs{}.row(c, []table.Cell{table.Num(batch(c), table.IntF)}, "rows/s", "B/row", "allocs", "RSS")...)
-		if r := rowsPerSec(c); r > 0 {
-			ser.X, ser.Y = append(ser.X, batch(c)), append(ser.Y, r)
-		}
-	}
-	if len(ser.X) < 2 {
-		return []table.Block{t}
-	}
-	ch := &table.LineChart{Title: "pgscan: " + subject + ", rows/s by batch size", XLabel: "rows per batch", YLabel: "rows per second", LogX: true, Series: []table.Series{ser}}
-	return []table.Block{t, &table.Plot{File: "pgscan-batch-sweep.svg", Caption: ch.Title, Chart: ch}}
-}
-
-// memory is every method's bytes and allocations per row and peak RSS,
-// by table size.
-func (v view) memory() *table.Table {
-	t := &table.Table{Header: []string{"method"}, Notes: []string{"Bytes allocated per row by the Go process (ADBC allocates in its own process: its B/row is the Go side's waiting only). A method whose peak RSS does not grow with the table streams in bounded memory."}}
-	for _, n := range v.sizes {
-		t.Header = append(t.Header, table.Int(table.Number(n))+" rows: B/row", "allocs/op", "peak RSS")
-	}
-	for _, m := range v.methods {
-		var cells []table.Cell
-		for _, n := range v.sizes {
-			cells = refs{}.row(v.ix.Get(m, n), cells, "B/row", "allocs", "RSS")
-		}
-		t.AddRow(append([]table.Cell{table.Str(m)}, cells...)...)
-	}
-	return t
-}
-
-// Summary implements workload.Workload: the largest table's comparison.
-func (*Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
-	v := newView(run, cases)
-	if len(v.sizes) == 0 {
-		return nil
-	}
-	n := v.sizes[len(v.sizes)-1]
-	t := &table.Table{Caption: "pgscan: " + table.Int(table.Number(n)) + " rows", Header: []string{"method", "client CPU ns/row", "rows/s", "of fastest", "× " + table.OrDash(v.peer), "of ceiling", "B/row", "peak RSS"}}
-	for _, m := range byClientCPU(v.ix, v.methods, n) {
-		t.AddRow(v.at(n).row(v.ix.Get(m, n), []table.Cell{table.Str(m)}, "client", "rows/s", "%fastest", "×other", "%ceiling", "B/row", "RSS")...)
-	}
-	return t
+	return nil
 }
 
 // findings open the workload at its largest table: client CPU per row, the
@@ -480,10 +251,10 @@ func (v view) findings(run *results.Run) []string {
 	var lines, parts []string
 	// Client CPU per row first: when the server sets the pace, it is what
 	// tells the readers apart.
-	for _, m := range byClientCPU(v.ix, v.methods, n) {
+	for _, m := range v.byClientCPU(n) {
 		c := v.ix.Get(m, n)
-		if ns := perRow(c, MetricClientCPU, 1e9); !v.limit[m] && ns.Kind == table.Value && rowsPerSec(c) > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s%s)", m, table.Float(ns.V), mrows(rowsPerSec(c)), fewNote(c)))
+		if ns := cpuPerRow(c); !v.limit[m] && !math.IsInf(ns, 1) && rowsPerSec(c) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s%s)", m, table.Float(ns), mrows(rowsPerSec(c)), fewNote(c)))
 		}
 	}
 	if len(parts) > 0 {
@@ -503,7 +274,7 @@ func (v view) findings(run *results.Run) []string {
 	}
 	if base := v.ix.Get(v.baseline, n); base != nil && base.OK() {
 		p := v.ix.Get(v.peer, n)
-		if x := over(p, results.UnitVsBaseline, base); x > 0 {
+		if x := table.Ratio(p, results.UnitVsBaseline, base).V; x > 0 {
 			verdict := "**held**"
 			if x < 1 {
 				verdict = "**not held**"
@@ -515,8 +286,10 @@ func (v view) findings(run *results.Run) []string {
 		if p := v.ix.Get(v.peer2, n); p != nil && p.Skipped() {
 			lines = append(lines, "The comparison with ConnectorX was not made here: "+strings.TrimSuffix(p.Error, ".")+".")
 		}
-		for _, g := range v.goals(n, true) {
-			lines = append(lines, "Goal: "+g)
+		for _, g := range append(v.goals(n), v.replayGoal(n)) {
+			if g != "" {
+				lines = append(lines, "Goal: "+g)
+			}
 		}
 	}
 	// How pgarrow's rows/s grew with connections.
