@@ -71,9 +71,13 @@ func (*Workload) Layout() []table.Section {
 				Extra:   []table.Column{{Head: "parquet-arrow (columns)", Show: "time", At: map[string]string{LabelSubject: SubjectParquetArrow, LabelTier: TierColumns}}},
 			}},
 		}},
+		{Title: "The same format in different languages", Blocks: []table.BlockSpec{
+			{Derived: "languages"},
+			{Text: "Each cell is the fastest full read of that format by any library and codec of that language (Go readers read their file from the page cache; a runner decodes the same bytes from memory). The languages are measured in separate processes, each against its own floor, so compare a language's rows by their times and the floors in the first table."},
+		}},
 		{Title: "The seed's findings, re-checked", Blocks: []table.BlockSpec{
 			{Derived: "claims"},
-			{Text: "The seed's columnar format was its own (dendrite, JVM); here it is Parquet read two ways. EDN is read with olympos.io/encoding/edn; the seed's other JVM formats (SMILE, Fressian, Nippy, and Java serialization and Kryo) are out of scope here: they have no maintained Go library for these records."},
+			{Text: "The seed's columnar format was its own (dendrite, JVM); here it is Parquet read two ways. EDN is read in Go with olympos.io/encoding/edn and in the JVM with Clojure's clojure.edn; the seed's JVM formats SMILE, Fressian, Kryo and protobuf are measured in the JVM by the JVM runner (when java and mvn are installed; rows marked JVM). Nippy is published only on Clojars, which serbench's registries do not reach: it is not measured."},
 		}},
 		{Title: "Parquet settings and the seed's 36.8 MB", Blocks: []table.BlockSpec{{Table: &table.Spec{
 			Caption: "TPC-H Parquet (parquet-go) file size by writer settings, extrapolated to the seed's " + table.Int(tpch.FullRecords) + " records; smallest first",
