@@ -65,7 +65,7 @@ func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 
 func (a *app) compareCmd() *cobra.Command {
 	var (
-		failOnRegression, normalize, allowDifferent bool
+		failOnRegression, normalize, allowDifferent, verdicts bool
 		format                                      string
 		threshold                                   float64
 	)
@@ -98,6 +98,19 @@ func (a *app) compareCmd() *cobra.Command {
 			runs, err := a.readRuns(args)
 			if err != nil {
 				return err
+			}
+			if verdicts {
+				v := report.CheckVerdicts(runs[0], runs[1])
+				if v.Pairs+v.Ratios == 0 {
+					return usagef("%s and %s share no comparison group: nothing to check", args[0], args[1])
+				}
+				if err := v.WriteText(a.stdout); err != nil {
+					return err
+				}
+				if !v.Held() {
+					return exitError{ExitFailure, errors.New("the verdicts of " + args[1] + " differ from the reference " + args[0])}
+				}
+				return nil
 			}
 			cmp := report.NewComparison(args[0], args[1], runs[0], runs[1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100})
 			if cmp.Shared() == 0 {
@@ -160,6 +173,7 @@ func (a *app) compareCmd() *cobra.Command {
 	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold, or slower by more than --threshold by its medians with too few samples to tell (\"cannot tell: too few samples\")")
 	fl.BoolVar(&allowDifferent, "allow-different-inputs", false, "compare runs that measured different data (another --scale, input file, row count or query) instead of refusing; the output says so")
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
+	fl.BoolVar(&verdicts, "verdicts", false, "check that NEW (a budgeted run) reaches the verdicts of the reference OLD (a long run of the same build): every pair of a group's members whose intervals are disjoint in OLD keeps its order, and ≥ 95% of the ratios to the limit row lie inside OLD's interval widened by 5%; exit 1 when not")
 	fl.Float64Var(&threshold, "threshold", results.NoiseThreshold*100, "regression threshold in percent")
 	return cmd
 }
