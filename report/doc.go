@@ -34,6 +34,48 @@ type RunDoc struct {
 	// probes): a paragraph and a plot; empty for runs without probes.
 	Machine   []Block
 	Workloads []WorkloadDoc
+	// Glance is the answer block the report opens with: each workload's
+	// first findings, so the first screen answers for every workload.
+	Glance []Glance
+}
+
+// Glance is one workload's part of the answer block.
+type Glance struct {
+	Workload string
+	Lines    []string
+}
+
+// glanceLines is how many of a workload's findings the answer block shows.
+const glanceLines = 3
+
+// glance takes the first findings of each workload: the bullets of the
+// first text of its Findings section.
+func glance(wds []WorkloadDoc) []Glance {
+	var out []Glance
+	for _, wd := range wds {
+		for _, sd := range wd.Sections {
+			if sd.Title != "Findings" {
+				continue
+			}
+			for _, b := range sd.Blocks {
+				t, ok := b.(*table.Text)
+				if !ok {
+					continue
+				}
+				var lines []string
+				for _, l := range strings.Split(t.Body, "\n") {
+					if l, ok := strings.CutPrefix(l, "- "); ok && len(lines) < glanceLines {
+						lines = append(lines, l)
+					}
+				}
+				if len(lines) > 0 {
+					out = append(out, Glance{Workload: wd.Name, Lines: lines})
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // WorkloadDoc holds one workload's rendered sections.
@@ -122,6 +164,7 @@ func Build(in Input) (*Doc, error) {
 			}
 			rd.Workloads = append(rd.Workloads, wd)
 		}
+		rd.Glance = glance(rd.Workloads)
 		d.Runs = append(d.Runs, rd)
 	}
 	if len(runs) > 1 {

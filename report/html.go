@@ -26,6 +26,9 @@ input.filter{margin:.2em 0;padding:2px 6px;font:inherit;width:16em}
 pre{background:#f3f3f3;padding:.8em;overflow-x:auto;font-size:12px}
 figure{margin:1em 0}figure svg{max-width:100%;height:auto;background:#fff}figcaption{color:#555;font-size:13px}
 p.note{color:#555;font-size:13px}p.notice{background:#fff4e5;border-left:4px solid #e69f00;padding:.6em .8em}
+section.glance{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:.6em 1.2em;margin:.5em 0 1.5em}
+section.glance div{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.4em .8em;font-size:13px}
+section.glance a{color:#0057a3;text-decoration:none}section.glance ul{margin:.3em 0 0;padding-left:1.1em}
 .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}
 .card dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 1.2em;margin:0;font-size:13px}.card dt{color:#666}.card dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:900px){#side{position:static;width:auto;border-right:0;border-bottom:1px solid #ddd}main{margin-left:0;padding:1em}}`
@@ -90,6 +93,17 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 		}
 		for _, n := range rd.Notices {
 			fmt.Fprintf(w, "<p class=\"notice\"><strong>Note:</strong> %s</p>\n", inline(n))
+		}
+		if len(rd.Glance) > 0 {
+			w.WriteString("<section class=\"glance\">")
+			for _, g := range rd.Glance {
+				fmt.Fprintf(w, "<div><a href=\"#%s\"><b>%s</b></a><ul>", anchor(i, g.Workload, ""), html.EscapeString(g.Workload))
+				for _, l := range g.Lines {
+					fmt.Fprintf(w, "<li>%s</li>", inline(l))
+				}
+				w.WriteString("</ul></div>")
+			}
+			w.WriteString("</section>\n")
 		}
 		// The answers first (each workload opens with its findings), then
 		// where and how they were measured.

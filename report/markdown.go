@@ -23,6 +23,16 @@ func (d *Doc) WriteMarkdown(w *strings.Builder) {
 		for _, n := range rd.Notices {
 			fmt.Fprintf(w, "> **Note:** %s\n\n", n)
 		}
+		if len(rd.Glance) > 0 {
+			fmt.Fprintf(w, "## At a glance\n\n")
+			for _, g := range rd.Glance {
+				fmt.Fprintf(w, "**%s**\n\n", g.Workload)
+				for _, l := range g.Lines {
+					fmt.Fprintf(w, "- %s\n", l)
+				}
+				w.WriteString("\n")
+			}
+		}
 		// The answers first (each workload opens with its findings), then
 		// where and how they were measured.
 		for _, wd := range rd.Workloads {
