@@ -90,9 +90,12 @@ type Options struct {
 	Runners *runner.Available
 }
 
+// CostKey keys a case's estimated cost in Progress.Begin's map.
+func CostKey(workload, fullName string) string { return workload + "\x00" + fullName }
+
 // Progress follows a run: Begin with the number of case runs and each
-// case's estimated cost (bench.Estimate, by full name, per run of the
-// case: a forked case's cost is split among its processes), then the bench
+// case's estimated cost (bench.Estimate, by CostKey, per run of the case:
+// a forked case's run is one process's share of its samples), then the bench
 // callbacks for each case (counts over the whole run), then End. A case
 // measured in several processes (forks) counts once per process.
 type Progress interface {
@@ -363,12 +366,13 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		for _, p := range plans {
 			f := max(forks[p.w.Name()], 1)
 			for i := range p.plan.Cases {
-				c := &p.plan.Cases[i]
-				d := bench.Estimate(c, opts)
-				if c.Remote == nil {
-					d /= time.Duration(f)
+				c := p.plan.Cases[i]
+				if c.Remote == nil && f > 1 {
+					// Each process calibrates (warms up) the case and takes
+					// its share of the samples.
+					c.Count = (max(c.Count, o.Count) + f - 1) / f
 				}
-				cost[c.FullName()] = d
+				cost[CostKey(c.Workload, c.FullName())] = bench.Estimate(&c, opts)
 			}
 		}
 		o.Progress.Begin(total, cost)

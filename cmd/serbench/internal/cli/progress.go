@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,18 +26,24 @@ type progress struct {
 	// every is the heartbeat interval.
 	every time.Duration
 
-	mu        sync.Mutex
-	total     int
-	start     time.Time
-	last      int
-	lastLine  time.Time
-	cost      map[string]time.Duration
-	totalCost time.Duration
-	doneCost  time.Duration
-	done      int
-	current   string
-	stop      chan struct{}
-	stopped   chan struct{}
+	mu       sync.Mutex
+	total    int
+	start    time.Time
+	last     int
+	lastLine time.Time
+	cost     map[string]time.Duration
+	// Per workload, in the order they run: estimated cost, estimated cost
+	// done, and the wall time spent on it.
+	wl      []string
+	wlCost  map[string]time.Duration
+	wlDone  map[string]time.Duration
+	wlSpent map[string]time.Duration
+	wlFrom  time.Time // when the current workload's first case started
+	cur     string    // the current workload
+	done    int
+	current string
+	stop    chan struct{}
+	stopped chan struct{}
 }
 
 var _ run.Progress = (*progress)(nil)
@@ -65,15 +72,19 @@ func (p *progress) Begin(total int, cost map[string]time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.total, p.cost, p.start, p.lastLine = total, cost, time.Now(), time.Now()
-	for _, d := range cost {
-		p.totalCost += d
+	p.wlCost, p.wlDone, p.wlSpent = map[string]time.Duration{}, map[string]time.Duration{}, map[string]time.Duration{}
+	var all time.Duration
+	for k, d := range cost {
+		w, _, _ := strings.Cut(k, "\x00")
+		p.wlCost[w] += d
+		all += d
 	}
 	if p.mode == "none" {
 		return
 	}
 	est := ""
-	if p.totalCost > 0 {
-		est = ", estimated " + p.totalCost.Round(time.Second).String()
+	if all > 0 {
+		est = ", estimated " + all.Round(time.Second).String()
 	}
 	fmt.Fprintf(p.w, "serbench: %d case runs to measure%s\n", total, est)
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
@@ -109,6 +120,13 @@ func (p *progress) Start(done, _ int, c *bench.Case) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current = c.FullName()
+	if c.Workload != p.cur {
+		if p.cur != "" {
+			p.wlSpent[p.cur] += time.Since(p.wlFrom)
+		}
+		p.cur, p.wlFrom = c.Workload, time.Now()
+		p.wl = append(p.wl, c.Workload)
+	}
 	if p.mode == "bar" {
 		p.draw(done, p.current)
 	}
@@ -119,7 +137,7 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = n
-	p.doneCost += p.cost[r.FullName()]
+	p.wlDone[r.Workload] += p.cost[run.CostKey(r.Workload, r.FullName())]
 	switch {
 	case r.Skipped():
 		p.clear()
@@ -152,26 +170,49 @@ func (p *progress) line(what string) {
 	p.lastLine = time.Now()
 }
 
-// eta estimates the time left: the estimated cost of what is left, scaled
-// by how the estimate has held so far (elapsed ÷ estimated cost done).
+// eta estimates the time left: the current workload's estimated cost left,
+// scaled by how its estimate has held so far (its wall time ÷ its
+// estimated cost done), plus the estimates of the workloads still to come
+// as they are (one workload's error says little about another's: a forked
+// workload pays process starts, a file workload's estimate is per file).
 func (p *progress) eta() string {
-	if p.done == 0 || p.done >= p.total || p.totalCost == 0 || p.doneCost == 0 {
+	if p.done == 0 || p.done >= p.total || p.cur == "" {
 		return ""
 	}
-	el := time.Since(p.start)
-	rest := time.Duration(float64(p.totalCost-p.doneCost) * float64(el) / float64(p.doneCost))
+	spent := p.wlSpent[p.cur] + time.Since(p.wlFrom)
+	var rest time.Duration
+	if d := p.wlDone[p.cur]; d > 0 {
+		rest = time.Duration(float64(p.wlCost[p.cur]-d) * float64(spent) / float64(d))
+	} else {
+		rest = p.wlCost[p.cur]
+	}
+	for w, c := range p.wlCost {
+		if w != p.cur && !slices.Contains(p.wl, w) {
+			rest += c
+		}
+	}
 	return ", about " + rest.Round(time.Second).String() + " left"
+}
+
+// doneShare is the share of the run's estimated cost done.
+func (p *progress) doneShare() float64 {
+	var all, done time.Duration
+	for w, c := range p.wlCost {
+		all += c
+		if w != p.cur && slices.Contains(p.wl, w) {
+			done += c // an earlier workload, finished
+		}
+	}
+	done += p.wlDone[p.cur]
+	if all == 0 {
+		return float64(p.done) / float64(max(p.total, 1))
+	}
+	return float64(done) / float64(all)
 }
 
 func (p *progress) draw(n int, name string) {
 	const width = 30
-	fill := 0
-	if p.totalCost > 0 {
-		fill = int(int64(width) * int64(p.doneCost) / int64(p.totalCost))
-	} else if p.total > 0 {
-		fill = n * width / p.total
-	}
-	fill = min(fill, width)
+	fill := min(int(float64(width)*p.doneShare()), width)
 	bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
 	if len(name) > 60 {
 		name = "…" + name[len(name)-59:]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/run"
 )
 
 // syncBuf is a buffer safe for the heartbeat's goroutine.
@@ -39,16 +40,16 @@ func TestProgressETAFromCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.every = 60 * time.Millisecond
-	cost := map[string]time.Duration{"A/i=0": time.Second, "A/i=1": time.Second, "A/i=2": 98 * time.Second}
+	cost := map[string]time.Duration{run.CostKey("w", "A/i=0"): time.Second, run.CostKey("w", "A/i=1"): time.Second, run.CostKey("w", "A/i=2"): 98 * time.Second}
 	p.Begin(3, cost)
-	c := bench.Case{Name: "A", Labels: results.Labels{{Key: "i", Value: "2"}}}
+	c := bench.Case{Workload: "w", Name: "A", Labels: results.Labels{{Key: "i", Value: "2"}}}
 	p.Start(0, 3, &c)
 	time.Sleep(150 * time.Millisecond)
 	p.mu.Lock()
-	p.start = time.Now().Add(-2 * time.Second) // two cheap cases took the 2 s they were estimated at
+	p.wlFrom = time.Now().Add(-2 * time.Second) // two cheap cases took the 2 s they were estimated at
 	p.mu.Unlock()
 	for i := range 2 {
-		p.Done(i+1, 3, &results.Case{Name: "A", Labels: results.Labels{{Key: "i", Value: string(rune('0' + i))}}, Status: results.StatusOK})
+		p.Done(i+1, 3, &results.Case{Workload: "w", Name: "A", Labels: results.Labels{{Key: "i", Value: string(rune('0' + i))}}, Status: results.StatusOK})
 	}
 	p.End()
 	got := out.String()
