@@ -172,12 +172,16 @@ const (
 	StopBudget = "budget" // its samples used its Budget
 )
 
-// converged reports whether m's figures meet the target: the relative
-// half-width of each in-round ratio it has (to the baseline, to the limit
-// row), or of its ns/op when it has neither.
-func (m *member) converged(target float64) bool {
+// converged reports whether m's figures meet the target (Converged).
+func (m *member) converged(target float64) bool { return Converged(&m.rc, target) }
+
+// Converged reports whether a case's figures meet a sampling target: the
+// relative half-width of the 95% interval of each in-round ratio it has
+// (to the baseline, to the limit row), or of its ns/op when it has
+// neither, is at most target.
+func Converged(c *results.Case, target float64) bool {
 	var bs, ls, ns []float64
-	for _, s := range m.rc.Samples {
+	for _, s := range c.Samples {
 		if s.VsBaseline > 0 {
 			bs = append(bs, s.VsBaseline)
 		}

@@ -273,6 +273,10 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			want++
 		}
 	}
+	wants := make([]int, len(cases)) // the forks each case is measured in
+	for i := range wants {
+		wants[i] = want
+	}
 	var runErr error
 	iters := ""
 	for k, count := range forkCounts(o.Count, forks) {
@@ -330,10 +334,33 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			runErr = fmt.Errorf("fork %d/%d: %w", k+1, forks, rerr)
 			break
 		}
+		// Sequential sampling across processes: after two processes, a
+		// group whose every member meets the target takes no more forks.
+		if o.Target > 0 && k >= 1 {
+			var rest strings.Builder
+			for _, g := range unconverged(cases, merged, o.Target) {
+				rest.WriteString(cases[g].FullName() + "\n")
+			}
+			kept := rest.String()
+			for i := range cases {
+				if !strings.Contains(kept, cases[i].FullName()+"\n") && wants[i] == want {
+					wants[i] = forksOf[i]
+					if merged[i] != nil && merged[i].OK() {
+						merged[i].Stop = bench.StopTarget
+					}
+				}
+			}
+			if kept == "" {
+				break
+			}
+			if err := os.WriteFile(list, []byte(kept), 0o644); err != nil {
+				return fmt.Errorf("forks: %w", err)
+			}
+		}
 	}
 	interrupted := errors.Is(runErr, bench.ErrInterrupted)
 	for i, c := range merged {
-		if c == nil || interrupted && forksOf[i] < want {
+		if c == nil || interrupted && forksOf[i] < wants[i] {
 			// A case not every fork measured is not finished (--resume
 			// measures it again), as a case cut short in one process is
 			// discarded; with one fork the finished cases are kept.
@@ -348,6 +375,31 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 		}
 	}
 	return runErr
+}
+
+// unconverged returns the indexes of the cases whose comparison group
+// (or, without one, the case itself) has a member not yet meeting the
+// sampling target.
+func unconverged(cases []bench.Case, merged []*results.Case, target float64) []int {
+	open := map[string]bool{}
+	key := func(i int) string {
+		if cases[i].Group != "" {
+			return "g\x00" + cases[i].Group
+		}
+		return "c\x00" + cases[i].FullName()
+	}
+	for i, c := range merged {
+		if c != nil && c.OK() && !bench.Converged(c, target) {
+			open[key(i)] = true
+		}
+	}
+	var out []int
+	for i := range cases {
+		if open[key(i)] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // mergeFork adds fork result c, from process fork (1-based), to the case

@@ -352,3 +352,46 @@ func TestInterruptedForksKeepFinishedCases(t *testing.T) {
 		}
 	}
 }
+
+// TestForksStopAtTarget: with a sampling target that the first two
+// processes' samples meet (a loose one), a group takes no third fork, and
+// its cases say the target stopped them; without a target every fork runs.
+func TestForksStopAtTarget(t *testing.T) {
+	for _, tt := range []struct {
+		target float64
+		forks  int
+		stop   string
+	}{{50, 2, bench.StopTarget}, {0, 3, bench.StopCount}} {
+		var spawned []Fork
+		spawn := func(ctx context.Context, f Fork, events func(ForkEvent)) error {
+			spawned = append(spawned, f)
+			names, err := ReadCasesFile(f.CasesFile)
+			if err != nil {
+				return err
+			}
+			_, err = Run(ctx, Options{Workloads: workload.Set{forked{forks: 3}}, Names: []string{f.Workload}, Scale: f.Scale,
+				Count: f.Count, Benchtime: 1e6, Out: f.Out, Force: true, Cases: names, ResultsOnly: true, Progress: eventsProgress{events}})
+			return err
+		}
+		o := opts(t, t.TempDir(), func(o *Options) {
+			o.Workloads, o.Count, o.Spawn, o.Target = workload.Set{forked{forks: 3}}, 21, spawn, tt.target
+			o.Subjects = []string{"a", "b", "lim"}
+		})
+		out, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(spawned) != tt.forks {
+			t.Errorf("target %g: %d forks, want %d", tt.target, len(spawned), tt.forks)
+		}
+		run, err := results.ReadFile(out.ResultsPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range run.Cases {
+			if c.OK() && c.Stop != tt.stop {
+				t.Errorf("target %g: %s stopped by %q, want %q", tt.target, c.FullName(), c.Stop, tt.stop)
+			}
+		}
+	}
+}
