@@ -622,23 +622,6 @@ func stopWords(c *results.Case) string {
 	return "–"
 }
 
-// isNil reports whether b is nil or a nil block pointer, as a section
-// returns when it found nothing to show.
-func isNil(b Block) bool {
-	switch b := b.(type) {
-	case *table.Table:
-		return b == nil
-	case *Text:
-		return b == nil
-	case *Plot:
-		return b == nil
-	case *table.Plot:
-		return b == nil
-	case *Code:
-		return b == nil
-	}
-	return b == nil
-}
 
 // onceEach keeps a footnote that several tables of one section carry only
 // under the last of them, so a reader meets it once per section.

@@ -2,6 +2,8 @@ package dynamic
 
 import (
 	"bufio"
+	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -14,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
+	"github.com/klauspost/compress/zstd"
 	"github.com/serbench/serbench/format"
 )
 
@@ -23,36 +26,86 @@ const hambaLib = "github.com/hamba/avro/v2"
 // schema derived from the Arrow schema. Datums are encoded by a hand-written
 // schema-driven encoder and framed into blocks by hamba/avro's OCF encoder
 // (Encoder.Write of pre-encoded datums); the decoder reads the container and
-// decodes datums itself. Container codec: null.
+// decodes datums itself. Container codec: null (avro-ocf), or the blocks
+// compressed with zstandard (avro-ocf-zstd) or deflate (avro-ocf-deflate);
+// the decoder reads any of the three.
 type Avro struct {
 	schema     *arrow.Schema
 	o          Options
 	avroSchema string
+	codec      avroCodec
 }
 
-// NewAvro returns Avro OCF for schema.
-func NewAvro(schema *arrow.Schema, o Options) (Format, error) {
-	if err := checkSchema("avro-ocf", schema, false); err != nil {
+// avroCodec is an OCF block codec the Avro format writes: its name in the
+// format's name ("" for null), the container's codec and level.
+type avroCodec struct {
+	suffix string
+	name   ocf.CodecName
+	opts   []ocf.EncoderFunc
+	// detail names the codec and its level in the descriptor.
+	detail string
+}
+
+// Block codecs of the self-compressing Avro formats. The zstandard level is
+// klauspost/compress's SpeedDefault (about zstd's level 3, what hamba/avro
+// uses when given none), deflate's is compress/flate's default, 6; both
+// stated so that the descriptor says what was measured.
+var (
+	avroNull = avroCodec{name: ocf.Null, detail: "codec null"}
+	avroZstd = avroCodec{suffix: "zstd", name: ocf.ZStandard, detail: "blocks compressed with codec zstandard (klauspost/compress, level SpeedDefault ≈ zstd level 3)",
+		opts: []ocf.EncoderFunc{ocf.WithZStandardEncoderOptions(zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))}}
+	avroDeflate = avroCodec{suffix: "deflate", name: ocf.Deflate, detail: "blocks compressed with codec deflate (compress/flate, level 6)",
+		opts: []ocf.EncoderFunc{ocf.WithCompressionLevel(6)}}
+)
+
+// NewAvro returns Avro OCF for schema, codec null.
+func NewAvro(schema *arrow.Schema, o Options) (Format, error) { return newAvro(schema, o, avroNull) }
+
+// NewAvroZstd returns Avro OCF for schema with its blocks compressed by
+// the container's zstandard codec ("avro-ocf-zstd").
+func NewAvroZstd(schema *arrow.Schema, o Options) (Format, error) {
+	return newAvro(schema, o, avroZstd)
+}
+
+// NewAvroDeflate returns Avro OCF for schema with its blocks compressed by
+// the container's deflate codec ("avro-ocf-deflate").
+func NewAvroDeflate(schema *arrow.Schema, o Options) (Format, error) {
+	return newAvro(schema, o, avroDeflate)
+}
+
+func newAvro(schema *arrow.Schema, o Options, c avroCodec) (Format, error) {
+	f := &Avro{schema: schema, o: o, codec: c}
+	if err := checkSchema(f.name(), schema, false); err != nil {
 		return nil, err
 	}
 	js, err := AvroSchema(schema)
 	if err != nil {
-		return nil, fmt.Errorf("avro-ocf: %w", err)
+		return nil, fmt.Errorf("%s: %w", f.name(), err)
 	}
 	if _, err := avro.ParseWithCache(js, "", &avro.SchemaCache{}); err != nil {
-		return nil, fmt.Errorf("avro-ocf: derived schema rejected: %w", err)
+		return nil, fmt.Errorf("%s: derived schema rejected: %w", f.name(), err)
 	}
-	return &Avro{schema: schema, o: o, avroSchema: js}, nil
+	f.avroSchema = js
+	return f, nil
+}
+
+// name is the format's name: avro-ocf, avro-ocf-zstd, avro-ocf-deflate.
+func (f *Avro) name() string {
+	if f.codec.suffix == "" {
+		return "avro-ocf"
+	}
+	return "avro-ocf-" + f.codec.suffix
 }
 
 // Descriptor implements format.Format.
 func (f *Avro) Descriptor() format.Descriptor {
-	d := descriptor("avro-ocf", hambaLib+"/ocf + hand-written datum codec", format.ModuleVersion(hambaLib, "v2.31.0"),
-		fmt.Sprintf("object container file, codec null, %d rows per block; nullable fields as [\"null\", T] unions; "+
+	d := descriptor(f.name(), hambaLib+"/ocf + hand-written datum codec", format.ModuleVersion(hambaLib, "v2.31.0"),
+		fmt.Sprintf("object container file, %s, %d rows per block; nullable fields as [\"null\", T] unions; "+
 			"uint8..32 as int/long, uint64 as fixed(8) big-endian; timestamps as long with timestamp-millis/micros/nanos "+
 			"(local-* without zone; seconds as plain long); decimal128 as bytes/decimal; names sanitized to Avro identifiers; "+
-			"a flat schema of fixed-width, bool, string and binary columns is read straight into Arrow buffers", f.o.batchRows()),
+			"a flat schema of fixed-width, bool, string and binary columns is read straight into Arrow buffers", f.codec.detail, f.o.batchRows()),
 		format.LabelBinary, format.LabelRow, format.LabelContainer, format.LabelHandwritten)
+	d.Compresses = f.codec.name != ocf.Null
 	return d
 }
 
@@ -226,6 +279,7 @@ func (s *avroSink) endList(int) { s.long(0) }
 
 // avroEncoder hands each row's datum to hamba's OCF encoder.
 type avroEncoder struct {
+	name   string
 	schema *arrow.Schema
 	enc    *ocf.Encoder
 	s      *avroSink
@@ -235,7 +289,7 @@ type avroEncoder struct {
 func (e *avroEncoder) Encode(v *arrow.RecordBatch) error {
 	rec := *v
 	if !rec.Schema().Equal(e.schema) {
-		return fmt.Errorf("avro-ocf: batch schema %s differs from the format's %s", rec.Schema(), e.schema)
+		return fmt.Errorf("%s: batch schema %s differs from the format's %s", e.name, rec.Schema(), e.schema)
 	}
 	e.s.buf = e.s.buf[:0]
 	err := writeRows(rec, e.s, e.rows, func(int) error {
@@ -245,26 +299,27 @@ func (e *avroEncoder) Encode(v *arrow.RecordBatch) error {
 	})
 	e.rows += rec.NumRows()
 	if err != nil {
-		return fmt.Errorf("avro-ocf: %w", err)
+		return fmt.Errorf("%s: %w", e.name, err)
 	}
 	return nil
 }
 
 func (e *avroEncoder) Close() error {
 	if err := e.enc.Close(); err != nil {
-		return fmt.Errorf("avro-ocf: close: %w", err)
+		return fmt.Errorf("%s: close: %w", e.name, err)
 	}
 	return nil
 }
 
 // NewEncoder implements format.Format.
 func (f *Avro) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
-	enc, err := ocf.NewEncoder(f.avroSchema, w, ocf.WithCodec(ocf.Null), ocf.WithBlockLength(f.o.batchRows()),
-		ocf.WithEncoderSchemaCache(&avro.SchemaCache{}))
+	opts := append([]ocf.EncoderFunc{ocf.WithCodec(f.codec.name), ocf.WithBlockLength(f.o.batchRows()),
+		ocf.WithEncoderSchemaCache(&avro.SchemaCache{})}, f.codec.opts...)
+	enc, err := ocf.NewEncoder(f.avroSchema, w, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("avro-ocf: new encoder: %w", err)
+		return nil, fmt.Errorf("%s: new encoder: %w", f.name(), err)
 	}
-	return &avroEncoder{schema: f.schema, enc: enc, s: &avroSink{}}, nil
+	return &avroEncoder{name: f.name(), schema: f.schema, enc: enc, s: &avroSink{}}, nil
 }
 
 // avroSource decodes datums from a block.
@@ -457,12 +512,22 @@ func (s *avroSource) more() (bool, error) {
 	return true, nil
 }
 
-// ocfReader reads the blocks of an object container file.
+// ocfReader reads the blocks of an object container file, decompressing
+// them when the container's codec is deflate or zstandard.
 type ocfReader struct {
 	r     *bufio.Reader
 	sync  [16]byte
 	block []byte
 	count int64
+	// codec is the container's codec (null when empty); raw holds a
+	// compressed block, flate and zstd are the codecs' decoders, made on
+	// the first block.
+	codec ocf.CodecName
+	raw   []byte
+	flate io.ReadCloser
+	zstd  *zstd.Decoder
+	// maxBlock caps a decompressed block (0: maxValueBytes).
+	maxBlock int
 }
 
 const ocfMagic = "Obj\x01"
@@ -524,8 +589,12 @@ func (o *ocfReader) header() (map[string][]byte, error) {
 	if _, err := io.ReadFull(o.r, o.sync[:]); err != nil {
 		return nil, format.Unexpected("avro-ocf: header sync marker", err)
 	}
-	if c := string(meta["avro.codec"]); c != "" && c != "null" {
-		return nil, fmt.Errorf("avro-ocf: container codec %q not supported by this reader (null only)", c)
+	switch c := ocf.CodecName(meta["avro.codec"]); c {
+	case "", ocf.Null:
+	case ocf.Deflate, ocf.ZStandard:
+		o.codec = c
+	default:
+		return nil, fmt.Errorf("avro-ocf: container codec %q not supported by this reader (null, deflate and zstandard only)", c)
 	}
 	return meta, nil
 }
@@ -533,6 +602,10 @@ func (o *ocfReader) header() (map[string][]byte, error) {
 // next reads the next block; io.EOF at a clean end.
 func (o *ocfReader) next() error {
 	if _, err := o.r.Peek(1); err != nil {
+		if o.zstd != nil {
+			o.zstd.Close()
+			o.zstd = nil
+		}
 		return err
 	}
 	count, err := readLong(o.r)
@@ -548,16 +621,16 @@ func (o *ocfReader) next() error {
 	}
 	// The block grows with the bytes read, so a corrupt size cannot
 	// allocate much more than the input holds.
-	o.block = o.block[:0]
-	for int64(len(o.block)) < size {
-		n := int(min(size, int64(max(2*cap(o.block), 1<<20))))
-		if cap(o.block) < n {
-			o.block = append(make([]byte, 0, n), o.block...)
-		}
-		m := len(o.block)
-		o.block = o.block[:n]
-		if _, err := io.ReadFull(o.r, o.block[m:]); err != nil {
-			return format.Unexpected("avro-ocf: block", err)
+	dst := &o.block
+	if o.codec != "" {
+		dst = &o.raw
+	}
+	if *dst, err = readGrowing(o.r, (*dst)[:0], size); err != nil {
+		return format.Unexpected("avro-ocf: block", err)
+	}
+	if o.codec != "" {
+		if err := o.decompress(); err != nil {
+			return fmt.Errorf("avro-ocf: %s block: %w", o.codec, err)
 		}
 	}
 	var sync [16]byte
@@ -571,6 +644,93 @@ func (o *ocfReader) next() error {
 	return nil
 }
 
+// readGrowing reads exactly n bytes from r, appending them to buf, which
+// grows with the bytes read (doubling from 1 MiB): a corrupt n cannot
+// allocate much more than r holds.
+func readGrowing(r io.Reader, buf []byte, n int64) ([]byte, error) {
+	want := int64(len(buf)) + n
+	for int64(len(buf)) < want {
+		k := int(min(want, int64(max(2*cap(buf), 1<<20))))
+		if cap(buf) < k {
+			buf = append(make([]byte, 0, k), buf...)
+		}
+		m := len(buf)
+		buf = buf[:k]
+		if _, err := io.ReadFull(r, buf[m:]); err != nil {
+			return buf[:m], err
+		}
+	}
+	return buf, nil
+}
+
+// zstdMaxRatio bounds what a zstd frame of n bytes can hold: a block
+// takes at least 4 bytes (an RLE block: a 3-byte header and the byte)
+// and holds at most 128 KiB, so a frame declaring more than 32768 times
+// its size is corrupt — and must not make the decoder allocate it.
+const zstdMaxRatio = 128 << 10 / 4
+
+// decompress decompresses o.raw into o.block, at most o.maxBlock bytes.
+func (o *ocfReader) decompress() error {
+	limit := o.maxBlock
+	if limit <= 0 {
+		limit = maxValueBytes
+	}
+	switch o.codec {
+	case ocf.Deflate:
+		// Raw DEFLATE (RFC 1951), read as it inflates: o.block grows
+		// with the output, never from a declared size.
+		if o.flate == nil {
+			o.flate = flate.NewReader(bytes.NewReader(o.raw))
+		} else if err := o.flate.(flate.Resetter).Reset(bytes.NewReader(o.raw), nil); err != nil {
+			return err
+		}
+		b := o.block[:0]
+		for {
+			if len(b) == cap(b) {
+				if len(b) > limit {
+					o.block = b[:0]
+					return fmt.Errorf("inflates to more than %d bytes (corrupt?)", limit)
+				}
+				// Double, up to one byte past the limit.
+				b = append(b, make([]byte, min(max(len(b), 64<<10), limit+1-len(b)))...)[:len(b)]
+			}
+			n, err := o.flate.Read(b[len(b):cap(b)])
+			b = b[:len(b)+n]
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				o.block = b[:0]
+				return err
+			}
+		}
+		o.block = b
+		return nil
+	case ocf.ZStandard:
+		var h zstd.Header
+		if err := h.Decode(o.raw); err != nil {
+			return err
+		}
+		if h.HasFCS && (h.FrameContentSize > uint64(limit) || h.FrameContentSize > zstdMaxRatio*uint64(len(o.raw))) {
+			return fmt.Errorf("frame of %d bytes declares %d bytes of content (corrupt?)", len(o.raw), h.FrameContentSize)
+		}
+		if o.zstd == nil {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(limit)))
+			if err != nil {
+				return err
+			}
+			o.zstd = d
+		}
+		b, err := o.zstd.DecodeAll(o.raw, o.block[:0])
+		if err != nil {
+			return err
+		}
+		o.block = b
+		return nil
+	}
+	return fmt.Errorf("codec %q not supported", o.codec)
+}
+
 // NewDecoder implements format.Format.
 func (f *Avro) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error) {
 	or := &ocfReader{r: bufio.NewReaderSize(r, 64<<10)}
@@ -580,13 +740,13 @@ func (f *Avro) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error
 	}
 	ws, err := avro.ParseWithCache(string(meta["avro.schema"]), "", &avro.SchemaCache{})
 	if err != nil {
-		return nil, fmt.Errorf("avro-ocf: file schema: %w", err)
+		return nil, fmt.Errorf("%s: file schema: %w", f.name(), err)
 	}
 	want, _ := avro.ParseWithCache(f.avroSchema, "", &avro.SchemaCache{})
 	if ws.Fingerprint() != want.Fingerprint() {
-		return nil, fmt.Errorf("avro-ocf: file schema %s differs from the format's %s", ws, want)
+		return nil, fmt.Errorf("%s: file schema %s differs from the format's %s", f.name(), ws, want)
 	}
-	if d := newAvroFlat(f.schema, f.o, or); d != nil {
+	if d := newAvroFlat(f.name(), f.schema, f.o, or); d != nil {
 		return d, nil
 	}
 	return f.newRowDecoder(or), nil
@@ -595,7 +755,7 @@ func (f *Avro) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error
 // newRowDecoder returns the general decoder of the blocks of or, for any
 // schema.
 func (f *Avro) newRowDecoder(or *ocfReader) format.Decoder[arrow.RecordBatch] {
-	d := newRowDecoder("avro-ocf", f.schema, f.o)
+	d := newRowDecoder(f.name(), f.schema, f.o)
 	src := &avroSource{}
 	rr := newRowReader(f.schema, d.b)
 	d.readRow = func() error {

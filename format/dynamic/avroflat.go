@@ -15,6 +15,7 @@ import (
 // fields in schema order, a nullable one behind a [null, T] union index.
 type avroFlat struct {
 	flatBatch
+	name  string
 	or    *ocfReader
 	b     []byte // the current block
 	i     int    // the position in b
@@ -26,17 +27,17 @@ type avroFlat struct {
 
 // newAvroFlat returns the flat decoder of schema, or nil when the schema is
 // not flat.
-func newAvroFlat(schema *arrow.Schema, o Options, or *ocfReader) *avroFlat {
+func newAvroFlat(name string, schema *arrow.Schema, o Options, or *ocfReader) *avroFlat {
 	fb, ok := newFlatBatch(schema, o)
 	if !ok {
 		return nil
 	}
-	return &avroFlat{flatBatch: fb, or: or}
+	return &avroFlat{flatBatch: fb, name: name, or: or}
 }
 
 // Decode implements format.Decoder.
 func (d *avroFlat) Decode(v *arrow.RecordBatch) (err error) {
-	defer format.CatchPanic("avro-ocf", &err)
+	defer format.CatchPanic(d.name, &err)
 	if d.cur != nil {
 		d.cur.Release()
 		d.cur = nil
@@ -54,14 +55,14 @@ func (d *avroFlat) Decode(v *arrow.RecordBatch) (err error) {
 			}
 			if err != nil {
 				d.done = true
-				return fmt.Errorf("avro-ocf: row %d: %w", d.total, err)
+				return fmt.Errorf("%s: row %d: %w", d.name, d.total, err)
 			}
 			d.b, d.i, d.left = d.or.block, 0, d.or.count
 			continue
 		}
 		if err := d.row(); err != nil {
 			d.done = true
-			return fmt.Errorf("avro-ocf: row %d: %w", d.total, err)
+			return fmt.Errorf("%s: row %d: %w", d.name, d.total, err)
 		}
 		d.left--
 		d.rows++

@@ -23,7 +23,7 @@ func avroDecoders(t *testing.T, f *Avro, data []byte) (flat, general interface {
 		return nil, nil
 	}
 	or2.header()
-	d := newAvroFlat(f.schema, f.o, or1)
+	d := newAvroFlat(f.name(), f.schema, f.o, or1)
 	if d == nil {
 		t.Fatal("schema not flat")
 	}

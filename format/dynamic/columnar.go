@@ -17,11 +17,14 @@ import (
 )
 
 // ArrowStream is the Arrow IPC stream format: batches written as they come,
-// uncompressed (an outer codec may wrap it), read back with the same
-// boundaries.
+// uncompressed (an outer codec may wrap it) or with every buffer compressed
+// by the IPC format's own codec (zstd or LZ4 frame), read back with the
+// same boundaries.
 type ArrowStream struct {
 	schema *arrow.Schema
 	o      Options
+	// codec is the buffer compression: "" (none), "zstd" or "lz4".
+	codec string
 }
 
 // ipcMaxNesting is how deep arrow-go's IPC writer and reader nest: they
@@ -33,119 +36,214 @@ const ipcMaxNesting = 63
 // nested deeper than arrow-go's IPC recursion limit is refused (wrapping
 // ErrCannotHold) rather than failing every write.
 func NewArrowStream(schema *arrow.Schema, o Options) (Format, error) {
-	if err := checkNesting("arrow-stream", schema, ipcMaxNesting, "arrow-go's Arrow IPC"); err != nil {
+	return newArrowStream(schema, o, "")
+}
+
+// NewArrowStreamZstd returns the Arrow IPC stream format for schema with
+// zstd buffer compression ("arrow-stream-zstd"), refusing what
+// NewArrowStream refuses.
+func NewArrowStreamZstd(schema *arrow.Schema, o Options) (Format, error) {
+	return newArrowStream(schema, o, "zstd")
+}
+
+// NewArrowStreamLZ4 returns the Arrow IPC stream format for schema with
+// LZ4 frame buffer compression ("arrow-stream-lz4"), refusing what
+// NewArrowStream refuses.
+func NewArrowStreamLZ4(schema *arrow.Schema, o Options) (Format, error) {
+	return newArrowStream(schema, o, "lz4")
+}
+
+func newArrowStream(schema *arrow.Schema, o Options, codec string) (Format, error) {
+	f := &ArrowStream{schema: schema, o: o, codec: codec}
+	if err := checkNesting(f.name(), schema, ipcMaxNesting, "arrow-go's Arrow IPC"); err != nil {
 		return nil, err
 	}
-	return &ArrowStream{schema: schema, o: o}, nil
+	return f, nil
+}
+
+// name is the format's name: arrow-stream, arrow-stream-zstd or
+// arrow-stream-lz4.
+func (f *ArrowStream) name() string {
+	if f.codec == "" {
+		return "arrow-stream"
+	}
+	return "arrow-stream-" + f.codec
+}
+
+// ipcCompression says how each codec compresses the buffers, with its
+// level (arrow-go's compressors take none: they use the libraries'
+// defaults).
+var ipcCompression = map[string]string{
+	"":     "no buffer compression",
+	"zstd": "every buffer compressed with zstd (arrow-go's ipc.WithZstd: klauspost/compress at its default level, SpeedDefault ≈ zstd level 3)",
+	"lz4":  "every buffer compressed as an LZ4 frame (arrow-go's ipc.WithLZ4: pierrec/lz4 at its default level, fast, 64 KiB blocks)",
 }
 
 // Descriptor implements format.Format.
 func (f *ArrowStream) Descriptor() format.Descriptor {
-	return descriptor("arrow-stream", arrowLib+"/arrow/ipc", format.ModuleVersion(arrowLib, "v18.8.0"),
-		"IPC stream format, the input's batches as they are, no buffer compression",
+	d := descriptor(f.name(), arrowLib+"/arrow/ipc", format.ModuleVersion(arrowLib, "v18.8.0"),
+		"IPC stream format, the input's batches as they are, "+ipcCompression[f.codec],
 		format.LabelBinary, format.LabelColumnar)
+	d.Compresses = f.codec != ""
+	return d
 }
 
 type ipcEncoder struct {
+	name   string
 	schema *arrow.Schema
 	w      *ipc.Writer
 }
 
 func (e *ipcEncoder) Encode(v *arrow.RecordBatch) error {
 	if !(*v).Schema().Equal(e.schema) {
-		return fmt.Errorf("arrow-stream: batch schema %s differs from the format's %s", (*v).Schema(), e.schema)
+		return fmt.Errorf("%s: batch schema %s differs from the format's %s", e.name, (*v).Schema(), e.schema)
 	}
 	if err := e.w.Write(*v); err != nil {
-		return fmt.Errorf("arrow-stream: write: %w", shortErr(err))
+		return fmt.Errorf("%s: write: %w", e.name, shortErr(err))
 	}
 	return nil
 }
 
 func (e *ipcEncoder) Close() error {
 	if err := e.w.Close(); err != nil {
-		return fmt.Errorf("arrow-stream: close: %w", shortErr(err))
+		return fmt.Errorf("%s: close: %w", e.name, shortErr(err))
 	}
 	return nil
 }
 
 // NewEncoder implements format.Format.
 func (f *ArrowStream) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
-	return &ipcEncoder{schema: f.schema, w: ipc.NewWriter(w, ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.alloc()))}, nil
+	opts := []ipc.Option{ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.alloc())}
+	switch f.codec {
+	case "zstd":
+		opts = append(opts, ipc.WithZstd())
+	case "lz4":
+		opts = append(opts, ipc.WithLZ4())
+	}
+	return &ipcEncoder{name: f.name(), schema: f.schema, w: ipc.NewWriter(w, opts...)}, nil
 }
 
 type ipcDecoder struct {
-	sr *ipc.Reader
-	n  int
+	name string
+	sr   *ipc.Reader
+	n    int
 }
 
 func (d *ipcDecoder) Decode(v *arrow.RecordBatch) (err error) {
-	defer format.CatchPanic("arrow-stream", &err)
+	defer format.CatchPanic(d.name, &err)
 	if d.sr.Next() {
 		*v = d.sr.RecordBatch()
 		d.n++
 		return nil
 	}
 	if err := d.sr.Err(); err != nil {
-		return format.Unexpected(fmt.Sprintf("arrow-stream: batch %d", d.n), shortErr(err))
+		return format.Unexpected(fmt.Sprintf("%s: batch %d", d.name, d.n), shortErr(err))
 	}
 	d.sr.Release()
 	return io.EOF
 }
 
-// NewDecoder implements format.Format.
+// NewDecoder implements format.Format. It reads a stream with any buffer
+// compression; decompressed buffers count against MaxBufferBytes.
 func (f *ArrowStream) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch], err error) {
-	defer format.CatchPanic("arrow-stream", &err)
+	defer format.CatchPanic(f.name(), &err)
 	sr, err := ipc.NewReader(r, ipc.WithSchema(f.schema), ipc.WithAllocator(f.o.readAlloc()))
 	if err != nil {
-		return nil, format.Unexpected("arrow-stream: open", shortErr(err))
+		return nil, format.Unexpected(f.name()+": open", shortErr(err))
 	}
-	return &ipcDecoder{sr: sr}, nil
+	return &ipcDecoder{name: f.name(), sr: sr}, nil
 }
 
 // Parquet is Parquet through pqarrow: one row group per encoded batch,
-// dictionary encoding on, no compression (an uncompressed baseline; the
-// file is random access, so no outer codec applies either), the Arrow schema
-// stored in the file so it reads back exactly.
+// dictionary encoding on, the Arrow schema stored in the file so it reads
+// back exactly. The pages are uncompressed (parquet: an uncompressed
+// baseline; the file is random access, so no outer codec applies either)
+// or compressed by Parquet's own codec (parquet-zstd, parquet-snappy).
 type Parquet struct {
 	schema *arrow.Schema
 	o      Options
+	codec  pqCodec
 }
 
-// NewParquet returns Parquet for schema.
+// pqCodec is a Parquet page codec with its level.
+type pqCodec struct {
+	suffix string
+	codec  compress.Compression
+	level  int
+	// detail names the codec and its level in the descriptor.
+	detail string
+}
+
+// The page codecs. zstd's level is stated (3: klauspost/compress's
+// SpeedDefault, also arrow-go's default); snappy has no levels.
+var (
+	pqNone   = pqCodec{codec: compress.Codecs.Uncompressed, level: compress.DefaultCompressionLevel, detail: "uncompressed"}
+	pqZstd   = pqCodec{suffix: "zstd", codec: compress.Codecs.Zstd, level: 3, detail: "pages compressed with zstd level 3 (klauspost/compress SpeedDefault)"}
+	pqSnappy = pqCodec{suffix: "snappy", codec: compress.Codecs.Snappy, level: compress.DefaultCompressionLevel, detail: "pages compressed with snappy (golang/snappy, no levels)"}
+)
+
+// NewParquet returns Parquet for schema, uncompressed.
 func NewParquet(schema *arrow.Schema, o Options) (Format, error) {
+	return newParquet(schema, o, pqNone)
+}
+
+// NewParquetZstd returns Parquet for schema with zstd-compressed pages
+// ("parquet-zstd").
+func NewParquetZstd(schema *arrow.Schema, o Options) (Format, error) {
+	return newParquet(schema, o, pqZstd)
+}
+
+// NewParquetSnappy returns Parquet for schema with snappy-compressed pages
+// ("parquet-snappy").
+func NewParquetSnappy(schema *arrow.Schema, o Options) (Format, error) {
+	return newParquet(schema, o, pqSnappy)
+}
+
+func newParquet(schema *arrow.Schema, o Options, c pqCodec) (Format, error) {
+	f := &Parquet{schema: schema, o: o, codec: c}
 	if _, err := pqarrow.ToParquet(schema, nil, pqarrow.DefaultWriterProps()); err != nil {
-		return nil, fmt.Errorf("parquet: schema: %w", shortErr(err))
+		return nil, fmt.Errorf("%s: schema: %w", f.name(), shortErr(err))
 	}
-	return &Parquet{schema: schema, o: o}, nil
+	return f, nil
+}
+
+// name is the format's name: parquet, parquet-zstd or parquet-snappy.
+func (f *Parquet) name() string {
+	if f.codec.suffix == "" {
+		return "parquet"
+	}
+	return "parquet-" + f.codec.suffix
 }
 
 // Descriptor implements format.Format.
 func (f *Parquet) Descriptor() format.Descriptor {
-	d := descriptor("parquet", arrowLib+"/parquet/pqarrow", format.ModuleVersion(arrowLib, "v18.8.0"),
-		fmt.Sprintf("one row group per encoded batch, dictionary on, uncompressed, Arrow schema stored; read in batches of %d rows", f.o.batchRows()),
+	d := descriptor(f.name(), arrowLib+"/parquet/pqarrow", format.ModuleVersion(arrowLib, "v18.8.0"),
+		fmt.Sprintf("one row group per encoded batch, dictionary on, %s, Arrow schema stored; read in batches of %d rows", f.codec.detail, f.o.batchRows()),
 		format.LabelBinary, format.LabelColumnar, format.LabelContainer)
 	d.RandomAccess = true
+	d.Compresses = f.codec.suffix != ""
 	return d
 }
 
 type pqEncoder struct {
+	name   string
 	schema *arrow.Schema
 	w      *pqarrow.FileWriter
 }
 
 func (e *pqEncoder) Encode(v *arrow.RecordBatch) error {
 	if !(*v).Schema().Equal(e.schema) {
-		return fmt.Errorf("parquet: batch schema %s differs from the format's %s", (*v).Schema(), e.schema)
+		return fmt.Errorf("%s: batch schema %s differs from the format's %s", e.name, (*v).Schema(), e.schema)
 	}
 	if err := e.w.Write(*v); err != nil {
-		return fmt.Errorf("parquet: write: %w", shortErr(err))
+		return fmt.Errorf("%s: write: %w", e.name, shortErr(err))
 	}
 	return nil
 }
 
 func (e *pqEncoder) Close() error {
 	if err := e.w.Close(); err != nil {
-		return fmt.Errorf("parquet: close: %w", shortErr(err))
+		return fmt.Errorf("%s: close: %w", e.name, shortErr(err))
 	}
 	return nil
 }
@@ -156,17 +254,18 @@ type nopCloser struct{ io.Writer }
 // NewEncoder implements format.Format.
 func (f *Parquet) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
 	props := parquet.NewWriterProperties(parquet.WithDictionaryDefault(true),
-		parquet.WithCompression(compress.Codecs.Uncompressed), parquet.WithAllocator(f.o.alloc()),
+		parquet.WithCompression(f.codec.codec), parquet.WithCompressionLevel(f.codec.level), parquet.WithAllocator(f.o.alloc()),
 		parquet.WithMaxRowGroupLength(int64(max(f.o.batchRows(), 1<<20))))
 	fw, err := pqarrow.NewFileWriter(f.schema, nopCloser{w}, props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(f.o.alloc())))
 	if err != nil {
-		return nil, fmt.Errorf("parquet: new writer: %w", err)
+		return nil, fmt.Errorf("%s: new writer: %w", f.name(), err)
 	}
-	return &pqEncoder{schema: f.schema, w: fw}, nil
+	return &pqEncoder{name: f.name(), schema: f.schema, w: fw}, nil
 }
 
 type pqDecoder struct {
+	name   string
 	schema *arrow.Schema
 	pf     *file.Reader
 	rr     pqarrow.RecordReader
@@ -175,7 +274,7 @@ type pqDecoder struct {
 }
 
 func (d *pqDecoder) Decode(v *arrow.RecordBatch) (err error) {
-	defer format.CatchPanic("parquet", &err)
+	defer format.CatchPanic(d.name, &err)
 	if d.cur != nil {
 		d.cur.Release()
 		d.cur = nil
@@ -195,7 +294,7 @@ func (d *pqDecoder) Decode(v *arrow.RecordBatch) (err error) {
 		return nil
 	}
 	if err := d.rr.Err(); err != nil && err != io.EOF {
-		return fmt.Errorf("parquet: batch %d: %w", d.n, shortErr(err))
+		return fmt.Errorf("%s: batch %d: %w", d.name, d.n, shortErr(err))
 	}
 	d.rr.Release()
 	d.pf.Close()
@@ -204,31 +303,32 @@ func (d *pqDecoder) Decode(v *arrow.RecordBatch) (err error) {
 
 // NewDecoder implements format.Format; r must be a format.SizedReaderAt.
 func (f *Parquet) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch], err error) {
-	defer format.CatchPanic("parquet", &err)
+	name := f.name()
+	defer format.CatchPanic(name, &err)
 	ra, ok := r.(format.SizedReaderAt)
 	if !ok {
-		return nil, fmt.Errorf("parquet: needs random access (format.SizedReaderAt), got %T", r)
+		return nil, fmt.Errorf("%s: needs random access (format.SizedReaderAt), got %T", name, r)
 	}
 	pf, err := file.NewParquetReader(ra, file.WithReadProps(parquet.NewReaderProperties(f.o.readAlloc())))
 	if err != nil {
-		return nil, fmt.Errorf("parquet: open (truncated?): %w", err)
+		return nil, fmt.Errorf("%s: open (truncated?): %w", name, err)
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(f.o.batchRows())}, f.o.readAlloc())
 	if err != nil {
 		pf.Close()
-		return nil, fmt.Errorf("parquet: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
 	if err != nil {
 		pf.Close()
-		return nil, fmt.Errorf("parquet: record reader: %w", err)
+		return nil, fmt.Errorf("%s: record reader: %w", name, err)
 	}
 	if !sameLayoutSchema(rr.Schema(), f.schema) {
 		rr.Release()
 		pf.Close()
-		return nil, fmt.Errorf("parquet: file schema %s differs from the format's %s", rr.Schema(), f.schema)
+		return nil, fmt.Errorf("%s: file schema %s differs from the format's %s", name, rr.Schema(), f.schema)
 	}
-	return &pqDecoder{schema: f.schema, pf: pf, rr: rr}, nil
+	return &pqDecoder{name: name, schema: f.schema, pf: pf, rr: rr}, nil
 }
 
 // sameLayoutSchema reports whether batches of schema a can be relabelled as

@@ -16,6 +16,12 @@
 // cut short by the window's end; Avro from whole blocks), and MessagePack
 // writes rows straight from the arrays' buffers.
 //
+// Arrow IPC, Parquet and Avro OCF also come compressed by their own codecs,
+// as people store them (arrow-stream-zstd and -lz4: buffer compression;
+// parquet-zstd and -snappy: page compression; avro-ocf-zstd and -deflate:
+// block codecs): their descriptors say Compresses, so they pair with outer
+// codec none only, and name the codec and its level.
+//
 // Round trips are exact — nulls, nesting, floats bit for bit — or fail: a
 // format that cannot hold a value returns an error naming the column and row
 // (NaN in JSON, nested data in CSV, …) rather than changing it silently.
@@ -29,11 +35,13 @@
 // next Decode call; Retain it to keep it.
 //
 // Robustness: the row formats' decoders bound every length they read and
-// are fuzzed (FuzzDecoders); the Arrow IPC and Parquet decoders cap buffer
-// allocations (MaxBufferBytes) and turn library panics into errors, but
-// arrow-go sizes schema and footer metadata from unchecked counts, so read
-// only trusted Arrow and Parquet data with them (serbench reads what it
-// wrote).
+// are fuzzed (FuzzDecoders), Avro's block decompression included (its
+// output is bounded as it grows, never allocated from a declared size);
+// the Arrow IPC and Parquet decoders cap buffer allocations, decompressed
+// buffers and pages included (MaxBufferBytes), and turn library panics into
+// errors, but arrow-go sizes schema and footer metadata from unchecked
+// counts, so read only trusted Arrow and Parquet data with them (serbench
+// reads what it wrote).
 package dynamic
 
 import (
@@ -130,12 +138,20 @@ type Entry struct {
 	New Constructor
 }
 
-// Constructors returns every format's constructor by name, in report order.
+// Constructors returns every format's constructor by name, in report order:
+// each self-compressing variant follows its uncompressed sibling
+// (parquet-zstd after parquet), whose name it extends with its codec's.
 func Constructors() []Entry {
 	return []Entry{
 		{"arrow-stream", NewArrowStream},
+		{"arrow-stream-zstd", NewArrowStreamZstd},
+		{"arrow-stream-lz4", NewArrowStreamLZ4},
 		{"parquet", NewParquet},
+		{"parquet-zstd", NewParquetZstd},
+		{"parquet-snappy", NewParquetSnappy},
 		{"avro-ocf", NewAvro},
+		{"avro-ocf-zstd", NewAvroZstd},
+		{"avro-ocf-deflate", NewAvroDeflate},
 		{"msgpack", NewMsgpack},
 		{"cbor", NewCBOR},
 		{"jsonl", NewJSONL},

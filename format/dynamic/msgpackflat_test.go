@@ -310,7 +310,7 @@ func TestMsgpackFlatEncoder(t *testing.T) {
 // TestFlatAllocator checks that an Allocator turns the flat decoders off.
 func TestFlatAllocator(t *testing.T) {
 	o := Options{Allocator: memory.NewGoAllocator()}
-	if newMpFlat(flatSchema(), o, nil) != nil || newAvroFlat(flatSchema(), o, nil) != nil {
+	if newMpFlat(flatSchema(), o, nil) != nil || newAvroFlat("avro-ocf", flatSchema(), o, nil) != nil {
 		t.Error("flat decoder with an Allocator")
 	}
 }

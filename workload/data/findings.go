@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +23,14 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	d["input"] = inputBlocks(run)
 	d["columns"] = []table.Block{columns(run, cases)}
 	d["codegen"] = codegen(run, cases)
+	if b := inFormat(run, cases); b != nil {
+		d["in-format"] = []table.Block{b}
+	}
+	if note := siblingsNote(run); note != "" && len(d["combined"]) > 0 {
+		if t, ok := d["combined"][0].(*table.Table); ok {
+			t.Notes = []string{note}
+		}
+	}
 	var lines []string
 	for _, f := range descriptors(run, filecase.LabelFormat) {
 		if why := f.Settings[SettingNotMeasured]; why != "" {
@@ -298,7 +307,8 @@ func columns(run *results.Run, cases []*results.Case) table.Block {
 // is compared with when their names differ: the same format (records'
 // reflection or hand-written mapping on records' own data) and, where
 // records has one, its generated code.
-var recordsTwins = map[string][]string{"parquet": {"parquet-none"}, "msgpack": {"msgpack", "msgpack-msgp"}, "protobuf-dynamicpb": {"protobuf"}, "protobuf-wire": {"protobuf"}}
+var recordsTwins = map[string][]string{"parquet": {"parquet-none"}, "msgpack": {"msgpack", "msgpack-msgp"}, "protobuf-dynamicpb": {"protobuf"}, "protobuf-wire": {"protobuf"},
+	"avro-ocf-zstd": {"avro-ocf-zstandard"}, "arrow-stream-zstd": {"arrow-file-zstd"}, "arrow-stream-lz4": {"arrow-file-lz4"}}
 
 // codegen compares this data's schema-driven paths with the records
 // workload's formats of the same family (codec none), when the run
@@ -365,4 +375,104 @@ func codegen(run *results.Run, cases []*results.Case) []table.Block {
 		blocks = append(blocks, &table.Text{Body: "The records cases of this run share no format with this data's cases at codec none: run `serbench run records data --input FILE` without filters to compare."})
 	}
 	return blocks
+}
+
+// selfCompressing returns the run's formats that compress themselves, in
+// the order recorded, each with its uncompressed sibling and the codec it
+// compresses with (its name's part after the sibling's: parquet-zstd →
+// parquet, zstd).
+func selfCompressing(run *results.Run) (formats, siblings, codecs []string) {
+	for _, f := range descriptors(run, filecase.LabelFormat) {
+		if !slices.Contains(f.Tags, filecase.TagCompresses) {
+			continue
+		}
+		sib := filecase.PlainOf(Name, run, f.Name)
+		if sib == f.Name {
+			continue // no uncompressed sibling in the run
+		}
+		formats, siblings = append(formats, f.Name), append(siblings, sib)
+		codecs = append(codecs, strings.TrimPrefix(f.Name, strings.TrimSuffix(sib, "-none")+"-"))
+	}
+	return formats, siblings, codecs
+}
+
+// siblingsNote is the combined table's note naming, for this run, the
+// sibling each self-compressing format's saving is measured against; ""
+// when the run has none.
+func siblingsNote(run *results.Run) string {
+	formats, siblings, _ := selfCompressing(run)
+	if len(formats) == 0 {
+		return ""
+	}
+	var parts []string
+	for i := 0; i < len(formats); {
+		j := i
+		for j < len(formats) && siblings[j] == siblings[i] {
+			j++
+		}
+		parts = append(parts, strings.Join(formats[i:j], " and ")+" against "+siblings[i])
+		i = j
+	}
+	return "% saved = 1 − file ÷ the same format uncompressed (codec none); for a format that compresses itself, its uncompressed sibling: " + strings.Join(parts, ", ") + "."
+}
+
+// aroundCodec is the outer codec that compresses as a format's own codec
+// does (deflate: gzip, the same DEFLATE with a header).
+var aroundCodec = map[string]string{"deflate": "gzip"}
+
+// inFormat compares each format that compresses itself (Parquet pages, Arrow
+// IPC buffers, Avro blocks) with its uncompressed sibling and with the same
+// codec around the sibling, when the run measured them.
+func inFormat(run *results.Run, cases []*results.Case) table.Block {
+	formats, siblings, codecs := selfCompressing(run)
+	if len(formats) == 0 {
+		return nil
+	}
+	ix := table.NewIndex(cases, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
+	size := func(f, c string) float64 {
+		if w := ix.Get(f, c, filecase.OpWrite); w != nil && w.OK() {
+			return w.Metrics[filecase.MetricFile]
+		}
+		return math.NaN()
+	}
+	med := func(f, c, op string) float64 {
+		if k := ix.Get(f, c, op); k != nil && k.OK() {
+			if st, ok := k.Stat(results.UnitNsPerOp); ok {
+				return st.Median
+			}
+		}
+		return math.NaN()
+	}
+	t := &table.Table{Caption: "Compression inside the format, against its uncompressed sibling and the same codec around it",
+		Header: []string{"format", "codec inside", "size (MiB)", "% saved", "write cost", "read cost", "same codec around", "its size (MiB)", "its write cost", "its read cost"},
+		Notes: []string{"% saved = 1 − file ÷ the uncompressed sibling's file; write cost and read cost = the median time ÷ the sibling's with codec none (1× = free). " +
+			"same codec around = the sibling with that codec as the outer codec (deflate: gzip), where this run measured it: compressing inside keeps the format's structure (a Parquet reader still reads one column; an Arrow or Avro reader decompresses per buffer or block), compressing around compresses the stream whole."}}
+	for i, f := range formats {
+		sib, c := siblings[i], codecs[i]
+		s, ps := size(f, "none"), size(sib, "none")
+		around := c
+		if a, ok := aroundCodec[c]; ok {
+			around = a
+		}
+		row := []table.Cell{table.Str(f), table.Str(c), mibCell(s), table.Num(1-s/ps, table.PctF),
+			table.Num(med(f, "none", filecase.OpWrite)/med(sib, "none", filecase.OpWrite), table.TimesF),
+			table.Num(med(f, "none", filecase.OpRead)/med(sib, "none", filecase.OpRead), table.TimesF)}
+		if as := size(sib, around); !math.IsNaN(as) {
+			row = append(row, table.Str(sib+" + "+around), mibCell(as),
+				table.Num(med(sib, around, filecase.OpWrite)/med(sib, "none", filecase.OpWrite), table.TimesF),
+				table.Num(med(sib, around, filecase.OpRead)/med(sib, "none", filecase.OpRead), table.TimesF))
+		} else {
+			row = append(row, table.Dash(), table.Dash(), table.Dash(), table.Dash())
+		}
+		t.AddRow(row...)
+	}
+	return t
+}
+
+// mibCell is a size in MiB, "–" when unknown.
+func mibCell(b float64) table.Cell {
+	if math.IsNaN(b) || b <= 0 {
+		return table.Dash()
+	}
+	return table.Num(b, table.MiBF)
 }

@@ -15,7 +15,8 @@ const methodText = "The input is read once, before any timing, into Arrow record
 
 // Layout implements workload.Workload: the findings, the input and its
 // schema, the method with the formats and codecs, the file workloads'
-// shared tables, plot and recommendations for this data, the per-column
+// shared tables (compression by codec followed by the compression inside
+// the formats), plot and recommendations for this data, the per-column
 // size breakdown, what generated code would gain, and the anomalies.
 func (*Workload) Layout() []table.Section {
 	out := []table.Section{
@@ -28,7 +29,13 @@ func (*Workload) Layout() []table.Section {
 			{Subjects: filecase.LabelCodec},
 		}},
 	}
-	out = append(out, filecase.FileLayout()...)
+	for _, sec := range filecase.FileLayout() {
+		if sec.Title == "Compression by algorithm" {
+			// The formats that compress themselves, next to the outer codecs.
+			sec.Blocks = append(sec.Blocks, table.BlockSpec{Derived: "in-format"})
+		}
+		out = append(out, sec)
+	}
 	return append(out,
 		table.Section{Title: "Which columns make the file big (Parquet column chunks)", Blocks: []table.BlockSpec{{Derived: "columns"}}},
 		table.Section{Title: "What generated code would gain", Blocks: []table.BlockSpec{{Derived: "codegen"}}},

@@ -456,6 +456,20 @@ func opTime(memB int64, op, codecName string) time.Duration {
 	return time.Duration(ns * float64(memB))
 }
 
+// estimateCodec names the codec whose costs the pair's estimates take:
+// its outer codec or, for a format that compresses itself, its own
+// (parquet-zstd: zstd; avro-ocf-deflate: gzip's, the same DEFLATE).
+func (p *pair) estimateCodec() string {
+	c := p.Codec.Info().Name
+	if p.format != nil && p.format.Descriptor().Compresses {
+		c = p.fname[strings.LastIndex(p.fname, "-")+1:]
+		if c == "deflate" {
+			c = "gzip"
+		}
+	}
+	return c
+}
+
 func newCase(p *pair, op string, last bool) bench.Case {
 	c := bench.Case{
 		Workload: Name,
@@ -465,7 +479,7 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		Metrics:  map[string]float64{},
 		Budget:   filecase.Budget,
 		NoWarmup: true,
-		OpTime:   opTime(p.in.memB, op, p.Codec.Info().Name),
+		OpTime:   opTime(p.in.memB, op, p.estimateCodec()),
 	}
 	if op == filecase.OpReadBytes || op == filecase.OpDecompress {
 		c.Role = results.RoleLimit

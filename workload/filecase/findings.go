@@ -100,6 +100,20 @@ func group(name string, run *results.Run, cases []*results.Case) *pairs {
 	return ps
 }
 
+// PlainOf names the format the savings of format f of the named workload's
+// run are measured against: f itself or, for a format that compresses
+// itself, its uncompressed sibling in the run (parquet-zstd → parquet or
+// parquet-none, avro-ocf-deflate → avro-ocf).
+func PlainOf(name string, run *results.Run, f string) string {
+	tags := map[string][]string{}
+	for _, d := range run.Descriptors {
+		if d.Workload == name && d.Key == LabelFormat {
+			tags[d.Name] = d.Tags
+		}
+	}
+	return plainOf(f, tags)
+}
+
 // plainOf names the format a pair's savings are measured against: the
 // same one (with codec none) or, for a format that compresses itself, its
 // uncompressed sibling (parquet-zstd → parquet-none, avro-ocf-deflate →
@@ -227,7 +241,12 @@ func (ps *pairs) size(ref *SizeRef) *table.Table {
 	for _, p := range ps.matrix {
 		vs, vsRef := table.Dash(), table.Dash()
 		if p.plain != nil && p.plain != p && p.plain.FileB > 0 && p.FileB > 0 {
+			// A file that grew (a tiny input, incompressible data) is so
+			// many times larger, not "0.8× smaller".
 			vs = valued(p.plain.FileB/p.FileB, table.TimesF, " smaller")
+			if p.FileB > p.plain.FileB {
+				vs = valued(p.FileB/p.plain.FileB, table.TimesF, " larger")
+			}
 		}
 		if ref != nil && !ref.Partial && p.FileB > 0 {
 			vsRef = table.StrV(VsRef(p.FileB, ref.Bytes), p.FileB/ref.Bytes)

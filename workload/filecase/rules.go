@@ -131,8 +131,17 @@ func isText(p Point) bool     { return p.Text }
 
 // Thresholds of the use-case rules.
 const (
-	loggingShareBest  = 0.90
-	archivalMaxWrite  = 10.0
+	loggingShareBest = 0.90
+	// Data archival: size first — written once, kept long, read rarely —
+	// so slow compressors qualify (xz, brotli, high zstd levels: 100× and
+	// more the fastest write, which is near memcpy for an uncompressed
+	// columnar file); only a write or a read-back so slow as to be absurd
+	// is left out. Files within archivalSizeSlack of the smallest count as
+	// the smallest: among them the fastest round trip, so that 1% of size
+	// is not bought with 10× the time.
+	archivalMaxWrite  = 1000.0
+	archivalMaxRead   = 100.0
+	archivalSizeSlack = 0.10
 	realtimeMinSaved  = 0.75
 	readableMaxTotal  = 2.0
 	balanceRuleString = "minimum of (round trip ÷ fastest round trip) × (file ÷ smallest file): the point nearest the origin of the log-log scatter, always on the Pareto frontier"
@@ -157,6 +166,17 @@ func pickBalance(pts []Point) int {
 	return argmin(pts, nil, func(p Point) float64 { return p.TotalNs() / t * p.FileB / s })
 }
 
+// pickArchival is the Data archival rule: among the pairs whose write and
+// read are not absurdly slow (archivalMaxWrite, archivalMaxRead times the
+// fastest), the fastest round trip among the files at most
+// archivalSizeSlack larger than the smallest of them.
+func pickArchival(pts []Point) int {
+	w, r := minOf(pts, nil, writeNs), minOf(pts, nil, readNs)
+	usable := func(p Point) bool { return p.WriteNs <= archivalMaxWrite*w && p.ReadNs <= archivalMaxRead*r }
+	s := minOf(pts, usable, fileB)
+	return argmin(pts, func(p Point) bool { return usable(p) && p.FileB <= (1+archivalSizeSlack)*s }, totalNs)
+}
+
 // UseCaseRules are the recommendations by use case.
 func UseCaseRules() []Rule {
 	return []Rule{
@@ -177,11 +197,9 @@ func UseCaseRules() []Rule {
 		},
 		{
 			"Data archival",
-			fmt.Sprintf("smallest file among pairs whose write takes at most %.0f× the fastest write", archivalMaxWrite),
-			func(pts []Point) int {
-				w := minOf(pts, nil, writeNs)
-				return argmin(pts, func(p Point) bool { return p.WriteNs <= archivalMaxWrite*w }, fileB)
-			},
+			fmt.Sprintf("size first: among pairs whose write takes at most %.0f× the fastest write and whose read at most %.0f× the fastest read, "+
+				"the fastest round trip of those whose file is within %.0f%% of the smallest such file", archivalMaxWrite, archivalMaxRead, archivalSizeSlack*100),
+			pickArchival,
 		},
 		{
 			"Real-time processing",

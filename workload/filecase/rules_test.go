@@ -1,6 +1,9 @@
 package filecase
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestRules checks each top-performer and use-case rule on synthetic
 // points chosen so that a wrong rule picks a different point.
@@ -50,8 +53,9 @@ func TestRules(t *testing.T) {
 			{Format: "avro-ocf", Codec: "xz", WriteNs: 9e9, FileB: 1e6, PlainB: 100e6, Base: "avro-ocf"},
 			{Format: "avro-ocf-snappy", Codec: "none", WriteNs: 1e9, FileB: 60e6, PlainB: 100e6, Base: "avro-ocf"},
 		}, 0},
-		// xz's write is 40× the fastest: excluded; brotli's 9× qualifies.
-		{"Data archival", pts, 4},
+		// msgpack+xz is the smallest file; its write (40× the fastest) and
+		// read (20×) are slow but not absurd, and no file is within 10%.
+		{"Data archival", pts, 0},
 		// protobuf+lz4 saves 80% (≥ 75%) and has the fastest round trip among those.
 		{"Real-time processing", pts, 8},
 		{"Human-readable archives", pts, 5},
@@ -71,6 +75,74 @@ func TestRules(t *testing.T) {
 		}
 		if r.Rule == "" {
 			t.Errorf("%s states no rule", tc.rule)
+		}
+	}
+}
+
+// TestArchivalRule checks the Data archival rule — size first, the write
+// and read not absurdly slow, the fastest round trip among files within
+// 10% of the smallest — on the pairs of issue 26's flights run and on the
+// edges of its thresholds.
+func TestArchivalRule(t *testing.T) {
+	const mib = 1 << 20
+	// Issue 26: 336,776 flights rows. The old rule (the smallest file
+	// whose write is at most 10× the fastest) picked arrow-stream+snappy,
+	// 16.3 MiB, because the fastest write (arrow-stream+none, near a
+	// memcpy) made every strong compressor "too slow"; a 5.72 MiB file
+	// existed.
+	flights := []Point{
+		{Format: "arrow-stream", Codec: "none", WriteNs: 15e6, ReadNs: 40e6, FileB: 60 * mib},
+		{Format: "arrow-stream", Codec: "snappy", WriteNs: 140e6, ReadNs: 70e6, FileB: 16.3 * mib},
+		{Format: "msgpack", Codec: "zstd", WriteNs: 260e6, ReadNs: 120e6, FileB: 8.1 * mib},
+		{Format: "csv", Codec: "xz", WriteNs: 9e9, ReadNs: 450e6, FileB: 5.72 * mib, Text: true},
+		{Format: "jsonl", Codec: "xz", WriteNs: 12e9, ReadNs: 700e6, FileB: 6.1 * mib, Text: true},
+		{Format: "csv", Codec: "brotli", WriteNs: 30e9, ReadNs: 300e6, FileB: 6.3 * mib, Text: true},
+	}
+	// What pyarrow's zstd Parquet is to that file: 5.9 MiB, written and
+	// read far faster than xz.
+	pqZstd := Point{Format: "parquet-zstd", Codec: "none", WriteNs: 420e6, ReadNs: 150e6, FileB: 5.9 * mib, RandomAccess: true}
+	oldRule := func(pts []Point) int {
+		w := minOf(pts, nil, writeNs)
+		return argmin(pts, func(p Point) bool { return p.WriteNs <= 10*w }, fileB)
+	}
+	if got := oldRule(flights); got != 1 {
+		t.Fatalf("the old rule picks %d; the issue says arrow-stream+snappy (1)", got)
+	}
+	base := Point{Format: "a", Codec: "none", WriteNs: 1e6, ReadNs: 1e6, FileB: 100 * mib}
+	with := func(p Point) []Point { return []Point{base, p} }
+	for _, tc := range []struct {
+		name string
+		pts  []Point
+		want int
+	}{
+		// csv+xz, the smallest; jsonl+xz (6.1 MiB) is within 10% of it
+		// but its round trip is slower; csv+brotli writes 2000× the
+		// fastest write (and is 10.1% larger).
+		{"issue 26's run", flights, 3},
+		// parquet-zstd is 3.1% larger than csv+xz and its round trip 16×
+		// faster: size is as good as the smallest, so it is picked.
+		{"issue 26 with zstd Parquet", append(slices.Clone(flights), pqZstd), 6},
+		// The smallest file is picked even when it is much slower, as long
+		// as nothing within 10% of its size exists.
+		{"slow but small", []Point{flights[2], flights[3]}, 1},
+		// A write of 1000× the fastest qualifies, one above does not.
+		{"write at the cap", with(Point{WriteNs: 1000e6, ReadNs: 1e6, FileB: mib}), 1},
+		{"write over the cap", with(Point{WriteNs: 1001e6, ReadNs: 1e6, FileB: mib}), 0},
+		// A read of 100× the fastest qualifies, one above does not: the
+		// archive must stay readable.
+		{"read at the cap", with(Point{WriteNs: 1e6, ReadNs: 100e6, FileB: mib}), 1},
+		{"read over the cap", with(Point{WriteNs: 1e6, ReadNs: 101e6, FileB: mib}), 0},
+		// Files within 10% of the smallest: the faster round trip wins; at
+		// 10.5% larger the smallest wins however slow.
+		{"within 10%", []Point{{WriteNs: 50e6, ReadNs: 5e6, FileB: 10 * mib}, {WriteNs: 2e6, ReadNs: 1e6, FileB: 10.9 * mib}}, 1},
+		{"beyond 10%", []Point{{WriteNs: 50e6, ReadNs: 5e6, FileB: 10 * mib}, {WriteNs: 2e6, ReadNs: 1e6, FileB: 11.05 * mib}}, 0},
+		// The caps apply before the smallest is taken: an excluded tiny
+		// file does not narrow the window to nothing.
+		{"excluded smallest", []Point{base, {WriteNs: 1e6, ReadNs: 500e6, FileB: mib}, {WriteNs: 3e6, ReadNs: 3e6, FileB: 20 * mib}}, 2},
+		{"none", nil, -1},
+	} {
+		if got := pickArchival(tc.pts); got != tc.want {
+			t.Errorf("%s: picked %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
