@@ -62,12 +62,20 @@ func glance(wds []WorkloadDoc) []Glance {
 				if !ok {
 					continue
 				}
-				var lines []string
+				// The lines that name a pick (in bold) answer; the others
+				// (the input's description) fill up when there are fewer.
+				var picks, rest []string
 				for _, l := range strings.Split(t.Body, "\n") {
-					if l, ok := strings.CutPrefix(l, "- "); ok && len(lines) < glanceLines {
-						lines = append(lines, l)
+					if l, ok := strings.CutPrefix(l, "- "); ok {
+						if strings.Contains(l, "**") {
+							picks = append(picks, l)
+						} else {
+							rest = append(rest, l)
+						}
 					}
 				}
+				lines := append(picks, rest...)
+				lines = lines[:min(len(lines), glanceLines)]
 				if len(lines) > 0 {
 					out = append(out, Glance{Workload: wd.Name, Lines: lines})
 				}
