@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -154,9 +155,34 @@ func (f *ArrowStream) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBa
 	return &ipcDecoder{name: f.name(), sr: sr}, nil
 }
 
-// Parquet is Parquet through pqarrow: one row group per encoded batch,
-// dictionary encoding on, the Arrow schema stored in the file so it reads
-// back exactly. The pages are uncompressed (parquet: an uncompressed
+// Projection implements Projector.
+func (f *ArrowStream) Projection() string {
+	read := "every buffer of every batch read"
+	if f.codec != "" {
+		read += ", decompressed"
+	}
+	return read + " and decoded (arrow-go's IPC stream reader has no column selection), then the columns picked"
+}
+
+// NewColumnDecoder implements Projector. arrow-go's IPC stream reader
+// loads every buffer of a batch, so this decodes every column, then picks
+// cols: a full read.
+func (f *ArrowStream) NewColumnDecoder(r io.Reader, cols []int) (format.Decoder[arrow.RecordBatch], error) {
+	s, err := ProjectSchema(f.schema, cols)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name(), err)
+	}
+	dec, err := f.NewDecoder(r)
+	if err != nil {
+		return nil, err
+	}
+	return &pickDecoder{dec: dec, schema: s, cols: slices.Clone(cols)}, nil
+}
+
+// Parquet is Parquet through pqarrow with pyarrow's default limits (see
+// pqRowGroupRows): the encoded batches buffered into row groups of up to
+// 1,048,576 rows, dictionary encoding on, the Arrow schema stored in the
+// file so it reads back exactly. The pages are uncompressed (parquet: an uncompressed
 // baseline; the file is random access, so no outer codec applies either)
 // or compressed by Parquet's own codec (parquet-zstd, parquet-snappy).
 type Parquet struct {
@@ -218,7 +244,8 @@ func (f *Parquet) name() string {
 // Descriptor implements format.Format.
 func (f *Parquet) Descriptor() format.Descriptor {
 	d := descriptor(f.name(), arrowLib+"/parquet/pqarrow", format.ModuleVersion(arrowLib, "v18.8.0"),
-		fmt.Sprintf("one row group per encoded batch, dictionary on, %s, Arrow schema stored; read in batches of %d rows", f.codec.detail, f.o.batchRows()),
+		fmt.Sprintf("row groups of up to %d rows (batches buffered), dictionary on (plain past a %s dictionary), %s data pages — pyarrow's defaults —, %s, Arrow schema stored; read in batches of %d rows",
+			pqRowGroupRows, "1 MiB", "1 MiB", f.codec.detail, f.o.batchRows()),
 		format.LabelBinary, format.LabelColumnar, format.LabelContainer)
 	d.RandomAccess = true
 	d.Compresses = f.codec.suffix != ""
@@ -235,7 +262,10 @@ func (e *pqEncoder) Encode(v *arrow.RecordBatch) error {
 	if !(*v).Schema().Equal(e.schema) {
 		return fmt.Errorf("%s: batch schema %s differs from the format's %s", e.name, (*v).Schema(), e.schema)
 	}
-	if err := e.w.Write(*v); err != nil {
+	// Buffered: batches fill the current row group up to pqRowGroupRows
+	// rows, as pyarrow's write_table does with a table, rather than one
+	// row group per batch.
+	if err := e.w.WriteBuffered(*v); err != nil {
 		return fmt.Errorf("%s: write: %w", e.name, shortErr(err))
 	}
 	return nil
@@ -248,6 +278,17 @@ func (e *pqEncoder) Close() error {
 	return nil
 }
 
+// The Parquet writer's limits, pyarrow's defaults (pyarrow 26
+// write_table: row_group_size None = up to 1024 × 1024 rows a row group;
+// data_page_size and dictionary_pagesize_limit 1 MiB), so that the files
+// compare with what pyarrow writes: a column falls back from dictionary
+// to plain encoding at the same dictionary size, and the rows of every
+// batch up to 1,048,576 share one row group (one dictionary a column).
+const (
+	pqRowGroupRows = 1 << 20
+	pqPageBytes    = 1 << 20
+)
+
 // nopCloser keeps pqarrow's Close from closing the caller's writer.
 type nopCloser struct{ io.Writer }
 
@@ -255,7 +296,7 @@ type nopCloser struct{ io.Writer }
 func (f *Parquet) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
 	props := parquet.NewWriterProperties(parquet.WithDictionaryDefault(true),
 		parquet.WithCompression(f.codec.codec), parquet.WithCompressionLevel(f.codec.level), parquet.WithAllocator(f.o.alloc()),
-		parquet.WithMaxRowGroupLength(int64(max(f.o.batchRows(), 1<<20))))
+		parquet.WithMaxRowGroupLength(pqRowGroupRows), parquet.WithDataPageSize(pqPageBytes), parquet.WithDictionaryPageSizeLimit(pqPageBytes))
 	fw, err := pqarrow.NewFileWriter(f.schema, nopCloser{w}, props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(f.o.alloc())))
 	if err != nil {
@@ -303,6 +344,32 @@ func (d *pqDecoder) Decode(v *arrow.RecordBatch) (err error) {
 
 // NewDecoder implements format.Format; r must be a format.SizedReaderAt.
 func (f *Parquet) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch], err error) {
+	return f.open(r, nil, f.schema)
+}
+
+// Projection implements Projector.
+func (f *Parquet) Projection() string {
+	read := "only the columns' chunks read"
+	if f.codec.suffix != "" {
+		read += " and decompressed"
+	}
+	return read + " (pqarrow's record reader over their leaf columns)"
+}
+
+// NewColumnDecoder implements Projector: only the leaf columns of cols
+// are read (pqarrow's GetRecordReader with their indices); r must be a
+// format.SizedReaderAt.
+func (f *Parquet) NewColumnDecoder(r io.Reader, cols []int) (format.Decoder[arrow.RecordBatch], error) {
+	s, err := ProjectSchema(f.schema, cols)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name(), err)
+	}
+	return f.open(r, cols, s)
+}
+
+// open returns a decoder of the top-level columns cols (nil: all) of the
+// file in r, whose batches have schema want.
+func (f *Parquet) open(r io.Reader, cols []int, want *arrow.Schema) (dec format.Decoder[arrow.RecordBatch], err error) {
 	name := f.name()
 	defer format.CatchPanic(name, &err)
 	ra, ok := r.(format.SizedReaderAt)
@@ -318,17 +385,43 @@ func (f *Parquet) NewDecoder(r io.Reader) (dec format.Decoder[arrow.RecordBatch]
 		pf.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	var leaves []int
+	if cols != nil {
+		if len(fr.Manifest.Fields) != f.schema.NumFields() {
+			pf.Close()
+			return nil, fmt.Errorf("%s: the file has %d columns, the format's schema %d", name, len(fr.Manifest.Fields), f.schema.NumFields())
+		}
+		for _, c := range cols {
+			n := len(leaves)
+			leaves = appendLeaves(leaves, &fr.Manifest.Fields[c])
+			if len(leaves) == n {
+				pf.Close()
+				return nil, fmt.Errorf("%s: column %s has no leaf column in the file", name, f.schema.Field(c).Name)
+			}
+		}
+	}
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
 	if err != nil {
 		pf.Close()
 		return nil, fmt.Errorf("%s: record reader: %w", name, err)
 	}
-	if !sameLayoutSchema(rr.Schema(), f.schema) {
+	if !sameLayoutSchema(rr.Schema(), want) {
 		rr.Release()
 		pf.Close()
-		return nil, fmt.Errorf("%s: file schema %s differs from the format's %s", name, rr.Schema(), f.schema)
+		return nil, fmt.Errorf("%s: file schema %s differs from the format's %s", name, rr.Schema(), want)
 	}
-	return &pqDecoder{name: name, schema: f.schema, pf: pf, rr: rr}, nil
+	return &pqDecoder{name: name, schema: want, pf: pf, rr: rr}, nil
+}
+
+// appendLeaves appends the Parquet leaf column indices under field f.
+func appendLeaves(leaves []int, f *pqarrow.SchemaField) []int {
+	if f.IsLeaf() {
+		return append(leaves, f.ColIndex)
+	}
+	for i := range f.Children {
+		leaves = appendLeaves(leaves, &f.Children[i])
+	}
+	return leaves
 }
 
 // sameLayoutSchema reports whether batches of schema a can be relabelled as

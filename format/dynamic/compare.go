@@ -256,8 +256,7 @@ func rangeEqual(a arrow.Array, ai int, b arrow.Array, bi int, n int) bool {
 		y := b.(*array.String)
 		if noNulls {
 			return offsetsEqual(x.ValueOffsets(), ai, y.ValueOffsets(), bi, n) &&
-				bytes.Equal(x.ValueBytes()[x.ValueOffset(ai):x.ValueOffset(ai+n-1)+x.ValueLen(ai+n-1)],
-					y.ValueBytes()[y.ValueOffset(bi):y.ValueOffset(bi+n-1)+y.ValueLen(bi+n-1)])
+				bytes.Equal(stringBytes(x, ai, n), stringBytes(y, bi, n))
 		}
 		for r := 0; r < n; r++ {
 			if x.Value(ai+r) != y.Value(bi+r) && (noNulls || x.IsValid(ai+r)) {
@@ -297,7 +296,9 @@ func rangeEqual(a arrow.Array, ai int, b arrow.Array, bi int, n int) bool {
 		if !noNulls {
 			return false
 		}
-		xo, yo := x.Offsets(), y.Offsets()
+		// Offsets is the whole buffer: a slice's values start at its
+		// data's offset; the offsets index the whole child array.
+		xo, yo := x.Offsets()[x.Data().Offset():], y.Offsets()[y.Data().Offset():]
 		xs, ys := xo[ai], yo[bi]
 		for r := 0; r <= n; r++ {
 			if xo[ai+r]-xs != yo[bi+r]-ys {
@@ -349,6 +350,17 @@ func nullsEqual(a arrow.Array, ai int, b arrow.Array, bi int, n int) bool {
 		}
 	}
 	return true
+}
+
+// stringBytes returns the bytes of the n values of x from i. (ValueOffset
+// is an offset into the whole data buffer, ValueBytes starts at the
+// slice's first value: they differ for a slice.)
+func stringBytes(x *array.String, i, n int) []byte {
+	buf := x.Data().Buffers()[2]
+	if buf == nil {
+		return nil
+	}
+	return buf.Bytes()[x.ValueOffset(i) : x.ValueOffset(i+n-1)+x.ValueLen(i+n-1)]
 }
 
 // offsetsEqual reports whether the n values from ai and bi have the same

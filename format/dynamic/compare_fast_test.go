@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // TestRangeEqualAgreesWithValues: the Verifier's fast path never calls
@@ -18,9 +19,14 @@ func TestRangeEqualAgreesWithValues(t *testing.T) {
 		a := g.batch(s, 40)
 		b := g.batch(s, 40)
 		for c := 0; c < int(a.NumCols()); c++ {
-			for _, pair := range [][2]arrow.Array{{a.Column(c), a.Column(c)}, {a.Column(c), b.Column(c)}} {
+			// Slices (a data offset: the split batches of an Arrow input,
+			// a Parquet batch's rows) against the whole array.
+			sa, sb := array.NewSlice(a.Column(c), 2, 40), array.NewSlice(b.Column(c), 1, 33)
+			defer sa.Release()
+			defer sb.Release()
+			for _, pair := range [][2]arrow.Array{{a.Column(c), a.Column(c)}, {a.Column(c), b.Column(c)}, {sa, a.Column(c)}, {a.Column(c), sa}, {sa, sb}} {
 				x, y := pair[0], pair[1]
-				for _, off := range [][3]int{{0, 0, 40}, {3, 3, 20}, {5, 9, 13}, {0, 1, 39}} {
+				for _, off := range [][3]int{{0, 0, 31}, {3, 3, 20}, {5, 9, 13}, {0, 1, 30}, {0, 2, 30}, {2, 0, 29}} {
 					// Only a fast "equal" is checked value by value: a
 					// difference would format values (ValueStr caches a
 					// time zone in the shared timestamp types of gen,

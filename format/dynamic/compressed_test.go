@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/filebench"
@@ -253,5 +254,38 @@ func TestAvroDeflateBomb(t *testing.T) {
 	or = &ocfReader{codec: ocf.Deflate, raw: comp.Bytes(), maxBlock: 64 << 20}
 	if err := or.decompress(); err != nil || len(or.block) != 64<<20 {
 		t.Fatalf("%d bytes, err = %v", len(or.block), err)
+	}
+}
+
+// TestParquetRowGroups (issue 26: Parquet within 5% of pyarrow's): the
+// encoded batches share one row group up to pyarrow's 1,048,576 rows, so
+// a column has one dictionary, not one per batch; the file reads back.
+func TestParquetRowGroups(t *testing.T) {
+	rec := compressible(3000)
+	defer rec.Release()
+	f, err := NewParquetZstd(rec.Schema(), Options{BatchRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches := []arrow.RecordBatch{rec.NewSlice(0, 1000), rec.NewSlice(1000, 2000), rec.NewSlice(2000, 3000)}
+	defer release(batches)
+	got, data, err := roundTrip(f, batches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release(got)
+	if err := Compare(batches, got); err != nil {
+		t.Fatal(err)
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	if n := pf.NumRowGroups(); n != 1 {
+		t.Errorf("3 batches of 1,000 rows: %d row groups, want 1", n)
+	}
+	if len(got) != 3 {
+		t.Errorf("read back in %d batches of at most 1,000 rows, want 3", len(got))
 	}
 }

@@ -22,6 +22,11 @@
 // block codecs): their descriptors say Compresses, so they pair with outer
 // codec none only, and name the codec and its level.
 //
+// Parquet and Arrow IPC also read some columns only (Projector's
+// NewColumnDecoder, Projected for filebench): Parquet reads only those
+// columns' chunks; arrow-go's IPC stream reader loads every buffer, so an
+// Arrow projection is a full read, the columns then picked.
+//
 // Round trips are exact — nulls, nesting, floats bit for bit — or fail: a
 // format that cannot hold a value returns an error naming the column and row
 // (NaN in JSON, nested data in CSV, …) rather than changing it silently.
@@ -75,8 +80,9 @@ const DefaultBatchRows = 64 << 10
 // Options configure the formats. The zero value is the default.
 type Options struct {
 	// BatchRows is the number of rows per decoded batch and per Avro block
-	// written (0 = DefaultBatchRows). Parquet writes one row group per
-	// encoded batch; Arrow IPC keeps the encoded batches as they are.
+	// written (0 = DefaultBatchRows). Parquet buffers the encoded batches
+	// into row groups of up to 1,048,576 rows; Arrow IPC keeps them as
+	// they are.
 	BatchRows int
 	// Allocator allocates decoded batches (nil = a Go allocator). Setting
 	// it turns off the flat MessagePack and Avro decoders, whose batches

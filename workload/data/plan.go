@@ -39,7 +39,16 @@ type pair struct {
 	// holdErr, when set, is why the format cannot hold the data: the pair
 	// is one failed write case.
 	holdErr error
+	// proj, when set, reads the input's first top-level column only (a
+	// Parquet or Arrow IPC pair with codec none): the read-columns case.
+	proj dynamic.Format
+	// projNote says what proj reads (dynamic.Projector's Projection).
+	projNote string
 }
+
+// projCols are the columns a read-columns case reads: the input's first
+// top-level column, with all its leaves.
+var projCols = []int{0}
 
 // newPair returns the pair of format f (nil when it cannot hold the data)
 // named fname and codec c, its file in the plan's directory.
@@ -50,6 +59,12 @@ func newPair(in *input, files *filecase.Files, fname string, f dynamic.Format, c
 	// filebench counts record batches, not rows: Want -1.
 	p.Write = func() (filebench.WriteStats, error) { return p.write(p.Path, p.in.loaded()) }
 	p.Read = func() (filebench.ReadStats, error) { return p.read(p.Path, p.in.loaded()) }
+	if pr, ok := f.(dynamic.Projector); ok && p.clabel == "none" {
+		if proj, err := dynamic.Projected(f, projCols); err == nil {
+			p.proj, p.projNote = proj, pr.Projection()
+			p.ReadColumns = func() (filebench.ReadStats, error) { return p.readColumns(p.Path, p.in.loaded()) }
+		}
+	}
 	return p
 }
 
@@ -104,6 +119,50 @@ func (p *pair) read(path string, bs []arrow.RecordBatch) (filebench.ReadStats, e
 		return st, fmt.Errorf("read back %s + %s: %w", p.name(), p.cname(), err)
 	}
 	return st, nil
+}
+
+// readColumns reads the projCols columns of path back, verifying them
+// against those columns of bs.
+func (p *pair) readColumns(path string, bs []arrow.RecordBatch) (filebench.ReadStats, error) {
+	want, err := dynamic.Project(bs, projCols)
+	if err != nil {
+		return filebench.ReadStats{}, err
+	}
+	defer func() {
+		for _, b := range want {
+			b.Release()
+		}
+	}()
+	v := dynamic.NewVerifier(want)
+	st, err := filebench.Read(context.Background(), path, p.proj, p.Codec, -1,
+		func(_ int, got *arrow.RecordBatch) error { return v.Check(*got) }, filebench.Options{})
+	if err == nil {
+		err = v.Done()
+	}
+	if err != nil {
+		return st, fmt.Errorf("read column %s back from %s + %s: %w", p.in.schema.Field(projCols[0]).Name, p.name(), p.cname(), err)
+	}
+	return st, nil
+}
+
+// columnLabel is the read-columns cases' LabelColumns value for the
+// column named name: the name with every byte but letters, digits, '.',
+// '_' and '-' written as '_', at most 40 bytes (a label value is part of
+// the benchmark's name, which '/', '=' and spaces would break).
+func columnLabel(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 40 {
+		b = b[:40]
+	}
+	if len(b) == 0 {
+		return "_"
+	}
+	return string(b)
 }
 
 // holdErr returns err, a format constructor's refusal of the schema, as
@@ -173,6 +232,44 @@ func (p *pair) columnSizes(m map[string]float64) error {
 		}
 	}
 	return nil
+}
+
+// MetricColumnChunks is, in a Parquet read-columns case, the bytes of
+// the column chunks the projection reads (compressed, summed over row
+// groups).
+const MetricColumnChunks = "column-chunks-B"
+
+// projectedSize sets MetricColumnChunks in m: the bytes of the chunks of
+// the projCols columns' leaves in the pair's Parquet file.
+func (p *pair) projectedSize(m map[string]float64) error {
+	r, err := file.OpenParquetFile(p.Path, false)
+	if err != nil {
+		return fmt.Errorf("parquet column sizes: %w", err)
+	}
+	defer r.Close()
+	md := r.MetaData()
+	var n int64
+	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		for c := 0; c < rg.NumColumns(); c++ {
+			if md.Schema.Root().FieldIndexByField(md.Schema.ColumnRoot(c)) != projCols[0] {
+				continue
+			}
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				return fmt.Errorf("parquet column sizes: row group %d column %d: %w", g, c, err)
+			}
+			n += cc.TotalCompressedSize()
+		}
+	}
+	m[MetricColumnChunks] = float64(n)
+	return nil
+}
+
+// projectionNote is a read-columns case's note: which column it reads and
+// what of the file that takes.
+func projectionNote(p *pair) string {
+	return fmt.Sprintf("reads column %q only (the input's first, all its leaves), verifying it: %s", p.in.schema.Field(projCols[0]).Name, p.projNote)
 }
 
 // newPlan builds the cases of every format × codec for the input. A format
@@ -366,17 +463,24 @@ func (in *input) env() map[string]string {
 // workloads' ops).
 func (p *pair) ops() []string {
 	if p.Codec.Info().Name == "none" {
+		if p.proj != nil {
+			return []string{filecase.OpWrite, filecase.OpRead, filecase.OpReadBytes, filecase.OpReadColumns}
+		}
 		return []string{filecase.OpWrite, filecase.OpRead, filecase.OpReadBytes}
 	}
 	return []string{filecase.OpWrite, filecase.OpRead, filecase.OpReadBytes, filecase.OpDecompress}
 }
 
 func (p *pair) labels(op string) results.Labels {
-	return results.Labels{
+	ls := results.Labels{
 		{Key: filecase.LabelFormat, Value: p.name()},
 		{Key: filecase.LabelCodec, Value: p.cname()},
 		{Key: filecase.LabelOp, Value: op},
 	}
+	if op == filecase.OpReadColumns {
+		ls = append(ls, results.Label{Key: filecase.LabelColumns, Value: columnLabel(p.in.schema.Field(projCols[0]).Name)})
+	}
+	return ls
 }
 
 // shortErrors makes the errors c's functions return short (shortError):
@@ -446,7 +550,7 @@ func opTime(memB int64, op, codecName string) time.Duration {
 	switch op {
 	case filecase.OpWrite:
 		ns = per(writeNsPerByte)
-	case filecase.OpRead:
+	case filecase.OpRead, filecase.OpReadColumns:
 		ns = readNsPerByte + per(decompNsPerByte)
 	case filecase.OpReadBytes:
 		ns = readBytesNsPerByte
@@ -488,6 +592,14 @@ func newCase(p *pair, op string, last bool) bench.Case {
 	if op != filecase.OpWrite {
 		c.Group = p.name() + "/" + p.cname() + "/read"
 	}
+	if op == filecase.OpReadColumns {
+		c.Notes = []string{projectionNote(p)}
+		if p.format.Descriptor().RandomAccess {
+			// Parquet reads the column's chunks only: as if the input
+			// had that one column.
+			c.OpTime /= time.Duration(p.in.schema.NumFields())
+		}
+	}
 	if last {
 		c.Teardown = func() { p.Remove() }
 	}
@@ -515,6 +627,10 @@ func newCase(p *pair, op string, last bool) bench.Case {
 		if op == filecase.OpRead && p.name() == "parquet" {
 			// Which columns make the file big: the column chunks' sizes.
 			return p.columnSizes(c.Metrics)
+		}
+		if op == filecase.OpReadColumns && p.format.Descriptor().RandomAccess {
+			// What the projection reads of the file.
+			return p.projectedSize(c.Metrics)
 		}
 		return nil
 	}

@@ -38,6 +38,9 @@ type File struct {
 	// op).
 	Write func() (filebench.WriteStats, error)
 	Read  func() (filebench.ReadStats, error)
+	// ReadColumns, when set, reads some columns of the file back,
+	// verifying them (the OpReadColumns op).
+	ReadColumns func() (filebench.ReadStats, error)
 	// Twin, when set, is a file removed with this one (the pipeline twin
 	// of a bare-loop pair).
 	Twin *File
@@ -244,8 +247,9 @@ func (f *File) WriteRun(fixed map[string]float64) func(b *bench.B) error {
 }
 
 // ReadRun is the Run of the pair's read case (op OpRead: Read, verifying
-// every record) or one of its floors (OpReadBytes: the file's bytes into a
-// buffer; OpDecompress: read and decompress, no decoding), each checked
+// every record; OpReadColumns: ReadColumns, verifying those columns) or
+// one of its floors (OpReadBytes: the file's bytes into a buffer;
+// OpDecompress: read and decompress, no decoding), each checked
 // against the sizes the write recorded. The case reports the largest peak
 // heap growth.
 func (f *File) ReadRun(op string) func(b *bench.B) error {
@@ -260,6 +264,11 @@ func (f *File) ReadRun(op string) func(b *bench.B) error {
 			switch op {
 			case OpRead:
 				st, err = f.Read()
+			case OpReadColumns:
+				if f.ReadColumns == nil {
+					return fmt.Errorf("%s: no column read for %s", f.Workload, f.Path)
+				}
+				st, err = f.ReadColumns()
 			case OpReadBytes:
 				st, err = filebench.ReadFile(context.Background(), f.Path, f.Opts)
 				if err == nil && st.FileBytes != f.fileB {

@@ -30,6 +30,10 @@ const (
 	OpRead       = "read"
 	OpReadBytes  = "read-bytes"
 	OpDecompress = "decompress"
+	// OpReadColumns reads some columns of the file only (the data
+	// workload's Parquet and Arrow IPC pairs), verifying them; its
+	// LabelColumns names them.
+	OpReadColumns = "read-columns"
 )
 
 // Label keys and values.
@@ -39,6 +43,8 @@ const (
 	LabelCodec   = "codec"
 	LabelOp      = "op"
 	LabelVariant = "variant"
+	// LabelColumns names the columns an OpReadColumns case reads.
+	LabelColumns = "columns"
 	// VariantUnbuffered marks the case written without any buffering.
 	VariantUnbuffered = "unbuffered"
 	// BareSubject is the hand-written minimal JSONL + zstd write loop.

@@ -397,7 +397,7 @@ func (ps *pairs) anomalies() []table.Block {
 			reads = append(reads, fmt.Sprintf("%s reads %s slower than it writes (%s%s vs %s%s).", name, table.Times(x),
 				table.Duration(r.ReadNs), table.SamplesMark(r.op[OpRead]), table.Duration(r.WriteNs), table.SamplesMark(r.op[OpWrite])))
 		}
-		for _, op := range []string{OpWrite, OpRead, OpReadBytes, OpDecompress} {
+		for _, op := range []string{OpWrite, OpRead, OpReadBytes, OpDecompress, OpReadColumns} {
 			c := r.op[op]
 			if !okCase(c) || len(c.Samples) < 2 {
 				continue
