@@ -17,7 +17,7 @@ main{margin-left:220px;padding:1em 2em 4em;max-width:1400px}
 h1{margin-top:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}
 .scroll{overflow-x:auto;max-width:100%;margin:.5em 0 1em}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;background:#fff}
-th,td{border:1px solid #d6d6d6;padding:3px 8px;text-align:left;vertical-align:top}
+th,td{border:1px solid #d6d6d6;padding:3px 8px;text-align:left;vertical-align:top}td{overflow-wrap:anywhere}
 th{background:#f0f0f0;cursor:pointer;user-select:none;white-space:nowrap}th[aria-sort=ascending]::after{content:" \25B2"}th[aria-sort=descending]::after{content:" \25BC"}
 td.num{text-align:right;white-space:nowrap}
 td.failed{color:#b00;font-weight:bold}td.noisy{color:#a60}
