@@ -45,6 +45,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	runs := []*results.Run{readRun(t, "run-a.jsonl"), readRun(t, "run-b.jsonl")}
 	layouts := map[string][]table.Section{"features": {
+		{Title: "Findings", Blocks: []table.BlockSpec{{Derived: "findings"}}},
 		{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: "subject"}}},
 		{Title: "Speed", Blocks: []table.BlockSpec{{Derived: "speed"}}},
 	}}
@@ -79,7 +80,8 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	var derived []map[string]table.Derived
 	for _, r := range runs {
-		derived = append(derived, map[string]table.Derived{"features": {"speed": speed(r)}})
+		derived = append(derived, map[string]table.Derived{"features": {"speed": speed(r),
+			"findings": {table.Findings([]string{"Fastest encode: **psdb**, 21.3 ns.", "Fastest decode: **psdb**, 56.5 ns.", "Input: generated int32 features."})}}})
 	}
 	doc, err := Build(Input{Runs: runs, Layouts: layouts, Derived: derived})
 	if err != nil {
@@ -142,6 +144,9 @@ func TestReportInBrowser(t *testing.T) {
 		return v
 	}
 	plots := eval(`String(document.querySelectorAll("figure svg").length)`)
+	// The answers open the page: every run's answer block lies within the
+	// first screen of its run's part (here: the first run's within 900 px).
+	glanceBottom := eval(`(() => { const g = document.querySelector("section.glance"); return g ? String(Math.round(g.getBoundingClientRect().bottom)) : "none" })()`)
 	emptyPlots := eval(`String(Array.from(document.querySelectorAll("figure svg")).filter(s => s.getBoundingClientRect().width < 100 || s.querySelectorAll("path,line,polyline").length < 5).length)`)
 	desktop, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
 	must(err)
@@ -171,6 +176,9 @@ func TestReportInBrowser(t *testing.T) {
 	defer mu.Unlock()
 	if len(consoleErrors) > 0 {
 		t.Errorf("console errors: %q", consoleErrors)
+	}
+	if b, err := strconv.Atoi(glanceBottom); err != nil || b > 900 {
+		t.Errorf("the answer block ends at %s px: not on the first screen (900 px)", glanceBottom)
 	}
 	if plots != "2" || emptyPlots != "0" {
 		t.Errorf("%s plots (want 2, one per run), %s of them empty", plots, emptyPlots)
