@@ -3,6 +3,7 @@ package nested
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -35,6 +36,8 @@ func (d *dsCases[T]) runnerWants(am arrowipc.Mapping[T], queries []*query) ([]ru
 	}
 	full := runner.Want{Dataset: ds, Op: runner.OpDecode, Codec: "none", Group: d.name + "/" + QueryAll + "/read", Affinity: d.name,
 		Metrics: map[string]float64{MetricRecords: float64(d.n)}, Budget: readBudget, MinCount: 3,
+		// For estimates: a runner's decode costs about a Go row format's.
+		OpTime: time.Duration(d.n) * d.perRecord(),
 		Labels: func(subject string, s *runner.Subject) results.Labels {
 			if s == nil { // the limit row: a floor, as the Go readers' read-bytes
 				return d.labels(subject, "none", OpReadBytes, QueryAll, "")
