@@ -630,7 +630,6 @@ func stopWords(c *results.Case) string {
 	return "–"
 }
 
-
 // onceEach keeps a footnote that several tables of one section carry only
 // under the last of them, so a reader meets it once per section.
 func onceEach(blocks []Block) {

@@ -66,8 +66,8 @@ func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 func (a *app) compareCmd() *cobra.Command {
 	var (
 		failOnRegression, normalize, allowDifferent, verdicts bool
-		format                                      string
-		threshold                                   float64
+		format                                                string
+		threshold                                             float64
 	)
 	cmd := &cobra.Command{
 		Use:   "compare OLD NEW",
