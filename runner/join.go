@@ -75,7 +75,7 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 			}
 			for i := range h.Subjects {
 				s := &h.Subjects[i]
-				if !slices.Contains(s.Ops, w.Op) || !slices.Contains(s.Codecs, codecName(w.Codec)) || (w.Accept != nil && !w.Accept(s)) {
+				if !slices.Contains(s.Ops, w.Op) || !hasCodec(s.Codecs, w.Codec) || (w.Accept != nil && !w.Accept(s)) {
 					continue
 				}
 				subject := h.Language + ":" + s.Name
@@ -95,6 +95,14 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 		}
 	}
 	return cases, descs
+}
+
+// hasCodec reports whether a subject announcing codecs takes c: hello
+// lists a codec by name or at example levels ("zstd:3"), and a runner
+// parses any level of a codec it names.
+func hasCodec(codecs []string, c string) bool {
+	name := codecName(c)
+	return slices.ContainsFunc(codecs, func(a string) bool { return a == c || codecName(a) == name })
 }
 
 // codecName is a protocol codec's name without its level ("zstd:3" →

@@ -74,8 +74,8 @@ func (*Workload) Subjects() []string {
 
 // Plan implements workload.Workload. Files are written in cfg.TempDir
 // (the system's temp dir when empty).
-func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
-	return newPlan(scales().At(cfg.Scale), cfg)
+func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
+	return newPlan(ctx, scales().At(cfg.Scale), cfg)
 }
 
 // scales is the workload's scale table: records per file (the seed's
@@ -189,7 +189,7 @@ func (p *pair) roundTrip() error {
 }
 
 // newPlan builds the plan for n records; tests use small n.
-func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
+func newPlan(ctx context.Context, n int, cfg workload.Config) (*workload.Plan, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("records: record count must be positive, got %d", n)
 	}
@@ -245,7 +245,12 @@ func newPlan(n int, cfg workload.Config) (*workload.Plan, error) {
 			add(p)
 		}
 	}
-	return &workload.Plan{Cases: cases, Close: files.Close, Descriptors: descriptors(fs, codecs, cfg), Env: env()}, nil
+	descs := descriptors(fs, codecs, cfg)
+	rc, rd, err := runnerCases(ctx, src, n, cfg, files.Dir)
+	if err != nil {
+		return nil, errors.Join(err, files.Close())
+	}
+	return &workload.Plan{Cases: append(cases, rc...), Close: files.Close, Descriptors: append(descs, rd...), Env: env()}, nil
 }
 
 // Keys of the settings the plan records in the run's environment (as
