@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/runner"
 )
 
 // The peer runner serves both Python peers, ADBC and ConnectorX.
@@ -29,28 +30,45 @@ const (
 	driverConnectorX = "connectorx"
 )
 
-// adbcInstall and connectorxInstall are how a user gets the peers.
+// adbcInstall and connectorxInstall are how a user gets the peers:
+// serbench installs both into the Python runner's environment on first
+// use; without that runner, into python3's.
 const (
-	adbcInstall       = "pip install adbc-driver-postgresql pyarrow"
-	connectorxInstall = "pip install connectorx pyarrow"
+	adbcInstall       = "run with --runners python (serbench installs the peers on first use), or pip install adbc-driver-postgresql pyarrow"
+	connectorxInstall = "run with --runners python (serbench installs the peers on first use), or pip install connectorx pyarrow"
 )
 
-// adbcAvailable reports the driver versions when python3 can import the
-// ADBC PostgreSQL driver and pyarrow, or why not.
-func adbcAvailable(ctx context.Context) (string, error) {
-	return pythonVersions(ctx, "adbc_driver_postgresql", "adbc-driver-postgresql", adbcInstall)
+// adbcAvailable reports the driver versions when the interpreter py
+// ("" for python3 on PATH) can import the ADBC PostgreSQL driver and
+// pyarrow, or why not.
+func adbcAvailable(ctx context.Context, py string) (string, error) {
+	return pythonVersions(ctx, py, "adbc_driver_postgresql", "adbc-driver-postgresql", adbcInstall)
 }
 
-// connectorxAvailable reports the versions when python3 can import
-// ConnectorX and pyarrow ("connectorx 0.4.6, pyarrow 21.0.0"), or why not.
-func connectorxAvailable(ctx context.Context) (string, error) {
-	return pythonVersions(ctx, "connectorx", "connectorx", connectorxInstall)
+// connectorxAvailable reports the versions when py can import ConnectorX
+// and pyarrow ("connectorx 0.4.6, pyarrow 21.0.0"), or why not.
+func connectorxAvailable(ctx context.Context, py string) (string, error) {
+	return pythonVersions(ctx, py, "connectorx", "connectorx", connectorxInstall)
 }
 
-// pythonVersions imports module and pyarrow in python3 and returns
-// "<name> <version>, pyarrow <version>", or an error with the install hint.
-func pythonVersions(ctx context.Context, module, name, install string) (string, error) {
-	py, err := exec.LookPath("python3")
+// peerPython is the interpreter the Python peers run in: the Python
+// runner's environment when the run has it (serbench installs both peers
+// there on first use, see runners/python/pyproject.toml), else "" (python3
+// on PATH, where a user may have installed them).
+func peerPython(ready []runner.Ready) string {
+	for _, r := range ready {
+		if r.Runner.Name == "python" && len(r.Runner.Command) > 0 {
+			return r.Runner.Command[0]
+		}
+	}
+	return ""
+}
+
+// pythonVersions imports module and pyarrow in py ("" for python3 on
+// PATH) and returns "<name> <version>, pyarrow <version>", or an error
+// with the install hint.
+func pythonVersions(ctx context.Context, py, module, name, install string) (string, error) {
+	py, err := interpreter(py)
 	if err != nil {
 		return "", fmt.Errorf("not installed: python3 not found; install Python 3, then %s", install)
 	}
@@ -59,7 +77,7 @@ func pythonVersions(ctx context.Context, module, name, install string) (string, 
 	out, err := exec.CommandContext(ctx, py, "-c",
 		"import "+module+", pyarrow; print("+module+".__version__, pyarrow.__version__)").Output()
 	if err != nil {
-		return "", fmt.Errorf("not installed: python3 cannot import %s and pyarrow; %s", module, install)
+		return "", fmt.Errorf("not installed: %s cannot import %s and pyarrow; %s", py, module, install)
 	}
 	f := strings.Fields(string(out))
 	if len(f) != 2 {
@@ -105,6 +123,9 @@ type adbcStart struct {
 	// travels on the runner's stdin only.
 	DSN string `json:"dsn"`
 	SQL string `json:"sql"`
+	// Python is the interpreter that runs the script ("" for python3 on
+	// PATH); it is not sent.
+	Python string `json:"-"`
 	// Driver is driverADBC (the default when empty) or driverConnectorX.
 	Driver string `json:"driver,omitempty"`
 	// PartitionOn and Partitions split a ConnectorX read over Partitions
@@ -122,7 +143,19 @@ func adbcCommand(script string, s adbcStart) (*exec.Cmd, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("python peer: start line: %w", err)
 	}
-	return exec.Command("python3", script), append(start, '\n'), nil
+	py, err := interpreter(s.Python)
+	if err != nil {
+		return nil, nil, fmt.Errorf("python peer: %w", err)
+	}
+	return exec.Command(py, script), append(start, '\n'), nil
+}
+
+// interpreter is py, or python3 from PATH when py is "".
+func interpreter(py string) (string, error) {
+	if py != "" {
+		return py, nil
+	}
+	return exec.LookPath("python3")
 }
 
 // startADBC starts the peer runner for s (ADBC or ConnectorX) and waits

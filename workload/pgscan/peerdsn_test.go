@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/serbench/serbench/runner"
 )
 
 // isolatePGEnv clears the PG* variables pgx reads and points the password
@@ -158,5 +160,25 @@ func TestSSLFiles(t *testing.T) {
 	kv := keywordSettings(`a=1 b = 'two words' c='it\'s' d=x\ y`)
 	if kv["a"] != "1" || kv["b"] != "two words" || kv["c"] != "it's" || kv["d"] != "x y" {
 		t.Errorf("keywordSettings: %v", kv)
+	}
+}
+
+// TestPeerPython: the Python peers run in the Python runner's interpreter
+// when the run has that runner, else in python3 from PATH ("").
+func TestPeerPython(t *testing.T) {
+	py := &runner.Runner{Name: "python", Command: []string{"/cache/python-1/venv/bin/python", "-m", "serbench_runner"}}
+	jvm := &runner.Runner{Name: "jvm", Command: []string{"java", "-jar", "r.jar"}}
+	for _, tc := range []struct {
+		name  string
+		ready []runner.Ready
+		want  string
+	}{
+		{"none", nil, ""},
+		{"jvm only", []runner.Ready{{Runner: jvm}}, ""},
+		{"python", []runner.Ready{{Runner: jvm}, {Runner: py}}, "/cache/python-1/venv/bin/python"},
+	} {
+		if got := peerPython(tc.ready); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

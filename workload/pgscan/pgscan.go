@@ -253,8 +253,12 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	// The Python peers: their versions, or why they are not installed.
 	peerVersions, peerErrs := map[string]string{}, map[string]error{}
 	if !cfg.DryRun {
-		peerVersions[driverADBC], peerErrs[driverADBC] = adbcAvailable(ctx)
-		peerVersions[driverConnectorX], peerErrs[driverConnectorX] = connectorxAvailable(ctx)
+		py := peerPython(cfg.Runners.Get(ctx))
+		if db != nil {
+			db.python = py
+		}
+		peerVersions[driverADBC], peerErrs[driverADBC] = adbcAvailable(ctx, py)
+		peerVersions[driverConnectorX], peerErrs[driverConnectorX] = connectorxAvailable(ctx, py)
 		for _, d := range []string{driverADBC, driverConnectorX} {
 			if peerErrs[d] == nil {
 				env[d] = peerVersions[d]
@@ -401,6 +405,8 @@ type database struct {
 	peerOnce sync.Once
 	peer     string
 	peerErr  error
+	// python is the interpreter the Python peers run in (peerPython).
+	python string
 	// readOnly makes every transaction of the Go connections to the
 	// server read-only (--query on a --pg-dsn server).
 	readOnly bool
@@ -722,7 +728,7 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 			if err != nil {
 				return err
 			}
-			start := adbcStart{DSN: dsn, SQL: s.sql, Driver: m.peer}
+			start := adbcStart{DSN: dsn, SQL: s.sql, Driver: m.peer, Python: db.python}
 			if sp.partitions > 1 {
 				start.PartitionOn, start.Partitions = "id", sp.partitions
 			}

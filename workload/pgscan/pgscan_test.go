@@ -178,11 +178,11 @@ func TestMethodsAgainstServer(t *testing.T) {
 		c := newCase(db, m, rows, 0)
 		switch m.peer {
 		case driverADBC:
-			if _, err := adbcAvailable(ctx); err != nil {
+			if _, err := adbcAvailable(ctx, ""); err != nil {
 				c.Skip = err.Error()
 			}
 		case driverConnectorX:
-			if _, err := connectorxAvailable(ctx); err != nil {
+			if _, err := connectorxAvailable(ctx, ""); err != nil {
 				c.Skip = err.Error()
 			}
 		}
@@ -308,11 +308,11 @@ func TestPlanQuick(t *testing.T) {
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cases:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
-	_, adbcErr := adbcAvailable(ctx)
+	_, adbcErr := adbcAvailable(ctx, "")
 	if skip := p.Cases[6].Skip; (skip != "") != (adbcErr != nil) || (skip != "" && !strings.Contains(skip, "pip install adbc-driver-postgresql pyarrow")) {
 		t.Errorf("ADBC skip %q with availability error %v", skip, adbcErr)
 	}
-	_, cxErr := connectorxAvailable(ctx)
+	_, cxErr := connectorxAvailable(ctx, "")
 	for _, i := range []int{7, 15, 16} {
 		if skip := p.Cases[i].Skip; (skip != "") != (cxErr != nil) || (skip != "" && !strings.Contains(skip, "pip install connectorx pyarrow")) {
 			t.Errorf("%s: skip %q with availability error %v", names[i], skip, cxErr)
@@ -527,7 +527,7 @@ func TestReplayAndPartitionsAgainstServer(t *testing.T) {
 	}
 	defer db.close()
 	const rows = 5000
-	_, cxErr := connectorxAvailable(ctx)
+	_, cxErr := connectorxAvailable(ctx, "")
 	var cases []bench.Case
 	for _, m := range methods() {
 		if m.replay {

@@ -434,7 +434,7 @@ func peersConnect(t *testing.T, peer string) {
 		if d == driverConnectorX {
 			avail = connectorxAvailable
 		}
-		if _, err := avail(ctx); err != nil {
+		if _, err := avail(ctx, ""); err != nil {
 			t.Logf("%s: %v", d, err)
 			continue
 		}
