@@ -1,5 +1,8 @@
 package dev.serbench.runner.measure;
 
+import com.aayushatharva.brotli4j.Brotli4jLoader;
+import com.aayushatharva.brotli4j.decoder.Decoder;
+import com.aayushatharva.brotli4j.encoder.Encoder;
 import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -20,8 +23,8 @@ import dev.serbench.runner.Versions;
  * Compression applied to a subject's encoded bytes: {@code none}, {@code gzip:N} (JDK
  * java.util.zip, levels 1–9), {@code zstd:N} (zstd-jni, single frame with content size),
  * {@code lz4} (lz4-java block format, fastest instance, prefixed by the uncompressed length as 4
- * bytes little-endian), {@code snappy} (snappy-java raw format) and {@code xz:N} (XZ for Java,
- * LZMA2 preset N).
+ * bytes little-endian), {@code snappy} (snappy-java raw format), {@code xz:N} (XZ for Java,
+ * LZMA2 preset N) and {@code brotli:N} (brotli4j: Google's C library through JNI, quality 0–11).
  */
 public interface Codec {
   byte[] compress(byte[] b) throws IOException;
@@ -30,13 +33,14 @@ public interface Codec {
 
   /** The codecs announced in hello. */
   List<String> ANNOUNCED = List.of("none", "gzip:1", "gzip:6", "gzip:9", "zstd:1", "zstd:3", "zstd:9",
-      "zstd:19", "lz4", "snappy", "xz:6");
+      "zstd:19", "lz4", "snappy", "xz:6", "brotli:5", "brotli:11");
 
   static String library() {
     return "JDK java.util.zip (gzip); com.github.luben:zstd-jni " + Versions.of("com.github.luben:zstd-jni")
         + " (zstd); at.yawk.lz4:lz4-java " + Versions.of("at.yawk.lz4:lz4-java")
         + " (lz4 block); org.xerial.snappy:snappy-java " + Versions.of("org.xerial.snappy:snappy-java")
-        + " (snappy); org.tukaani:xz " + Versions.of("org.tukaani:xz") + " (xz)";
+        + " (snappy); org.tukaani:xz " + Versions.of("org.tukaani:xz") + " (xz); com.aayushatharva.brotli4j:brotli4j "
+        + Versions.of("com.aayushatharva.brotli4j:brotli4j") + " (brotli)";
   }
 
   Codec NONE = new Codec() {
@@ -98,6 +102,13 @@ public interface Codec {
           throw new IllegalArgumentException("codec " + spec + ": xz presets are 0-9");
         }
         return new Xz(lv);
+      }
+      case "brotli": {
+        int lv = level == null ? 6 : level;
+        if (lv < 0 || lv > 11) {
+          throw new IllegalArgumentException("codec " + spec + ": brotli qualities are 0-11");
+        }
+        return new BrotliCodec(lv);
       }
       default:
         throw new IllegalArgumentException("unknown codec " + spec);
@@ -212,6 +223,25 @@ public interface Codec {
       try (XZInputStream x = new XZInputStream(new ByteArrayInputStream(b))) {
         return x.readAllBytes();
       }
+    }
+  }
+
+  final class BrotliCodec implements Codec {
+    final Encoder.Parameters params;
+
+    BrotliCodec(int quality) {
+      Brotli4jLoader.ensureAvailability();
+      this.params = new Encoder.Parameters().setQuality(quality);
+    }
+
+    @Override
+    public byte[] compress(byte[] b) throws IOException {
+      return Encoder.compress(b, params);
+    }
+
+    @Override
+    public byte[] decompress(byte[] b) throws IOException {
+      return Decoder.decompress(b, 0, b.length);
     }
   }
 }
