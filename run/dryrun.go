@@ -17,8 +17,12 @@ type Planned struct {
 	Workload string
 	// Cases are the full names of the cases, in run order.
 	Cases []string
-	// Estimate is the expected measuring time (see bench.Estimate).
+	// Estimate is the expected measuring time: bench.Estimate's, scaled
+	// by the History of this machine when it has the workload (Measured).
 	Estimate time.Duration
+	// Measured is the workload's last complete run on this machine at
+	// the same scale with the same runners, when the History has one.
+	Measured *Timing
 	// Err is why the workload could not be planned (it would be skipped).
 	Err error
 	// Forks is the number of processes the cases would be measured in.
@@ -63,6 +67,11 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 			out = append(out, pl)
 			continue
 		}
+		id := planIdentity(p)
+		factor := o.History.Factor(w.Name(), string(o.Scale), o.runnerNames(), id, true)
+		if t, ok := o.History.Lookup(w.Name(), string(o.Scale), o.runnerNames(), id); ok {
+			pl.Measured = &t
+		}
 		cases := o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter))
 		// Every fork calibrates and warms each case up again.
 		pl.Forks = o.planForks(p)
@@ -71,7 +80,7 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 			for _, n := range forkCounts(opts.Count, pl.Forks) {
 				fo := opts
 				fo.Count = n
-				pl.Estimate += bench.Estimate(&cases[i], fo)
+				pl.Estimate += time.Duration(float64(bench.Estimate(&cases[i], fo)) * factor)
 			}
 		}
 		if p.Close != nil {

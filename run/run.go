@@ -88,6 +88,28 @@ type Options struct {
 	// (nil: Go subjects only). A fork gets none: runner cases are measured
 	// by this process, the runner being a process of its own.
 	Runners *runner.Available
+	// History, when set, scales the progress line's estimates by this
+	// machine's past runs and records each workload run whole (nothing
+	// filtered, sharded or resumed) that finished.
+	History *History
+}
+
+// runnerNames are the runners the options ask for, for History's keys.
+func (o Options) runnerNames() []string {
+	if o.Runners == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range o.Runners.Sources {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// whole reports whether a run with these options measures every case of
+// its workloads' plans: only such runs go into the History.
+func (o Options) whole() bool {
+	return o.Filter == nil && len(o.Subjects) == 0 && o.Shard.N <= 1 && o.Cases == nil && o.Iters == nil
 }
 
 // CostKey keys a case's estimated cost in Progress.Begin's map.
@@ -361,20 +383,30 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, Target: o.Target, CaseTimeout: o.CaseTimeout, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
 	defer opts.Probe.Close()
 	prog := &offsetProgress{p: o.Progress}
-	if o.Progress != nil {
-		cost := map[string]time.Duration{}
-		for _, p := range plans {
-			f := max(forks[p.w.Name()], 1)
-			for i := range p.plan.Cases {
-				c := p.plan.Cases[i]
-				if c.Remote == nil && f > 1 {
-					// Each process calibrates (warms up) the case and takes
-					// its share of the samples.
-					c.Count = (max(c.Count, o.Count) + f - 1) / f
-				}
-				cost[CostKey(c.Workload, c.FullName())] = bench.Estimate(&c, opts)
+	// Each case's estimated cost, and each workload's (all cases, and
+	// those measured in Go), for the progress line and the History.
+	cost := map[string]time.Duration{}
+	estimate, local := map[string]time.Duration{}, map[string]time.Duration{}
+	for _, p := range plans {
+		name := p.w.Name()
+		f := max(forks[name], 1)
+		factor := o.History.Factor(name, string(o.Scale), o.runnerNames(), planIdentity(p.plan), false)
+		for i := range p.plan.Cases {
+			c := p.plan.Cases[i]
+			if c.Remote == nil && f > 1 {
+				// Each process calibrates (warms up) the case and takes
+				// its share of the samples.
+				c.Count = (max(c.Count, o.Count) + f - 1) / f
 			}
+			e := bench.Estimate(&c, opts)
+			estimate[name] += e * time.Duration(f)
+			if c.Remote == nil {
+				local[name] += e * time.Duration(f)
+			}
+			cost[CostKey(c.Workload, c.FullName())] = time.Duration(float64(e) * factor)
 		}
+	}
+	if o.Progress != nil {
 		o.Progress.Begin(total, cost)
 	}
 	var runErr error
@@ -384,6 +416,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	for _, p := range plans {
 		n := len(p.plan.Cases)
+		nPlanned, started := n, time.Now()
 		emit := func(c results.Case) error {
 			c.Error = results.Redact(c.Error)
 			rec.Cases = append(rec.Cases, c)
@@ -417,6 +450,12 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		release(p)
 		if runErr != nil {
 			break
+		}
+		if o.whole() && prev == nil && n > 0 {
+			t := Timing{Estimate: estimate[p.w.Name()], Local: local[p.w.Name()], Actual: time.Since(started), Cases: nPlanned, When: time.Now().UTC()}
+			if err := o.History.Record(p.w.Name(), string(o.Scale), o.runnerNames(), planIdentity(p.plan), t); err != nil {
+				fmt.Fprintf(o.Log, "serbench: %v\n", err)
+			}
 		}
 	}
 	if o.Progress != nil {

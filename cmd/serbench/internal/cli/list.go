@@ -53,9 +53,14 @@ func (a *app) listCmd() *cobra.Command {
 			fmt.Fprintf(a.stdout, "\nscales: %s (default: default)\n", strings.Join(scales, ", "))
 			// What each scale measures, its cases and their estimated
 			// time at the default --count and --benchtime.
+			// With the default runners, as `serbench run` would.
+			runners, err := a.runners(defaultRunners())
+			if err != nil {
+				return err
+			}
 			perScale := map[workload.Scale]map[string]run.Planned{}
 			for _, sc := range workload.Scales() {
-				planned, err := run.DryRun(cmd.Context(), run.Options{Workloads: a.workloads, Scale: sc, Count: defaultCount, Benchtime: defaultBenchtime})
+				planned, err := run.DryRun(cmd.Context(), run.Options{Workloads: a.workloads, Scale: sc, Count: defaultCount, Benchtime: defaultBenchtime, Runners: runners, History: history()})
 				if err != nil {
 					return err
 				}
@@ -76,7 +81,11 @@ func (a *app) listCmd() *cobra.Command {
 					// A workload planned only with more to go on (data
 					// without --input) has no cases to count here.
 					if p := perScale[sc][w.Name()]; p.Err == nil {
-						parts = append(parts, fmt.Sprintf("%s, ~%s", plural(len(p.Cases), "case"), roundEstimate(p.Estimate)))
+						cost := "~" + roundEstimate(p.Estimate).String()
+						if p.Measured != nil {
+							cost = fmt.Sprintf("took %s here %s", roundEstimate(p.Measured.Actual), p.Measured.When.Format("2006-01-02"))
+						}
+						parts = append(parts, plural(len(p.Cases), "case")+", "+cost)
 					}
 					row = append(row, strings.Join(parts, ": "))
 				}

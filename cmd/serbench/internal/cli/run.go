@@ -181,7 +181,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	if f.dryRun {
 		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
-			Count: f.count, Benchtime: f.benchtime, Target: f.target, Shard: shard, Forks: f.forks})
+			Count: f.count, Benchtime: f.benchtime, Target: f.target, Shard: shard, Forks: f.forks, Runners: runners, History: history()})
 	}
 	out := f.out
 	if out == "" {
@@ -196,7 +196,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Count: f.count, Benchtime: f.benchtime, Target: f.target, Out: out, Force: f.force, Resume: f.resume,
 		Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
-		Measured: measured, CaseTimeout: f.timeout, Runners: runners,
+		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(),
 	})
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
@@ -397,14 +397,18 @@ func (a *app) dryRun(ctx context.Context, o run.Options) error {
 		if p.Forks > 1 {
 			procs = fmt.Sprintf(" in %d processes", p.Forks)
 		}
-		fmt.Fprintf(a.stdout, "%s: %s%s, about %s\n", p.Workload, plural(len(p.Cases), "case"), procs, roundEstimate(p.Estimate))
+		measured := ""
+		if p.Measured != nil {
+			measured = fmt.Sprintf(" (its last whole run here took %s, on %s)", roundEstimate(p.Measured.Actual), p.Measured.When.Format("2006-01-02"))
+		}
+		fmt.Fprintf(a.stdout, "%s: %s%s, about %s%s\n", p.Workload, plural(len(p.Cases), "case"), procs, roundEstimate(p.Estimate), measured)
 		for _, c := range p.Cases {
 			fmt.Fprintf(a.stdout, "  %s\n", c)
 		}
 		total += p.Estimate
 		n += len(p.Cases)
 	}
-	fmt.Fprintf(a.stdout, "total: %s, about %s (estimates from the target sample time and each workload's expected op times; machines differ)\n", plural(n, "case"), roundEstimate(total))
+	fmt.Fprintf(a.stdout, "total: %s, about %s (estimates from the target sample time and each workload's expected op times, scaled by this machine's last whole run of the workload where there is one)\n", plural(n, "case"), roundEstimate(total))
 	return nil
 }
 
@@ -459,9 +463,23 @@ func (a *app) runners(names []string) (*runner.Available, error) {
 		}
 		chosen = append(chosen, all[i])
 	}
+	return &runner.Available{Sources: chosen, CacheDir: cacheDir(), Log: a.stderr}, nil
+}
+
+// cacheDir is where serbench keeps what it builds and learns on this
+// machine (the runners, the timing history): $SERBENCH_CACHE, or
+// serbench under the user's cache directory.
+func cacheDir() string {
+	if d := os.Getenv("SERBENCH_CACHE"); d != "" {
+		return d
+	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
 	}
-	return &runner.Available{Sources: chosen, CacheDir: filepath.Join(cache, "serbench"), Log: a.stderr}, nil
+	return filepath.Join(cache, "serbench")
 }
+
+// history is this machine's timing history (run.History), which scales
+// estimates and the progress line's ETA.
+func history() *run.History { return &run.History{Path: filepath.Join(cacheDir(), "timings.json")} }

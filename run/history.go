@@ -1,0 +1,145 @@
+package run
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/workload"
+)
+
+// History is this machine's record of how long each workload took against
+// what bench.Estimate expected, kept in a small JSON file (serbench keeps
+// it in its cache directory). Estimates model a case's time from its
+// expected op time and the sampling rules; they cannot know this machine's
+// speed, its data generation, files and servers, or how long a runner's
+// start-up and warm-up take. A complete run of a workload records the
+// ratio, and later estimates of the same workload at the same scale with
+// the same runners — the dry run's, `serbench list`'s and the progress
+// line's — are scaled by it.
+type History struct {
+	// Path is the file; a missing file is an empty history.
+	Path string
+}
+
+// Timing is one workload's last complete run.
+type Timing struct {
+	// Estimate is bench.Estimate's total for every case the run measured,
+	// Local the part of it a dry run sees (the cases measured in Go, not
+	// by a runner for another language); Actual is the wall time the
+	// workload took, from its first case to the release of its data.
+	Estimate time.Duration `json:"estimate_ns"`
+	Local    time.Duration `json:"local_ns"`
+	Actual   time.Duration `json:"actual_ns"`
+	Cases    int           `json:"cases"`
+	When     time.Time     `json:"when"`
+}
+
+// historyKey names a workload's timings: its name, scale and runners, and
+// for a plan that measures something given (the data workload's input,
+// pgscan's query: workload.Plan.Identity) a hash of that.
+func historyKey(workload, scale string, runners []string, identity string) string {
+	rs := slices.Clone(runners)
+	slices.Sort(rs)
+	if len(rs) == 0 {
+		rs = []string{"none"}
+	}
+	k := workload + "|" + scale + "|" + strings.Join(rs, ",")
+	if identity != "" {
+		sum := sha256.Sum256([]byte(identity))
+		k += "|" + hex.EncodeToString(sum[:8])
+	}
+	return k
+}
+
+// planIdentity is the identity of a plan for historyKey: the values of
+// its Identity keys, passwords redacted (the key holds a hash of it, and
+// the file lives outside the results).
+func planIdentity(p *workload.Plan) string {
+	var b strings.Builder
+	for _, k := range p.Identity {
+		fmt.Fprintf(&b, "%s=%s\n", k, results.Redact(p.Env[k]))
+	}
+	return b.String()
+}
+
+// load reads the file; a missing or unreadable file is an empty history
+// (estimates then fall back to the model alone).
+func (h *History) load() map[string]Timing {
+	out := map[string]Timing{}
+	if h == nil || h.Path == "" {
+		return out
+	}
+	b, err := os.ReadFile(h.Path)
+	if err != nil {
+		return out
+	}
+	if json.Unmarshal(b, &out) != nil {
+		return map[string]Timing{}
+	}
+	return out
+}
+
+// Lookup returns the workload's last complete run at scale with runners
+// (and identity, see planIdentity).
+func (h *History) Lookup(workload, scale string, runners []string, identity string) (Timing, bool) {
+	t, ok := h.load()[historyKey(workload, scale, runners, identity)]
+	return t, ok && t.Actual > 0 && t.Estimate > 0
+}
+
+// Factor is what estimates of the workload are multiplied by: its last
+// complete run's actual ÷ estimated time (local: ÷ the local estimate, for
+// a dry run, which does not plan the runners' cases), clamped to
+// [1/8, 8] so that one odd run cannot make an estimate absurd; 1 without
+// a history.
+func (h *History) Factor(workload, scale string, runners []string, identity string, local bool) float64 {
+	t, ok := h.Lookup(workload, scale, runners, identity)
+	if !ok {
+		return 1
+	}
+	est := t.Estimate
+	if local && t.Local > 0 {
+		est = t.Local
+	}
+	return min(max(float64(t.Actual)/float64(est), 0.125), 8)
+}
+
+// Record stores a workload's complete run, replacing its previous one.
+// The file is replaced atomically, so a concurrent reader sees the old or
+// the new history, never half of one.
+func (h *History) Record(workload, scale string, runners []string, identity string, t Timing) error {
+	if h == nil || h.Path == "" {
+		return nil
+	}
+	all := h.load()
+	all[historyKey(workload, scale, runners, identity)] = t
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return fmt.Errorf("timing history: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(h.Path), 0o755); err != nil {
+		return fmt.Errorf("timing history: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(h.Path), ".timings-*")
+	if err != nil {
+		return fmt.Errorf("timing history: %w", err)
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	if err := errors.Join(werr, tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("timing history: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), h.Path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("timing history: %w", err)
+	}
+	return nil
+}

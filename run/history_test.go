@@ -1,0 +1,103 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/serbench/serbench/workload"
+)
+
+// TestHistoryFactor: without a history estimates stand; with one they are
+// scaled by actual ÷ estimate (÷ the local estimate for a dry run), clamped,
+// and keyed by workload, scale and the set of runners.
+func TestHistoryFactor(t *testing.T) {
+	h := &History{Path: filepath.Join(t.TempDir(), "sub", "timings.json")}
+	if f := h.Factor("nested", "default", nil, "", false); f != 1 {
+		t.Fatalf("empty history: factor %v", f)
+	}
+	if err := h.Record("nested", "default", []string{"python", "jvm"}, "", Timing{Estimate: 8 * time.Minute, Local: 4 * time.Minute, Actual: 12 * time.Minute, Cases: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Record("records", "default", nil, "", Timing{Estimate: time.Minute, Actual: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		workload string
+		scale    string
+		runners  []string
+		local    bool
+		want     float64
+	}{
+		{"in-run", "nested", "default", []string{"jvm", "python"}, false, 1.5},
+		{"dry run", "nested", "default", []string{"jvm", "python"}, true, 3},
+		{"runner order", "nested", "default", []string{"python", "jvm"}, false, 1.5},
+		{"other runners", "nested", "default", []string{"jvm"}, false, 1},
+		{"other scale", "nested", "full", []string{"jvm", "python"}, false, 1},
+		{"clamped", "records", "default", nil, false, 8},
+		{"no local part", "records", "default", nil, true, 8},
+	} {
+		if got := h.Factor(tc.workload, tc.scale, tc.runners, "", tc.local); got != tc.want {
+			t.Errorf("%s: factor %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	var nilH *History
+	if f := nilH.Factor("nested", "default", nil, "", false); f != 1 || nilH.Record("x", "y", nil, "", Timing{}) != nil {
+		t.Error("a nil history must scale nothing and record nothing")
+	}
+}
+
+// TestHistoryCorrupt: an unreadable file is an empty history, and the next
+// record replaces it.
+func TestHistoryCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "timings.json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := &History{Path: path}
+	if _, ok := h.Lookup("fake", "quick", nil, "dsn=postgres://x\n"); ok {
+		t.Fatal("corrupt file read as a history")
+	}
+	if err := h.Record("fake", "quick", nil, "", Timing{Estimate: time.Second, Actual: 2 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	if f := h.Factor("fake", "quick", nil, "", false); f != 2 {
+		t.Fatalf("factor %v after a record", f)
+	}
+}
+
+// TestRunRecordsHistory: a whole run records each workload's time; a
+// filtered run records nothing, and the dry run reports the recorded run.
+func TestRunRecordsHistory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "timings.json")
+	o := opts(t, t.TempDir(), func(o *Options) {
+		o.History = &History{Path: path}
+		o.Filter = regexp.MustCompile("subject=a")
+	})
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("a filtered run wrote the history (%v)", err)
+	}
+	o.Filter, o.Out = nil, t.TempDir()
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	tm, ok := o.History.Lookup("fake", "quick", nil, planIdentity(&workload.Plan{Env: map[string]string{"dsn": "postgres://bob:" + secret + "@127.0.0.1:5/db"}, Identity: []string{"dsn"}}))
+	if !ok || tm.Cases != 4 || tm.Actual <= 0 || tm.Estimate <= 0 || tm.Local != tm.Estimate {
+		t.Fatalf("recorded %+v, %v", tm, ok)
+	}
+	o.Out = ""
+	planned, err := DryRun(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(planned) != 1 || planned[0].Measured == nil || planned[0].Measured.Actual != tm.Actual {
+		t.Fatalf("dry run %+v", planned)
+	}
+}
