@@ -145,6 +145,11 @@ type Options struct {
 	// (default 6: the fewest samples whose order statistics give a 95%
 	// interval of the median).
 	MinRounds int
+	// Deadline, when set, is when the run's time budget for these cases
+	// runs out: a group past it takes no round beyond its first MinRounds
+	// (fewer when its count is smaller), so the budget cuts the samples
+	// that only narrow intervals further, never the fewest that give one.
+	Deadline time.Time
 
 	watch *watch // set by RunAll when CaseTimeout is
 }
@@ -170,6 +175,7 @@ const (
 	StopTarget = "target" // its intervals met Options.Target
 	StopCount  = "count"  // it took Count samples (Target's cap)
 	StopBudget = "budget" // its samples used its Budget
+	StopRun    = "run"    // the run's time budget ran out (Options.Deadline)
 )
 
 // converged reports whether m's figures meet the target (Converged).
@@ -238,8 +244,9 @@ type member struct {
 	c        *Case
 	rc       results.Case
 	b        B
-	n        int // iterations per sample
-	count    int // samples wanted
+	n        int  // iterations per sample
+	count    int  // samples wanted
+	cut      bool // stopped by Options.Deadline
 	sampling time.Duration
 	t0       time.Time
 	active   bool
@@ -402,6 +409,14 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 				}
 			}
 		}
+		if !opts.Deadline.IsZero() && round+1 >= opts.MinRounds && time.Now().After(opts.Deadline) {
+			// The run's budget is spent: every member stops here.
+			for _, m := range ms {
+				if m.wantsMore() {
+					m.done, m.cut = true, true
+				}
+			}
+		}
 		if opts.Target > 0 && round+1 >= opts.MinRounds {
 			// Sequential sampling: members whose figures are known well
 			// enough stop; the references (baseline, limit row) go on
@@ -439,6 +454,8 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 	for i, m := range ms {
 		if m.rc.Status == "" {
 			switch {
+			case m.cut:
+				m.rc.Stop = StopRun
 			case m.done:
 				m.rc.Stop = StopTarget
 			case len(m.rc.Samples) >= m.count:

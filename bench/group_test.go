@@ -329,18 +329,25 @@ func TestSequentialSampling(t *testing.T) {
 			{Name: "S", Labels: results.Labels{{Key: "subject", Value: "lim"}}, Role: results.RoleLimit, Group: "g", Verify: ok, Run: spin(10)},
 		}
 	}
+	past, future := time.Now().Add(-time.Second), time.Now().Add(time.Hour)
 	for _, tt := range []struct {
-		name   string
-		target float64
-		n      int
-		stop   string
+		name     string
+		target   float64
+		deadline time.Time
+		count    int
+		n        int
+		stop     string
 	}{
-		{"loose target", 10, 6, StopTarget},
-		{"impossible target", 1e-12, 12, StopCount},
-		{"no target", 0, 12, StopCount},
+		{"loose target", 10, time.Time{}, 12, 6, StopTarget},
+		{"impossible target", 1e-12, time.Time{}, 12, 12, StopCount},
+		{"no target", 0, time.Time{}, 12, 12, StopCount},
+		{"budget spent", 1e-12, past, 12, 6, StopRun},
+		{"budget spent, no target", 0, past, 12, 6, StopRun},
+		{"budget spent, count below the minimum rounds", 0, past, 4, 4, StopCount},
+		{"budget left", 1e-12, future, 12, 12, StopCount},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rs, err := MeasureGroup(context.Background(), group(), Options{Count: 12, SampleTime: time.Millisecond, Target: tt.target})
+			rs, err := MeasureGroup(context.Background(), group(), Options{Count: tt.count, SampleTime: time.Millisecond, Target: tt.target, Deadline: tt.deadline})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -626,6 +626,8 @@ func stopWords(c *results.Case) string {
 		return "count cap (" + n + " samples)"
 	case "budget":
 		return "time budget (" + n + " samples)"
+	case "run":
+		return "run's budget (" + n + " samples)"
 	}
 	return "–"
 }

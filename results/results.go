@@ -259,8 +259,9 @@ type Case struct {
 	// Summary maps a unit to its statistic over the samples.
 	Summary map[string]Stat `json:"summary,omitempty"`
 	// Stop says why sampling stopped: "target" (its intervals were
-	// narrow enough, run --target), "count" (it took --count samples) or
-	// "budget" (its samples used its time budget); empty in older files.
+	// narrow enough, run --target), "count" (it took --count samples),
+	// "budget" (its samples used its time budget) or "run" (the run's
+	// --budget ran out); empty in older files.
 	Stop string `json:"stop,omitempty"`
 	// Noisy is set when the ns/op interval is wider than the noise
 	// threshold (±5% of the median by default). A case with one sample

@@ -233,7 +233,10 @@ func unitKey(c *bench.Case) string {
 // the samples; every case is handed to emit once, with the samples of all
 // forks, when its batch is done. When ctx ends no further fork starts and
 // the current batch is discarded: the finished batches are kept.
-func measureForked(ctx context.Context, o Options, w string, cases []bench.Case, forks int, tmp string, prog *offsetProgress, emit func(results.Case) error, probe func(results.Probe) error) error {
+//
+// Past deadline (when set; the run's --budget) a batch takes no fork after
+// its second.
+func measureForked(ctx context.Context, o Options, w string, cases []bench.Case, forks int, deadline time.Time, tmp string, prog *offsetProgress, emit func(results.Case) error, probe func(results.Probe) error) error {
 	dir, err := os.MkdirTemp(tmp, "forks-")
 	if err != nil {
 		return fmt.Errorf("forks: %w", err)
@@ -241,7 +244,7 @@ func measureForked(ctx context.Context, o Options, w string, cases []bench.Case,
 	defer os.RemoveAll(dir)
 	done := 0
 	for b, batch := range batches(cases) {
-		err := measureBatch(ctx, o, w, batch, forks, filepath.Join(dir, fmt.Sprintf("batch-%d", b+1)), prog, &done, emit, probe)
+		err := measureBatch(ctx, o, w, batch, forks, deadline, filepath.Join(dir, fmt.Sprintf("batch-%d", b+1)), prog, &done, emit, probe)
 		if err != nil {
 			return err
 		}
@@ -250,7 +253,7 @@ func measureForked(ctx context.Context, o Options, w string, cases []bench.Case,
 }
 
 // measureBatch measures one batch in every fork and emits its cases.
-func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, forks int, dir string, prog *offsetProgress, done *int, emit func(results.Case) error, probe func(results.Probe) error) error {
+func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, forks int, deadline time.Time, dir string, prog *offsetProgress, done *int, emit func(results.Case) error, probe func(results.Probe) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("forks: %w", err)
 	}
@@ -332,6 +335,18 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 		}
 		if rerr != nil {
 			runErr = fmt.Errorf("fork %d/%d: %w", k+1, forks, rerr)
+			break
+		}
+		if k >= 1 && !deadline.IsZero() && time.Now().After(deadline) {
+			// The run's budget is spent: no more processes.
+			for i := range cases {
+				if wants[i] == want {
+					wants[i] = forksOf[i]
+					if merged[i] != nil && merged[i].OK() {
+						merged[i].Stop = bench.StopRun
+					}
+				}
+			}
 			break
 		}
 		// Sequential sampling across processes: after two processes, a

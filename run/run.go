@@ -88,6 +88,13 @@ type Options struct {
 	// (nil: Go subjects only). A fork gets none: runner cases are measured
 	// by this process, the runner being a process of its own.
 	Runners *runner.Available
+	// Budget, when positive, is the time the run should take: each
+	// workload gets the part of what is left that its estimate is of the
+	// estimates left, and past it its groups stop after the fewest rounds
+	// that give an interval (bench.Options.Deadline) and its forks after
+	// two processes. What a run cannot do in less (set-up, those rounds)
+	// it still does: the budget cuts samples, never cases.
+	Budget time.Duration
 	// History, when set, scales the progress line's estimates by this
 	// machine's past runs and records each workload run whole (nothing
 	// filtered, sharded or resumed) that finished.
@@ -223,6 +230,12 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	env := bench.CollectEnv(string(scale), o.Count, results.RedactArgs(o.Args))
 	env.Benchtime = o.Benchtime
+	if o.Budget > 0 {
+		if env.Extra == nil {
+			env.Extra = map[string]string{}
+		}
+		env.Extra["run.budget"] = o.Budget.String()
+	}
 	if o.Shard.N > 1 {
 		env.Shard = o.Shard.String()
 		env.RunID = o.RunID
@@ -414,9 +427,27 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	for _, p := range plans {
 		nCases += len(p.plan.Cases)
 	}
+	runStart := time.Now()
+	left := map[string]time.Duration{} // the estimates of the workloads not yet run
+	for _, p := range plans {
+		left[p.w.Name()] = time.Duration(float64(estimate[p.w.Name()]) * o.History.Factor(p.w.Name(), string(o.Scale), o.runnerNames(), planIdentity(p.plan), false))
+	}
 	for _, p := range plans {
 		n := len(p.plan.Cases)
 		nPlanned, started := n, time.Now()
+		opts.Deadline = time.Time{}
+		if o.Budget > 0 {
+			var rest time.Duration
+			for _, e := range left {
+				rest += e
+			}
+			share := o.Budget - time.Since(runStart)
+			if rest > 0 {
+				share = time.Duration(float64(share) * float64(left[p.w.Name()]) / float64(rest))
+			}
+			opts.Deadline = started.Add(max(share, 0))
+		}
+		delete(left, p.w.Name())
 		emit := func(c results.Case) error {
 			c.Error = results.Redact(c.Error)
 			rec.Cases = append(rec.Cases, c)
@@ -427,7 +458,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			// Cases a runner measures in its own process stay here: a
 			// fork plans without runners.
 			local, remote := splitRemote(p.plan.Cases)
-			runErr = measureForked(ctx, o, p.w.Name(), local, f, tmp, prog, emit, probe)
+			runErr = measureForked(ctx, o, p.w.Name(), local, f, opts.Deadline, tmp, prog, emit, probe)
 			n = len(local)*f + len(remote)
 			if runErr == nil && len(remote) > 0 {
 				prog.offset += len(local) * f

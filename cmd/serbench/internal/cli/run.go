@@ -35,6 +35,7 @@ type runFlags struct {
 	count     int
 	benchtime time.Duration
 	target    float64
+	budget    string
 	timeout   time.Duration
 	out       string
 	progress  string
@@ -68,6 +69,10 @@ const (
 	defaultBenchtime = 10 * time.Millisecond
 )
 
+// defaultBudget is what --budget auto gives the main job: a run at the
+// default scale with the default --count and a sampling --target.
+const defaultBudget = 12 * time.Minute
+
 // defaultCaseTimeout bounds one call into a case's code: the slowest
 // legitimate one, a sample of pgscan's largest table at full scale, takes
 // under a minute on a small machine.
@@ -97,6 +102,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
 	fl.StringVar(&f.shard, "shard", "", "run only shard `K/N` (1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; serbench report merges the shards' results")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
+	fl.StringVar(&f.budget, "budget", "auto", "the time the run should take: past each workload's share of it, groups stop after their 6 first rounds and forks after 2 processes (set-up and those rounds still run); auto: "+defaultBudget.String()+" at the default scale with the default --count and a --target, else none; 0: none")
 	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope and nested: 1); the others always measure in this process")
 	fl.StringSliceVar(&f.runners, "runners", defaultRunners(), "measure the subjects of these runners for other languages beside Go's where the workload can (jvm, python; none: Go only); a runner whose toolchain is missing is skipped with one line")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
@@ -129,6 +135,10 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	if f.target < 0 || f.target >= 1 {
 		return usagef("--target must be a fraction from 0 (off) up to 1, got %g", f.target)
+	}
+	budget, err := parseBudget(f.budget, scale, f.count, f.target)
+	if err != nil {
+		return err
 	}
 	runners, err := a.runners(f.runners)
 	if err != nil {
@@ -196,7 +206,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Count: f.count, Benchtime: f.benchtime, Target: f.target, Out: out, Force: f.force, Resume: f.resume,
 		Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
-		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(),
+		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(), Budget: budget,
 	})
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
@@ -375,6 +385,25 @@ func failedError(r *results.Run) error {
 		return nil
 	}
 	return exitError{ExitFailure, fmt.Errorf("%s of %d FAILED (the first: %s: %s); the report lists them all", plural(len(failed), "case"), len(r.Cases), failed[0].FullName(), failed[0].Error)}
+}
+
+// parseBudget resolves --budget: a duration, 0 (none), or auto (the
+// main job's defaultBudget when the run samples as the main job does).
+func parseBudget(v string, scale workload.Scale, count int, target float64) (time.Duration, error) {
+	switch v {
+	case "auto":
+		if scale == workload.Default && count == defaultCount && target > 0 {
+			return defaultBudget, nil
+		}
+		return 0, nil
+	case "0", "none", "off":
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, usagef("--budget must be a duration such as 12m, 0 (none) or auto, got %q", v)
+	}
+	return d, nil
 }
 
 // dryRun prints what a run with the same options would measure.
