@@ -74,12 +74,15 @@ func quickTypes() []ds.Type {
 	return []ds.Type{ds.Int32, ds.FP16, ds.Bool, ds.String, ds.Vector(ds.Float32)}
 }
 
-// defaultTypes are every scalar type and the vector forms of one type of
-// each kind (integer, float, bool, string): the main job measures every
-// kind of block without the 11 remaining vector types, which `full`
-// measures.
+// defaultTypes are the seed's int32 and one type of each kind and width
+// the encodings treat differently: signed integers of 1, 4 and 8 bytes
+// (varints grow with them), an unsigned 8-byte one (no zigzag), the
+// 8-bit, 16-bit, 32-bit and 64-bit floats (fixed-width in every format, the
+// small ones widened by proto3), bool, string, and the vectors of an
+// integer and a float. `full` measures every type and vector.
 func defaultTypes() []ds.Type {
-	return append(ds.Scalars(), ds.Vector(ds.Int32), ds.Vector(ds.Float32), ds.Vector(ds.Bool), ds.Vector(ds.String))
+	return []ds.Type{ds.Int8, ds.Int32, ds.Int64, ds.Uint64, ds.FP8E4M3, ds.FP16, ds.Float32, ds.Float64, ds.Bool, ds.String,
+		ds.Vector(ds.Int32), ds.Vector(ds.Float32)}
 }
 
 // scales is the workload's scale table: the feature counts N per block and

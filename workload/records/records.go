@@ -86,7 +86,12 @@ func scales() workload.ScaleTable[int] {
 }
 
 // ScaleInfo implements workload.Scaler.
-func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) }
+func (*Workload) ScaleInfo(s workload.Scale) string {
+	if s == workload.Full {
+		return scales().String(s) + ", every format × every codec"
+	}
+	return scales().String(s) + ", the seed's formats × every codec, the others × " + strings.Join(scaleCodecs, ", ")
+}
 
 // source holds the plan's records, generated once (outside every timed
 // region) into a compact table and shared by every case: the timed write
@@ -216,6 +221,9 @@ func newPlan(ctx context.Context, n int, cfg workload.Config) (*workload.Plan, e
 		name := f.Descriptor().Name
 		if cfg.WantSubject(name) {
 			for _, cname := range codecs.Names() {
+				if !allCodecs(cfg.Scale, name, cname) {
+					continue
+				}
 				c, err := codecs.Parse(cname)
 				if err != nil {
 					return nil, fmt.Errorf("records: codec %s: %w", cname, err)
@@ -251,6 +259,20 @@ func newPlan(ctx context.Context, n int, cfg workload.Config) (*workload.Plan, e
 		return nil, errors.Join(err, files.Close())
 	}
 	return &workload.Plan{Cases: append(cases, rc...), Close: files.Close, Descriptors: append(descs, rd...), Env: env()}, nil
+}
+
+// seedFormats are the seed's formats: every scale writes them with every
+// codec, the seed's table whole.
+var seedFormats = []string{"jsonl", "msgpack", "flatbuffers"}
+
+// scaleCodecs are the codecs the other formats are written with below the
+// full scale: none, and zstd, the codec the seed and every scale's findings
+// recommend most often; the full scale takes every codec with every format.
+var scaleCodecs = []string{"none", "zstd"}
+
+// allCodecs reports whether format is written with codec at scale.
+func allCodecs(scale workload.Scale, format, codec string) bool {
+	return scale == workload.Full || slices.Contains(seedFormats, format) || slices.Contains(scaleCodecs, codec)
 }
 
 // Keys of the settings the plan records in the run's environment (as

@@ -17,12 +17,23 @@ import (
 	"github.com/serbench/serbench/workload/records/recordsfmt"
 )
 
-// TestQuickPlan checks the matrix: every stream format × every codec (4 ops,
-// 3 with codec none), the self-compressing and random-access formats with
-// codec none only, the unbuffered msgpack write and the bare loop; each
-// pair's write first.
-func TestQuickPlan(t *testing.T) {
-	p, err := New().Plan(context.Background(), workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
+// TestPlan checks the matrix: at full scale every stream format × every
+// codec (4 ops, 3 with codec none), below it the seed's formats × every
+// codec and the others × none and zstd; the self-compressing and
+// random-access formats with codec none only, the unbuffered msgpack write
+// and the bare loop; each pair's write first.
+func TestPlan(t *testing.T) {
+	for _, tc := range []struct {
+		scale    workload.Scale
+		seedOnly bool
+	}{{workload.Full, false}, {workload.Quick, true}, {workload.Default, true}} {
+		t.Run(string(tc.scale), func(t *testing.T) { testPlan(t, tc.scale, tc.seedOnly) })
+	}
+}
+
+func testPlan(t *testing.T, scale workload.Scale, seedOnly bool) {
+	cfg := workload.Config{Scale: scale, TempDir: t.TempDir()}
+	p, err := New().Plan(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +55,11 @@ func TestQuickPlan(t *testing.T) {
 		t.Fatalf("%d stream formats, %d self-contained, %d codecs; the expected count below assumes 11, 10, 8", stream, own, codecs)
 	}
 	want := stream*(3+(codecs-1)*4) + own*3 + 1 + 2
-	if len(p.Cases) != want || want != 374 {
+	if seedOnly {
+		seed := len(seedFormats)
+		want = seed*(3+(codecs-1)*4) + (stream-seed)*(3+(len(scaleCodecs)-1)*4) + own*3 + 1 + 2
+	}
+	if len(p.Cases) != want || want != map[bool]int{false: 374, true: 182}[seedOnly] {
 		t.Fatalf("%d cases, want %d", len(p.Cases), want)
 	}
 	seenWrite := map[string]bool{}
@@ -90,10 +105,13 @@ func TestQuickPlan(t *testing.T) {
 			t.Errorf("%s: missing Setup, Verify or Run", c.FullName())
 		}
 	}
-	for _, pair := range []string{"msgpack/none/" + filecase.VariantUnbuffered, filecase.BareSubject + "/zstd/", filecase.BareMsgpSubject + "/none/", "parquet-zstd/none/", "csv/xz/"} {
+	for _, pair := range []string{"msgpack/none/" + filecase.VariantUnbuffered, filecase.BareSubject + "/zstd/", filecase.BareMsgpSubject + "/none/", "parquet-zstd/none/", "csv/zstd/", "jsonl/xz/", "flatbuffers/brotli/"} {
 		if !seenWrite[pair] {
 			t.Errorf("no write case for %s", pair)
 		}
+	}
+	if seenWrite["csv/xz/"] == seedOnly {
+		t.Errorf("csv with xz written: %v at scale %s", seenWrite["csv/xz/"], scale)
 	}
 	if seenWrite["parquet-zstd/zstd/"] || seenWrite["arrow-file/gzip/"] {
 		t.Error("a self-compressing or random-access format is combined with an outer codec")
