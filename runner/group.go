@@ -158,12 +158,20 @@ func (g *Group) invoke(ctx context.Context, specs []Case, opts bench.Options) (*
 		}
 	}
 	settings := Settings{Protocol: Protocol, RunID: filepath.Base(g.Dir), BenchtimeNs: int64(opts.SampleTime), MaxIters: int64(opts.MaxIters), Count: opts.Count, Seed: 1}
-	if err := writeJSON(filepath.Join(work, "run.json"), settings); err != nil {
+	if err := writeWork(work, settings, specs); err != nil {
 		return nil, err
+	}
+	return g.Runner.invoke(ctx, work, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", work})
+}
+
+// writeWork writes run.json and cases.jsonl into the work directory.
+func writeWork(work string, settings Settings, specs []Case) error {
+	if err := writeJSON(filepath.Join(work, "run.json"), settings); err != nil {
+		return err
 	}
 	f, err := os.Create(filepath.Join(work, "cases.jsonl"))
 	if err != nil {
-		return nil, fmt.Errorf("runner work directory: %w", err)
+		return fmt.Errorf("runner work directory: %w", err)
 	}
 	enc := json.NewEncoder(f)
 	for _, s := range specs {
@@ -172,13 +180,13 @@ func (g *Group) invoke(ctx context.Context, specs []Case, opts bench.Options) (*
 		}
 		if err := enc.Encode(s); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("runner cases: %w", err)
+			return fmt.Errorf("runner cases: %w", err)
 		}
 	}
 	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("runner cases: %w", err)
+		return fmt.Errorf("runner cases: %w", err)
 	}
-	return g.Runner.invoke(ctx, work, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", work})
+	return nil
 }
 
 // dataset writes the dataset's files once and returns their directory.

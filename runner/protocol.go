@@ -48,6 +48,9 @@ type Case struct {
 	NoWarmup bool              `json:"no_warmup"`
 	LimitOf  string            `json:"limit_of"`
 	Params   map[string]string `json:"params"`
+	// Path is the file of an export or import case (§10 of the
+	// protocol), under WORK/tmp/; empty and omitted for every other op.
+	Path string `json:"path,omitempty"`
 }
 
 // The ops of protocol 1.
@@ -56,6 +59,17 @@ const (
 	OpDecode = "decode"
 	OpQuery  = "query"
 	OpCopy   = "copy"
+)
+
+// The optional file ops (§10 of the protocol, still version 1): a runner
+// that does not know them answers a setup error for the case.
+const (
+	// OpExport writes the dataset to Case.Path as the subject's format
+	// defines its file, then verifies by reading it back.
+	OpExport = "export"
+	// OpImport reads the file at Case.Path (written by another language)
+	// and reports the digest of what it decoded.
+	OpImport = "import"
 )
 
 // Hello is the runner's first line: what it is and what it measures.
@@ -105,6 +119,8 @@ type line struct {
 	Reason       string         `json:"reason"`
 	EncodedBytes int64          `json:"encoded_bytes"`
 	Digest       *digest.Result `json:"digest"`
+	// ElapsedNs is how long an export or import took (optional, §10).
+	ElapsedNs int64 `json:"elapsed_ns"`
 	// sample
 	Round           int                `json:"round"`
 	Order           int                `json:"order"`

@@ -6,12 +6,14 @@ import gc
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 
 from . import codecs, dataset, digest, measure, projection
 from .out import Out, one_line
 
-OPS = ("encode", "decode", "query", "copy")
+OPS = ("encode", "decode", "query", "copy", "export", "import")
+FILE_OPS = ("export", "import")
 
 
 class WorkError(Exception):
@@ -36,6 +38,7 @@ class Case:
     no_warmup: bool = False
     limit_of: str = ""
     params: dict = field(default_factory=dict)
+    path: str = ""
 
     @classmethod
     def parse(cls, obj: dict) -> Case:
@@ -143,6 +146,9 @@ class Runner:
         for c in group:
             if self.stop:
                 return
+            if c.op in FILE_OPS:
+                self.file_case(c)
+                continue
             mb = _Member(c)
             try:
                 self.setup(mb)
@@ -217,6 +223,66 @@ class Runner:
             d = dataset.load(name, os.path.join(self.work, "datasets", name, "data.arrows"))
             self.datasets[name] = d
         return d
+
+    # -- the file ops (§10): export and import, verified, never timed
+
+    def file_path(self, c: Case) -> str:
+        """The case's path, resolved against WORK; it must lie under WORK/tmp."""
+        if not c.path:
+            raise ValueError(f"op {c.op} without a path")
+        tmp = os.path.realpath(os.path.join(self.work, "tmp"))
+        p = os.path.realpath(os.path.join(self.work, c.path))
+        if os.path.dirname(p) != tmp and not p.startswith(tmp + os.sep):
+            raise ValueError(f"path {c.path!r} is not under WORK/tmp")
+        return p
+
+    def file_case(self, c: Case) -> None:
+        """export: write the dataset to path as the subject's format's file,
+        read it back; import: read the file at path. Both report the digest of
+        what was read (through the dataset's schema) and the file's size."""
+        try:
+            if c.params:
+                raise ValueError(f"unknown params key {sorted(c.params)[0]}")
+            if c.codec not in ("", "none"):
+                raise ValueError(f"op {c.op} takes no codec (got {c.codec})")
+            s = self.subjects.get(c.subject)
+            if s is None:
+                raise ValueError(f"unknown subject {c.subject}")
+            if c.op not in s.ops:
+                raise ValueError(f"unknown op {c.op} for subject {c.subject}")
+            path = self.file_path(c)
+            ds = self.dataset(c.dataset)
+            b = s.bind(ds.schema)
+            natives = b.prepare(ds) if c.op == "export" else None
+        except Exception as e:  # noqa: BLE001
+            self.error(c, "setup", one_line(e))
+            self.failed += 1
+            self.finished += 1
+            return
+        what = "write" if c.op == "export" else "read"
+        try:
+            t0 = time.perf_counter_ns()
+            if c.op == "export":
+                b.write_file(natives, path)
+                elapsed = time.perf_counter_ns() - t0
+                del natives
+                what = "reading its own file back"
+                read = b.read_file(path)
+            else:
+                read = b.read_file(path)
+                elapsed = time.perf_counter_ns() - t0
+            rows = b.rows(read)
+            del read
+            if len(rows) != ds.table.num_rows:
+                raise ValueError(f"read {len(rows)} rows, want {ds.table.num_rows}")
+            r = digest.digest_rows(ds.schema, rows)
+        except Exception as e:  # noqa: BLE001
+            self.out.line({"type": "verify", "case": c.id, "ok": False, "reason": f"{c.op} ({what}) failed: {one_line(e)}"})
+            self.failed += 1
+            self.finished += 1
+            return
+        self.out.line({"type": "verify", "case": c.id, "ok": True, "encoded_bytes": os.path.getsize(path), "elapsed_ns": elapsed, "digest": r})
+        self.finished += 1
 
     # -- setup and verify (§4.1, §4.2)
 

@@ -131,3 +131,39 @@ def msgpack_default(o):
     if isinstance(o, tuple):
         return list(o)
     raise TypeError(f"{type(o).__name__} is not MessagePack serializable")
+
+
+_EPOCH_DAY = _dt.date(1970, 1, 1)
+_TO_US = {"s": (1_000_000, 1), "ms": (1000, 1), "us": (1, 1), "ns": (1, 1000)}
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def file_leaf(t: pa.DataType):
+    """Another language's MessagePack or CBOR file (protocol §10.3), read
+    through the schema: an integer in a timestamp column is in the column's
+    unit, an integer in a date column is days; text dates and decimals as in
+    msgpack_leaf; native values (datetime, date, Decimal) stay."""
+    if pa.types.is_timestamp(t):
+        mul, div = _TO_US[t.unit]
+
+        def ts(v):
+            if isinstance(v, int) and not isinstance(v, bool):
+                return _EPOCH + _dt.timedelta(microseconds=v * mul // div)
+            if isinstance(v, str):
+                return _dt_from_iso(v)
+            return v
+
+        return ts
+    if pa.types.is_date(t):
+
+        def day(v):
+            if isinstance(v, int) and not isinstance(v, bool):
+                return _EPOCH_DAY + _dt.timedelta(days=v)
+            if isinstance(v, str):
+                return _date_from_iso(v)
+            return v
+
+        return day
+    if pa.types.is_decimal(t):
+        return lambda v: Decimal(v) if isinstance(v, str) else v
+    return None

@@ -80,7 +80,7 @@ def test_hello():
     assert len(names) == len(set(names))
     for s in h["subjects"]:
         assert s["version"] and s["version"] != "not installed", s
-        assert set(s["ops"]) <= {"encode", "decode", "query"}
+        assert set(s["ops"]) <= {"encode", "decode", "query", "export", "import"}
         assert "none" in s["codecs"]
         assert all(isinstance(v, str) for v in s["labels"].values())
 

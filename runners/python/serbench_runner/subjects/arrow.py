@@ -10,7 +10,7 @@ import io
 import pyarrow as pa
 
 from .. import dataset, digest
-from .base import Bound, Subject, labels
+from .base import FILE_OPS, Bound, Subject, labels
 
 
 class _TableBound(Bound):
@@ -31,12 +31,22 @@ class _IpcBound(_TableBound):
     def decode(self, data):
         return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
 
+    def write_file(self, table, path):
+        # the IPC *file* format (magic, footer), not the stream
+        with pa.OSFile(path, "wb") as f, pa.ipc.new_file(f, table.schema) as w:
+            w.write_table(table)
+
+    def read_file(self, path):
+        with pa.memory_map(path, "r") as f:
+            return pa.ipc.open_file(f).read_all()
+
 
 class PyarrowIpc(Subject):
     name = "pyarrow-ipc"
     format = "arrow-ipc-stream"
     library = "pyarrow"
     modules = ("pyarrow",)
+    ops = ("encode", "decode", *FILE_OPS)
     labels = labels(
         model="pyarrow.Table (columnar)",
         layout="columnar",
@@ -67,6 +77,12 @@ class _ParquetBound(_TableBound):
     def decode(self, data):
         return self.pq.read_table(pa.BufferReader(data))
 
+    def write_file(self, table, path):
+        self.pq.write_table(table, path, compression="none")
+
+    def read_file(self, path):
+        return self.pq.read_table(path)
+
     def columns(self, data, proj) -> list[str]:
         """The Parquet column paths of the projection's leaves (Parquet's
         leaves are the Arrow leaves, in order)."""
@@ -90,7 +106,7 @@ class PyarrowParquet(Subject):
     format = "parquet"
     library = "pyarrow"
     modules = ("pyarrow.parquet",)
-    ops = ("encode", "decode", "query")
+    ops = ("encode", "decode", "query", *FILE_OPS)
     labels = labels(
         model="pyarrow.Table (columnar)",
         layout="columnar",
@@ -119,6 +135,12 @@ class _PolarsBound(_TableBound):
     def decode(self, data):
         return self.pl.read_parquet(io.BytesIO(data))
 
+    def write_file(self, df, path):
+        df.write_parquet(path, compression="uncompressed")
+
+    def read_file(self, path):
+        return self.pl.read_parquet(path)
+
     def query(self, data, proj):
         return self.pl.read_parquet(io.BytesIO(data), columns=proj.top)
 
@@ -131,7 +153,7 @@ class PolarsParquet(Subject):
     format = "parquet"
     library = "polars"
     modules = ("polars",)
-    ops = ("encode", "decode", "query")
+    ops = ("encode", "decode", "query", *FILE_OPS)
     labels = labels(
         model="polars.DataFrame (columnar)",
         layout="columnar",

@@ -12,7 +12,35 @@ import io
 
 import pyarrow as pa
 
-from .base import Bound, Subject, labels
+from .base import FILE_OPS, Bound, Subject, labels
+
+
+def avro_name(n: str) -> str:
+    """n as an Avro name ([A-Za-z_][A-Za-z0-9_]*), as Go's format/dynamic makes
+    it: every other character becomes '_', a leading digit is prefixed with '_'."""
+    out = []
+    for i, ch in enumerate(n):
+        if ch == "_" or ("a" <= ch <= "z") or ("A" <= ch <= "Z") or (i > 0 and "0" <= ch <= "9"):
+            out.append(ch)
+        elif i == 0 and "0" <= ch <= "9":
+            out.append("_" + ch)
+        else:
+            out.append("_")
+    return "".join(out) or "_"
+
+
+def avro_names(names: list[str]) -> list[str]:
+    """The Avro names of a record's fields, made distinct as Go does (_2, _3, …)."""
+    used, out = set(), []
+    for n in names:
+        a = base = avro_name(n)
+        k = 2
+        while a in used:
+            a = f"{base}_{k}"
+            k += 1
+        used.add(a)
+        out.append(a)
+    return out
 
 
 def avro_schema(schema: pa.Schema, tree: dict | None = None) -> dict:
@@ -22,13 +50,51 @@ def avro_schema(schema: pa.Schema, tree: dict | None = None) -> dict:
 
 def _record(fields, name, tree):
     out = []
+    anames = avro_names([f.name for f in fields])
     for i, f in enumerate(fields):
         if tree is not None and f.name not in tree:
             continue
         sub = None if tree is None else tree[f.name]
         t = _type(f.type, f"{name}_{i}", sub)
-        out.append({"name": f.name, "type": ["null", t]})
+        out.append({"name": anames[i], "type": ["null", t]})
     return {"type": "record", "name": name, "fields": out}
+
+
+def _renamer(fields, to_avro: bool):
+    """A function renaming the keys of a record dict (and of the records nested
+    in it) to their Avro names (to_avro) or back; None when no name changes."""
+    anames = avro_names([f.name for f in fields])
+    steps = []
+    for f, a in zip(fields, anames):
+        src, dst = (f.name, a) if to_avro else (a, f.name)
+        steps.append((src, dst, _value_renamer(f.type, to_avro)))
+    if all(src == dst and sub is None for src, dst, sub in steps):
+        return None
+
+    def rename(d):
+        out = {}
+        for src, dst, sub in steps:
+            if src in d:
+                v = d[src]
+                out[dst] = v if sub is None or v is None else sub(v)
+        return out
+
+    return rename
+
+
+def _value_renamer(t: pa.DataType, to_avro: bool):
+    if pa.types.is_dictionary(t):
+        return _value_renamer(t.value_type, to_avro)
+    if isinstance(t, pa.ExtensionType):
+        return _value_renamer(t.storage_type, to_avro)
+    if pa.types.is_struct(t):
+        return _renamer([t.field(i) for i in range(t.num_fields)], to_avro)
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        sub = _value_renamer(t.value_type, to_avro)
+        if sub is None:
+            return None
+        return lambda xs: [None if x is None else sub(x) for x in xs]
+    return None
 
 
 def _type(t: pa.DataType, name: str, sub):
@@ -87,6 +153,21 @@ class _AvroBound(Bound):
         _map_to_records(schema)
         self.parsed = fastavro.parse_schema(avro_schema(schema))
         self._readers = {}
+        # field names that are not Avro names (data.buffer) are written under
+        # their Avro names (data_buffer), as Go and the JVM runner write them
+        fields = [schema.field(i) for i in range(len(schema))]
+        self._to_avro = _renamer(fields, True)
+        self._from_avro = _renamer(fields, False)
+
+    def prepare(self, ds):
+        if self._to_avro is None:
+            return ds.rows
+        return [self._to_avro(r) for r in ds.rows]
+
+    def rows(self, decoded):
+        if self._from_avro is None:
+            return decoded
+        return [self._from_avro(r) for r in decoded]
 
     def encode(self, rows):
         bio = io.BytesIO()
@@ -95,6 +176,16 @@ class _AvroBound(Bound):
 
     def decode(self, data):
         return list(self.fastavro.reader(io.BytesIO(data)))
+
+    def write_file(self, rows, path):
+        with open(path, "wb") as f:
+            self.fastavro.writer(f, self.parsed, rows, codec="null", validator=False)
+
+    def read_file(self, path):
+        # the file's own (writer's) schema: another language names its
+        # records and fields its own way; the digest reads fields by name
+        with open(path, "rb") as f:
+            return list(self.fastavro.reader(f))
 
     def query(self, data, proj):
         rs = self._readers.get(proj.query)
@@ -108,7 +199,7 @@ class Fastavro(Subject):
     format = "avro"
     library = "fastavro"
     modules = ("fastavro",)
-    ops = ("encode", "decode", "query")
+    ops = ("encode", "decode", "query", *FILE_OPS)
     labels = labels(
         model="dict rows",
         container="object container file in memory, codec null",

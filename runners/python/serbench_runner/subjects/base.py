@@ -29,6 +29,18 @@ class Bound:
         """The decoded objects as native rows for the digest (outside timing)."""
         return decoded
 
+    # The optional file ops (protocol §10), for subjects announcing
+    # "export" and "import": the file framing of the subject's format.
+
+    def write_file(self, natives, path: str) -> None:
+        """Writes the native objects to path as the format's file."""
+        raise NotImplementedError
+
+    def read_file(self, path: str):
+        """Reads the format's file at path (written by any language) into
+        the subject's decoded objects (rows() turns them into native rows)."""
+        raise NotImplementedError
+
 
 class Subject:
     name = ""
@@ -52,6 +64,9 @@ class Subject:
 
     def bind(self, schema: pa.Schema) -> Bound:
         raise NotImplementedError
+
+
+FILE_OPS = ("export", "import")
 
 
 def labels(**kw) -> dict:

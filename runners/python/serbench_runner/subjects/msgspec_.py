@@ -12,7 +12,7 @@ from typing import Optional
 
 import pyarrow as pa
 
-from .base import Bound, Subject, labels
+from .base import FILE_OPS, Bound, Subject, labels
 
 
 def _attr(name: str, i: int) -> str:
@@ -85,8 +85,11 @@ class _MsgspecBound(Bound):
         self.row = _Types().struct(list(schema))
         mod = msgspec.json if proto == "json" else msgspec.msgpack
         self.mod = mod
-        self.encode = mod.Encoder().encode
+        self.proto = proto
+        self._enc = mod.Encoder()
+        self.encode = self._enc.encode
         self.decode = mod.Decoder(list[self.row]).decode
+        self._row_dec = mod.Decoder(self.row)
         self.schema = schema
         self._queries = {}
 
@@ -107,13 +110,40 @@ class _MsgspecBound(Bound):
     def query(self, data, proj):
         return self.query_decoder(proj)(data)
 
+    def write_file(self, natives, path):
+        with open(path, "wb") as f:
+            if self.proto == "json":
+                f.write(self._enc.encode_lines(natives))  # JSON Lines
+            else:
+                for r in natives:  # one map per row, back to back
+                    f.write(self._enc.encode(r))
+
+    def read_file(self, path):
+        with open(path, "rb") as f:
+            data = f.read()
+        if self.proto == "json":
+            return self._row_dec.decode_lines(data)
+        # msgspec decodes one MessagePack value per call: the msgpack
+        # package finds where each row ends (skip), msgspec decodes it.
+        import msgpack
+
+        u = msgpack.Unpacker(max_buffer_size=max(len(data), 1 << 20))
+        u.feed(data)
+        out, start = [], 0
+        while start < len(data):
+            u.skip()
+            end = u.tell()
+            out.append(self._row_dec.decode(data[start:end]))
+            start = end
+        return out
+
 
 class MsgspecJson(Subject):
     name = "msgspec-json"
     format = "json"
     library = "msgspec"
     modules = ("msgspec",)
-    ops = ("encode", "decode", "query")
+    ops = ("encode", "decode", "query", *FILE_OPS)
     labels = labels(
         model="msgspec.Struct rows (defstruct from the schema)",
         timestamps="RFC 3339 strings",
@@ -132,7 +162,7 @@ class MsgspecMsgpack(Subject):
     format = "msgpack"
     library = "msgspec"
     modules = ("msgspec",)
-    ops = ("encode", "decode", "query")
+    ops = ("encode", "decode", "query", *FILE_OPS)
     labels = labels(
         model="msgspec.Struct rows (defstruct from the schema)",
         timestamps="msgpack timestamp ext",

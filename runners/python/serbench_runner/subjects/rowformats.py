@@ -5,15 +5,20 @@ inside the timed decode (schema-driven fix-ups)."""
 
 from __future__ import annotations
 
+import io
 import json
 
 from .. import wire
 from ..projection import rows_projector
-from .base import Bound, Subject, labels
+from .base import FILE_OPS, Bound, Subject, labels
 
 
 class _Fixed(Bound):
-    def __init__(self, schema, enc, dec, fix):
+    def __init__(self, schema, enc, dec, fix, row_enc=None, split=None, file_fix=False):
+        """enc/dec: the rows as one value; row_enc: one row to bytes for the
+        file ops, split: a file's bytes to the decoded row values; file_fix:
+        read files through wire.file_leaf (another language's conventions)
+        instead of fix."""
         self.schema = schema
         self.encode = enc
         if fix is None:
@@ -21,6 +26,19 @@ class _Fixed(Bound):
         else:
             self.decode = lambda b: fix(dec(b))
         self._projectors = {}
+        self._row_enc, self._split, self._fix = row_enc, split, fix
+        if file_fix:
+            self._fix = wire.rows_fixer(schema, wire.file_leaf)
+
+    def write_file(self, natives, path):
+        with open(path, "wb") as f:
+            for r in natives:
+                f.write(self._row_enc(r))
+
+    def read_file(self, path):
+        with open(path, "rb") as f:
+            rows = self._split(f.read())
+        return rows if self._fix is None else self._fix(rows)
 
     def query(self, data, proj):
         """A full decode, then the projection (these formats cannot skip)."""
@@ -34,7 +52,28 @@ class _RowSubject(Subject):
     ops = ("encode", "decode", "query")
 
 
-class StdJson(_RowSubject):
+class _FileRowSubject(_RowSubject):
+    ops = ("encode", "decode", "query", *FILE_OPS)
+
+
+def _json_lines(data: bytes, loads) -> list:
+    """JSON Lines: one value per non-empty line."""
+    return [loads(line) for line in data.split(b"\n") if line.strip()]
+
+
+def _cbor_sequence(data: bytes) -> list:
+    """A CBOR sequence (RFC 8742): data items back to back."""
+    import cbor2
+
+    bio = io.BytesIO(data)
+    dec = cbor2.CBORDecoder(bio)
+    out = []
+    while bio.tell() < len(data):
+        out.append(dec.decode())
+    return out
+
+
+class StdJson(_FileRowSubject):
     name = "json"
     format = "json"
     library = "python"  # the standard library: the interpreter's version
@@ -49,10 +88,17 @@ class StdJson(_RowSubject):
         fix = wire.rows_fixer(schema, wire.json_leaf)
         enc = json.JSONEncoder(default=wire.json_default, ensure_ascii=False, separators=(",", ":")).encode
         dec = json.loads
-        return _Fixed(schema, lambda rows: enc(rows).encode("utf-8"), dec, fix)
+        return _Fixed(
+            schema,
+            lambda rows: enc(rows).encode("utf-8"),
+            dec,
+            fix,
+            row_enc=lambda r: enc(r).encode("utf-8") + b"\n",
+            split=lambda b: _json_lines(b, json.loads),
+        )
 
 
-class Orjson(_RowSubject):
+class Orjson(_FileRowSubject):
     name = "orjson"
     format = "json"
     library = "orjson"
@@ -72,10 +118,17 @@ class Orjson(_RowSubject):
         fix = wire.rows_fixer(schema, wire.json_leaf)
         default = wire.json_default
         dumps = orjson.dumps
-        return _Fixed(schema, lambda rows: dumps(rows, default=default), orjson.loads, fix)
+        return _Fixed(
+            schema,
+            lambda rows: dumps(rows, default=default),
+            orjson.loads,
+            fix,
+            row_enc=lambda r: dumps(r, default=default, option=orjson.OPT_APPEND_NEWLINE),
+            split=lambda b: _json_lines(b, orjson.loads),
+        )
 
 
-class Msgpack(_RowSubject):
+class Msgpack(_FileRowSubject):
     name = "msgpack"
     format = "msgpack"
     library = "msgpack"
@@ -94,10 +147,15 @@ class Msgpack(_RowSubject):
         def dec(b):
             return msgpack.unpackb(b, timestamp=3, raw=False, strict_map_key=False)
 
-        return _Fixed(schema, enc, dec, fix)
+        def split(b):
+            u = msgpack.Unpacker(timestamp=3, raw=False, strict_map_key=False, max_buffer_size=max(len(b), 1 << 20))
+            u.feed(b)
+            return list(u)
+
+        return _Fixed(schema, enc, dec, fix, row_enc=enc, split=split, file_fix=True)
 
 
-class Cbor2(_RowSubject):
+class Cbor2(_FileRowSubject):
     name = "cbor2"
     format = "cbor"
     library = "cbor2"
@@ -107,7 +165,7 @@ class Cbor2(_RowSubject):
     def bind(self, schema):
         import cbor2
 
-        return _Fixed(schema, cbor2.dumps, cbor2.loads, None)
+        return _Fixed(schema, cbor2.dumps, cbor2.loads, None, row_enc=cbor2.dumps, split=_cbor_sequence, file_fix=True)
 
 
 class Pyfory(_RowSubject):

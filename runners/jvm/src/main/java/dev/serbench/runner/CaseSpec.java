@@ -8,7 +8,7 @@ import java.util.List;
 /** One line of cases.jsonl (§1); unknown fields are ignored. */
 public record CaseSpec(String id, String group, String subject, String role, String op, String dataset,
     long size, String codec, String query, int count, int minCount, long budgetNs, int perRound,
-    boolean noWarmup, String limitOf, List<String> paramKeys) {
+    boolean noWarmup, String limitOf, List<String> paramKeys, String path) {
 
   static String text(JsonNode n, String k) {
     JsonNode v = n.get(k);
@@ -34,6 +34,7 @@ public record CaseSpec(String id, String group, String subject, String role, Str
     return new CaseSpec(id, text(n, "group"), text(n, "subject"), text(n, "role"), text(n, "op"),
         text(n, "dataset"), n.path("size").asLong(0), text(n, "codec"), text(n, "query"),
         n.path("count").asInt(0), n.path("min_count").asInt(0), n.path("budget_ns").asLong(0),
-        n.path("per_round").asInt(0), n.path("no_warmup").asBoolean(false), text(n, "limit_of"), keys);
+        n.path("per_round").asInt(0), n.path("no_warmup").asBoolean(false), text(n, "limit_of"), keys,
+        text(n, "path"));
   }
 }

@@ -181,6 +181,10 @@ public final class Runner {
         if (stop) {
           return;
         }
+        if (FILE_OPS.contains(c.op())) {
+          fileCase(c);
+          continue;
+        }
         Member m = new Member(c);
         try {
           setup(m);
@@ -337,6 +341,110 @@ public final class Runner {
       datasets.put(name, d);
     }
     return d;
+  }
+
+  /** The optional file ops (§10). */
+  static final List<String> FILE_OPS = Subject.FILE_OPS;
+
+  /** A file case's path, resolved against the work directory; it must lie under WORK/tmp. */
+  Path filePath(CaseSpec c) throws IOException {
+    if (c.path().isEmpty()) {
+      throw new IllegalArgumentException("op " + c.op() + " without a path");
+    }
+    Path tmp = work.resolve("tmp").toRealPath();
+    Path p = work.resolve(c.path()).normalize();
+    Path parent = p.getParent() == null ? null : p.getParent().toRealPath();
+    if (parent == null || !parent.startsWith(tmp)) {
+      throw new IllegalArgumentException("path " + c.path() + " is not under WORK/tmp");
+    }
+    return parent.resolve(p.getFileName());
+  }
+
+  /**
+   * export: writes the dataset to the case's path as the subject's format's file and reads it
+   * back; import: reads the file at the path. Both report the digest of what was read (through the
+   * dataset's schema) and the file's size; neither is timed.
+   */
+  private void fileCase(CaseSpec c) {
+    Subject.Bound b = null;
+    try {
+      Path path;
+      Dataset ds;
+      Object natives = null;
+      try {
+        if (!c.paramKeys().isEmpty()) {
+          throw new IllegalArgumentException("unknown params key " + c.paramKeys().get(0));
+        }
+        if (!c.codec().isEmpty() && !c.codec().equals("none")) {
+          throw new IllegalArgumentException("op " + c.op() + " takes no codec (got " + c.codec() + ")");
+        }
+        Subject s = subjects.get(c.subject());
+        if (s == null) {
+          throw new IllegalArgumentException("unknown subject " + c.subject());
+        }
+        if (!s.ops().contains(c.op())) {
+          throw new IllegalArgumentException("unknown op " + c.op() + " for subject " + c.subject());
+        }
+        path = filePath(c);
+        ds = dataset(c.dataset());
+        b = s.bind(ds, work.resolve("tmp"));
+        if (c.op().equals("export")) {
+          natives = b.prepare(ds.rows());
+        }
+      } catch (Throwable t) {
+        error(c, "setup", Out.oneLine(t));
+        failed++;
+        finished++;
+        return;
+      }
+      String what = c.op().equals("export") ? "write" : "read";
+      Digest.Result r;
+      long elapsed;
+      try {
+        long t0 = System.nanoTime();
+        Object read;
+        if (natives != null) {
+          b.writeFile(natives, path);
+          elapsed = System.nanoTime() - t0;
+          natives = null;
+          what = "reading its own file back";
+          read = b.readFile(path);
+        } else {
+          read = b.readFile(path);
+          elapsed = System.nanoTime() - t0;
+        }
+        List<?> rows = b.fileRows(read);
+        if (rows.size() != ds.size()) {
+          throw new IllegalStateException("read " + rows.size() + " rows, want " + ds.size());
+        }
+        r = Digest.digest(ds.schema(), rows, b.fileNav(), null);
+      } catch (Throwable t) {
+        out.line(Out.obj("type", "verify", "case", c.id(), "ok", false,
+            "reason", c.op() + " (" + what + ") failed: " + Out.oneLine(t)));
+        failed++;
+        finished++;
+        return;
+      }
+      List<Map<String, Object>> cols = new ArrayList<>();
+      for (Digest.Column col : r.columns()) {
+        cols.add(Out.obj("path", col.path(), "digest", col.digest()));
+      }
+      out.line(Out.obj("type", "verify", "case", c.id(), "ok", true, "encoded_bytes", Files.size(path),
+          "elapsed_ns", elapsed, "digest", Out.obj("rows", r.rows(), "table", r.table(), "columns", cols)));
+      finished++;
+    } catch (IOException e) {
+      out.line(Out.obj("type", "verify", "case", c.id(), "ok", false, "reason", c.op() + ": " + Out.oneLine(e)));
+      failed++;
+      finished++;
+    } finally {
+      if (b != null) {
+        try {
+          b.close();
+        } catch (Exception e) {
+          // closing
+        }
+      }
+    }
   }
 
   /** Setup (§4.1): dataset, native objects, encoded input; unknown subject/op/codec/params fail. */

@@ -14,6 +14,8 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.util.TransferPair;
@@ -38,6 +40,11 @@ public final class ArrowIpcSubject implements Subject {
   @Override
   public String library() {
     return "org.apache.arrow:arrow-vector";
+  }
+
+  @Override
+  public List<String> ops() {
+    return List.of("encode", "decode", FILE_OPS.get(0), FILE_OPS.get(1));
   }
 
   @Override
@@ -100,6 +107,40 @@ public final class ArrowIpcSubject implements Subject {
       @SuppressWarnings("unchecked")
       public List<?> rows(Object decoded) {
         return ArrowRows.rows((List<VectorSchemaRoot>) decoded, null);
+      }
+
+      /** Export: the IPC file format (magic, one record batch, footer), not the stream. */
+      @Override
+      public void writeFile(Object natives, Path path) throws Exception {
+        VectorSchemaRoot r = (VectorSchemaRoot) natives;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+            ArrowFileWriter w = new ArrowFileWriter(r, null, ch)) {
+          w.start();
+          w.writeBatch();
+          w.end();
+        }
+      }
+
+      /** Import: every record batch of an IPC file, dictionaries decoded, as generic rows. */
+      @Override
+      public Object readFile(Path path) throws Exception {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path);
+            ArrowFileReader rd = new ArrowFileReader(ch, alloc)) {
+          VectorSchemaRoot root = rd.getVectorSchemaRoot();
+          for (org.apache.arrow.vector.ipc.message.ArrowBlock b : rd.getRecordBlocks()) {
+            rd.loadRecordBatch(b);
+            ArrowRows.appendRows(root, rd, rows);
+          }
+        }
+        return rows;
+      }
+
+      @Override
+      public List<?> fileRows(Object read) {
+        return (List<?>) read;
       }
 
       @Override

@@ -35,11 +35,20 @@ public final class AvroSchemas {
     return record("Row", "", s.getFields(), names);
   }
 
+  /**
+   * {@code n} as an Avro name, as Go's format/dynamic and the Python runner make it (so the three
+   * write the same names): every character but ASCII letters, digits and '_' becomes '_', a
+   * leading digit is prefixed with '_'.
+   */
   static String sanitize(String n) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < n.length(); i++) {
       char c = n.charAt(i);
       boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i > 0 && c >= '0' && c <= '9');
+      if (i == 0 && c >= '0' && c <= '9') {
+        b.append('_').append(c);
+        continue;
+      }
       b.append(ok ? c : '_');
     }
     if (b.length() == 0) {

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -42,7 +45,26 @@ public final class AvroSubject implements Subject {
 
   @Override
   public List<String> ops() {
-    return List.of("encode", "decode", "query");
+    return List.of("encode", "decode", "query", FILE_OPS.get(0), FILE_OPS.get(1));
+  }
+
+  /**
+   * The data model of imported files: Avro's logical-type conversions, so a file's timestamps
+   * (timestamp-millis, -micros, -nanos, local-timestamp-*), dates and decimals come back as
+   * {@code Instant}, {@code LocalDateTime}, {@code LocalDate} and {@code BigDecimal} whatever unit
+   * the writer chose.
+   */
+  static GenericData withConversions() {
+    GenericData gd = new GenericData();
+    gd.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
+    gd.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMicrosConversion());
+    gd.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampNanosConversion());
+    gd.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.LocalTimestampMillisConversion());
+    gd.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.LocalTimestampMicrosConversion());
+    gd.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.LocalTimestampNanosConversion());
+    gd.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.DateConversion());
+    gd.addLogicalTypeConversion(new org.apache.avro.Conversions.DecimalConversion());
+    return gd;
   }
 
   @Override
@@ -116,6 +138,40 @@ public final class AvroSubject implements Subject {
       @Override
       public Nav nav() {
         return AvroNav.INSTANCE;
+      }
+
+      /** Export: an object container file (codec null) of the records. */
+      @Override
+      @SuppressWarnings("unchecked")
+      public void writeFile(Object natives, Path path) throws Exception {
+        try (DataFileWriter<GenericRecord> w = new DataFileWriter<>(new GenericDatumWriter<GenericRecord>(schema))) {
+          w.create(schema, path.toFile());
+          for (GenericRecord r : (List<GenericRecord>) natives) {
+            w.append(r);
+          }
+        }
+      }
+
+      /**
+       * Import: the file's records through its own (writer's) schema: another language names its
+       * records its own way; the digest reads fields by (sanitized) name.
+       */
+      @Override
+      public Object readFile(Path path) throws Exception {
+        List<GenericRecord> out = new ArrayList<>();
+        GenericData gd = withConversions();
+        try (DataFileReader<GenericRecord> r = new DataFileReader<>(path.toFile(),
+            new GenericDatumReader<GenericRecord>(null, null, gd))) {
+          for (GenericRecord g : r) {
+            out.add(g);
+          }
+        }
+        return out;
+      }
+
+      @Override
+      public Nav fileNav() {
+        return FileValues.NAV;
       }
     };
   }

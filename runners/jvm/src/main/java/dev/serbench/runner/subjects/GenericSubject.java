@@ -41,7 +41,31 @@ public abstract class GenericSubject implements Subject {
 
   @Override
   public List<String> ops() {
-    return List.of("encode", "decode", "query");
+    if (!files()) {
+      return List.of("encode", "decode", "query");
+    }
+    return List.of("encode", "decode", "query", FILE_OPS.get(0), FILE_OPS.get(1));
+  }
+
+  /** Whether the subject implements the file ops (protocol §10). */
+  protected boolean files() {
+    return false;
+  }
+
+  /** Export: writes the rows (the dataset's {@code fields}) as the format's file. */
+  protected void writeFile(List<Map<String, Object>> rows, List<org.apache.arrow.vector.types.pojo.Field> fields, Path path)
+      throws Exception {
+    throw new UnsupportedOperationException("export");
+  }
+
+  /** Import: reads the format's file into rows. */
+  protected List<?> readFile(Path path) throws Exception {
+    throw new UnsupportedOperationException("import");
+  }
+
+  /** How the digest reads {@link #readFile}'s rows. */
+  protected dev.serbench.runner.digest.Nav fileNav() {
+    return FileValues.NAV;
   }
 
   @Override
@@ -101,6 +125,22 @@ public abstract class GenericSubject implements Subject {
       @Override
       public dev.serbench.runner.digest.Nav nav() {
         return s.nav();
+      }
+
+      @Override
+      @SuppressWarnings("unchecked")
+      public void writeFile(Object natives, Path path) throws Exception {
+        s.writeFile((List<Map<String, Object>>) natives, ds.schema().getFields(), path);
+      }
+
+      @Override
+      public Object readFile(Path path) throws Exception {
+        return s.readFile(path);
+      }
+
+      @Override
+      public dev.serbench.runner.digest.Nav fileNav() {
+        return s.fileNav();
       }
     };
   }

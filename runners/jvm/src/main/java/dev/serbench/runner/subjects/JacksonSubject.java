@@ -23,14 +23,18 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public final class JacksonSubject extends GenericSubject {
   private final ObjectWriter writer;
   private final ObjectReader reader;
+  private final ObjectMapper mapper;
   private final boolean base64;
+  private final boolean files;
 
-  private JacksonSubject(String name, String format, String library, ObjectMapper m, boolean base64) {
+  private JacksonSubject(String name, String format, String library, ObjectMapper m, boolean base64, boolean files) {
     super(name, format, library, labels("codegen", "no", "reuse", "no", "zero_copy", "no",
         "time_precision", "us", "model", "java.util.Map/List (untyped)"));
     this.writer = m.writer();
     this.reader = m.readerFor(List.class);
+    this.mapper = m;
     this.base64 = base64;
+    this.files = files;
   }
 
   public static JacksonSubject json() {
@@ -39,17 +43,17 @@ public final class JacksonSubject extends GenericSubject {
         .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
         .build();
     return new JacksonSubject("jackson-json", "json", "com.fasterxml.jackson.core:jackson-databind",
-        new ObjectMapper(f), true);
+        new ObjectMapper(f), true, true);
   }
 
   public static JacksonSubject smile() {
     return new JacksonSubject("jackson-smile", "smile", "com.fasterxml.jackson.dataformat:jackson-dataformat-smile",
-        new ObjectMapper(new SmileFactory()), false);
+        new ObjectMapper(new SmileFactory()), false, false);
   }
 
   public static JacksonSubject cbor() {
     return new JacksonSubject("jackson-cbor", "cbor", "com.fasterxml.jackson.dataformat:jackson-dataformat-cbor",
-        new ObjectMapper(new CBORFactory()), false);
+        new ObjectMapper(new CBORFactory()), false, true);
   }
 
   @Override
@@ -60,6 +64,49 @@ public final class JacksonSubject extends GenericSubject {
   @Override
   protected List<?> read(byte[] bytes) throws Exception {
     return reader.readValue(bytes);
+  }
+
+  @Override
+  protected boolean files() {
+    return files;
+  }
+
+  /**
+   * JSON: JSON Lines, one object per line ({@link FileValues.Style#JSON}: RFC 3339 timestamps,
+   * ISO dates, decimal text, base64 binary). CBOR: a CBOR sequence (RFC 8742) of maps, the generic
+   * model as Jackson writes it (timestamps as integers in the column's unit, dates as integer
+   * days, decimals as text, binary as byte strings).
+   */
+  @Override
+  protected void writeFile(List<Map<String, Object>> rows, List<org.apache.arrow.vector.types.pojo.Field> fields,
+      java.nio.file.Path path) throws Exception {
+    FileValues.Style style = base64 ? FileValues.Style.JSON : FileValues.Style.BINARY;
+    try (java.io.OutputStream os = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(path), 1 << 16);
+        com.fasterxml.jackson.core.JsonGenerator g = mapper.getFactory().createGenerator(os)) {
+      if (base64) {
+        g.setRootValueSeparator(new com.fasterxml.jackson.core.io.SerializedString("\n"));
+      }
+      for (Map<String, Object> r : rows) {
+        mapper.writeValue(g, FileValues.row(r, fields, style));
+      }
+      if (base64) {
+        g.writeRaw('\n');
+      }
+    }
+  }
+
+  @Override
+  protected List<?> readFile(java.nio.file.Path path) throws Exception {
+    // a sequence of root-level values: JSON Lines (whitespace between values) or a CBOR sequence
+    try (com.fasterxml.jackson.databind.MappingIterator<Object> it = mapper.readerFor(Map.class)
+        .readValues(java.nio.file.Files.readAllBytes(path))) {
+      return it.readAll();
+    }
+  }
+
+  @Override
+  protected Nav fileNav() {
+    return base64 ? FileValues.JSON_NAV : FileValues.NAV;
   }
 
   private static final Nav BASE64 = new Nav() {

@@ -32,7 +32,40 @@ public final class MsgpackSubject extends GenericSubject {
     return p.toByteArray();
   }
 
-  static void pack(MessageBufferPacker p, Object v) throws Exception {
+  @Override
+  protected boolean files() {
+    return true;
+  }
+
+  /**
+   * Export: the rows as MessagePack maps back to back ({@link FileValues.Style#BINARY}: timestamps
+   * as integers in the column's unit, dates as integer days, decimals as text).
+   */
+  @Override
+  protected void writeFile(List<Map<String, Object>> rows, List<org.apache.arrow.vector.types.pojo.Field> fields,
+      java.nio.file.Path path) throws Exception {
+    try (org.msgpack.core.MessagePacker p = MessagePack.newDefaultPacker(
+        new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(path), 1 << 16))) {
+      for (Map<String, Object> r : rows) {
+        pack(p, FileValues.row(r, fields, FileValues.Style.BINARY));
+      }
+    }
+  }
+
+  /** Import: every map of the file, one after another; timestamp extensions (-1) as Instant. */
+  @Override
+  protected List<?> readFile(java.nio.file.Path path) throws Exception {
+    List<Object> out = new ArrayList<>();
+    try (MessageUnpacker u = MessagePack.newDefaultUnpacker(
+        new java.io.BufferedInputStream(java.nio.file.Files.newInputStream(path), 1 << 16))) {
+      while (u.hasNext()) {
+        out.add(unpack(u));
+      }
+    }
+    return out;
+  }
+
+  static void pack(org.msgpack.core.MessagePacker p, Object v) throws Exception {
     if (v == null) {
       p.packNil();
     } else if (v instanceof String s) {
@@ -117,6 +150,13 @@ public final class MsgpackSubject extends GenericSubject {
           m.put(k, unpack(u));
         }
         return m;
+      }
+      case EXTENSION: {
+        org.msgpack.core.ExtensionTypeHeader h = u.unpackExtensionTypeHeader();
+        if (h.isTimestampType()) {
+          return u.unpackTimestamp(h);
+        }
+        throw new IllegalArgumentException("msgpack: extension type " + h.getType() + " has no meaning here");
       }
       default:
         throw new IllegalArgumentException("msgpack: unexpected " + f);

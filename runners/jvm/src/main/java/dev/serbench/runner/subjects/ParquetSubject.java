@@ -58,7 +58,7 @@ public final class ParquetSubject implements Subject {
 
   @Override
   public List<String> ops() {
-    return List.of("encode", "decode", "query");
+    return List.of("encode", "decode", "query", FILE_OPS.get(0), FILE_OPS.get(1));
   }
 
   @Override
@@ -172,6 +172,42 @@ public final class ParquetSubject implements Subject {
       @Override
       public Nav nav() {
         return AvroNav.INSTANCE;
+      }
+
+      /** Export: the Parquet file encode makes (uncompressed pages, 3-level lists). */
+      @Override
+      public void writeFile(Object natives, Path path) throws Exception {
+        java.nio.file.Files.write(path, encode(natives));
+      }
+
+      /**
+       * Import: the file through the Avro schema parquet-avro derives from the file's own Parquet
+       * schema (no requested projection: another language names and nests its columns its own
+       * way), with Avro's logical-type conversions (timestamps in any unit as Instant).
+       */
+      @Override
+      public Object readFile(Path path) throws Exception {
+        List<GenericRecord> out = new ArrayList<>();
+        PlainParquetConfiguration c = conf();
+        // A file without parquet-avro's own schema in its footer (Go's, pyarrow's, polars'):
+        // read its 3-level LIST groups as lists of their elements, not as lists of records
+        // holding one field "element" (parquet-avro's default guess for a repeated group).
+        c.set(org.apache.parquet.avro.AvroSchemaConverter.ADD_LIST_ELEMENT_RECORDS, "false");
+        try (ParquetReader<GenericRecord> r = AvroParquetReader.<GenericRecord>builder(
+                new MemIn(java.nio.file.Files.readAllBytes(path)), c)
+            .withDataModel(AvroSubject.withConversions())
+            .build()) {
+          GenericRecord g;
+          while ((g = r.read()) != null) {
+            out.add(g);
+          }
+        }
+        return out;
+      }
+
+      @Override
+      public Nav fileNav() {
+        return FileValues.NAV;
       }
     };
   }

@@ -21,6 +21,9 @@ public interface Subject {
     return List.of("encode", "decode");
   }
 
+  /** The optional file ops (protocol §10) a subject announces among its ops. */
+  List<String> FILE_OPS = List.of("export", "import");
+
   /** Whether it binds to any dataset (false: only to the schemas it has generated code for). */
   default boolean anySchema() {
     return true;
@@ -63,6 +66,32 @@ public interface Subject {
     /** How the digest reads the native objects. */
     default dev.serbench.runner.digest.Nav nav() {
       return dev.serbench.runner.digest.Nav.DEFAULT;
+    }
+
+    /**
+     * Export (protocol §10): writes the native objects to {@code path} as the file the subject's
+     * format defines. Only subjects announcing {@code export} implement it.
+     */
+    default void writeFile(Object natives, Path path) throws Exception {
+      throw new UnsupportedOperationException("export");
+    }
+
+    /**
+     * Import (protocol §10): reads the format's file at {@code path}, written by this or any
+     * other language, into decoded objects that {@link #rows} and {@link #fileNav} read.
+     */
+    default Object readFile(Path path) throws Exception {
+      throw new UnsupportedOperationException("import");
+    }
+
+    /** The top-level row objects of what {@link #readFile} returned, for the digest. */
+    default List<?> fileRows(Object read) throws Exception {
+      return rows(read);
+    }
+
+    /** How the digest reads what {@link #readFile} returned. */
+    default dev.serbench.runner.digest.Nav fileNav() {
+      return nav();
     }
 
     /** Releases native objects (off-heap memory); a no-op for heap objects. */

@@ -1,0 +1,355 @@
+// Package interop builds the interop matrix — who reads whose files — across
+// Go and the runners' languages (issues 24 and 25, item 4). For every file
+// format that Go and the runners share (JSON Lines, MessagePack, CBOR, Avro
+// OCF, Parquet, Arrow IPC), each writer (Go's schema-driven format from
+// format/dynamic, and each runner subject of that format: java:jackson-json,
+// python:orjson, …) writes the dataset to a file once, and every reader of
+// that format in every language reads every file. Each read's digest (§7 of
+// docs/runner-protocol.md) is compared with the Go side's digest of the
+// dataset: a cell is ok when they agree, else ✗ with a one-line reason (the
+// reader's error, or the columns that differ and, from their types, the
+// likely cause: a timestamp unit, a logical type, a map's keys…).
+//
+// The runners take part through the optional protocol ops export and import
+// (§10 of the protocol): all export cases of a runner run in one invocation,
+// then all its import cases in a second one, so a runtime's start-up (the
+// JVM's) is paid twice per runner, not once per cell.
+//
+// Protobuf is not in the matrix: the runners' protobuf subjects are bound to
+// classes generated from the nested workload's .proto files, while Go's
+// dynamic protobuf formats derive a message descriptor from the Arrow schema
+// at run time ("serbench.dynamic.Row"); for a user's file there is no schema
+// both sides were built from, so a cell could only compare two different
+// message layouts.
+//
+// Matrix.Cases turns the cells into results.Case values (op=interop) that
+// are recorded and rendered like any other result.
+package interop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/serbench/serbench/dataset/userdata"
+	"github.com/serbench/serbench/digest"
+	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/runner"
+)
+
+// Format is one file format of the matrix.
+type Format struct {
+	// Name is the matrix's name for the file format ("jsonl").
+	Name string
+	// Ext is the files' extension, without the dot.
+	Ext string
+	// Subjects are the runner subject formats (hello's subjects[].format)
+	// whose export writes, and import reads, this file.
+	Subjects []string
+	// Go is the Go side's writer and reader of the file; nil when Go has
+	// none.
+	Go *GoFormat
+	// Framing says what the file is, for reports.
+	Framing string
+}
+
+// Formats returns the matrix's file formats, in report order. The framing
+// of each is defined by §10 of the runner protocol.
+func Formats() []Format {
+	return []Format{
+		{Name: "jsonl", Ext: "jsonl", Subjects: []string{"json"}, Go: goDynamic("jsonl", dynamic.NewJSONL),
+			Framing: "JSON Lines: one object per row and line; timestamps RFC 3339 UTC text, dates YYYY-MM-DD, decimals text, binary base64"},
+		{Name: "msgpack", Ext: "msgpack", Subjects: []string{"msgpack"}, Go: goDynamic("msgpack", dynamic.NewMsgpack),
+			Framing: "MessagePack maps back to back, one per row"},
+		{Name: "cbor", Ext: "cbor", Subjects: []string{"cbor"}, Go: goDynamic("cbor", dynamic.NewCBOR),
+			Framing: "a CBOR sequence (RFC 8742) of maps, one per row"},
+		{Name: "avro-ocf", Ext: "avro", Subjects: []string{"avro"}, Go: goUserdata("avro-ocf", dynamic.NewAvro, userdata.KindAvro, "format/dynamic's decoder accepts only a writer schema with its own fingerprint: its record names and nullability"),
+			Framing: "an Avro object container file (codec null), the writer's schema in its header"},
+		{Name: "parquet", Ext: "parquet", Subjects: []string{"parquet"}, Go: goUserdata("parquet", dynamic.NewParquet, userdata.KindParquet, "format/dynamic's decoder accepts only its own Arrow layout: not large_string or large_list"),
+			Framing: "a Parquet file"},
+		{Name: "arrow-ipc", Ext: "arrow", Subjects: []string{"arrow-ipc-stream", "arrow-ipc", "arrow-ipc-file", "arrow"}, Go: goArrowFile(),
+			Framing: "the Arrow IPC file format (ARROW1 magic, footer)"},
+	}
+}
+
+// FormatOf returns the matrix format a runner subject's format belongs to.
+func FormatOf(subjectFormat string) (*Format, bool) {
+	fs := Formats()
+	for i := range fs {
+		if slices.Contains(fs[i].Subjects, subjectFormat) {
+			return &fs[i], true
+		}
+	}
+	return nil, false
+}
+
+// Dataset is the data every writer writes.
+type Dataset struct {
+	// Name names the dataset (a directory name: letters, digits, '-', '_', '.').
+	Name   string
+	Schema *arrow.Schema
+	// Batches hold the rows; they must have Schema.
+	Batches []arrow.RecordBatch
+}
+
+// Rows is the dataset's row count.
+func (d *Dataset) Rows() int64 {
+	var n int64
+	for _, b := range d.Batches {
+		n += b.NumRows()
+	}
+	return n
+}
+
+// Party is one writer or reader: Go's format, or a runner's subject.
+type Party struct {
+	// Name is "go:<format>" or "<language>:<subject>".
+	Name     string
+	Language string
+	// Subject is the runner's subject name ("" for Go).
+	Subject string
+	// Files says whether it announced export and import; a runner subject
+	// that did not is shown as "runner has no export/import".
+	Files bool
+	ready *runner.Ready
+}
+
+// Status of a cell.
+const (
+	OK     = "ok"
+	Failed = "✗"
+)
+
+// Cell is one writer's file read by one reader.
+type Cell struct {
+	Format string
+	Writer string
+	Reader string
+	// Status is OK or Failed.
+	Status string
+	// Reason says in one line why a cell is Failed.
+	Reason string
+	// Note says what an OK cell's reader saw that is not exactly the
+	// dataset but what the format requires (names made Avro names).
+	Note string
+	// Bytes is the size of the writer's file (0 when none was written).
+	Bytes int64
+	// ReadNs is how long the reader took to read the file once (its own
+	// clock; 0 when it did not say).
+	ReadNs int64
+	// WriterLanguage and ReaderLanguage are the parties' languages.
+	WriterLanguage, ReaderLanguage string
+}
+
+// Matrix is the outcome of Run.
+type Matrix struct {
+	Dataset string
+	Rows    int64
+	// Cells in format order, then writer, then reader.
+	Cells []Cell
+	// Parties by format name, writers and readers alike.
+	Parties map[string][]Party
+	// Elapsed is the wall time of Run.
+	Elapsed time.Duration
+	// Invocations is the number of runner processes started.
+	Invocations int
+	// Notes says per format how Go reads other writers' files, when not
+	// as it reads its own.
+	Notes map[string]string
+}
+
+// Options configure Run.
+type Options struct {
+	// Formats restricts the matrix to these format names (nil: all).
+	Formats []string
+	// Log hears progress; nil: silent.
+	Log func(format string, args ...any)
+}
+
+// Run builds the matrix of ds in dir (created if needed; the files stay
+// there): Go writes each format's file, each runner exports its subjects'
+// files in one invocation, then every reader reads every file of its
+// format — Go in process, each runner in one import invocation. An error
+// means the matrix could not be built at all (dir unusable, the dataset
+// not digestible); everything else is a cell's reason.
+func Run(ctx context.Context, ds Dataset, ready []runner.Ready, dir string, opt Options) (*Matrix, error) {
+	t0 := time.Now()
+	logf := opt.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	want, err := digest.Batches(ds.Schema, ds.Batches...)
+	if err != nil {
+		return nil, fmt.Errorf("interop: the dataset's digest: %w", err)
+	}
+	files := filepath.Join(dir, "files")
+	if err := os.MkdirAll(files, 0o755); err != nil {
+		return nil, fmt.Errorf("interop: %w", err)
+	}
+	m := &Matrix{Dataset: ds.Name, Rows: want.Rows, Parties: map[string][]Party{}, Notes: map[string]string{}}
+	p := &plan{ds: ds, want: want, dir: dir, files: files, m: m, logf: logf,
+		written: map[string]*written{}, reads: map[[2]string]*read{}}
+	fs := Formats()
+	for i := range fs {
+		f := &fs[i]
+		if opt.Formats != nil && !slices.Contains(opt.Formats, f.Name) {
+			continue
+		}
+		p.formats = append(p.formats, f)
+		var ps []Party
+		if f.Go != nil && f.Go.Reader != "" {
+			m.Notes[f.Name] = f.Go.Reader
+		}
+		if f.Go != nil {
+			ps = append(ps, Party{Name: "go:" + f.Go.Name, Language: "go", Files: true})
+		}
+		for k := range ready {
+			rd := &ready[k]
+			for _, s := range rd.Hello.Subjects {
+				if !slices.Contains(f.Subjects, s.Format) {
+					continue
+				}
+				files := slices.Contains(s.Ops, runner.OpExport) && slices.Contains(s.Ops, runner.OpImport)
+				ps = append(ps, Party{Name: rd.Hello.Language + ":" + s.Name, Language: rd.Hello.Language, Subject: s.Name, Files: files, ready: rd})
+			}
+		}
+		m.Parties[f.Name] = ps
+	}
+	// 1. Go writes.
+	for _, f := range p.formats {
+		if f.Go != nil {
+			p.goWrite(f)
+		}
+	}
+	// 2. Each runner exports, in one invocation.
+	for k := range ready {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p.runnerExport(ctx, &ready[k])
+	}
+	// 3. Go reads every file of its formats.
+	for _, f := range p.formats {
+		if f.Go != nil {
+			p.goReadAll(f)
+		}
+	}
+	// 4. Each runner imports every other party's files, in one invocation.
+	for k := range ready {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p.runnerImport(ctx, &ready[k])
+	}
+	p.cells()
+	m.Elapsed = time.Since(t0)
+	return m, nil
+}
+
+// written is one writer's file.
+type written struct {
+	path   string // absolute, under dir/files
+	bytes  int64
+	err    string // why there is no file (or it does not read back)
+	ns     int64
+	digest *digest.Result // the writer's own read-back, when it made one
+}
+
+// read is one reader's outcome on one file.
+type read struct {
+	err    string
+	ns     int64
+	digest *digest.Result
+}
+
+type plan struct {
+	ds      Dataset
+	want    digest.Result
+	dir     string
+	files   string
+	m       *Matrix
+	logf    func(string, ...any)
+	formats []*Format
+	// written by format/writer; reads by {format/writer, reader}.
+	written map[string]*written
+	reads   map[[2]string]*read
+}
+
+func key(f *Format, party string) string { return f.Name + "/" + party }
+
+// fileName is the file of writer w in format f: "jsonl.java-jackson-json.jsonl".
+func fileName(f *Format, w string) string {
+	return f.Name + "." + strings.NewReplacer(":", "-", "/", "-").Replace(w) + "." + f.Ext
+}
+
+// cells fills the matrix from what was written and read.
+func (p *plan) cells() {
+	for _, f := range p.formats {
+		ps := p.m.Parties[f.Name]
+		for _, w := range ps {
+			wr := p.written[key(f, w.Name)]
+			for _, r := range ps {
+				c := Cell{Format: f.Name, Writer: w.Name, Reader: r.Name, WriterLanguage: w.Language, ReaderLanguage: r.Language}
+				switch {
+				case !w.Files:
+					c.Status, c.Reason = Failed, fmt.Sprintf("writer %s: runner has no export/import", w.Name)
+				case !r.Files:
+					c.Status, c.Reason = Failed, fmt.Sprintf("reader %s: runner has no export/import", r.Name)
+				case wr == nil:
+					c.Status, c.Reason = Failed, "writer "+w.Name+" wrote no file"
+				case wr.err != "" && wr.path == "":
+					c.Status, c.Reason = Failed, "writer "+w.Name+": "+wr.err
+				default:
+					c.Bytes = wr.bytes
+					var rd *read
+					if w.Name == r.Name {
+						rd = &read{err: wr.err, ns: wr.ns, digest: wr.digest}
+					} else {
+						rd = p.reads[[2]string{key(f, w.Name), r.Name}]
+					}
+					switch {
+					case rd == nil:
+						c.Status, c.Reason = Failed, "reader "+r.Name+" did not read the file"
+					case rd.err != "":
+						c.Status, c.Reason = Failed, explain(rd.err)
+					case rd.digest == nil:
+						c.Status, c.Reason = Failed, "the reader reported no digest"
+					default:
+						c.ReadNs = rd.ns
+						if why, note := compare(f.Name, p.ds.Schema, p.want, *rd.digest); why != "" {
+							c.Status, c.Reason = Failed, why
+						} else {
+							c.Status, c.Note = OK, note
+						}
+					}
+				}
+				p.m.Cells = append(p.m.Cells, c)
+			}
+		}
+	}
+}
+
+// link makes dst name the same file as src (a hard link, else a copy).
+func link(src, dst string) error {
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
