@@ -194,31 +194,11 @@ func Run(ctx context.Context, ds Dataset, ready []runner.Ready, dir string, opt 
 	m := &Matrix{Dataset: ds.Name, Rows: want.Rows, Parties: map[string][]Party{}, Notes: map[string]string{}}
 	p := &plan{ds: ds, want: want, dir: dir, files: files, m: m, logf: logf,
 		written: map[string]*written{}, reads: map[[2]string]*read{}}
-	fs := Formats()
-	for i := range fs {
-		f := &fs[i]
-		if opt.Formats != nil && !slices.Contains(opt.Formats, f.Name) {
-			continue
-		}
-		p.formats = append(p.formats, f)
-		var ps []Party
+	p.formats, m.Parties = parties(ready, opt.Formats)
+	for _, f := range p.formats {
 		if f.Go != nil && f.Go.Reader != "" {
 			m.Notes[f.Name] = f.Go.Reader
 		}
-		if f.Go != nil {
-			ps = append(ps, Party{Name: "go:" + f.Go.Name, Language: "go", Files: true})
-		}
-		for k := range ready {
-			rd := &ready[k]
-			for _, s := range rd.Hello.Subjects {
-				if !slices.Contains(f.Subjects, s.Format) {
-					continue
-				}
-				files := slices.Contains(s.Ops, runner.OpExport) && slices.Contains(s.Ops, runner.OpImport)
-				ps = append(ps, Party{Name: rd.Hello.Language + ":" + s.Name, Language: rd.Hello.Language, Subject: s.Name, Files: files, ready: rd})
-			}
-		}
-		m.Parties[f.Name] = ps
 	}
 	// 1. Go writes.
 	for _, f := range p.formats {
@@ -249,6 +229,54 @@ func Run(ctx context.Context, ds Dataset, ready []runner.Ready, dir string, opt 
 	p.cells()
 	m.Elapsed = time.Since(t0)
 	return m, nil
+}
+
+// parties returns the matrix's formats (those named; nil: all) and, by
+// format name, its writers and readers: Go's format and every runner
+// subject of that format.
+func parties(ready []runner.Ready, names []string) ([]*Format, map[string][]Party) {
+	var formats []*Format
+	out := map[string][]Party{}
+	fs := Formats()
+	for i := range fs {
+		f := &fs[i]
+		if names != nil && !slices.Contains(names, f.Name) {
+			continue
+		}
+		formats = append(formats, f)
+		var ps []Party
+		if f.Go != nil {
+			ps = append(ps, Party{Name: "go:" + f.Go.Name, Language: "go", Files: true})
+		}
+		for k := range ready {
+			rd := &ready[k]
+			for _, s := range rd.Hello.Subjects {
+				if !slices.Contains(f.Subjects, s.Format) {
+					continue
+				}
+				files := slices.Contains(s.Ops, runner.OpExport) && slices.Contains(s.Ops, runner.OpImport)
+				ps = append(ps, Party{Name: rd.Hello.Language + ":" + s.Name, Language: rd.Hello.Language, Subject: s.Name, Files: files, ready: rd})
+			}
+		}
+		out[f.Name] = ps
+	}
+	return formats, out
+}
+
+// Plan lists the cells Run would decide with these runners and formats
+// (nil: all), in Run's order, without writing or reading anything: their
+// Format, Writer, Reader and languages are set, their Status empty.
+func Plan(ready []runner.Ready, formats []string) []Cell {
+	fs, ps := parties(ready, formats)
+	var out []Cell
+	for _, f := range fs {
+		for _, w := range ps[f.Name] {
+			for _, r := range ps[f.Name] {
+				out = append(out, Cell{Format: f.Name, Writer: w.Name, Reader: r.Name, WriterLanguage: w.Language, ReaderLanguage: r.Language})
+			}
+		}
+	}
+	return out
 }
 
 // written is one writer's file.

@@ -172,7 +172,9 @@ func TestGoOnly(t *testing.T) {
 // import (two invocations), every cell is decided, and the ✗ say why.
 func TestFakeRunner(t *testing.T) {
 	ds := testDataset(t, 30)
-	m, err := Run(context.Background(), ds, []runner.Ready{fakeReady(t)}, t.TempDir(), Options{Formats: []string{"jsonl", "msgpack", "avro-ocf"}})
+	ready := []runner.Ready{fakeReady(t)}
+	formats := []string{"jsonl", "msgpack", "avro-ocf"}
+	m, err := Run(context.Background(), ds, ready, t.TempDir(), Options{Formats: formats})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,9 +215,26 @@ func TestFakeRunner(t *testing.T) {
 			t.Errorf("undecided cell %+v", c)
 		}
 	}
+	// Plan lists the same cells, in the same order, without running.
+	planned := Plan(ready, formats)
+	if len(planned) != len(m.Cells) {
+		t.Fatalf("Plan lists %d cells, Run decided %d", len(planned), len(m.Cells))
+	}
+	for i, c := range planned {
+		if d := m.Cells[i]; c.Format != d.Format || c.Writer != d.Writer || c.Reader != d.Reader || c.Status != "" {
+			t.Errorf("cell %d: planned %+v, decided %+v", i, c, d)
+		}
+	}
 	cases := m.Cases("data")
 	if len(cases) != len(m.Cells) {
 		t.Fatalf("%d cases", len(cases))
+	}
+	for i, c := range cases {
+		ok := m.Cells[i].Status == OK && m.Cells[i].ReadNs > 0 // an ok read must say how long it took
+		want := map[bool]string{true: ReadsYes, false: ReadsNo}[ok]
+		if c.OK() != ok || c.Labels.Get(LabelReads) != want || ok != (len(c.Samples) == 1) || (!ok && c.Error == "") {
+			t.Errorf("case %s: status %s, reads %q (want %q), %d samples, error %q", c.FullName(), c.Status, c.Labels.Get(LabelReads), want, len(c.Samples), c.Error)
+		}
 	}
 	var buf strings.Builder
 	w := results.NewWriter(&buf)

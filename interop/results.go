@@ -18,51 +18,69 @@ const MetricFileBytes = "file-B"
 // OpInterop is the op label of the interop cases.
 const OpInterop = "interop"
 
-// Cases returns the matrix as results, one case per cell of workload:
-// labels format, writer, reader, writer_language, reader_language and
-// op=interop; a ✗ cell is a FAILED case with its reason; an ok cell has
-// one sample, the reader's single read of the file (its own clock: not a
-// measurement, a note says so), and the file's size as metric file-B.
+// LabelReads is the label saying whether the reader read the writer's file
+// to the dataset's digest: ReadsYes or ReadsNo.
+const LabelReads = "reads"
+
+// Values of LabelReads.
+const (
+	ReadsYes = "yes"
+	ReadsNo  = "no"
+)
+
+// Labels are a cell's labels as a case of the matrix: format, writer,
+// reader, the two languages and op=interop.
+func (c Cell) Labels() results.Labels {
+	return results.Labels{
+		{Key: "format", Value: c.Format},
+		{Key: "writer", Value: label(c.Writer)},
+		{Key: "reader", Value: label(c.Reader)},
+		{Key: "writer_language", Value: c.WriterLanguage},
+		{Key: "reader_language", Value: c.ReaderLanguage},
+		{Key: "op", Value: OpInterop},
+	}
+}
+
+// Cases returns the matrix as results, one case per cell of workload, with
+// the cell's Labels and LabelReads. A cell is a check, not a measurement:
+// an ok cell's one sample is the reader's single cold read of the file by
+// its own clock (its notes say so), a ✗ cell is a FAILED case whose error
+// says why the reader could not read the file; both carry the writer's
+// file size as metric file-B. A file one language cannot read is a
+// finding of the run, not a failure of serbench: callers that turn FAILED
+// cases into an exit status leave op=interop out.
 func (m *Matrix) Cases(workload string) []results.Case {
 	var out []results.Case
 	now := time.Now().UTC()
 	for _, c := range m.Cells {
+		reads := ReadsNo
+		if c.Status == OK && c.ReadNs > 0 {
+			reads = ReadsYes
+		}
 		rc := results.Case{
 			Kind: results.KindCase, Workload: workload, Name: CaseName,
-			Labels: results.Labels{
-				{Key: "format", Value: c.Format},
-				{Key: "writer", Value: label(c.Writer)},
-				{Key: "reader", Value: label(c.Reader)},
-				{Key: "writer_language", Value: c.WriterLanguage},
-				{Key: "reader_language", Value: c.ReaderLanguage},
-				{Key: "op", Value: OpInterop},
-			},
-			Role:  results.RoleSubject,
-			Group: "interop/" + c.Format,
+			Labels: append(c.Labels(), results.Label{Key: LabelReads, Value: reads}),
+			Role:   results.RoleSubject, Group: "interop/" + c.Format,
 			Start: now, End: now,
 		}
 		if c.Bytes > 0 {
 			rc.Metrics = map[string]float64{MetricFileBytes: float64(c.Bytes)}
 			rc.BytesPerOp = c.Bytes
 		}
-		if c.Status == OK {
+		switch {
+		case c.Status != OK:
+			rc.Status, rc.Error = results.StatusFailed, c.Reason
+		case c.ReadNs <= 0:
+			rc.Status, rc.Error = results.StatusFailed, "the reader read the file to the dataset's digest but reported no time (elapsed_ns, protocol §10)"
+		default:
 			rc.Status = results.StatusOK
-			ns := float64(c.ReadNs)
-			note := "interop: the reader read the writer's file to the dataset's digest; the time is one cold read by the reader's own clock, not a measurement"
-			if ns <= 0 {
-				ns = 1
-				note = "interop: the reader read the writer's file to the dataset's digest; it reported no read time (the sample's 1 ns is a placeholder)"
-			}
-			rc.Samples = []results.Sample{{Iters: 1, NsPerOp: ns}}
-			rc.Notes = []string{note}
+			rc.Samples = []results.Sample{{Iters: 1, NsPerOp: float64(c.ReadNs)}}
+			rc.Elapsed = time.Duration(c.ReadNs)
+			rc.Notes = []string{"interop: the reader read the writer's file to the dataset's digest; the time is one cold read by the reader's own clock, not a measurement"}
 			if c.Note != "" {
 				rc.Notes = append(rc.Notes, c.Note)
 			}
-			rc.Elapsed = time.Duration(c.ReadNs)
 			rc.Summarize()
-		} else {
-			rc.Status = results.StatusFailed
-			rc.Error = c.Reason
 		}
 		out = append(out, rc)
 	}
