@@ -28,10 +28,21 @@ const (
 	ReadsNo  = "no"
 )
 
-// Labels are a cell's labels as a case of the matrix: format, writer,
-// reader, the two languages and op=interop.
+// Subject is the subject of every case of the matrix: the check itself
+// (the writers and readers are labels of its cases).
+const Subject = "interop"
+
+// Descriptor describes the matrix's subject for a run of workload.
+func Descriptor(workload string) results.Descriptor {
+	return results.Descriptor{Workload: workload, Key: "subject", Name: Subject, Role: results.RoleSubject,
+		What: "who reads whose files: each writer's file (Go's format or a runner subject's export) read by every reader of its format, each read checked against the digest of the rows"}
+}
+
+// Labels are a cell's labels as a case of the matrix: subject=interop,
+// format, writer, reader, the two languages and op=interop.
 func (c Cell) Labels() results.Labels {
 	return results.Labels{
+		{Key: "subject", Value: Subject},
 		{Key: "format", Value: c.Format},
 		{Key: "writer", Value: label(c.Writer)},
 		{Key: "reader", Value: label(c.Reader)},

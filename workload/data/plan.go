@@ -20,6 +20,7 @@ import (
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload"
@@ -350,6 +351,11 @@ func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, lo
 	descs = append(descs, in.descriptors()...)
 	rc, rd := runnerCases(ctx, in, cfg, files.Dir)
 	cases, descs = append(cases, rc...), append(descs, rd...)
+	if !cfg.DryRun {
+		if ic := interopCases(cfg.Runners.Get(ctx), in, files.Dir); len(ic) > 0 {
+			cases, descs = append(cases, ic...), append(descs, interop.Descriptor(Name))
+		}
+	}
 	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(), Identity: []string{"input", "rows", "columns"},
 		Close: func() error {
 			err := files.Close()

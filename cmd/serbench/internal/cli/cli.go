@@ -125,7 +125,8 @@ func (a *app) rootCmd() *cobra.Command {
 			"with confidence intervals, and writes Markdown/HTML/SVG reports, JSON Lines and benchstat input.\n\n" +
 			"Exit status:\n" +
 			"  0    success: every case ok, skipped (a peer not installed) or FAILED only because its format\n" +
-			"       cannot hold the data (nested columns in CSV, NaN in JSON)\n" +
+			"       cannot hold the data (nested columns in CSV, NaN in JSON) or another language cannot\n" +
+			"       read a file (an interop cell)\n" +
 			"  1    a case FAILED (results and report are still written), an error while running, or\n" +
 			"       compare --fail-on-regression found a regression\n" +
 			"  2    bad input: an unknown name or flag, an --out that holds a run or is in use by another run\n" +

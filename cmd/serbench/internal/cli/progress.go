@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 )
@@ -142,6 +143,10 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 	case r.Skipped():
 		p.clear()
 		fmt.Fprintf(p.w, "skipped %s: %s\n", r.FullName(), r.Error)
+	case !r.OK() && r.Labels.Get("op") == interop.OpInterop:
+		// A file another language cannot read: a finding of the run.
+		p.clear()
+		fmt.Fprintf(p.w, "interop ✗ %s: %s → %s: %s\n", r.Labels.Get("format"), r.Labels.Get("writer"), r.Labels.Get("reader"), r.Error)
 	case !r.OK():
 		p.clear()
 		fmt.Fprintf(p.w, "FAILED %s: %s\n", r.FullName(), r.Error)

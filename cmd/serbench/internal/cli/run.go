@@ -20,11 +20,13 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/runner/jvm"
 	"github.com/serbench/serbench/runner/python"
+	"github.com/serbench/serbench/runner/rust"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -104,7 +106,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
 	fl.StringVar(&f.budget, "budget", "auto", "the time the run should take: past each workload's share of it, groups stop after their 6 first rounds and forks after 2 processes (set-up and those rounds still run); auto: "+defaultBudget.String()+" at the default scale with the default --count and a --target, else none; 0: none")
 	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope and nested: 1); the others always measure in this process")
-	fl.StringSliceVar(&f.runners, "runners", defaultRunners(), "measure the subjects of these runners for other languages beside Go's where the workload can (jvm, python; none: Go only); a runner whose toolchain is missing is skipped with one line")
+	fl.StringSliceVar(&f.runners, "runners", defaultRunners(), "measure the subjects of these runners for other languages beside Go's where the workload can (jvm, python, rust; none: Go only); a runner whose toolchain is missing is skipped with one line")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
 	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
 	fl.StringVar(&f.iters, "iters", "", "internal: iterations per sample of each case, as an earlier fork calibrated them")
@@ -377,7 +379,9 @@ func failedError(r *results.Run) error {
 	var failed []*results.Case
 	for i := range r.Cases {
 		c := &r.Cases[i]
-		if c.Status == results.StatusFailed && !strings.Contains(c.Error, dynamic.ErrCannotHold.Error()) {
+		// A format that cannot hold the data, or a file another language
+		// cannot read (an interop cell), is a finding, not a failure.
+		if c.Status == results.StatusFailed && !strings.Contains(c.Error, dynamic.ErrCannotHold.Error()) && c.Labels.Get("op") != interop.OpInterop {
 			failed = append(failed, c)
 		}
 	}
@@ -463,12 +467,14 @@ func defaultRunners() []string {
 	if v := os.Getenv("SERBENCH_RUNNERS"); v != "" {
 		return strings.Split(v, ",")
 	}
-	return []string{"jvm", "python"}
+	return []string{"jvm", "python", "rust"}
 }
 
 // runnerSources are the runners for other languages serbench knows, by
 // --runners name.
-func runnerSources() []runner.Source { return []runner.Source{jvm.Source(), python.Source()} }
+func runnerSources() []runner.Source {
+	return []runner.Source{jvm.Source(), python.Source(), rust.Source()}
+}
 
 // runners resolves --runners: the named runners, built into serbench's
 // cache when a workload first asks for them; nil for "none".
