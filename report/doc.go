@@ -139,7 +139,10 @@ func Build(in Input) (*Doc, error) {
 			cases := run.Filter(w, nil)
 			wd := WorkloadDoc{Name: w}
 			secs := declared[w]
-			if len(secs) == 0 {
+			if len(secs) == 0 || (len(in.Layouts[w]) > 0 && unknownDerived(secs, derived[w])) {
+				// No sections recorded (an older file), or sections naming
+				// findings this build no longer computes (an older build's
+				// names): this build's layout renders the run instead.
 				secs = in.Layouts[w]
 			}
 			for _, s := range secs {
@@ -179,6 +182,21 @@ func Build(in Input) (*Doc, error) {
 		d.SideBySide = sideBySide(runs)
 	}
 	return d, nil
+}
+
+// unknownDerived reports whether secs name a derived block that derived
+// does not hold.
+func unknownDerived(secs []table.Section, derived table.Derived) bool {
+	for _, s := range secs {
+		for _, b := range s.Blocks {
+			if b.Derived != "" {
+				if _, ok := derived[b.Derived]; !ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // declaredSections decodes the sections a run recorded, by workload, and

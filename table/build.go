@@ -31,14 +31,26 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 		case b.Text != "":
 			out = append(out, &Text{Body: fillEnv(b.Text, run)})
 		case b.Table != nil:
-			bs, err := b.Table.Blocks(cases)
+			bs, err := b.Table.Blocks(run, cases)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, withPalette(bs, run)...)
+		case b.Scatter != nil:
+			ps, err := b.Scatter.Build(run, cases)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range ps {
+				out = append(out, p)
+			}
 		case b.Plot != nil:
 			for _, p := range b.Plot.Build(cases) {
 				out = append(out, withPalette([]Block{p}, run)...)
+			}
+		case b.Descriptors != nil:
+			if d := b.Descriptors.Build(run, s.Workload); d != nil {
+				out = append(out, d)
 			}
 		case b.Subjects != "":
 			if t := SubjectsTable(run, s.Workload, b.Subjects, cases); t != nil {
@@ -116,17 +128,31 @@ func isNil(b Block) bool {
 }
 
 // selectCases returns the cases that match every m (a Max match keeps
-// the largest value among the cases the others kept).
-func selectCases(cases []*results.Case, ms []Match) []*results.Case {
+// the largest value among the cases the others kept, a First match the
+// first value).
+func selectCases(run *results.Run, cases []*results.Case, ms []Match) []*results.Case {
 	var out []*results.Case
 outer:
 	for _, c := range cases {
 		for _, m := range ms {
-			if !m.Max && !m.Min && !m.matches(c) {
+			if !m.Max && !m.Min && !m.First && !m.matches(c) {
+				continue outer
+			}
+			if v := c.Labels.Get(m.Key); m.Based != "" && BaseOf(run, c.Workload, m.Key, v, m.Based) == v {
 				continue outer
 			}
 		}
 		out = append(out, c)
+	}
+	for _, m := range ms {
+		if m.First {
+			seen := Distinct(out, m.Key)
+			keep := append(slices.DeleteFunc(slices.Clone(m.Values), func(v string) bool { return !slices.Contains(seen, v) }), seen...)
+			if len(keep) == 0 {
+				return nil
+			}
+			out = selectCases(run, out, []Match{Is(m.Key, keep[0])})
+		}
 	}
 	for _, m := range ms {
 		if !m.Max && !m.Min {
@@ -229,6 +255,10 @@ func combos(cases []*results.Case, keys []string, order map[string][]string) [][
 type finder struct {
 	cases []*results.Case
 	ix    map[string]*Index
+	// run's descriptors resolve "@base:TAG" (nil: the value itself) for
+	// the cases of workload.
+	run      *results.Run
+	workload string
 }
 
 func newFinder(cases []*results.Case) *finder {
@@ -296,7 +326,7 @@ func with(base map[string]string, repl map[string]string) map[string]string {
 func resolveRoles(m map[string]string, cases []*results.Case) map[string]string {
 	var out map[string]string
 	for k, v := range m {
-		if role, ok := strings.CutPrefix(v, "@"); ok {
+		if role, ok := strings.CutPrefix(v, "@"); ok && !strings.HasPrefix(v, "@base:") && !strings.HasPrefix(v, "@suffix:") {
 			if out == nil {
 				out = maps.Clone(m)
 			}
@@ -340,10 +370,10 @@ func fill(s string, keys, vals []string) string {
 }
 
 // Blocks makes the tables the spec declares from cases, each followed by
-// its plot when the spec has one.
-func (s *Spec) Blocks(cases []*results.Case) ([]Block, error) {
+// its plot when the spec has one; its Empty text when it makes none.
+func (s *Spec) Blocks(run *results.Run, cases []*results.Case) ([]Block, error) {
 	var out []Block
-	err := s.each(cases, func(t *Table, part []*results.Case, sv []string) {
+	err := s.each(run, cases, func(t *Table, part []*results.Case, sv []string) {
 		out = append(out, t)
 		if s.Plot != nil {
 			p := *s.Plot
@@ -355,25 +385,71 @@ func (s *Spec) Blocks(cases []*results.Case) ([]Block, error) {
 			}
 		}
 	})
+	if len(out) == 0 && s.Empty != "" && len(cases) > 0 {
+		out = append(out, &Text{Body: s.Empty})
+	}
 	return out, err
 }
 
 // Build makes the tables the spec declares from cases: one per
 // combination of the Split labels (none when no case matches).
-func (s *Spec) Build(cases []*results.Case) ([]*Table, error) {
+func (s *Spec) Build(cases []*results.Case) ([]*Table, error) { return s.BuildRun(nil, cases) }
+
+// BuildRun is Build with the run the cases are of: its descriptors
+// resolve "@base:" and "@suffix:" values and Based matches.
+func (s *Spec) BuildRun(run *results.Run, cases []*results.Case) ([]*Table, error) {
 	var out []*Table
-	err := s.each(cases, func(t *Table, _ []*results.Case, _ []string) { out = append(out, t) })
+	err := s.each(run, cases, func(t *Table, _ []*results.Case, _ []string) { out = append(out, t) })
 	return out, err
 }
 
-func (s *Spec) each(cases []*results.Case, emit func(t *Table, part []*results.Case, sv []string)) error {
+// Build makes the charts the spec declares: one per table of Of.
+func (sc *ScatterSpec) Build(run *results.Run, cases []*results.Case) ([]*Plot, error) {
+	var out []*Plot
+	err := sc.Of.each(run, cases, func(t *Table, part []*results.Case, sv []string) {
+		x, y := slices.Index(t.Header, sc.X), slices.Index(t.Header, sc.Y)
+		ch := &ScatterChart{Title: fillMax(fill(sc.Title, sc.Of.Split, sv), part), XLabel: sc.XLabel, YLabel: sc.YLabel, LogX: sc.LogX, LogY: sc.LogY,
+			XFormat: tickFormat(sc.XFormat), YFormat: tickFormat(sc.YFormat), BinaryX: sc.BinaryX, Frontier: sc.Frontier}
+		for _, r := range t.Rows {
+			if x < 0 || y < 0 || !isValue(r[x]) || !isValue(r[y]) {
+				continue
+			}
+			var names []string
+			for _, c := range r[:len(sc.Of.Rows)] {
+				names = append(names, c.String())
+			}
+			p := Point{X: r[x].V, Y: r[y].V}
+			if sc.Join != "" {
+				p.Label = strings.Join(names, sc.Join)
+			}
+			ch.Points = append(ch.Points, p)
+		}
+		if len(ch.Points) > 0 {
+			out = append(out, &Plot{File: fill(sc.File, sc.Of.Split, sv), Caption: fillMax(fill(sc.Caption, sc.Of.Split, sv), part), Chart: ch})
+		}
+	})
+	return out, err
+}
+
+// isValue reports whether c holds a number measured or computed (not a
+// verdict in words).
+func isValue(c Cell) bool { return c.Kind == Value || c.Kind == Stat }
+
+func (s *Spec) each(run *results.Run, cases []*results.Case, emit func(t *Table, part []*results.Case, sv []string)) error {
 	for _, c := range slices.Concat(s.Lead, s.Columns, s.Extra) {
 		if err := c.validate(); err != nil {
 			return fmt.Errorf("table %q column %q: %w", s.Caption, c.Head, err)
 		}
 	}
-	sel := selectCases(cases, s.Where)
+	sel := selectCases(run, cases, s.Where)
+	if s.Unpivot != nil {
+		sel = s.Unpivot.apply(sel)
+	}
 	inSel, inAll := newFinder(sel), newFinder(cases)
+	inAll.run = run
+	if len(cases) > 0 {
+		inAll.workload = cases[0].Workload
+	}
 	var pivot []string
 	if s.Cols != "" {
 		pivot = values(sel, s.Cols, s.Order[s.Cols])
@@ -385,9 +461,9 @@ func (s *Spec) each(cases []*results.Case, emit func(t *Table, part []*results.C
 			for i, k := range s.Split {
 				ms = append(ms, Is(k, sv[i]))
 			}
-			part = selectCases(sel, ms)
+			part = selectCases(nil, sel, ms)
 		}
-		if t := s.buildOne(part, sv, pivot, inSel, inAll); t != nil {
+		if t := s.buildOne(part, sv, pivot, inSel, inAll); t != nil && len(t.Rows) > 0 {
 			emit(t, part, sv)
 		}
 	}
@@ -431,7 +507,7 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	for _, c := range s.Extra {
 		cols = append(cols, column{Column: resolve(c), extra: true})
 	}
-	t := &Table{Caption: fillRoles(fill(s.Caption, s.Split, sv), all), Notes: s.Notes}
+	t := &Table{Caption: fillMax(fillRoles(fill(s.Caption, s.Split, sv), all), part), Notes: s.Notes}
 	heads := s.RowHeads
 	if len(heads) == 0 {
 		heads = s.Rows
@@ -445,6 +521,31 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		limit bool
 	}
 	var rows []row
+	met, goals := 0, 0
+	// cellAt is column c's cell at the row's labels at, and its case.
+	cellAt := func(c column, at map[string]string) (Cell, *results.Case) {
+		f := inSel
+		if c.extra {
+			f = inAll
+		}
+		atC := inAll.resolveBase(with(at, c.At), at, c.Map)
+		cs := f.find(atC)
+		var ref, plus *results.Case
+		if cs != nil && c.Ref != nil {
+			ref = inAll.find(inAll.resolveBase(with(atC, c.Ref), atC, c.Map))
+			if c.NotSelf && ref == cs {
+				ref = nil
+			}
+		}
+		if cs != nil && c.Plus != nil {
+			plus = inAll.find(with(atC, c.Plus))
+		}
+		cell := c.cell(cs, ref, plus)
+		if c.Show == "best" {
+			cell.V = c.raw(cs) // made relative to the column's best below
+		}
+		return cell, cs
+	}
 	for _, rv := range combos(part, s.Rows, s.Order) {
 		base := map[string]string{}
 		for i, k := range s.Split {
@@ -458,26 +559,47 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 			r.cells = append(r.cells, rowCell(rv[i], s.RowFormat[k]))
 		}
 		any, limit := false, false
+		over := map[int]map[string]Cell{} // an Over column's cell by value
 		for _, c := range cols {
 			at := base
 			if s.Cols != "" && c.pivot != "" {
 				at = with(base, map[string]string{s.Cols: c.pivot})
 			}
-			f := inSel
-			if c.extra {
-				f = inAll
+			if c.Show == "label" {
+				v := at[c.Label]
+				if c.Suffix != "" {
+					v = inAll.suffix(c.Label, v, c.Suffix)
+				}
+				if m, ok := c.Map[v]; ok {
+					v = m
+				}
+				r.cells = append(r.cells, Str(v))
+				continue
 			}
-			cs := f.find(with(at, c.At))
-			var ref, plus *results.Case
-			if cs != nil && c.Ref != nil {
-				ref = inAll.find(with(with(at, c.At), c.Ref))
+			if c.Over != "" {
+				// Aggregated below, once every column has its cells.
+				over[len(r.cells)] = map[string]Cell{}
+				for _, v := range values(part, c.Over, nil) {
+					over[len(r.cells)][v], _ = cellAt(c, with(at, map[string]string{c.Over: v}))
+				}
+				r.cells = append(r.cells, Dash())
+				continue
 			}
-			if cs != nil && c.Plus != nil {
-				plus = inAll.find(with(with(at, c.At), c.Plus))
+			cell, cs := cellAt(c, at)
+			if c.Beyond != "" && isValue(cell) && cs.Labels.Has(c.Beyond) {
+				d := cell.V - Number(cs.Labels.Get(c.Beyond))
+				cell.Text = " (+" + cell.Format.Format(d) + ")"
+				if d < 0 {
+					cell.Text = " (−" + cell.Format.Format(-d) + ")"
+				}
 			}
-			cell := c.cell(cs, ref, plus)
-			if c.Show == "best" {
-				cell.V = c.raw(cs) // made relative to the column's best below
+			if g, ok := c.goal(); ok && isValue(cell) {
+				goals++
+				cell.Text = " ✗"
+				if cell.V <= g {
+					met++
+					cell.Text = " ✓"
+				}
 			}
 			if cell.Kind != Missing {
 				any = true
@@ -486,6 +608,13 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 				limit = true
 			}
 			r.cells = append(r.cells, cell)
+		}
+		for k, c := range cols {
+			if c.Over != "" {
+				i := len(s.Rows) + k
+				r.cells[i] = c.aggregate(over[i], values(part, c.Over, nil), over, cols, len(s.Rows))
+				any = any || r.cells[i].Kind != Missing
+			}
 		}
 		if any {
 			r.limit = limit
@@ -496,6 +625,7 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		return nil
 	}
 	relativeToBest(rows, cols, len(s.Rows), func(r row) []Cell { return r.cells })
+	ofTotal(rows, cols, len(s.Rows), func(r row) []Cell { return r.cells })
 	// Drop the extra columns no row has a value in (a comparison with a
 	// subject this run did not measure).
 	nr := len(s.Rows)
@@ -530,6 +660,42 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	if s.Limits == "last" {
 		sort.SliceStable(rows, func(a, b int) bool { return !rows[a].limit && rows[b].limit })
 	}
+	if len(s.Front) == 2 {
+		x, y := slices.Index(t.Header, s.Front[0]), slices.Index(t.Header, s.Front[1])
+		pts := make([]Point, len(rows))
+		for i, r := range rows {
+			pts[i] = Point{X: math.NaN(), Y: math.NaN()}
+			if x >= 0 && y >= 0 && isValue(r.cells[x]) && isValue(r.cells[y]) {
+				pts[i] = Point{X: r.cells[x].V, Y: r.cells[y].V}
+			}
+		}
+		var front []row
+		for _, i := range ParetoFront(pts) {
+			front = append(front, rows[i])
+		}
+		rows = front
+	}
+	if s.Top > 0 && len(rows) > s.Top {
+		if s.Rest != "" {
+			rest := row{cells: make([]Cell, len(rows[0].cells))}
+			for i := range rest.cells {
+				rest.cells[i] = Str("")
+				if i >= len(s.Rows) {
+					rest.cells[i] = sumCells(rows[s.Top:], func(r row) Cell { return r.cells[i] })
+				}
+			}
+			rest.cells[0] = Str(strings.ReplaceAll(s.Rest, "{n}", strconv.Itoa(len(rows)-s.Top)))
+			rows = append(rows[:s.Top], rest)
+		} else {
+			rows = rows[:s.Top]
+		}
+	}
+	if slices.ContainsFunc(s.Notes, func(n string) bool { return strings.Contains(n, "{goals}") }) {
+		t.Notes = nil
+		for _, n := range s.Notes {
+			t.Notes = append(t.Notes, strings.ReplaceAll(n, "{goals}", fmt.Sprintf("Met in %d of %d cells with a goal.", met, goals)))
+		}
+	}
 	var header []string
 	for i, h := range t.Header {
 		if keep[i] {
@@ -547,6 +713,210 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		t.Rows = append(t.Rows, cells)
 	}
 	return t
+}
+
+// aggregate combines an Over column's cells, by value of its Over label
+// in order vals, as its Agg says; over holds every Over column's cells by
+// index (lead: the row label cells before the columns).
+func (c column) aggregate(cells map[string]Cell, vals []string, over map[int]map[string]Cell, cols []column, lead int) Cell {
+	col := func(head string) map[string]Cell {
+		for k, o := range cols {
+			if o.Head == head && o.Over == c.Over {
+				return over[lead+k]
+			}
+		}
+		return nil
+	}
+	var keep []string
+	for _, v := range vals {
+		if g := col(c.Gate); isValue(cells[v]) && (c.Gate == "" || isValue(g[v])) {
+			keep = append(keep, v)
+		}
+	}
+	// argmin is the value whose cell in m is smallest (the first of equals).
+	argmin := func(m map[string]Cell) (string, bool) {
+		best, found := "", false
+		for _, v := range keep {
+			if isValue(m[v]) && (!found || m[v].V < m[best].V) {
+				best, found = v, true
+			}
+		}
+		return best, found
+	}
+	if len(keep) == 0 {
+		return Dash()
+	}
+	f := cells[keep[0]].Format
+	switch c.Agg {
+	case "count":
+		return Num(float64(len(keep)), IntF)
+	case "mean", "geomean":
+		sum := 0.0
+		for _, v := range keep {
+			if c.Agg == "mean" {
+				sum += cells[v].V
+			} else {
+				sum += math.Log(cells[v].V)
+			}
+		}
+		if c.Agg == "mean" {
+			return Num(sum/float64(len(keep)), f)
+		}
+		return Num(math.Exp(sum/float64(len(keep))), f)
+	case "min":
+		v, _ := argmin(cells)
+		return cells[v]
+	case "argmin":
+		v, _ := argmin(cells)
+		return Str(v)
+	case "at":
+		if v, ok := argmin(col(c.By)); ok {
+			return cells[v]
+		}
+	}
+	return Dash()
+}
+
+// goal is the column's goal: under its pivot value, else under "".
+func (c column) goal() (float64, bool) {
+	if g, ok := c.Goal[c.pivot]; ok {
+		return g, true
+	}
+	g, ok := c.Goal[""]
+	return g, ok
+}
+
+// sumCells is the sum of the values of the rows' cells, in the format of
+// the first; "–" when any has no value.
+func sumCells[R any](rows []R, cell func(R) Cell) Cell {
+	sum, f := 0.0, Plain
+	for i, r := range rows {
+		c := cell(r)
+		if !isValue(c) {
+			return Dash()
+		}
+		if sum += c.V; i == 0 {
+			f = c.Format
+		}
+	}
+	return Num(sum, f)
+}
+
+// ofTotal turns each OfTotal column's values into their share of the
+// column's total over rows.
+func ofTotal[R any](rows []R, cols []column, lead int, cells func(R) []Cell) {
+	for k, c := range cols {
+		if !c.OfTotal {
+			continue
+		}
+		total := 0.0
+		for _, r := range rows {
+			if cl := cells(r)[lead+k]; isValue(cl) {
+				total += cl.V
+			}
+		}
+		for _, r := range rows {
+			if cl := &cells(r)[lead+k]; isValue(*cl) && total > 0 {
+				cl.V, cl.Lo, cl.Hi = cl.V/total, cl.Lo/total, cl.Hi/total
+			}
+		}
+	}
+}
+
+// resolveBase replaces the "@base:TAG" and "@suffix:KEY:TAG" values of m
+// by the value the label's value in row stands on and by what row's value
+// of KEY adds to its own (translated by tr), as Column.At says.
+func (f *finder) resolveBase(m, row, tr map[string]string) map[string]string {
+	for k, v := range m {
+		if tag, ok := strings.CutPrefix(v, "@base:"); ok {
+			m[k] = BaseOf(f.run, f.workload, k, row[k], tag)
+		} else if kt, ok := strings.CutPrefix(v, "@suffix:"); ok {
+			key, tag, _ := strings.Cut(kt, ":")
+			m[k] = f.suffix(key, row[key], tag)
+			if t, ok := tr[m[k]]; ok {
+				m[k] = t
+			}
+		}
+	}
+	return m
+}
+
+// suffix is what value v of label key adds to the value it stands on
+// (see BaseOf): parquet-zstd over parquet → zstd; "" for v itself.
+func (f *finder) suffix(key, v, tag string) string {
+	b := BaseOf(f.run, f.workload, key, v, tag)
+	if b == v {
+		return ""
+	}
+	return strings.TrimPrefix(v, strings.TrimSuffix(b, "-none")+"-")
+}
+
+// BaseOf is the value v of label key stands on, by the descriptors run
+// recorded for workload and key: v itself unless its descriptor carries
+// tag, else the nearest shorter name (v cut at a "-", or that with
+// "-none") whose descriptor does not; v when there is none.
+func BaseOf(run *results.Run, workload, key, v, tag string) string {
+	tagged := func(n string) (has, ok bool) {
+		if run == nil {
+			return false, false
+		}
+		d := run.Descriptor(workload, key, n)
+		if d == nil {
+			return false, false
+		}
+		return slices.Contains(d.Tags, tag), true
+	}
+	if has, _ := tagged(v); !has {
+		return v
+	}
+	for n := v; strings.Contains(n, "-"); {
+		n = n[:strings.LastIndex(n, "-")]
+		for _, cand := range []string{n, n + "-none"} {
+			if has, ok := tagged(cand); ok && !has {
+				return cand
+			}
+		}
+	}
+	return v
+}
+
+// fillMax replaces "{max:NAME}" in s with the largest value of the fixed
+// metric NAME among cases, written as an integer.
+func fillMax(s string, cases []*results.Case) string {
+	for {
+		i := strings.Index(s, "{max:")
+		j := strings.IndexByte(s[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			return s
+		}
+		name, v := s[i+5:i+j], 0.0
+		for _, c := range cases {
+			v = max(v, c.Metrics[name])
+		}
+		s = s[:i] + Int(v) + s[i+j+1:]
+	}
+}
+
+// apply makes a case of each metric of cases that u turns into a row.
+func (u *Unpivot) apply(cases []*results.Case) []*results.Case {
+	var out []*results.Case
+	for _, c := range cases {
+		var names []string
+		for k := range c.Metrics {
+			if strings.HasPrefix(k, u.Prefix) {
+				names = append(names, k)
+			}
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			o := *c
+			o.Labels = c.Labels.With(u.Key, strings.TrimPrefix(k, u.Prefix))
+			o.Metrics = maps.Clone(c.Metrics)
+			o.Metrics[u.Unit] = c.Metrics[k]
+			out = append(out, &o)
+		}
+	}
+	return out
 }
 
 func rowCell(v, format string) Cell {
@@ -655,6 +1025,15 @@ func (c column) cell(cs, ref, plus *results.Case) Cell {
 			return st
 		}
 		return Str(cs.Role)
+	case "name":
+		if cs == nil {
+			return Dash()
+		}
+		var vs []string
+		for _, k := range strings.Split(c.Label, ",") {
+			vs = append(vs, cs.Labels.Get(k))
+		}
+		return Str(strings.Join(vs, " + "))
 	}
 	if out.Kind == Value || out.Kind == Stat {
 		scale := c.Scale
@@ -717,7 +1096,7 @@ func sum(c, plus *results.Case, unit string, f Format) Cell {
 	if !ok1 || !ok2 {
 		return Dash()
 	}
-	return Num(a+b, f).With(fewerNote(c, plus))
+	return Num(a+b, f).With(fewerNoteOf(c, plus, unit))
 }
 
 // diff is c's median of unit − ref's, written with its sign.
@@ -737,7 +1116,7 @@ func diff(c, ref *results.Case, unit string, f Format) Cell {
 	if a-b > 0 {
 		cell = StrV("+"+f.Format(a-b), a-b)
 	}
-	return cell.With(fewerNote(c, ref))
+	return cell.With(fewerNoteOf(c, ref, unit))
 }
 
 // vs is c's median of unit ÷ ref's (ref's ÷ c's when invert).
@@ -759,7 +1138,7 @@ func vs(c, ref *results.Case, unit string, f Format, invert bool) Cell {
 	if f == Plain {
 		f = TimesF
 	}
-	return Num(a/b, f).With(fewerNote(c, ref))
+	return Num(a/b, f).With(fewerNoteOf(c, ref, unit))
 }
 
 // rate is per ÷ the median of unit: bytes_per_op (or a fixed metric) per
@@ -792,7 +1171,14 @@ func rate(c *results.Case, unit, per string, f Format) Cell {
 // Build makes the charts the spec declares from cases: one per
 // combination of the Split labels.
 func (p *PlotSpec) Build(cases []*results.Case) []*Plot {
-	sel := selectCases(cases, p.Where)
+	sel := selectCases(nil, cases, p.Where)
+	if p.More != nil {
+		for _, c := range selectCases(nil, cases, p.More.Where) {
+			o := *c
+			o.Labels = c.Labels.With(p.Series, c.Labels.Get(p.Series)+p.More.Suffix)
+			sel = append(sel, &o)
+		}
+	}
 	var out []*Plot
 	for _, sv := range combos(sel, p.Split, nil) {
 		part := sel
@@ -801,7 +1187,7 @@ func (p *PlotSpec) Build(cases []*results.Case) []*Plot {
 			for i, k := range p.Split {
 				ms = append(ms, Is(k, sv[i]))
 			}
-			part = selectCases(sel, ms)
+			part = selectCases(nil, sel, ms)
 		}
 		ch := &LineChart{Title: fill(p.Title, p.Split, sv), XLabel: p.XLabel, YLabel: p.YLabel, LogX: p.LogX, LogY: p.LogY}
 		ch.YFormat, ch.XFormat, ch.BinaryX = tickFormat(p.YFormat), tickFormat(p.XFormat), p.BinaryX
@@ -879,6 +1265,46 @@ func SubjectsTable(run *results.Run, workload, key string, cases []*results.Case
 			t.Rows[i] = append(t.Rows[i][:1], t.Rows[i][2:]...)
 		}
 		t.Header = append(t.Header[:1:1], t.Header[2:]...)
+	}
+	return t
+}
+
+// Build lists the descriptors of workload that d declares: a table, a
+// text with List, nil when the run recorded none.
+func (d *DescTable) Build(run *results.Run, workload string) Block {
+	ds := Descriptors(run, workload, d.Key)
+	if len(ds) == 0 {
+		return nil
+	}
+	if d.List != "" {
+		var items []string
+		for _, x := range ds {
+			items = append(items, x.What)
+		}
+		return &Text{Body: d.List + "\n\n- " + strings.Join(items, "\n- ")}
+	}
+	t := &Table{Caption: d.Caption, Notes: d.Notes}
+	for _, c := range d.Columns {
+		t.Header = append(t.Header, c.Head)
+	}
+	for _, x := range ds {
+		var row []Cell
+		for _, c := range d.Columns {
+			v := x.Settings[c.Field]
+			switch c.Field {
+			case "name":
+				v = x.Name
+			case "what":
+				v = x.What
+			}
+			if m, ok := c.Map[v]; ok {
+				v = m
+			} else if c.Else != "" {
+				v = c.Else
+			}
+			row = append(row, Str(v))
+		}
+		t.AddRow(row...)
 	}
 	return t
 }

@@ -22,7 +22,7 @@ func fixture() *results.Run {
 	add := func(subject, role, op, n string, ns []float64, vsLimit float64, failed bool) {
 		c := results.Case{Workload: "w", Name: "W", Role: role, Group: op + n, Status: results.StatusOK, BytesPerOp: 4000,
 			Labels:  results.Labels{{Key: "subject", Value: subject}, {Key: "op", Value: op}, {Key: "n", Value: n}},
-			Metrics: map[string]float64{"size-B": ns[0] * 4, "rows": 1000}}
+			Metrics: map[string]float64{"size-B": ns[0] * 4, "rows": 1000, "col-b": 300, "col-a": 700}}
 		if failed {
 			c.Status, c.Error = results.StatusFailed, "round trip differs"
 			run.Cases = append(run.Cases, c)
@@ -83,6 +83,31 @@ func TestSpecBuild(t *testing.T) {
 				{Head: "role", Show: "role"},
 				{Head: "without op", Show: "time", At: map[string]string{"op": "-"}}}}},
 		{"nothing selected", Spec{Where: []Match{Is("op", "absent")}, Rows: []string{"subject"}, Columns: []Column{{Head: "t", Show: "time"}}}},
+		{"pareto front of size and time, metric in the caption", Spec{Caption: "{max:rows} rows", Where: []Match{Is("op", "encode"), Is("n", "100")}, Rows: []string{"subject"},
+			Columns: []Column{{Head: "size", Show: "median", Unit: "size-B", Format: "int"}, {Head: "time", Show: "time"}}, Front: []string{"size", "time"}}},
+		{"top rows with the rest summed, share of the total", Spec{Where: []Match{Is("op", "encode")}, Rows: []string{"subject", "n"}, Sort: "-size",
+			Columns: []Column{{Head: "size", Show: "median", Unit: "size-B", Format: "int"}, {Head: "share", Show: "median", Unit: "size-B", Format: "pct", OfTotal: true}},
+			Top:     3, Rest: "({n} more)"}},
+		{"top rows without a rest row", Spec{Where: []Match{Is("op", "encode")}, Rows: []string{"subject", "n"}, Sort: "size",
+			Columns: []Column{{Head: "size", Show: "median", Unit: "size-B", Format: "int"}}, Top: 2}},
+		{"goals by pivot value, a label through a map, against itself", Spec{Where: []Match{IsNot("role", results.RoleLimit)}, Split: []string{"op"}, Rows: []string{"subject"}, Cols: "n",
+			Columns: []Column{{Head: "n={col}", Show: "ratio", Unit: results.UnitVsLimit, Goal: map[string]float64{"100": 3, "1000": 2.5}}},
+			Lead:    []Column{{Head: "kind", Show: "label", Label: "subject", Map: map[string]string{"fast": "quick"}}},
+			Extra:   []Column{{Head: "size vs fast", Show: "vs", Unit: "size-B", Format: "smaller", Ref: map[string]string{"subject": "fast"}, NotSelf: true, At: map[string]string{"n": "100"}}},
+			Notes:   []string{"Goal: 3× at 100, 2.5× at 1000. {goals}"}}},
+		{"the excess over a label", Spec{Where: []Match{Is("op", "encode"), Is("subject", "fast", "copy")}, Rows: []string{"n"}, Cols: "subject",
+			Columns: []Column{{Head: "{col}", Show: "median", Unit: "size-B", Format: "int", Beyond: "n"}}}},
+		{"first of the values present, else the first shown", Spec{Caption: "{op}, {subject}", Where: []Match{{Key: "op", Values: []string{"absent", "decode"}, First: true}, {Key: "subject", Values: []string{"absent"}, First: true}},
+			Split: []string{"op", "subject"}, Rows: []string{"n"}, Columns: []Column{{Head: "time", Show: "time"}}}},
+		{"aggregates over a label, gated by another column", Spec{Where: []Match{Is("n", "1000")}, Rows: []string{"op"},
+			Columns: []Column{{Head: "measured", Show: "time", Over: "subject", Agg: "count", Gate: "measured"},
+				{Head: "mean size", Show: "median", Unit: "size-B", Format: "int", Over: "subject", Agg: "mean", Gate: "measured"},
+				{Head: "geomean time", Show: "median", Unit: results.UnitNsPerOp, Format: "duration", Over: "subject", Agg: "geomean", Gate: "measured"},
+				{Head: "fastest", Show: "median", Unit: results.UnitNsPerOp, Over: "subject", Agg: "argmin", Gate: "measured"},
+				{Head: "its time", Show: "time", Over: "subject", Agg: "min", Gate: "measured"},
+				{Head: "its size", Show: "median", Unit: "size-B", Format: "int", Over: "subject", Agg: "at", By: "its time"}}}},
+		{"metrics as rows", Spec{Where: []Match{Is("op", "encode"), Is("n", "100"), Is("subject", "fast")}, Rows: []string{"metric"},
+			Unpivot: &Unpivot{Prefix: "col-", Key: "metric", Unit: "v"}, Columns: []Column{{Head: "bytes", Show: "median", Unit: "v", Format: "int"}, {Head: "per row", Show: "median", Unit: "v", Per: "rows"}}}},
 	}
 	run := fixture()
 	var cases []*results.Case
@@ -140,6 +165,9 @@ func writeText(w *strings.Builder, t *Table) {
 		}
 		w.WriteString(strings.Join(cells, " | ") + "\n")
 	}
+	for _, n := range t.Notes {
+		w.WriteString(n + "\n")
+	}
 	w.WriteString("\n")
 }
 
@@ -196,5 +224,186 @@ func TestPlotBuild(t *testing.T) {
 	// The failed decode of slow at n=1000 has no point.
 	if got["fast"] != 2 || got["slow"] != 1 || got["copy"] != 2 {
 		t.Errorf("points per series %v", got)
+	}
+}
+
+// TestBaseOf resolves a value to the one it stands on by the run's
+// descriptors: a format that compresses itself to its uncompressed
+// sibling.
+func TestBaseOf(t *testing.T) {
+	run := &results.Run{}
+	for name, tags := range map[string][]string{"parquet-none": nil, "parquet-zstd": {"compresses"}, "avro-ocf": nil, "avro-ocf-deflate": {"compresses"}, "lonely-zstd": {"compresses"}} {
+		run.Descriptors = append(run.Descriptors, results.Descriptor{Workload: "w", Key: "format", Name: name, Tags: tags})
+	}
+	tests := []struct{ in, want string }{
+		{"parquet-zstd", "parquet-none"}, {"avro-ocf-deflate", "avro-ocf"}, {"avro-ocf", "avro-ocf"}, {"lonely-zstd", "lonely-zstd"}, {"unknown", "unknown"},
+	}
+	for _, tt := range tests {
+		if got := BaseOf(run, "w", "format", tt.in, "compresses"); got != tt.want {
+			t.Errorf("BaseOf(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := BaseOf(nil, "w", "format", "parquet-zstd", "compresses"); got != "parquet-zstd" {
+		t.Errorf("without a run: %q", got)
+	}
+	if ds := Descriptors(run, "w", "format"); len(ds) != 5 || len(Descriptors(run, "w", "codec")) != 0 || len(Descriptors(run, "x", "format")) != 0 {
+		t.Errorf("Descriptors: %d", len(ds))
+	}
+	// In a spec: the saving against the base, and "–" against itself.
+	var cases []*results.Case
+	for _, f := range []string{"parquet-none", "parquet-zstd"} {
+		cases = append(cases, &results.Case{Workload: "w", Status: results.StatusOK, Labels: results.Labels{{Key: "format", Value: f}}, Metrics: map[string]float64{"file-B": map[string]float64{"parquet-none": 1000, "parquet-zstd": 250}[f]}})
+	}
+	spec := Spec{Rows: []string{"format"}, Columns: []Column{{Head: "saved", Show: "saved", Unit: "file-B", Ref: map[string]string{"format": "@base:compresses"}},
+		{Head: "vs base", Show: "vs", Unit: "file-B", Format: "smaller", NotSelf: true, Ref: map[string]string{"format": "@base:compresses"}}}}
+	ts, err := spec.BuildRun(run, cases)
+	if err != nil || len(ts) != 1 {
+		t.Fatal(ts, err)
+	}
+	var got []string
+	for _, r := range ts[0].Rows {
+		got = append(got, r[1].String()+" "+r[2].String())
+	}
+	if want := []string{"0.0% –", "75.0% 4.00× smaller"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	// Only the formats that stand on another, what each adds to it, and
+	// the base with that codec around it (through a map).
+	for _, k := range []results.Case{
+		{Workload: "w", Status: results.StatusOK, Labels: results.Labels{{Key: "format", Value: "avro-ocf"}, {Key: "codec", Value: "gzip"}}, Metrics: map[string]float64{"file-B": 300}},
+		{Workload: "w", Status: results.StatusOK, Labels: results.Labels{{Key: "format", Value: "avro-ocf-deflate"}, {Key: "codec", Value: "none"}}, Metrics: map[string]float64{"file-B": 320}},
+	} {
+		cases = append(cases, &k)
+	}
+	for _, c := range cases[:2] {
+		c.Labels = c.Labels.With("codec", "none")
+	}
+	spec = Spec{Where: []Match{{Key: "format", Based: "compresses"}, Is("codec", "none")}, Rows: []string{"format"},
+		Columns: []Column{{Head: "inside", Show: "label", Label: "format", Suffix: "compresses"}},
+		Extra: []Column{{Head: "around", Show: "name", Label: "format,codec", Map: map[string]string{"deflate": "gzip"}, At: map[string]string{"format": "@base:compresses", "codec": "@suffix:format:compresses"}},
+			{Head: "its size", Show: "median", Unit: "file-B", Map: map[string]string{"deflate": "gzip"}, At: map[string]string{"format": "@base:compresses", "codec": "@suffix:format:compresses"}}}}
+	ts, err = spec.BuildRun(run, cases)
+	if err != nil || len(ts) != 1 {
+		t.Fatal(ts, err)
+	}
+	got = nil
+	for _, r := range ts[0].Rows {
+		got = append(got, r[0].String()+" "+r[1].String()+" "+r[2].String()+" "+r[3].String())
+	}
+	// parquet-zstd, without a value but its label, is no row.
+	if want := []string{"avro-ocf-deflate deflate avro-ocf + gzip 300"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}
+
+// TestScatterBuild plots two columns of a declared table, a point per row
+// that has both, labelled by its row labels.
+func TestScatterBuild(t *testing.T) {
+	run := fixture()
+	var cases []*results.Case
+	for i := range run.Cases {
+		cases = append(cases, &run.Cases[i])
+	}
+	sc := &ScatterSpec{Of: &Spec{Split: []string{"op"}, Rows: []string{"subject", "n"}, Columns: []Column{{Head: "size", Show: "median", Unit: "size-B"}, {Head: "time", Show: "time"}}},
+		File: "w-{op}.svg", Caption: "{op}", Title: "{op}", X: "size", Y: "time", Join: "·", Frontier: true}
+	ps, err := sc.Build(run, cases)
+	if err != nil || len(ps) != 2 || ps[1].File != "w-decode.svg" {
+		t.Fatalf("plots %+v, %v", ps, err)
+	}
+	ch := ps[1].Chart.(*ScatterChart)
+	// The failed decode of slow at n=1000 has no point.
+	if len(ch.Points) != 5 || ch.Points[0].Label != "fast·100" || ch.Points[0].X != 400 || !ch.Frontier {
+		t.Errorf("points %+v", ch.Points)
+	}
+	s := Section{Workload: "w", Title: "T", Blocks: []BlockSpec{{Scatter: &ScatterSpec{Of: sc.Of, File: "../x.svg", X: "a", Y: "b"}}}}
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "plain file name") {
+		t.Errorf("Validate = %v", err)
+	}
+}
+
+// TestEmptyText says the spec's Empty text when it makes no table.
+func TestEmptyText(t *testing.T) {
+	run := fixture()
+	cases := []*results.Case{&run.Cases[0]}
+	bs, err := (&Spec{Where: []Match{Is("op", "absent")}, Rows: []string{"subject"}, Columns: []Column{{Head: "t", Show: "time"}}, Empty: "none here"}).Blocks(run, cases)
+	if err != nil || len(bs) != 1 || bs[0].(*Text).Body != "none here" {
+		t.Fatalf("blocks %+v, %v", bs, err)
+	}
+	if bs, _ := (&Spec{Rows: []string{"subject"}, Columns: []Column{{Head: "t", Show: "time"}}, Empty: "none here"}).Blocks(run, nil); len(bs) != 0 {
+		t.Errorf("without cases: %+v", bs)
+	}
+}
+
+// TestPlotMore draws more series from other cases, named with a suffix:
+// the cases a note or a label selects.
+func TestPlotMore(t *testing.T) {
+	run := fixture()
+	var cases []*results.Case
+	for i := range run.Cases {
+		cases = append(cases, &run.Cases[i])
+	}
+	cases[0].Notes = []string{"outer"} // fast encode 100
+	tests := []struct {
+		name string
+		more *MoreSeries
+		want []string
+	}{
+		{"none", nil, []string{"fast", "slow", "copy"}},
+		{"by note", &MoreSeries{Where: []Match{Is("note", "outer")}, Suffix: " (outer)"}, []string{"fast", "slow", "copy", "fast (outer)"}},
+		{"by label", &MoreSeries{Where: []Match{Is("op", "encode"), Is("subject", "slow")}, Suffix: "'"}, []string{"fast", "slow", "copy", "slow'"}},
+	}
+	for _, tt := range tests {
+		p := &PlotSpec{File: "f.svg", Where: []Match{Is("op", "decode")}, X: "n", Series: "subject", Unit: results.UnitNsPerOp, More: tt.more}
+		ps := p.Build(cases)
+		var got []string
+		for _, s := range ps[0].Chart.(*LineChart).Series {
+			got = append(got, s.Name)
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: series %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestDescTable lists what the run recorded: a table of fields and
+// settings through a map, or a bulleted list; nothing without descriptors.
+func TestDescTable(t *testing.T) {
+	run := &results.Run{Descriptors: []results.Descriptor{
+		{Workload: "w", Key: "column", Name: "id", What: "int64", Settings: map[string]string{"nullable": "false"}},
+		{Workload: "w", Key: "column", Name: "tags", What: "list<utf8>", Settings: map[string]string{"nullable": "true"}},
+		{Workload: "w", Key: "note", Name: "1", What: "a note"},
+		{Workload: "x", Key: "column", Name: "other"},
+	}}
+	cols := []DescColumn{{Head: "column", Field: "name"}, {Head: "type", Field: "what"}, {Head: "null", Field: "nullable", Map: map[string]string{"true": "yes"}, Else: "no"}}
+	tests := []struct {
+		name string
+		d    DescTable
+		want string
+	}{
+		{"table", DescTable{Key: "column", Columns: cols}, "id int64 no|tags list<utf8> yes"},
+		{"list", DescTable{Key: "note", List: "Notes:"}, "Notes:\n\n- a note"},
+		{"none", DescTable{Key: "absent", Columns: cols}, "<nil>"},
+	}
+	for _, tt := range tests {
+		var got string
+		switch b := tt.d.Build(run, "w").(type) {
+		case *Table:
+			var rows []string
+			for _, r := range b.Rows {
+				rows = append(rows, r[0].String()+" "+r[1].String()+" "+r[2].String())
+			}
+			got = strings.Join(rows, "|")
+		case *Text:
+			got = b.Body
+		default:
+			got = fmt.Sprint(b)
+		}
+		if got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	s := Section{Workload: "w", Title: "T", Blocks: []BlockSpec{{Descriptors: &DescTable{}}}}
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "no key") {
+		t.Errorf("Validate = %v", err)
 	}
 }

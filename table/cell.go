@@ -46,6 +46,7 @@ const (
 	MiBF
 	FasterF
 	CompactF
+	SmallerF
 )
 
 // Cell is one typed table cell: its value stays a number (with its
@@ -132,6 +133,8 @@ func (f Format) Format(v float64) string {
 		return Compact(v)
 	case FasterF:
 		return fasterWords(v)
+	case SmallerF:
+		return smallerWords(v)
 	default:
 		return Float(v)
 	}
@@ -301,9 +304,16 @@ func Ratio(c *results.Case, unit string, ref *results.Case) Cell {
 
 // fewerNote is the sample-count note of a value computed from the medians
 // of a and b: that of the one with fewer samples.
-func fewerNote(a, b *results.Case) string {
-	sa, _ := a.Stat(results.UnitNsPerOp)
-	sb, _ := b.Stat(results.UnitNsPerOp)
+func fewerNote(a, b *results.Case) string { return fewerNoteOf(a, b, results.UnitNsPerOp) }
+
+// fewerNoteOf is fewerNote for unit: none when a or b measured it once (a
+// fixed metric, such as a file's size).
+func fewerNoteOf(a, b *results.Case, unit string) string {
+	sa, ok1 := a.Stat(unit)
+	sb, ok2 := b.Stat(unit)
+	if !ok1 || !ok2 {
+		return ""
+	}
 	return SamplesNote(min(sa.N, sb.N))
 }
 
@@ -343,6 +353,15 @@ func fasterWords(r float64) string {
 		return Float(1/r) + "× faster"
 	}
 	return Float(r) + "× slower"
+}
+
+// smallerWords writes the ratio size ÷ reference as "n× smaller" (ref ÷
+// size) or, for a size that grew, "n× larger": never "0.8× smaller".
+func smallerWords(r float64) string {
+	if r > 1 {
+		return Times(r) + " larger"
+	}
+	return Times(1/r) + " smaller"
 }
 
 // Significant reports whether a and b differ in unit at α = 0.05.

@@ -65,3 +65,15 @@ outer:
 	}
 	return out
 }
+
+// Descriptors returns the run's descriptors of workload with key, in the
+// order recorded.
+func Descriptors(run *results.Run, workload, key string) []results.Descriptor {
+	var out []results.Descriptor
+	for _, d := range run.Descriptors {
+		if d.Workload == workload && d.Key == key {
+			out = append(out, d)
+		}
+	}
+	return out
+}

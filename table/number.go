@@ -129,6 +129,43 @@ func SamplesMark(c *results.Case) string {
 	return mark(SamplesNote(s.N))
 }
 
+// FewNote is SamplesNote(n) to close a parenthesis with: ", n=1",
+// ", n=2" or "".
+func FewNote(n int) string {
+	if s := SamplesNote(n); s != "" {
+		return ", " + s
+	}
+	return ""
+}
+
+// FewNoteOf is FewNote for c's time.
+func FewNoteOf(c *results.Case) string {
+	if c == nil {
+		return ""
+	}
+	s, _ := c.Stat(results.UnitNsPerOp)
+	return FewNote(s.N)
+}
+
+// Ns is c's median time (ns/op); NaN when c is nil, failed or has none.
+func Ns(c *results.Case) float64 {
+	if c == nil || !c.OK() {
+		return math.NaN()
+	}
+	if s, ok := c.Stat(results.UnitNsPerOp); ok && s.Median > 0 {
+		return s.Median
+	}
+	return math.NaN()
+}
+
+// Plural writes n and what, plural unless n is 1: "1 case", "3 cases".
+func Plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
 // mark joins notes ("n=2", "noisy") into one parenthesised suffix, "" when
 // all are empty.
 func mark(notes ...string) string {

@@ -41,10 +41,63 @@ type BlockSpec struct {
 	// (its findings, rankings by rule, fitted models): the command line
 	// asks the workload for them and hands them to the report.
 	Derived string `json:"derived,omitempty"`
+	// Scatter is a scatter chart of two columns of a table's rows.
+	Scatter *ScatterSpec `json:"scatter,omitempty"`
+	// Descriptors is a table (or list) of what the run recorded.
+	Descriptors *DescTable `json:"descriptors,omitempty"`
+}
+
+// DescTable declares a table of the run's descriptors of the section's
+// workload with Key, a row each in the order recorded (none: no block).
+// With List set, the descriptors' What follow List's text as a bulleted
+// list instead.
+type DescTable struct {
+	Key     string       `json:"key"`
+	Caption string       `json:"caption,omitempty"`
+	Columns []DescColumn `json:"columns,omitempty"`
+	Notes   []string     `json:"notes,omitempty"`
+	List    string       `json:"list,omitempty"`
+}
+
+// DescColumn is a column of a DescTable: Field is "name", "what" or the
+// name of a setting, written through Map; Else stands for a value Map
+// lacks when set.
+type DescColumn struct {
+	Head  string            `json:"head"`
+	Field string            `json:"field"`
+	Map   map[string]string `json:"map,omitempty"`
+	Else  string            `json:"else,omitempty"`
+}
+
+// ScatterSpec declares a scatter chart of the tables Of declares: a point
+// per row, at the values of the columns headed X and Y, labelled by the
+// row's labels joined with Join (unlabelled without Join); rows without
+// both values are left out.
+type ScatterSpec struct {
+	Of *Spec `json:"of"`
+	// File, Caption and Title may name Of's Split labels and "{max:NAME}",
+	// as its Caption.
+	File    string `json:"file"`
+	Caption string `json:"caption"`
+	Title   string `json:"title"`
+	X       string `json:"x"`
+	Y       string `json:"y"`
+	Join    string `json:"join,omitempty"`
+	XLabel  string `json:"x_label"`
+	YLabel  string `json:"y_label"`
+	LogX    bool   `json:"log_x,omitempty"`
+	LogY    bool   `json:"log_y,omitempty"`
+	// XFormat and YFormat write the ticks, as PlotSpec's.
+	XFormat string `json:"x_format,omitempty"`
+	YFormat string `json:"y_format,omitempty"`
+	BinaryX bool   `json:"binary_x,omitempty"`
+	// Frontier draws the Pareto frontier (lower X and Y are better).
+	Frontier bool `json:"frontier,omitempty"`
 }
 
 // Match selects cases by a label. Key "role" matches the case's role
-// (subject, baseline, limit), which is no label.
+// (subject, baseline, limit), which is no label; key "note" a note the
+// case carries (any of Values).
 type Match struct {
 	Key string `json:"key"`
 	// Values the label may have (any of); empty means the label is
@@ -58,6 +111,14 @@ type Match struct {
 	Max bool `json:"max,omitempty"`
 	// Min keeps only the smallest numeric value, as Max the largest.
 	Min bool `json:"min,omitempty"`
+	// Based keeps the cases whose label's value stands on another (its
+	// "@base:TAG" with this TAG is not itself: a format that compresses
+	// itself and has an uncompressed sibling in the run).
+	Based string `json:"based,omitempty"`
+	// First keeps only one value of the label: the first of Values the
+	// cases have, else the first the cases show (the seed's type when
+	// measured).
+	First bool `json:"first,omitempty"`
 }
 
 // Largest matches the largest numeric value of label key among the cases.
@@ -72,9 +133,16 @@ func IsNot(key string, values ...string) Match { return Match{Key: key, Values: 
 func (m Match) matches(c *results.Case) bool {
 	var v string
 	var has bool
-	if m.Key == "role" {
+	switch m.Key {
+	case "role":
 		v, has = c.Role, c.Role != ""
-	} else {
+	case "note":
+		for _, n := range c.Notes {
+			if slices.Contains(m.Values, n) {
+				v, has = n, true
+			}
+		}
+	default:
 		v, has = c.Labels.Get(m.Key), c.Labels.Has(m.Key)
 	}
 	ok := has && (len(m.Values) == 0 || slices.Contains(m.Values, v))
@@ -88,7 +156,8 @@ func (m Match) matches(c *results.Case) bool {
 type Spec struct {
 	// Caption may name Split labels in braces: "{op}, {type}", and
 	// write a numeric one as an integer: "{n:int}"; "{@limit}" and
-	// "{@baseline}" name the subject with that role.
+	// "{@baseline}" name the subject with that role; "{max:NAME}" is the
+	// largest of the table's cases' fixed metric NAME, as an integer.
 	Caption string   `json:"caption,omitempty"`
 	Where   []Match  `json:"where,omitempty"`
 	Split   []string `json:"split,omitempty"`
@@ -110,8 +179,25 @@ type Spec struct {
 	// ("-head" descending); cells without a number go last.
 	Sort string `json:"sort,omitempty"`
 	// Limits "last" puts rows of limit rows after the others.
-	Limits string   `json:"limits,omitempty"`
-	Notes  []string `json:"notes,omitempty"`
+	Limits string `json:"limits,omitempty"`
+	// Front keeps only the rows on the Pareto frontier of the columns
+	// with these two heads (no other row is lower in both), ordered by
+	// the first.
+	Front []string `json:"front,omitempty"`
+	// Top keeps the first Top rows of each table (after Sort); with Rest
+	// set, one more row headed Rest ("{n} more" is the rows left out)
+	// sums the columns of the rows left out.
+	Top  int    `json:"top,omitempty"`
+	Rest string `json:"rest,omitempty"`
+	// Unpivot makes a row of each fixed metric whose name starts with
+	// Prefix (of each selected case): label Key is the name's rest, metric
+	// Unit its value. Its rows come in order of name.
+	Unpivot *Unpivot `json:"unpivot,omitempty"`
+	// Notes may hold "{goals}": how many cells with a Goal met it.
+	Notes []string `json:"notes,omitempty"`
+	// Empty is said, as a paragraph, when the spec makes no table from
+	// cases that are there (none selected, or all without values).
+	Empty string `json:"empty,omitempty"`
 	// Plot, when set, draws a chart of each table's cases right after
 	// it (its own Where and Split are ignored: the table's apply).
 	Plot *PlotSpec `json:"plot,omitempty"`
@@ -132,7 +218,8 @@ type Column struct {
 	// that of the case Plus names), "rate" (Per ÷ Unit's median × Scale:
 	// MB/s, rows/s), "best" (this row's Unit median, or rate with Per, ÷
 	// the smallest in the column — the largest with Invert — among the
-	// table's rows; the fastest is 1.00×) or "role".
+	// table's rows; the fastest is 1.00×), "role", "label" (Label's
+	// value) or "name" (the case's labels).
 	Show   string  `json:"show"`
 	Invert bool    `json:"invert,omitempty"`
 	Unit   string  `json:"unit,omitempty"`
@@ -149,16 +236,62 @@ type Column struct {
 	// At replaces labels of the row's case to find this column's case.
 	// A value "@limit" or "@baseline" stands for the value of that label
 	// on the cases with that role (the limit row's subject name); "-"
-	// asks for a case without that label.
+	// asks for a case without that label; "@base:TAG" as in Ref, and
+	// "@suffix:KEY:TAG" for what the row's value of label KEY adds to its
+	// base (through Map: a format's own codec as an outer codec).
 	At map[string]string `json:"at,omitempty"`
 	// Ref replaces labels of this column's case to find its reference
-	// (for ratio, faster, vs, and Share).
+	// (for ratio, faster, vs, and Share). A value "@base:TAG" stands for
+	// the value the row's own stands on: itself unless the run's
+	// descriptor of it carries TAG, else the nearest shorter name (cut at
+	// a "-", or that with "-none") whose descriptor does not (a format
+	// that compresses itself against its uncompressed sibling:
+	// parquet-zstd → parquet-none).
 	Ref map[string]string `json:"ref,omitempty"`
 	// Share adds the value as a share of another in parentheses — of
 	// Ref's value when Ref is set, else of the case's fixed metric ShareOf
 	// — written "pct" (12.3%) or "pct0" (12%).
 	Share   string `json:"share,omitempty"`
 	ShareOf string `json:"share_of,omitempty"`
+	// Beyond names a numeric label the value is followed by its excess
+	// over, in the same format: "1,503 (+479)" (an encoding beyond its
+	// payload).
+	Beyond string `json:"beyond,omitempty"`
+	// Over aggregates the column over the values of this label (the
+	// formats of a codec's row): its cell for each value, combined by Agg
+	// — "count" (of values), "mean", "geomean", "min", "argmin" (the
+	// value with the smallest), "at" (the cell at the value with the
+	// smallest in the Over column headed By). With Gate, only the values
+	// where the Over column headed Gate has a value count.
+	Over string `json:"over,omitempty"`
+	Agg  string `json:"agg,omitempty"`
+	By   string `json:"by,omitempty"`
+	Gate string `json:"gate,omitempty"`
+	// OfTotal writes the value as a share of the column's total over the
+	// table's rows (before Top leaves any out).
+	OfTotal bool `json:"of_total,omitempty"`
+	// Goal judges the value against a goal (lower is better): the goal
+	// under the column's pivot value, or under "" for every column. A
+	// cell with a goal is marked " ✓" (met) or " ✗".
+	Goal map[string]float64 `json:"goal,omitempty"`
+	// NotSelf shows "–" for a row whose Ref is its own case ("vs" a format's
+	// own uncompressed file).
+	NotSelf bool `json:"not_self,omitempty"`
+	// Label is the label Show "label" writes (a row label under another
+	// head), through Map when Map has the value; with Suffix, what the
+	// value adds to its "@base:" Suffix (parquet-zstd over parquet: zstd).
+	// Show "name" writes the column's case's labels Label lists
+	// (comma-separated), joined " + ".
+	Label  string            `json:"label,omitempty"`
+	Suffix string            `json:"suffix,omitempty"`
+	Map    map[string]string `json:"map,omitempty"`
+}
+
+// Unpivot turns fixed metrics into rows (see Spec.Unpivot).
+type Unpivot struct {
+	Prefix string `json:"prefix"`
+	Key    string `json:"key"`
+	Unit   string `json:"unit"`
 }
 
 // PlotSpec declares a line chart: X is a numeric label, a series per
@@ -190,6 +323,16 @@ type PlotSpec struct {
 	// MinX is the number of distinct X values a chart needs to be drawn
 	// (default 1).
 	MinX int `json:"min_x,omitempty"`
+	// More draws more series, after the others: the cases More.Where
+	// selects (the plot's own Where does not apply; its Split does), a
+	// series per value of Series named with More.Suffix.
+	More *MoreSeries `json:"more,omitempty"`
+}
+
+// MoreSeries declares a plot's further series (see PlotSpec.More).
+type MoreSeries struct {
+	Where  []Match `json:"where"`
+	Suffix string  `json:"suffix"`
 }
 
 // ParseFormat maps a format name of a Spec to its Format.
@@ -217,8 +360,10 @@ func ParseFormat(name string) (Format, error) {
 		return MiBF, nil
 	case "compact":
 		return CompactF, nil
+	case "smaller":
+		return SmallerF, nil
 	}
-	return 0, fmt.Errorf("unknown format %q (valid: float, duration, bytes, int, count, times, pct, signed-pct, seconds, mib, compact)", name)
+	return 0, fmt.Errorf("unknown format %q (valid: float, duration, bytes, int, count, times, pct, signed-pct, seconds, mib, compact, smaller)", name)
 }
 
 // Validate checks a section's declarations: names a builder understands,
@@ -230,15 +375,21 @@ func (s *Section) Validate() error {
 	}
 	for i, b := range s.Blocks {
 		n := 0
-		for _, set := range []bool{b.Text != "", b.Table != nil, b.Plot != nil, b.Subjects != "", b.Derived != ""} {
+		for _, set := range []bool{b.Text != "", b.Table != nil, b.Plot != nil, b.Subjects != "", b.Derived != "", b.Scatter != nil, b.Descriptors != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			return fmt.Errorf("section %q block %d: %d kinds set (want exactly one of text, table, plot, subjects, derived)", s.Title, i+1, n)
+			return fmt.Errorf("section %q block %d: %d kinds set (want exactly one of text, table, plot, subjects, derived, scatter, descriptors)", s.Title, i+1, n)
 		}
-		if t := b.Table; t != nil {
+		t := b.Table
+		if sc := b.Scatter; sc != nil {
+			if t = sc.Of; t == nil || sc.X == "" || sc.Y == "" || strings.ContainsAny(sc.File, `/\`) || sc.File == "" {
+				return fmt.Errorf("section %q scatter %q: of, x, y and a plain file name are required", s.Title, sc.Caption)
+			}
+		}
+		if t != nil {
 			if len(t.Rows) == 0 {
 				return fmt.Errorf("section %q table %q: no rows label", s.Title, t.Caption)
 			}
@@ -253,6 +404,9 @@ func (s *Section) Validate() error {
 				}
 			}
 		}
+		if d := b.Descriptors; d != nil && d.Key == "" {
+			return fmt.Errorf("section %q descriptors %q: no key", s.Title, d.Caption)
+		}
 		if p := b.Plot; p != nil {
 			if p.X == "" || p.Series == "" || p.Unit == "" || p.File == "" {
 				return fmt.Errorf("section %q plot %q: x, series, unit and file are required", s.Title, p.Caption)
@@ -265,7 +419,7 @@ func (s *Section) Validate() error {
 	return nil
 }
 
-var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "diff", "saved", "sum", "rate", "best", "role"}
+var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "diff", "saved", "sum", "rate", "best", "role", "label", "name"}
 
 func (c Column) validate() error {
 	if !slices.Contains(shows, c.Show) {
@@ -283,6 +437,13 @@ func (c Column) validate() error {
 		if len(c.Ref) == 0 {
 			return fmt.Errorf("show faster needs ref")
 		}
+	case "label", "name":
+		if c.Label == "" {
+			return fmt.Errorf("show %s needs a label", c.Show)
+		}
+	}
+	if c.Over != "" && !slices.Contains([]string{"count", "mean", "geomean", "min", "argmin", "at"}, c.Agg) {
+		return fmt.Errorf("over %q: unknown agg %q (valid: count, mean, geomean, min, argmin, at)", c.Over, c.Agg)
 	}
 	return nil
 }

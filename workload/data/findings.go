@@ -1,10 +1,10 @@
 package data
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -15,24 +15,17 @@ import (
 
 // Derive implements workload.Workload: the file workloads' derived blocks
 // (the size table read against the input file) and data's own: findings,
-// the input and its schema, the formats not measured, the Parquet column
-// sizes and what generated code would gain — from the results only.
+// the input and its schema, the formats not measured and what generated
+// code would gain — from the results only.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
-	d := filecase.Derive(Name, run, cases, inputRef(run))
+	d := filecase.Derive(Name, run, cases)
+	d["size"] = sizeTable(run, cases)
 	d["findings"] = []table.Block{findings(run, cases)}
 	d["input"] = inputBlocks(run)
-	d["columns"] = []table.Block{columns(run, cases)}
 	d["codegen"] = codegen(run, cases)
-	if b := inFormat(run, cases); b != nil {
-		d["in-format"] = []table.Block{b}
-	}
-	if note := siblingsNote(run); note != "" && len(d["combined"]) > 0 {
-		if t, ok := d["combined"][0].(*table.Table); ok {
-			t.Notes = []string{note}
-		}
-	}
+	d["siblings"] = []table.Block{&table.Text{Body: cmp.Or(siblingsNote(run), filecase.CombinedNote)}}
 	var lines []string
-	for _, f := range descriptors(run, filecase.LabelFormat) {
+	for _, f := range table.Descriptors(run, Name, filecase.LabelFormat) {
 		if why := f.Settings[SettingNotMeasured]; why != "" {
 			lines = append(lines, fmt.Sprintf("%s was not measured: %s.", f.Name, why))
 		}
@@ -49,20 +42,9 @@ func (*Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
 	return filecase.Summary(Name, run, cases)
 }
 
-// descriptors returns the run's data descriptors with key k, in the order
-// recorded.
-func descriptors(run *results.Run, k string) []results.Descriptor {
-	var out []results.Descriptor
-	for _, d := range run.Descriptors {
-		if d.Workload == Name && d.Key == k {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
+// inputDescriptor is the run's descriptor of the input file, or nil.
 func inputDescriptor(run *results.Run) *results.Descriptor {
-	if ds := descriptors(run, KeyInput); len(ds) > 0 {
+	if ds := table.Descriptors(run, Name, KeyInput); len(ds) > 0 {
 		return &ds[0]
 	}
 	return nil
@@ -76,15 +58,6 @@ func setInt(d *results.Descriptor, k string) float64 {
 	return v
 }
 
-// fewNote is ", n=1" or ", n=2" for a median of fewer than
-// table.FewSamples samples (to close a parenthesis with), else "".
-func fewNote(n int) string {
-	if s := table.SamplesNote(n); s != "" {
-		return ", " + s
-	}
-	return ""
-}
-
 // findings opens the report: the input, the smallest, fastest and best
 // balanced pairs, the biggest Parquet column and the failed cases.
 func findings(run *results.Run, cases []*results.Case) *table.Text {
@@ -92,7 +65,7 @@ func findings(run *results.Run, cases []*results.Case) *table.Text {
 	in := inputDescriptor(run)
 	if in != nil {
 		top, nested := 0, 0
-		for _, c := range descriptors(run, KeyColumn) {
+		for _, c := range table.Descriptors(run, Name, KeyColumn) {
 			if c.Settings["depth"] == "0" {
 				top++
 			} else {
@@ -117,20 +90,21 @@ func findings(run *results.Run, cases []*results.Case) *table.Text {
 		if p.Saved() > 0 {
 			vs = ", " + table.Pct(p.Saved()) + " smaller than " + p.Format + " uncompressed"
 		}
-		if ref := inputRef(run); ref != nil && !ref.Partial {
-			vs = fmt.Sprintf(", %s than your file (%s, %s)", filecase.VsRef(p.FileB, ref.Bytes), table.Bytes(ref.Bytes), kindLabel(in))
+		if ref := inputRef(run); ref != nil && !ref.partial {
+			vs = fmt.Sprintf(", %s than your file (%s, %s)", vsRef(p.FileB, ref.bytes), table.Bytes(ref.bytes), kindLabel(in))
 		}
 		lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s%s.", p.Subject(), table.Bytes(p.FileB), vs))
 	}
 	if w, r := picks["Fastest write"], picks["Fastest read"]; w.Name != "" && r.Name != "" {
 		lines = append(lines, fmt.Sprintf("Fastest write: **%s** (%s%s); fastest read, every row verified: **%s** (%s%s).",
-			w.Subject(), table.Duration(w.WriteNs), fewNote(w.WriteN), r.Subject(), table.Duration(r.ReadNs), fewNote(r.ReadN)))
+			w.Subject(), table.Duration(w.WriteNs), table.FewNote(w.WriteN), r.Subject(), table.Duration(r.ReadNs), table.FewNote(r.ReadN)))
 	}
 	if p, ok := picks["Best balance"]; ok {
-		lines = append(lines, fmt.Sprintf("Best balance of size and round trip: **%s** (%s, write + read %s%s).", p.Subject(), table.Bytes(p.FileB), table.Duration(p.TotalNs()), fewNote(min(p.WriteN, p.ReadN))))
+		lines = append(lines, fmt.Sprintf("Best balance of size and round trip: **%s** (%s, write + read %s%s).", p.Subject(), table.Bytes(p.FileB), table.Duration(p.TotalNs()), table.FewNote(min(p.WriteN, p.ReadN))))
 	}
-	if cols, total := columnSizes(cases); len(cols) > 0 && total > 0 {
-		lines = append(lines, fmt.Sprintf("Column **%s** takes %s of the uncompressed Parquet file's column data (%s).", cols[0].path, table.Pct(cols[0].bytes/total), table.Bytes(cols[0].bytes)))
+	if ts, _ := columnsTable.Build(cases); len(ts) > 0 {
+		top := ts[0].Rows[0]
+		lines = append(lines, fmt.Sprintf("Column **%s** takes %s of the uncompressed Parquet file's column data (%s).", top[0], table.Pct(top[2].V), table.Bytes(top[1].V)))
 	}
 	var hold []*results.Case
 	other := 0
@@ -142,39 +116,89 @@ func findings(run *results.Run, cases []*results.Case) *table.Text {
 		}
 	}
 	if len(hold) > 0 {
-		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", plural(len(hold), "case"), filecase.CondenseCases(hold, false, 300)))
+		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", table.Plural(len(hold), "case"), filecase.CondenseCases(hold, false, 300)))
 	}
 	if other > 0 {
-		lines = append(lines, fmt.Sprintf("%s FAILED otherwise (verification, set-up or a run error), each left out of every ranking; see Anomalies, one line per distinct error.", plural(other, "case")))
+		lines = append(lines, fmt.Sprintf("%s FAILED otherwise (verification, set-up or a run error), each left out of every ranking; see Anomalies, one line per distinct error.", table.Plural(other, "case")))
 	}
 	return table.Findings(lines)
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
+// fileRef is the input file as the size table's reference row.
+type fileRef struct {
+	// name is the file's name; what says what it is ("your file: csv,
+	// gzip"); bytes is its size on disk.
+	name, what string
+	bytes      float64
+	// records is the rows it holds, when they are the rows the pairs were
+	// written from (0 otherwise: bytes/record then unknown).
+	records float64
+	// partial says the pairs hold only part of its rows (a row limit or a
+	// sample): their sizes do not compare with it. why says why.
+	partial bool
+	why     string
 }
 
 // inputRef is the input file as the size table's reference row, from the
 // input descriptor (nil if the run recorded none or not its size).
-func inputRef(run *results.Run) *filecase.SizeRef {
+func inputRef(run *results.Run) *fileRef {
 	in := inputDescriptor(run)
 	if in == nil || !(setInt(in, SettingBytes) > 0) {
 		return nil
 	}
-	ref := &filecase.SizeRef{Name: in.Name, What: "your file: " + kindLabel(in), Bytes: setInt(in, SettingBytes)}
+	ref := &fileRef{name: in.Name, what: "your file: " + kindLabel(in), bytes: setInt(in, SettingBytes)}
 	rows, limit := setInt(in, SettingRows), setInt(in, SettingLimit)
 	switch {
 	case in.Settings[SettingSample] != "":
-		ref.Partial, ref.Why = true, "the rows measured are a sample of it (--sample "+in.Settings[SettingSample]+")"
+		ref.partial, ref.why = true, "the rows measured are a sample of it (--sample "+in.Settings[SettingSample]+")"
 	case limit > 0 && rows >= limit:
-		ref.Partial, ref.Why = true, "only its first "+table.Int(limit)+" rows were measured (--limit)"
+		ref.partial, ref.why = true, "only its first "+table.Int(limit)+" rows were measured (--limit)"
 	default:
-		ref.Records = rows
+		ref.records = rows
 	}
 	return ref
+}
+
+// sizeTable is the file workloads' size table (filecase.SizeTable) with
+// the input file as its first row and, when the pairs hold all its rows,
+// each file against it.
+func sizeTable(run *results.Run, cases []*results.Case) []table.Block {
+	ts, _ := filecase.SizeTable().BuildRun(run, cases)
+	if len(ts) == 0 {
+		return nil
+	}
+	t, ref := ts[0], inputRef(run)
+	if ref == nil {
+		return []table.Block{t}
+	}
+	row := []table.Cell{table.Str(ref.name), table.Str(ref.what), table.Num(ref.bytes, table.IntF), table.Num(ref.bytes, table.MiBF), table.Num(ref.bytes/ref.records, table.Plain), table.Dash(), table.Dash()}
+	why := "; " + ref.why + ", so the sizes do not compare with it."
+	if !ref.partial {
+		why = "(compressed as it is on disk); vs your file = how much smaller (or larger) each file is."
+		t.Header, row = append(t.Header, "vs your file"), append(row, table.Dash())
+		for i, r := range t.Rows {
+			vs := table.Dash()
+			if r[2].Kind == table.Value && r[2].V > 0 {
+				vs = table.StrV(vsRef(r[2].V, ref.bytes), r[2].V/ref.bytes)
+			}
+			t.Rows[i] = append(r, vs)
+		}
+	}
+	t.Rows = append([][]table.Cell{row}, t.Rows...)
+	t.Notes = append(t.Notes, fmt.Sprintf("The first row is your file %s as given %s", ref.name, why))
+	return []table.Block{t}
+}
+
+// vsRef says how size compares with a reference size: "81.0% smaller",
+// "2.1× larger" or "same size".
+func vsRef(size, ref float64) string {
+	switch {
+	case size < ref:
+		return table.Pct(1-size/ref) + " smaller"
+	case size > ref:
+		return table.Times(size/ref) + " larger"
+	}
+	return "same size"
 }
 
 // kinds name the input kinds for people.
@@ -193,8 +217,8 @@ func kindLabel(in *results.Descriptor) string {
 	return k
 }
 
-// inputBlocks describe the input file, its schema and the inference
-// notes, as the run recorded them in its descriptors.
+// inputBlocks describe the input file as the run recorded it in its
+// descriptors (its schema and the inference notes are declared).
 func inputBlocks(run *results.Run) []table.Block {
 	in := inputDescriptor(run)
 	if in == nil {
@@ -221,86 +245,7 @@ func inputBlocks(run *results.Run) []table.Block {
 		facts.AddRow(table.Str("--infer-rows"), table.Str(v))
 	}
 	facts.AddRow(table.Str("--skip-bad"), table.Str(skip))
-	schema := &table.Table{Caption: "Schema (as read: stored for Parquet, Arrow and Avro, inferred for JSON Lines and CSV)", Header: []string{"column", "Arrow type", "nullable"},
-		Notes: []string{"Nested fields are dotted paths; list elements end in []."}}
-	for _, c := range descriptors(run, KeyColumn) {
-		null := "no"
-		if c.Settings["nullable"] == "true" {
-			null = "yes"
-		}
-		schema.AddRow(table.Str(c.Name), table.Str(c.What), table.Str(null))
-	}
-	var notes []string
-	for _, n := range descriptors(run, KeyNote) {
-		notes = append(notes, n.What)
-	}
-	blocks := []table.Block{facts}
-	if len(schema.Rows) > 0 {
-		blocks = append(blocks, schema)
-	}
-	if len(notes) > 0 {
-		blocks = append(blocks, &table.Text{Body: "Schema inference notes:\n\n- " + strings.Join(notes, "\n- ")})
-	}
-	return blocks
-}
-
-// column is one Parquet column chunk path and its size.
-type column struct {
-	path  string
-	bytes float64
-}
-
-// columnSizes reads the per-column metrics of the Parquet read case,
-// biggest first, and their total.
-func columnSizes(cases []*results.Case) (out []column, total float64) {
-	if pq := table.Where(cases, filecase.LabelFormat, "parquet", filecase.LabelOp, filecase.OpRead); len(pq) > 0 {
-		for k, v := range pq[0].Metrics {
-			if p, ok := strings.CutPrefix(k, MetricColumnPrefix); ok {
-				out, total = append(out, column{path: p, bytes: v}), total+v
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].bytes != out[j].bytes {
-			return out[i].bytes > out[j].bytes
-		}
-		return out[i].path < out[j].path
-	})
-	return out, total
-}
-
-// maxColumnRows caps the columns listed by name.
-const maxColumnRows = 30
-
-// columns is the table of the Parquet column chunks' sizes.
-func columns(run *results.Run, cases []*results.Case) table.Block {
-	cols, total := columnSizes(cases)
-	in := inputDescriptor(run)
-	if len(cols) == 0 {
-		if in == nil {
-			return nil
-		}
-		return &table.Text{Body: "No Parquet read case in this run: include the parquet format (--formats parquet, and no --filter excluding its read) to see which columns make the file big."}
-	}
-	rows := math.NaN()
-	if in != nil {
-		rows = setInt(in, SettingRows)
-	}
-	t := &table.Table{Header: []string{"column", "bytes", "share", "bytes/row"},
-		Notes: []string{"From the footer of the Parquet file the parquet read case read (dictionary encoding on, no compression): each column chunk's stored bytes, summed over row groups. " +
-			"share = the column's bytes ÷ all column chunks' bytes. A column with a high share is where a smaller type, a dictionary-friendly value or dropping the column pays most; a compressing codec shrinks every column, not this ranking's order necessarily."}}
-	for i, c := range cols {
-		if i == maxColumnRows {
-			var rest float64
-			for _, o := range cols[i:] {
-				rest += o.bytes
-			}
-			t.AddRow(table.Str(fmt.Sprintf("(%d more columns)", len(cols)-i)), table.Num(rest, table.IntF), table.Num(rest/total, table.PctF), table.Dash())
-			break
-		}
-		t.AddRow(table.Str(c.path), table.Num(c.bytes, table.IntF), table.Num(c.bytes/total, table.PctF), table.Num(c.bytes/rows, table.Plain))
-	}
-	return t
+	return []table.Block{facts}
 }
 
 // recordsTwins maps a data format to the records formats of its family it
@@ -314,7 +259,7 @@ var recordsTwins = map[string][]string{"parquet": {"parquet-none"}, "msgpack": {
 // workload's formats of the same family (codec none), when the run
 // measured both.
 func codegen(run *results.Run, cases []*results.Case) []table.Block {
-	if len(descriptors(run, filecase.LabelFormat)) == 0 {
+	if len(table.Descriptors(run, Name, filecase.LabelFormat)) == 0 {
 		return nil
 	}
 	// records' plain pairs only: not its unbuffered variant.
@@ -382,11 +327,11 @@ func codegen(run *results.Run, cases []*results.Case) []table.Block {
 // compresses with (its name's part after the sibling's: parquet-zstd →
 // parquet, zstd).
 func selfCompressing(run *results.Run) (formats, siblings, codecs []string) {
-	for _, f := range descriptors(run, filecase.LabelFormat) {
+	for _, f := range table.Descriptors(run, Name, filecase.LabelFormat) {
 		if !slices.Contains(f.Tags, filecase.TagCompresses) {
 			continue
 		}
-		sib := filecase.PlainOf(Name, run, f.Name)
+		sib := table.BaseOf(run, Name, filecase.LabelFormat, f.Name, filecase.TagCompresses)
 		if sib == f.Name {
 			continue // no uncompressed sibling in the run
 		}
@@ -414,65 +359,4 @@ func siblingsNote(run *results.Run) string {
 		i = j
 	}
 	return "% saved = 1 − file ÷ the same format uncompressed (codec none); for a format that compresses itself, its uncompressed sibling: " + strings.Join(parts, ", ") + "."
-}
-
-// aroundCodec is the outer codec that compresses as a format's own codec
-// does (deflate: gzip, the same DEFLATE with a header).
-var aroundCodec = map[string]string{"deflate": "gzip"}
-
-// inFormat compares each format that compresses itself (Parquet pages, Arrow
-// IPC buffers, Avro blocks) with its uncompressed sibling and with the same
-// codec around the sibling, when the run measured them.
-func inFormat(run *results.Run, cases []*results.Case) table.Block {
-	formats, siblings, codecs := selfCompressing(run)
-	if len(formats) == 0 {
-		return nil
-	}
-	ix := table.NewIndex(cases, filecase.LabelFormat, filecase.LabelCodec, filecase.LabelOp)
-	size := func(f, c string) float64 {
-		if w := ix.Get(f, c, filecase.OpWrite); w != nil && w.OK() {
-			return w.Metrics[filecase.MetricFile]
-		}
-		return math.NaN()
-	}
-	med := func(f, c, op string) float64 {
-		if k := ix.Get(f, c, op); k != nil && k.OK() {
-			if st, ok := k.Stat(results.UnitNsPerOp); ok {
-				return st.Median
-			}
-		}
-		return math.NaN()
-	}
-	t := &table.Table{Caption: "Compression inside the format, against its uncompressed sibling and the same codec around it",
-		Header: []string{"format", "codec inside", "size (MiB)", "% saved", "write cost", "read cost", "same codec around", "its size (MiB)", "its write cost", "its read cost"},
-		Notes: []string{"% saved = 1 − file ÷ the uncompressed sibling's file; write cost and read cost = the median time ÷ the sibling's with codec none (1× = free). " +
-			"same codec around = the sibling with that codec as the outer codec (deflate: gzip), where this run measured it: compressing inside keeps the format's structure (a Parquet reader still reads one column; an Arrow or Avro reader decompresses per buffer or block), compressing around compresses the stream whole."}}
-	for i, f := range formats {
-		sib, c := siblings[i], codecs[i]
-		s, ps := size(f, "none"), size(sib, "none")
-		around := c
-		if a, ok := aroundCodec[c]; ok {
-			around = a
-		}
-		row := []table.Cell{table.Str(f), table.Str(c), mibCell(s), table.Num(1-s/ps, table.PctF),
-			table.Num(med(f, "none", filecase.OpWrite)/med(sib, "none", filecase.OpWrite), table.TimesF),
-			table.Num(med(f, "none", filecase.OpRead)/med(sib, "none", filecase.OpRead), table.TimesF)}
-		if as := size(sib, around); !math.IsNaN(as) {
-			row = append(row, table.Str(sib+" + "+around), mibCell(as),
-				table.Num(med(sib, around, filecase.OpWrite)/med(sib, "none", filecase.OpWrite), table.TimesF),
-				table.Num(med(sib, around, filecase.OpRead)/med(sib, "none", filecase.OpRead), table.TimesF))
-		} else {
-			row = append(row, table.Dash(), table.Dash(), table.Dash(), table.Dash())
-		}
-		t.AddRow(row...)
-	}
-	return t
-}
-
-// mibCell is a size in MiB, "–" when unknown.
-func mibCell(b float64) table.Cell {
-	if math.IsNaN(b) || b <= 0 {
-		return table.Dash()
-	}
-	return table.Num(b, table.MiBF)
 }

@@ -44,6 +44,68 @@ var projectionTable = &table.Spec{
 		"column's chunks: the compressed bytes of the column's chunks in the Parquet file (every row group) and their share of the file, what the projection reads besides the footer"},
 }
 
+// inFormat compares each format that compresses itself (Parquet pages,
+// Arrow IPC buffers, Avro blocks) with its uncompressed sibling and with
+// the same codec around the sibling, when the run measured them.
+func inFormat() *table.Spec {
+	const base, inside = "@base:" + filecase.TagCompresses, "@suffix:" + filecase.LabelFormat + ":" + filecase.TagCompresses
+	// around is the outer codec that compresses as a format's own codec
+	// does (deflate: gzip, the same DEFLATE with a header).
+	around := map[string]string{"deflate": "gzip"}
+	cost := func(head, op string, at map[string]string) table.Column {
+		return table.Column{Head: head, Show: "vs", Unit: results.UnitNsPerOp, Format: "times", Map: around,
+			At: with(at, filecase.LabelOp, op), Ref: map[string]string{filecase.LabelFormat: base, filecase.LabelCodec: "none"}}
+	}
+	self, sib := map[string]string{filecase.LabelCodec: "none"}, map[string]string{filecase.LabelFormat: base, filecase.LabelCodec: inside}
+	return &table.Spec{
+		Caption: "Compression inside the format, against its uncompressed sibling and the same codec around it",
+		Where:   []table.Match{{Key: filecase.LabelFormat, Based: filecase.TagCompresses}, table.Is(filecase.LabelCodec, "none")},
+		Rows:    []string{filecase.LabelFormat}, RowHeads: []string{"format"},
+		Columns: []table.Column{
+			{Head: "codec inside", Show: "label", Label: filecase.LabelFormat, Suffix: filecase.TagCompresses},
+			{Head: "size (MiB)", Show: "median", Unit: filecase.MetricFile, Format: "mib", At: with(self, filecase.LabelOp, filecase.OpWrite)},
+			{Head: "% saved", Show: "saved", Unit: filecase.MetricFile, At: with(self, filecase.LabelOp, filecase.OpWrite), Ref: map[string]string{filecase.LabelFormat: base}},
+			cost("write cost", filecase.OpWrite, self), cost("read cost", filecase.OpRead, self),
+		},
+		// The sibling with the codec around it is among all the cases.
+		Extra: []table.Column{
+			{Head: "same codec around", Show: "name", Label: filecase.LabelFormat + "," + filecase.LabelCodec, Map: around, At: with(sib, filecase.LabelOp, filecase.OpWrite)},
+			{Head: "its size (MiB)", Show: "median", Unit: filecase.MetricFile, Format: "mib", Map: around, At: with(sib, filecase.LabelOp, filecase.OpWrite)},
+			cost("its write cost", filecase.OpWrite, sib), cost("its read cost", filecase.OpRead, sib),
+		},
+		Notes: []string{"% saved = 1 − file ÷ the uncompressed sibling's file; write cost and read cost = the median time ÷ the sibling's with codec none (1× = free). " +
+			"same codec around = the sibling with that codec as the outer codec (deflate: gzip), where this run measured it: compressing inside keeps the format's structure (a Parquet reader still reads one column; an Arrow or Avro reader decompresses per buffer or block), compressing around compresses the stream whole."},
+	}
+}
+
+// with is m with label k set to v.
+func with(m map[string]string, k, v string) map[string]string {
+	out := map[string]string{k: v}
+	for a, b := range m {
+		out[a] = b
+	}
+	return out
+}
+
+// maxColumnRows caps the columns listed by name.
+const maxColumnRows = 30
+
+// columnsTable is the Parquet column chunks' sizes, from the per-column
+// metrics of the Parquet read case, biggest first.
+var columnsTable = &table.Spec{
+	Where:   []table.Match{table.Is(filecase.LabelFormat, "parquet"), table.Is(filecase.LabelOp, filecase.OpRead)},
+	Unpivot: &table.Unpivot{Prefix: MetricColumnPrefix, Key: "column", Unit: "chunk-B"},
+	Rows:    []string{"column"}, Sort: "-bytes", Top: maxColumnRows, Rest: "({n} more columns)",
+	Columns: []table.Column{
+		{Head: "bytes", Show: "median", Unit: "chunk-B", Format: "int"},
+		{Head: "share", Show: "median", Unit: "chunk-B", Format: "pct", OfTotal: true},
+		{Head: "bytes/row", Show: "median", Unit: "chunk-B", Per: filecase.MetricRecords},
+	},
+	Notes: []string{"From the footer of the Parquet file the parquet read case read (dictionary encoding on, no compression): each column chunk's stored bytes, summed over row groups. " +
+		"share = the column's bytes ÷ all column chunks' bytes. A column with a high share is where a smaller type, a dictionary-friendly value or dropping the column pays most; a compressing codec shrinks every column, not this ranking's order necessarily."},
+	Empty: "No Parquet read case in this run: include the parquet format (--formats parquet, and no --filter excluding its read) to see which columns make the file big.",
+}
+
 // Layout implements workload.Workload: the findings, the input and its
 // schema, the method with the formats and codecs, the file workloads'
 // shared tables (compression by codec followed by the compression inside
@@ -52,7 +114,12 @@ var projectionTable = &table.Spec{
 func (*Workload) Layout() []table.Section {
 	out := []table.Section{
 		{Title: "Findings", Blocks: []table.BlockSpec{{Derived: "findings"}}},
-		{Title: "Input and schema", Blocks: []table.BlockSpec{{Derived: "input"}}},
+		{Title: "Input and schema", Blocks: []table.BlockSpec{{Derived: "input"},
+			{Descriptors: &table.DescTable{Key: KeyColumn, Caption: "Schema (as read: stored for Parquet, Arrow and Avro, inferred for JSON Lines and CSV)",
+				Columns: []table.DescColumn{{Head: "column", Field: "name"}, {Head: "Arrow type", Field: "what"}, {Head: "nullable", Field: "nullable", Map: map[string]string{"true": "yes"}, Else: "no"}},
+				Notes:   []string{"Nested fields are dotted paths; list elements end in []."}}},
+			{Descriptors: &table.DescTable{Key: KeyNote, List: "Schema inference notes:"}},
+		}},
 		{Title: "Method: schema-driven formats", Blocks: []table.BlockSpec{
 			{Text: methodText},
 			{Derived: "not-measured"},
@@ -60,10 +127,20 @@ func (*Workload) Layout() []table.Section {
 			{Subjects: filecase.LabelCodec},
 		}},
 	}
-	for _, sec := range filecase.FileLayout() {
+	for _, sec := range filecase.FileLayout(Name) {
+		if t := sec.Blocks[0].Table; sec.Title == "Combined size & performance" {
+			// The note names this run's uncompressed siblings.
+			c := *t
+			c.Notes = nil
+			sec.Blocks = []table.BlockSpec{{Table: &c}, {Derived: "siblings"}}
+		}
+		if sec.Title == "File size" {
+			// With the input file as its first row (findings.go).
+			sec.Blocks = []table.BlockSpec{{Derived: "size"}}
+		}
 		if sec.Title == "Compression by algorithm" {
 			// The formats that compress themselves, next to the outer codecs.
-			sec.Blocks = append(sec.Blocks, table.BlockSpec{Derived: "in-format"})
+			sec.Blocks = append(sec.Blocks, table.BlockSpec{Table: inFormat()})
 		}
 		out = append(out, sec)
 		if strings.HasPrefix(sec.Title, "Read performance") {
@@ -71,7 +148,7 @@ func (*Workload) Layout() []table.Section {
 		}
 	}
 	return append(out,
-		table.Section{Title: "Which columns make the file big (Parquet column chunks)", Blocks: []table.BlockSpec{{Derived: "columns"}}},
+		table.Section{Title: "Which columns make the file big (Parquet column chunks)", Blocks: []table.BlockSpec{{Table: columnsTable}}},
 		table.Section{Title: "What generated code would gain", Blocks: []table.BlockSpec{{Derived: "codegen"}}},
 		filecase.Anomalies(),
 	)

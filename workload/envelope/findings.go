@@ -55,9 +55,8 @@ func measure(cases []*results.Case) measured {
 }
 
 // Derive implements workload.Workload: the findings, the verdicts on the
-// header-only read's goal, the unmarshal sweep plot with the outer-only
-// reads beside it, the sweep's sizes, where flat overtakes wrapped and the
-// serialized sizes.
+// header-only read's goal, the sweep's sizes and where flat overtakes
+// wrapped.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	m := measure(cases)
 	if len(m.named) == 0 {
@@ -65,7 +64,7 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	}
 	seed, crossings := m.crossover()
 	return table.Derived{"findings": {table.Findings(append(seed, m.fastest()...))}, "header-target": {m.headerTarget()},
-		"sweep-unmarshal": m.unmarshalSweep(run, cases), "sweep": {m.sweepText()}, "crossover": crossings, "size": {m.serialized()}}
+		"sweep": {m.sweepText()}, "crossover": crossings}
 }
 
 // crossing is where lib's flat layout (op fop) overtakes its wrapped
@@ -124,7 +123,7 @@ func (m measured) fastest() []string {
 		for _, op := range []string{OpMarshal, OpUnmarshal} {
 			var best *results.Case
 			for _, s := range m.subjects {
-				if c := m.ix.Get(s, z.Name, op); c != nil && c.OK() && (best == nil || ns(c) < ns(best)) {
+				if c := m.ix.Get(s, z.Name, op); c != nil && c.OK() && (best == nil || table.Ns(c) < table.Ns(best)) {
 					best = c
 				}
 			}
@@ -151,10 +150,10 @@ func (m measured) headerTarget() *table.Text {
 	var met, missed []string
 	for _, s := range m.subjects {
 		h := m.ix.Get(s, z.Name, OpHeader)
-		if h == nil || !h.OK() || base == nil || !base.OK() || ns(h) <= 0 {
+		if h == nil || !h.OK() || base == nil || !base.OK() || table.Ns(h) <= 0 {
 			continue
 		}
-		if a, _ := h.Median(results.UnitAllocsPerOp); ns(base)/ns(h) >= targetSpeedup && a <= targetAllocs {
+		if a, _ := h.Median(results.UnitAllocsPerOp); table.Ns(base)/table.Ns(h) >= targetSpeedup && a <= targetAllocs {
 			met = append(met, s)
 		} else {
 			missed = append(missed, s)
@@ -173,26 +172,6 @@ func (m measured) headerTarget() *table.Text {
 	return &table.Text{Body: body + "."}
 }
 
-// unmarshalSweep is the declared unmarshal plot with the outer-only reads
-// (the header reads of the wrapped protobuf layouts) as lines of their own
-// beside every subject's full unmarshal.
-func (m measured) unmarshalSweep(run *results.Run, cases []*results.Case) []table.Block {
-	all := slices.Clone(cases)
-	for _, c := range cases {
-		if s := c.Labels.Get(LabelSubject); c.Labels.Get("op") == OpHeader && slices.Contains(m.outerOnly, s) {
-			o := *c
-			o.Labels = c.Labels.With(LabelSubject, s+" (outer only)").With("op", OpUnmarshal)
-			all = append(all, &o)
-		}
-	}
-	var blocks []table.Block
-	for _, p := range sweepPlot(OpUnmarshal).Build(all) {
-		p.Chart.(*table.LineChart).Palette = table.RunPalette(run)
-		blocks = append(blocks, p)
-	}
-	return blocks
-}
-
 // sweepText names the sizes the sweep plots show.
 func (m measured) sweepText() *table.Text {
 	var named []string
@@ -203,33 +182,6 @@ func (m measured) sweepText() *table.Text {
 		sizeText(float64(m.sizes[0].Bytes)), sizeText(float64(m.sizes[len(m.sizes)-1].Bytes)), strings.Join(named, ", "))}
 }
 
-// serialized is each subject's encoded envelope at the named sizes, from
-// the first of its cases there that recorded it, with the bytes it adds to
-// the payload.
-func (m measured) serialized() *table.Table {
-	t := &table.Table{Caption: "encoded envelope: bytes (+ bytes beyond the payload)", Header: append([]string{"size", "payload"}, m.subjects...),
-		Notes: []string{"Wrapped sizes include the marshalled inner message as one bytes field of the outer message."}}
-	for _, z := range m.named {
-		row := []table.Cell{table.StrV(z.Name, float64(z.Bytes)), table.Num(float64(z.Bytes), table.IntF)}
-		for _, s := range m.subjects {
-			// Backwards, so that the first op whose case failed or
-			// recorded the size has the last word.
-			cell := table.Dash()
-			for _, op := range slices.Backward(namedOps[:]) {
-				if c := m.ix.Get(s, z.Name, op); c != nil && !c.OK() {
-					cell = table.Cell{Kind: table.Failed}
-				} else if c != nil && c.Metrics[MetricSerialized] > 0 {
-					n := c.Metrics[MetricSerialized]
-					cell = table.Cell{Kind: table.Value, V: n, Format: table.IntF, Text: " (+" + table.Int(n-float64(z.Bytes)) + ")"}
-				}
-			}
-			row = append(row, cell)
-		}
-		t.AddRow(row...)
-	}
-	return t
-}
-
 // Summary implements workload.Workload: the declared summary at the
 // largest named size (XLarge at default scale).
 func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
@@ -237,10 +189,4 @@ func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
 		return ts[0]
 	}
 	return nil
-}
-
-// ns is c's median ns/op.
-func ns(c *results.Case) float64 {
-	v, _ := c.Median(results.UnitNsPerOp)
-	return v
 }

@@ -25,12 +25,11 @@ func TestReportGolden(t *testing.T) {
 	run.File = "quick.jsonl"
 	_, md := workloadtest.Markdown(t, run, New())
 	workloadtest.Golden(t, filepath.Join("testdata", "quick.golden.md"), md)
-	// The sweep plots: marshal and header declared, unmarshal derived
-	// with the outer-only reads as lines of their own.
+	// The sweep plots: marshal and header, and unmarshal with the
+	// outer-only reads as lines of their own.
 	cases := run.Filter(Name, nil)
 	plots := append(sweepPlot(OpMarshal).Build(cases), sweepPlot(OpHeader).Build(cases)...)
-	for _, b := range New().Derive(run, cases)["sweep-unmarshal"] {
-		p := b.(*table.Plot)
+	for _, p := range unmarshalSweep().Build(cases) {
 		if ch := p.Chart.(*table.LineChart); !slices.ContainsFunc(ch.Series, func(s table.Series) bool { return s.Name == "protobuf-wrapped (outer only)" }) {
 			t.Errorf("%s: no outer-only line", p.File)
 		}

@@ -64,14 +64,18 @@ func (m measured) seedType() string {
 	return m.types[0]
 }
 
-// Derive implements workload.Workload: the findings and psdb's goal
-// table, from the run's results.
+// Derive implements workload.Workload: the findings and what the limit
+// row under psdb's goal tables does, from the run's results.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	m := measure(cases)
 	if len(m.sizes) == 0 {
 		return nil
 	}
-	return table.Derived{"findings": {table.Findings(findings(m))}, "goal": goalTables(run, m)}
+	d := table.Derived{"findings": {table.Findings(findings(m))}}
+	if slices.Contains(m.subjects, m.limit) && slices.Contains(m.subjects, baseline) {
+		d["limit-note"] = []table.Block{&table.Text{Body: limitNote(run, m.limit)}}
+	}
+	return d
 }
 
 // findings says what a reader should take away: the seed type's fastest
@@ -87,7 +91,7 @@ func findings(m measured) []string {
 			if s == m.limit || c == nil || !c.OK() {
 				continue
 			}
-			if best == nil || median(c) < median(best) {
+			if best == nil || table.Ns(c) < table.Ns(best) {
 				best = c
 			}
 		}
@@ -108,7 +112,7 @@ func findings(m measured) []string {
 		if a == nil || b == nil || !a.OK() || !b.OK() {
 			continue
 		}
-		got := median(a) / median(b)
+		got := table.Ns(a) / table.Ns(b)
 		how := fmt.Sprintf("%s: %s vs %s", cl.a, table.FasterText(a, b), cl.b)
 		if cl.metric == MetricSerialized {
 			got = a.Metrics[MetricSerialized] / b.Metrics[MetricSerialized]
@@ -124,85 +128,8 @@ func findings(m measured) []string {
 	return lines
 }
 
-// median is c's median ns/op.
-func median(c *results.Case) float64 { v, _ := c.Median(results.UnitNsPerOp); return v }
-
 // nInt writes a size label as an integer with separators.
 func nInt(n string) string { return table.Int(table.Number(n)) }
-
-// goalFor is the goal for psdb ÷ its type's limit at N = n: within 3× at
-// N = 100, within 2× at N = 1,000 and 100,000; other sizes have none.
-func goalFor(n string) (float64, bool) {
-	switch n {
-	case "100":
-		return 3, true
-	case "1000", "100000":
-		return 2, true
-	}
-	return 0, false
-}
-
-// goalText states the goal.
-const goalText = "Goal: psdb within 3× of its type's limit row at N = 100 and within 2× at N = 1,000 and 100,000 " +
-	"(✓ met, ✗ not met: the median in-round ratio against the goal; other sizes have no goal)."
-
-// limitRatio is c's time over the limit row's: the median of the in-round
-// ratios, or for results without them the ratio of the medians.
-func limitRatio(c, lim *results.Case) (float64, bool) {
-	if c == nil || !c.OK() {
-		return 0, false
-	}
-	if st, ok := c.Stat(results.UnitVsLimit); ok {
-		return st.Median, true
-	}
-	if lim == nil || !lim.OK() || median(lim) <= 0 {
-		return 0, false
-	}
-	return median(c) / median(lim), true
-}
-
-// goalTables show, per op, psdb's time as a multiple of its type's limit
-// row for every type at every N, marked against the goal.
-func goalTables(run *results.Run, m measured) []table.Block {
-	if !slices.Contains(m.subjects, m.limit) || !slices.Contains(m.subjects, baseline) {
-		return nil
-	}
-	var out []table.Block
-	for _, op := range ops {
-		t := &table.Table{Caption: fmt.Sprintf("%s: psdb time as a multiple of its type's %s row", op, m.limit), Header: []string{"family", "type"}}
-		for _, n := range m.sizes {
-			t.Header = append(t.Header, "N = "+nInt(n))
-		}
-		met, cells := 0, 0
-		for _, typ := range m.types {
-			row := []table.Cell{table.Str(familyOf(typ)), table.Str(typ)}
-			any := false
-			for _, n := range m.sizes {
-				c, lim := m.ix.Get(baseline, typ, n, op), m.ix.Get(m.limit, typ, n, op)
-				any = any || c != nil
-				cell := table.Ratio(c, results.UnitVsLimit, lim)
-				r, ok := limitRatio(c, lim)
-				if g, has := goalFor(n); ok && has {
-					cells++
-					cell.Text = " ✗"
-					if r <= g {
-						met++
-						cell.Text = " ✓"
-					}
-				}
-				row = append(row, cell)
-			}
-			if any {
-				t.AddRow(row...)
-			}
-		}
-		if len(t.Rows) > 0 {
-			t.Notes = []string{goalText + fmt.Sprintf(" Met in %d of %d cells with a goal.", met, cells), limitNote(run, m.limit)}
-			out = append(out, t)
-		}
-	}
-	return out
-}
 
 // limitNote says what the run's limit row did, from its recorded
 // descriptor.
@@ -233,12 +160,14 @@ func goalFinding(m measured) string {
 	cells := 0
 	for _, typ := range m.types {
 		for _, n := range m.sizes {
-			g, ok := goalFor(n)
+			g, ok := goals[n]
 			for _, op := range ops {
-				r, ok2 := limitRatio(m.ix.Get(baseline, typ, n, op), m.ix.Get(m.limit, typ, n, op))
-				if !ok || !ok2 {
+				// In-round, else the ratio of the medians, as in the goal table.
+				x := table.Ratio(m.ix.Get(baseline, typ, n, op), results.UnitVsLimit, m.ix.Get(m.limit, typ, n, op))
+				if !ok || !x.Num() {
 					continue
 				}
+				r := x.V
 				cells++
 				if r > g {
 					misses = append(misses, miss{fmt.Sprintf("%s %s N = %s (%s)", typ, op, nInt(n), table.Times(r)), r / g})
@@ -265,26 +194,10 @@ func goalFinding(m measured) string {
 }
 
 // Summary implements workload.Workload: the seed's type at the largest
-// N, each subject's encode and decode time and its multiple of the limit
-// row.
+// N (layout.go).
 func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
-	m := measure(cases)
-	if len(m.sizes) == 0 {
-		return nil
+	if ts, _ := summary.Build(cases); len(ts) > 0 {
+		return ts[0]
 	}
-	typ, n := m.seedType(), m.sizes[len(m.sizes)-1]
-	t := &table.Table{
-		Caption: fmt.Sprintf("features: %s, N = %s", typ, nInt(n)),
-		Header:  []string{"subject", "encode", "× " + m.limit, "decode", "× " + m.limit, "size"},
-	}
-	for _, s := range m.subjects {
-		e, d := m.ix.Get(s, typ, n, "encode"), m.ix.Get(s, typ, n, "decode")
-		size := table.Dash()
-		if e != nil && e.OK() {
-			size = table.Num(e.Metrics[MetricSerialized], table.IntF)
-		}
-		t.AddRow(table.Str(s), table.Time(e), table.Ratio(e, results.UnitVsLimit, m.ix.Get(m.limit, typ, n, "encode")),
-			table.Time(d), table.Ratio(d, results.UnitVsLimit, m.ix.Get(m.limit, typ, n, "decode")), size)
-	}
-	return t
+	return nil
 }

@@ -53,9 +53,44 @@ func typesOf(fam string) []string {
 	return out
 }
 
+// familyMap names each type's family.
+func familyMap() map[string]string {
+	m := map[string]string{}
+	for _, t := range typesOf("") {
+		m[t] = familyOf(t)
+	}
+	return m
+}
+
+// goals are psdb's goals against its type's limit row, by N: within 3× at
+// N = 100, within 2× at N = 1,000 and 100,000; other sizes have none.
+var goals = map[string]float64{"100": 3, "1000": 2, "100000": 2}
+
+// goalText states the goal.
+const goalText = "Goal: psdb within 3× of its type's limit row at N = 100 and within 2× at N = 1,000 and 100,000 " +
+	"(✓ met, ✗ not met: the median in-round ratio against the goal; other sizes have no goal)."
+
 // order fixes the order of the labels' values in every table.
 func order() map[string][]string {
 	return map[string][]string{"type": typesOf(""), "op": ops[:]}
+}
+
+// onOp names the row's case of op.
+func onOp(op string) map[string]string { return map[string]string{"op": op} }
+
+// summary is, for the seed's type at the largest N, each subject's encode
+// and decode time and its multiple of the limit row, and its size.
+var summary = &table.Spec{
+	Caption: "features: {type}, N = {n:int}",
+	Where:   []table.Match{{Key: "type", Values: []string{string(ds.Int32)}, First: true}, table.Largest("n")},
+	Split:   []string{"type", "n"}, Rows: []string{"subject"},
+	Columns: []table.Column{
+		{Head: "encode", Show: "time", At: onOp("encode")},
+		{Head: "× {@limit}", Show: "ratio", Unit: results.UnitVsLimit, At: onOp("encode"), Ref: map[string]string{"subject": "@limit"}},
+		{Head: "decode", Show: "time", At: onOp("decode")},
+		{Head: "× {@limit}", Show: "ratio", Unit: results.UnitVsLimit, At: onOp("decode"), Ref: map[string]string{"subject": "@limit"}},
+		{Head: "size", Show: "median", Unit: MetricSerialized, Format: "int", At: onOp("encode")},
+	},
 }
 
 // Layout implements workload.Workload: findings, the subjects, psdb
@@ -69,7 +104,14 @@ func (*Workload) Layout() []table.Section {
 		{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: "subject", SubjectNotes: []string{"Every subject encodes the same generated values and must decode them back bit for bit before it is timed. " +
 			"Decoders return values into reused slices; every subject copies strings except psdb, which returns zero-copy views of the block (its settings say so). int32/int64 values are uniform over the non-negative range, as the seed's protobuf sizes imply. " +
 			"Raw size = the values packed at natural width (8/16-bit integers: 1/2 bytes, bool: 1 bit, fp8: 1 byte, fp16: 2 bytes, strings: their bytes; a vector type's N·8 values); MB/s is raw bytes per second."}}}},
-		{Title: "psdb against its type's limit", Blocks: []table.BlockSpec{{Derived: "goal"}}},
+		{Title: "psdb against its type's limit", Blocks: []table.BlockSpec{{Table: &table.Spec{
+			Caption: "{op}: psdb time as a multiple of its type's {@limit} row",
+			Where:   []table.Match{table.Is("subject", baseline)},
+			Split:   []string{"op"}, Rows: []string{"type"}, Cols: "n", Order: order(),
+			Lead:    []table.Column{{Head: "family", Show: "label", Label: "type", Map: familyMap()}},
+			Columns: []table.Column{{Head: "N = {col:int}", Show: "ratio", Unit: results.UnitVsLimit, Ref: map[string]string{"subject": "@limit"}, Goal: goals}},
+			Notes:   []string{goalText + " {goals}"},
+		}}, {Derived: "limit-note"}}},
 		{Title: "Every subject against the limit", Blocks: []table.BlockSpec{{Table: &table.Spec{
 			Caption: "{op} at N = {n:int}: time as a multiple of the type's {@limit} row",
 			Where:   []table.Match{table.Largest("n"), table.IsNot("role", results.RoleLimit)},

@@ -60,10 +60,8 @@ func PerRecord(c *results.Case) float64 {
 // themselves.
 func group(name string, run *results.Run, cases []*results.Case) *pairs {
 	tags := map[string][]string{}
-	for _, d := range run.Descriptors {
-		if d.Workload == name && d.Key == LabelFormat {
-			tags[d.Name] = d.Tags
-		}
+	for _, d := range table.Descriptors(run, name, LabelFormat) {
+		tags[d.Name] = d.Tags
 	}
 	ps, byKey := &pairs{name: name}, map[string]*pair{}
 	for _, c := range cases {
@@ -92,42 +90,12 @@ func group(name string, run *results.Run, cases []*results.Case) *pairs {
 		p.ReadNs, p.ReadN = median(p.op[OpRead])
 		if p.variant == VariantUnbuffered || slices.Contains(ps.matrix, p) {
 			ps.records = max(ps.records, p.records)
-			if p.plain = byKey[plainOf(p.Format, tags)+"/none/"]; p.plain != nil {
+			if p.plain = byKey[table.BaseOf(run, name, LabelFormat, p.Format, TagCompresses)+"/none/"]; p.plain != nil {
 				p.PlainB, p.Base = p.plain.FileB, p.plain.Format
 			}
 		}
 	}
 	return ps
-}
-
-// PlainOf names the format the savings of format f of the named workload's
-// run are measured against: f itself or, for a format that compresses
-// itself, its uncompressed sibling in the run (parquet-zstd → parquet or
-// parquet-none, avro-ocf-deflate → avro-ocf).
-func PlainOf(name string, run *results.Run, f string) string {
-	tags := map[string][]string{}
-	for _, d := range run.Descriptors {
-		if d.Workload == name && d.Key == LabelFormat {
-			tags[d.Name] = d.Tags
-		}
-	}
-	return plainOf(f, tags)
-}
-
-// plainOf names the format a pair's savings are measured against: the
-// same one (with codec none) or, for a format that compresses itself, its
-// uncompressed sibling (parquet-zstd → parquet-none, avro-ocf-deflate →
-// avro-ocf).
-func plainOf(f string, tags map[string][]string) string {
-	for n := f; slices.Contains(tags[f], TagCompresses) && strings.Contains(n, "-"); {
-		n = n[:strings.LastIndex(n, "-")]
-		for _, cand := range []string{n, n + "-none"} {
-			if t, ok := tags[cand]; ok && !slices.Contains(t, TagCompresses) {
-				return cand
-			}
-		}
-	}
-	return f
 }
 
 // points returns the matrix's pairs whose write and read both succeeded,
@@ -143,60 +111,18 @@ func (ps *pairs) points() ([]*pair, []Point) {
 	return out, pts
 }
 
-// Cells of the tables: a median in seconds, a size in MiB ("–" when
-// unknown), a fraction in percent, a number followed by words.
-func secs(c *results.Case) table.Cell { return table.Median(c, results.UnitNsPerOp, table.SecondsF) }
-
-func mib(b float64) table.Cell {
-	if b == 0 {
-		return table.Dash()
-	}
-	return table.Num(b, table.MiBF)
-}
-
-func pct(f float64) table.Cell { return table.Num(f, table.PctF) }
-
+// valued is a number followed by words.
 func valued(v float64, f table.Format, text string, notes ...string) table.Cell {
 	return table.Cell{Kind: table.Value, V: v, Format: f, Text: text, Notes: notes}
 }
 
-// sizeTime is the table of the pairs' sizes and times, for the combined
-// table and the Pareto frontier.
-func sizeTime(caption string, ps []*pair, notes ...string) *table.Table {
-	t := &table.Table{Caption: caption, Header: []string{"format", "codec", "size (MiB)", "write (s)", "read (s)", "total (s)", "% saved"}, Notes: notes}
-	for _, p := range ps {
-		t.AddRow(table.Str(p.Format), table.Str(p.Codec), mib(p.FileB), secs(p.op[OpWrite]), secs(p.op[OpRead]), table.Num(p.TotalNs(), table.SecondsF), pct(p.Saved()))
-	}
-	return t
-}
-
 // Derive computes the derived blocks of FileLayout's sections and of
 // Anomalies from the cases of the named file workload, from the results
-// only; ref, when not nil, is the size table's reference row.
-func Derive(name string, run *results.Run, cases []*results.Case, ref *SizeRef) table.Derived {
+// only.
+func Derive(name string, run *results.Run, cases []*results.Case) table.Derived {
 	ps := group(name, run, cases)
 	d := table.Derived{"anomalies": ps.anomalies()}
-	ok, pts := ps.points()
-	if len(ps.matrix) > 0 {
-		d["combined"] = []table.Block{sizeTime(table.Int(ps.records)+" records: file size, write, read and total time (seconds, medians)", ps.matrix,
-			"% saved = 1 − file ÷ the same format uncompressed (codec none; for a format that compresses itself, its uncompressed sibling: parquet-none, avro-ocf, arrow-file).")}
-		d["size"] = []table.Block{ps.size(ref)}
-		d["by-codec"] = []table.Block{byCodec(ok)}
-	}
-	if len(ok) > 0 {
-		xy := make([]table.Point, len(ok))
-		for i, p := range ok {
-			xy[i] = table.Point{X: p.FileB, Y: p.TotalNs(), Label: p.Subject()}
-		}
-		var front []*pair
-		for _, i := range table.ParetoFront(xy) {
-			front = append(front, ok[i])
-		}
-		title := fmt.Sprintf("%s: file size against write + read time, %s records", name, table.Int(ps.records))
-		d["tradeoffs"] = []table.Block{&table.Plot{File: name + "-size-vs-time.svg", Caption: title + " — log-log; the line joins the Pareto frontier",
-			Chart: &table.ScatterChart{Title: title, XLabel: "file size", YLabel: "write + read", LogX: true, LogY: true,
-				XFormat: table.Bytes, YFormat: table.Duration, BinaryX: true, Points: xy, Frontier: true}},
-			sizeTime("The Pareto frontier: no other pair is both smaller and faster (smallest file first)", front, "Every pair off this list is beaten on both size and round-trip time by one on it.")}
+	if _, pts := ps.points(); len(pts) > 0 {
 		top := &table.Table{Caption: "Quick reference: top performers", Header: []string{"metric", "pair", "value", "trade-off", "rule"}}
 		uc := &table.Table{Caption: "Recommendations by use case", Header: []string{"use case", "recommendation", "figures", "rule"},
 			Notes: []string{"Chosen by the stated rule from this run's medians among the pairs whose write and read both succeeded; on another machine the picks may differ."}}
@@ -209,112 +135,6 @@ func Derive(name string, run *results.Run, cases []*results.Case, ref *SizeRef) 
 		d["picks"] = []table.Block{top, uc}
 	}
 	return d
-}
-
-// SizeRef is a reference row of the file size table: a file every pair's
-// size reads against (the data workload's input, as the user has it).
-type SizeRef struct {
-	// Name is the file's name; What says what it is ("your file: csv,
-	// gzip"); Bytes is its size on disk.
-	Name, What string
-	Bytes      float64
-	// Records is the rows it holds, when they are the rows the pairs were
-	// written from (0 otherwise: bytes/record then unknown).
-	Records float64
-	// Partial says the pairs hold only part of its rows (a row limit or a
-	// sample): their sizes do not compare with it. Why says why.
-	Partial bool
-	Why     string
-}
-
-func (ps *pairs) size(ref *SizeRef) *table.Table {
-	t := &table.Table{Header: []string{"format", "codec", "size (bytes)", "size (MiB)", "bytes/record", "% saved", "vs plain", "vs your file"},
-		Notes: []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}}
-	if ref != nil {
-		t.AddRow(table.Str(ref.Name), table.Str(ref.What), table.Num(ref.Bytes, table.IntF), mib(ref.Bytes), table.Num(ref.Bytes/ref.Records, table.Plain), table.Dash(), table.Dash(), table.Dash())
-		why := "(compressed as it is on disk); vs your file = how much smaller (or larger) each file is."
-		if ref.Partial {
-			why = "; " + ref.Why + ", so the sizes do not compare with it."
-		}
-		t.Notes = append(t.Notes, fmt.Sprintf("The first row is your file %s as given %s", ref.Name, why))
-	}
-	for _, p := range ps.matrix {
-		vs, vsRef := table.Dash(), table.Dash()
-		if p.plain != nil && p.plain != p && p.plain.FileB > 0 && p.FileB > 0 {
-			// A file that grew (a tiny input, incompressible data) is so
-			// many times larger, not "0.8× smaller".
-			vs = valued(p.plain.FileB/p.FileB, table.TimesF, " smaller")
-			if p.FileB > p.plain.FileB {
-				vs = valued(p.FileB/p.plain.FileB, table.TimesF, " larger")
-			}
-		}
-		if ref != nil && !ref.Partial && p.FileB > 0 {
-			vsRef = table.StrV(VsRef(p.FileB, ref.Bytes), p.FileB/ref.Bytes)
-		}
-		size := table.Num(p.FileB, table.IntF)
-		if p.FileB == 0 {
-			size = table.Cell{Kind: table.Failed}
-		}
-		t.AddRow(table.Str(p.Format), table.Str(p.Codec), size, mib(p.FileB), table.Num(p.FileB/p.records, table.Plain), pct(p.Saved()), vs, vsRef)
-	}
-	if ref == nil || ref.Partial {
-		for i := range t.Rows {
-			t.Rows[i] = t.Rows[i][:7]
-		}
-		t.Header = t.Header[:7]
-	}
-	return t
-}
-
-// VsRef says how size compares with a reference size: "81.0% smaller",
-// "2.1× larger" or "same size".
-func VsRef(size, ref float64) string {
-	switch {
-	case size < ref:
-		return table.Pct(1-size/ref) + " smaller"
-	case size > ref:
-		return table.Times(size/ref) + " larger"
-	}
-	return "same size"
-}
-
-// byCodec compares the outer codecs over the pairs whose write and read
-// both succeeded: how much each saves, its best format, what it costs.
-func byCodec(ok []*pair) *table.Table {
-	t := &table.Table{Header: []string{"codec", "formats", "average % saved", "best format", "its size (MiB)", "its % saved", "write cost", "read cost"},
-		Notes: []string{"Outer codecs only, over the formats whose write and read both succeeded, most compressing first. " +
-			"average % saved = arithmetic mean over those formats; write cost and read cost = geometric mean over them of the time with the codec ÷ the same format's time with codec none (1× = free, below 1× = faster than uncompressed)."}}
-	var codecs []string
-	for _, p := range ok {
-		if p.Codec != "none" && !slices.Contains(codecs, p.Codec) {
-			codecs = append(codecs, p.Codec)
-		}
-	}
-	for _, cd := range codecs {
-		var best *pair
-		var n, saved, ns, wcost, rcost, nc float64
-		for _, p := range ok {
-			if p.Codec != cd {
-				continue
-			}
-			if n++; best == nil || p.FileB < best.FileB {
-				best = p
-			}
-			if s := p.Saved(); !math.IsNaN(s) {
-				saved, ns = saved+s, ns+1
-			}
-			if p.plain != nil && p.plain.ok() {
-				wcost, rcost, nc = wcost+math.Log(p.WriteNs/p.plain.WriteNs), rcost+math.Log(p.ReadNs/p.plain.ReadNs), nc+1
-			}
-		}
-		t.AddRow(table.Str(cd), table.Num(n, table.IntF), pct(saved/ns), table.Str(best.Format), mib(best.FileB), pct(best.Saved()),
-			table.Num(math.Exp(wcost/nc), table.TimesF), table.Num(math.Exp(rcost/nc), table.TimesF))
-	}
-	if len(t.Rows) == 0 {
-		return nil
-	}
-	sort.SliceStable(t.Rows, func(i, j int) bool { a, b := t.Rows[i][2], t.Rows[j][2]; return a.Num() && (!b.Num() || a.V > b.V) })
-	return t
 }
 
 // Tradeoff describes a point's other costs in a few words, a time from

@@ -56,7 +56,7 @@ func TestFewSamplesMarked(t *testing.T) {
 		}
 	}
 	var md strings.Builder
-	for _, b := range Derive("w", run, cases, nil)["picks"] {
+	for _, b := range Derive("w", run, cases)["picks"] {
 		for _, r := range b.(*table.Table).Rows {
 			md.WriteString("|")
 			for _, c := range r {

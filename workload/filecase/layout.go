@@ -28,6 +28,81 @@ var timeColumns = []table.Column{
 // at names an op of the row's pair.
 func at(op string) map[string]string { return map[string]string{LabelOp: op} }
 
+// plainRef names, from a pair's case, the same op of its format
+// uncompressed: codec none, no variant, and for a format that compresses
+// itself its uncompressed sibling.
+func plainRef() map[string]string {
+	return map[string]string{LabelCodec: "none", LabelFormat: "@base:" + TagCompresses, LabelVariant: "-"}
+}
+
+// CombinedNote says what the combined table's % saved is measured against.
+const CombinedNote = "% saved = 1 − file ÷ the same format uncompressed (codec none; for a format that compresses itself, its uncompressed sibling: parquet-none, avro-ocf, arrow-file)."
+
+// sizeTime declares the table of the matrix's sizes and times: the
+// combined table and, with front, its Pareto frontier. A pair's % saved
+// is against its format uncompressed: for a format that compresses
+// itself, its uncompressed sibling.
+func sizeTime(caption string, front []string, notes ...string) *table.Spec {
+	seconds := func(head, op string) table.Column {
+		return table.Column{Head: head, Show: "median", Unit: results.UnitNsPerOp, Format: "seconds", At: at(op)}
+	}
+	return &table.Spec{Caption: caption, Where: matrix, Rows: []string{LabelFormat, LabelCodec}, RowHeads: []string{"format", "codec"}, Front: front, Notes: notes,
+		Columns: []table.Column{
+			{Head: "size (MiB)", Show: "median", Unit: MetricFile, Format: "mib", At: at(OpWrite)},
+			seconds("write (s)", OpWrite), seconds("read (s)", OpRead),
+			{Head: "total (s)", Show: "sum", Unit: results.UnitNsPerOp, Format: "seconds", At: at(OpWrite), Plus: at(OpRead)},
+			{Head: "% saved", Show: "saved", Unit: MetricFile, At: at(OpWrite), Ref: plainRef()},
+		}}
+}
+
+// byCodec compares the outer codecs over the formats whose write and read
+// both succeeded: how much each saves, its best format, what it costs.
+func byCodec() *table.Spec {
+	none := plainRef()
+	over := func(c table.Column, agg string) table.Column {
+		c.Over, c.Agg, c.Gate, c.By = LabelFormat, agg, "formats", "its size (MiB)"
+		return c
+	}
+	size := table.Column{Head: "its size (MiB)", Show: "median", Unit: MetricFile, Format: "mib", At: at(OpWrite)}
+	saved := table.Column{Head: "its % saved", Show: "saved", Unit: MetricFile, At: at(OpWrite), Ref: none}
+	cost := func(head, op string) table.Column {
+		return over(table.Column{Head: head, Show: "vs", Unit: results.UnitNsPerOp, Format: "times", At: at(op), Ref: none}, "geomean")
+	}
+	return &table.Spec{Where: append([]table.Match{table.IsNot(LabelCodec, "none")}, matrix...), Rows: []string{LabelCodec}, RowHeads: []string{"codec"},
+		Sort: "-average % saved",
+		Columns: []table.Column{
+			over(table.Column{Head: "formats", Show: "sum", Unit: results.UnitNsPerOp, At: at(OpWrite), Plus: at(OpRead)}, "count"),
+			over(withHead(saved, "average % saved"), "mean"),
+			over(withHead(size, "best format"), "argmin"), over(size, "min"), over(saved, "at"),
+			cost("write cost", OpWrite), cost("read cost", OpRead),
+		},
+		Notes: []string{"Outer codecs only, over the formats whose write and read both succeeded, most compressing first. " +
+			"average % saved = arithmetic mean over those formats; write cost and read cost = geometric mean over them of the time with the codec ÷ the same format's time with codec none (1× = free, below 1× = faster than uncompressed)."}}
+}
+
+// SizeTable declares the file size table of the matrix: each file's size,
+// per record, its saving and its ratio to its format uncompressed.
+func SizeTable() *table.Spec {
+	size := func(head, format string) table.Column {
+		return table.Column{Head: head, Show: "median", Unit: MetricFile, Format: format, At: at(OpWrite)}
+	}
+	perRecord := size("bytes/record", "")
+	perRecord.Per = MetricRecords
+	return &table.Spec{Where: matrix, Rows: []string{LabelFormat, LabelCodec}, RowHeads: []string{"format", "codec"},
+		Columns: []table.Column{size("size (bytes)", "int"), size("size (MiB)", "mib"), perRecord,
+			{Head: "% saved", Show: "saved", Unit: MetricFile, At: at(OpWrite), Ref: plainRef()},
+			// A file that grew (a tiny input, incompressible data) is so
+			// many times larger, not "0.8× smaller".
+			{Head: "vs plain", Show: "vs", Unit: MetricFile, Format: "smaller", NotSelf: true, At: at(OpWrite), Ref: plainRef()}},
+		Notes: []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}}
+}
+
+// withHead is column c under another head.
+func withHead(c table.Column, head string) table.Column {
+	c.Head = head
+	return c
+}
+
 // FileLayout declares the report sections every file workload shares, in
 // report order: combined size and time, file size, write, read against
 // its floors, compression by codec, the size-vs-time scatter with its
@@ -35,11 +110,16 @@ func at(op string) map[string]string { return map[string]string{LabelOp: op} }
 // recommendations. The workload's cases must carry this package's labels
 // (subject, codec, op, variant), ops and metrics (MetricFile,
 // MetricRecords, MetricPeakHeap), its format descriptors this package's
-// tags; its Derive must include this package's Derive.
-func FileLayout() []table.Section {
+// tags; its Derive must include this package's Derive. The plot's file
+// and title name the workload.
+func FileLayout(name string) []table.Section {
+	scatter := &table.ScatterSpec{Of: sizeTime("", nil), X: "size (MiB)", Y: "total (s)", Join: " + ", File: name + "-size-vs-time.svg",
+		Caption: name + ": file size against write + read time, {max:" + MetricRecords + "} records — log-log; the line joins the Pareto frontier",
+		Title:   name + ": file size against write + read time, {max:" + MetricRecords + "} records", XLabel: "file size", YLabel: "write + read",
+		LogX: true, LogY: true, XFormat: "bytes", YFormat: "duration", BinaryX: true, Frontier: true}
 	return []table.Section{
-		{Title: "Combined size & performance", Blocks: []table.BlockSpec{{Derived: "combined"}}},
-		{Title: "File size", Blocks: []table.BlockSpec{{Derived: "size"}}},
+		{Title: "Combined size & performance", Blocks: []table.BlockSpec{{Table: sizeTime("{max:"+MetricRecords+"} records: file size, write, read and total time (seconds, medians)", nil, CombinedNote)}}},
+		{Title: "File size", Blocks: []table.BlockSpec{{Table: SizeTable()}}},
 		{Title: "Write performance", Blocks: []table.BlockSpec{{Table: &table.Spec{
 			Caption: "Write (fastest first)", Where: pairOp(OpWrite),
 			Rows: []string{LabelFormat, LabelCodec}, RowHeads: []string{"format", "codec"},
@@ -61,8 +141,10 @@ func FileLayout() []table.Section {
 				"÷ decompress = the read's median ÷ the decompress floor's: how much of the read the decoder and verification cost (the floors' own times are in the raw output). " +
 				"The files were just written, so reads come from the page cache, as they would for a file read back soon after writing."},
 		}}}},
-		{Title: "Compression by algorithm", Blocks: []table.BlockSpec{{Derived: "by-codec"}}},
-		{Title: "Speed vs compression trade-offs", Blocks: []table.BlockSpec{{Derived: "tradeoffs"}}},
+		{Title: "Compression by algorithm", Blocks: []table.BlockSpec{{Table: byCodec()}}},
+		{Title: "Speed vs compression trade-offs", Blocks: []table.BlockSpec{{Scatter: scatter},
+			{Table: sizeTime("The Pareto frontier: no other pair is both smaller and faster (smallest file first)", []string{"size (MiB)", "total (s)"},
+				"Every pair off this list is beaten on both size and round-trip time by one on it.")}}},
 		{Title: "Top performers and recommendations", Blocks: []table.BlockSpec{{Derived: "picks"}}},
 	}
 }

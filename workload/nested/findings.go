@@ -11,12 +11,10 @@ import (
 	"github.com/serbench/serbench/table"
 )
 
-// Derive implements workload.Workload: the blocks Layout names (a scatter
-// plot after each dataset's declared full-read table), and the summary,
+// Derive implements workload.Workload: the blocks Layout names, and the summary,
 // from the cases alone (a read's file is its codec label).
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	var lines, subLines []string
-	var sub []table.Block
 	out := table.Derived{}
 	summary := &table.Table{Header: []string{"dataset", "fastest full read", "time", "smallest file", "size"}}
 	claims, held := &table.Table{Header: []string{"the seed found", "this run", "verdict"}}, 0
@@ -31,16 +29,15 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 		if v := fullReads(reads); len(v) > 0 {
 			f, s, slow := v[0], slices.MinFunc(v, byFile), v[len(v)-1]
 			summary.AddRow(table.Str(ds), table.Str(name(f)), table.Time(f), table.Str(fileOf(s)), table.StrV(table.MiB(size(s))+" MiB", size(s)))
-			line := fmt.Sprintf("%s: the fastest full read is %s at %s (%s faster than the slowest, %s%s); the smallest file is %s at %s MiB.", ds, name(f), secs(f), table.Times(ns(slow)/ns(f)), name(slow), table.SamplesMark(slow), fileOf(s), table.MiB(size(s)))
+			line := fmt.Sprintf("%s: the fastest full read is %s at %s (%s faster than the slowest, %s%s); the smallest file is %s at %s MiB.", ds, name(f), secs(f), table.Times(table.Ns(slow)/table.Ns(f)), name(slow), table.SamplesMark(slow), fileOf(s), table.MiB(size(s)))
 			if dec := first(cases, LabelDataset, ds, LabelSubject, SubjectDecompress); dec != nil {
-				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s (%s of the fastest read).", secs(dec), table.Times(ns(dec)/ns(f)))
+				line += fmt.Sprintf(" Decompressing the JSON-gzip file alone takes %s (%s of the fastest read).", secs(dec), table.Times(table.Ns(dec)/table.Ns(f)))
 			}
 			if lines = append(lines, line); ds == "tpch" && len(pa) > 0 {
 				if a, g := fullRead(reads, SubjectParquetArrow, pa[0]), fullRead(reads, SubjectParquetGo, pa[0]); a != nil && g != nil {
-					lines = append(lines, fmt.Sprintf("tpch, Parquet %s: parquet-go's GenericReader reads it in %s, pqarrow plus the column-wise assembler in %s (%s).", codecOf(a), secs(g), secs(a), table.Times(ns(g)/ns(a))))
+					lines = append(lines, fmt.Sprintf("tpch, Parquet %s: parquet-go's GenericReader reads it in %s, pqarrow plus the column-wise assembler in %s (%s).", codecOf(a), secs(g), secs(a), table.Times(table.Ns(g)/table.Ns(a))))
 				}
 			}
-			out["full-"+ds] = []table.Block{fullPlot(v)}
 			// The seed compared readers in one runtime: its claims are
 			// checked among the Go readers (the JVM's below).
 			if g := slices.DeleteFunc(slices.Clone(v), func(c *results.Case) bool { return languageOf(c) != "go" }); len(g) > 0 {
@@ -50,16 +47,16 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 			}
 			jvmClaims(reads, claim)
 		}
-		sub = append(sub, subTables(ds, subjects, pts)...)
+		out["sub-"+ds] = []table.Block{modelTable(ds, subjects, pts)}
 		var parts []string
 		if kept, r := ratios(reads, SubjectParquetArrow, TierColumns, true); len(r) > 0 {
 			// The speedups are the inverse ratios, in reverse order.
 			med, big := kept[len(kept)/2], slices.MaxFunc(kept, func(a, b *results.Case) int { return cmp.Compare(a.Metrics[MetricColMaxB], b.Metrics[MetricColMaxB]) })
-			all := ns(fullRead(reads, SubjectParquetArrow, med))
+			all := table.Ns(fullRead(reads, SubjectParquetArrow, med))
 			parts = append(parts, fmt.Sprintf("parquet-arrow one-column queries are %s–%s faster than the full read (median %s over %d leaves); the largest column, %s, %s",
-				table.Times(1/r[len(r)-1]), table.Times(1/r[0]), table.Times(1/r[(len(r)-1)/2]), len(r), strings.TrimPrefix(lab(big, LabelQuery), "k01-"), table.Times(all/ns(big))))
-			m := fmt.Sprintf("parquet-arrow: full %s, median single leaf %s: %s", table.Duration(all), table.Duration(ns(med)), table.Times(all/ns(med)))
-			claim(ds+": a one-column query is an order of magnitude faster than a full read", all/ns(med) >= 10, "%s", m)
+				table.Times(1/r[len(r)-1]), table.Times(1/r[0]), table.Times(1/r[(len(r)-1)/2]), len(r), strings.TrimPrefix(lab(big, LabelQuery), "k01-"), table.Times(all/table.Ns(big))))
+			m := fmt.Sprintf("parquet-arrow: full %s, median single leaf %s: %s", table.Duration(all), table.Duration(table.Ns(med)), table.Times(all/table.Ns(med)))
+			claim(ds+": a one-column query is an order of magnitude faster than a full read", all/table.Ns(med) >= 10, "%s", m)
 		}
 		if parts = subFinding(reads, parts); len(parts) > 0 {
 			subLines = append(subLines, ds+" sub-schema: "+strings.Join(parts, "; ")+".")
@@ -84,7 +81,7 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	if len(failed) > 0 {
 		lines = append(lines, fmt.Sprintf("%d subject × codec pairs FAILED verification and are left out of every ranking: %s (first: %s).", len(failed), strings.Join(failed, ", "), reason[failed[0]]))
 	}
-	out["findings"], out["sub"], out["claims"], out["summary"] = []table.Block{table.Findings(lines)}, sub, []table.Block{claims}, []table.Block{summary}
+	out["findings"], out["claims"], out["summary"] = []table.Block{table.Findings(lines)}, []table.Block{claims}, []table.Block{summary}
 	for _, ds := range table.Distinct(cases, LabelDataset) {
 		out["languages"] = append(out["languages"], languages(run, ds, table.Where(cases, LabelDataset, ds, LabelOp, OpRead))...)
 	}
@@ -95,8 +92,7 @@ func lab(c *results.Case, key string) string { return c.Labels.Get(key) }
 func codecOf(c *results.Case) string         { return lab(c, LabelCodec) }
 func size(c *results.Case) float64           { return c.Metrics[MetricFile] }
 func name(c *results.Case) string            { return lab(c, LabelSubject) + " " + codecOf(c) }
-func bySize(a, b *results.Case) int          { return cmp.Compare(size(a), size(b)) }
-func secs(c *results.Case) string            { return table.Duration(ns(c)) + table.SamplesMark(c) }
+func secs(c *results.Case) string            { return table.Duration(table.Ns(c)) + table.SamplesMark(c) }
 
 // byFile orders cases by the size of their file, reads without one (a
 // runner's, decoding from memory) last.
@@ -117,17 +113,9 @@ func fileOf(c *results.Case) string {
 	return strings.TrimSuffix(lab(c, LabelSubject), ParSuffix) + " " + codecOf(c)
 }
 
-// ns is c's median time; NaN when c is nil, failed or has none.
-func ns(c *results.Case) float64 {
-	if c == nil || !c.OK() || c.Summary[results.UnitNsPerOp].Median <= 0 {
-		return math.NaN()
-	}
-	return c.Summary[results.UnitNsPerOp].Median
-}
-
 // first returns the first case with a time whose labels have pairs, or nil.
 func first(cases []*results.Case, pairs ...string) *results.Case {
-	cs := slices.DeleteFunc(table.Where(cases, pairs...), func(c *results.Case) bool { return math.IsNaN(ns(c)) })
+	cs := slices.DeleteFunc(table.Where(cases, pairs...), func(c *results.Case) bool { return math.IsNaN(table.Ns(c)) })
 	return append(cs, nil)[0]
 }
 
@@ -138,21 +126,9 @@ func fullRead(reads []*results.Case, subject string, c *results.Case) *results.C
 
 // fullReads returns the full-schema reads that have a time, fastest first.
 func fullReads(reads []*results.Case) []*results.Case {
-	v := slices.DeleteFunc(table.Where(reads, LabelQuery, QueryAll), func(c *results.Case) bool { return math.IsNaN(ns(c)) })
-	slices.SortStableFunc(v, func(a, b *results.Case) int { return cmp.Compare(ns(a), ns(b)) })
+	v := slices.DeleteFunc(table.Where(reads, LabelQuery, QueryAll), func(c *results.Case) bool { return math.IsNaN(table.Ns(c)) })
+	slices.SortStableFunc(v, func(a, b *results.Case) int { return cmp.Compare(table.Ns(a), table.Ns(b)) })
 	return v
-}
-
-// fullPlot is a dataset's file size against full-read speed v (its full
-// reads, fastest first), each relative to the extremes (the seed's axes).
-func fullPlot(v []*results.Case) *table.Plot {
-	ds, slow, big := lab(v[0], LabelDataset), v[len(v)-1], slices.MaxFunc(v, bySize)
-	var pts []table.Point
-	for _, c := range v {
-		pts = append(pts, table.Point{X: ns(slow) / ns(c), Y: size(c) / size(big), Label: lab(c, LabelSubject) + "·" + codecOf(c)})
-	}
-	return &table.Plot{File: "nested-" + ds + "-full.svg", Caption: ds + ": size vs read speed, relative to the slowest",
-		Chart: &table.ScatterChart{Title: ds + ": file size vs full read speed (relative to the slowest)", XLabel: "read speed, × the slowest", YLabel: "file size, fraction of the largest", LogX: true, Points: pts}}
 }
 
 // subSchema returns the subjects of sub-schema queries, each at its first
@@ -171,8 +147,9 @@ func subSchema(reads []*results.Case) ([]string, map[string][]*results.Case) {
 	return subjects, pts
 }
 
-// subTables are the fitted models and parquet-arrow's plots of a dataset.
-func subTables(ds string, subjects []string, pts map[string][]*results.Case) []table.Block {
+// modelTable is the fitted models of a dataset's sub-schema reads; nil
+// when none fits.
+func modelTable(ds string, subjects []string, pts map[string][]*results.Case) *table.Table {
 	t := &table.Table{Caption: ds + ": fitted read time ≈ a + b·columns + c·(largest column MiB), over every query", Header: []string{"subject", "queries", "a", "b per column", "c per MiB of the largest", "R²", "R² with total size instead"}}
 	dur := func(v float64) table.Cell { return table.StrV(strings.Replace(table.Duration(v), "-", "−", 1), v) }
 	r2 := func(v float64) table.Cell { return table.StrV(fmt.Sprintf("%.3f", v), v) }
@@ -184,17 +161,7 @@ func subTables(ds string, subjects []string, pts map[string][]*results.Case) []t
 	if t.Empty() {
 		return nil
 	}
-	var cols, maxB []table.Point
-	for _, c := range pts[SubjectParquetArrow] {
-		cols, maxB = append(cols, table.Point{X: c.Metrics[MetricLeaves], Y: ns(c)}), append(maxB, table.Point{X: c.Metrics[MetricColMaxB], Y: ns(c)})
-	}
-	if len(cols) == 0 {
-		return []table.Block{t}
-	}
-	return []table.Block{t, &table.Plot{File: "nested-" + ds + "-columns.svg", Caption: ds + ": read time vs columns (parquet-arrow, one point per query)",
-		Chart: &table.ScatterChart{Title: ds + ": parquet-arrow read time vs number of columns", XLabel: "leaf columns in the query", YLabel: "read time", YFormat: table.Duration, Points: cols}},
-		&table.Plot{File: "nested-" + ds + "-maxcol.svg", Caption: ds + ": read time vs the largest column's size (the seed's plot)",
-			Chart: &table.ScatterChart{Title: ds + ": parquet-arrow read time vs largest column", XLabel: "largest queried column, compressed bytes", YLabel: "read time", YFormat: table.Duration, LogX: true, Points: maxB}}}
+	return t
 }
 
 // fit is a least-squares fit of y ≈ a + b·x1 + c·x2 and its R².
@@ -229,7 +196,7 @@ func fitLinear(x1, x2, y []float64) fit {
 func models(cs []*results.Case) (withMax, withTotal fit) {
 	var x1, xm, xt, y []float64
 	for _, c := range cs {
-		x1, xm, xt, y = append(x1, c.Metrics[MetricLeaves]), append(xm, c.Metrics[MetricColMaxB]), append(xt, c.Metrics[MetricColsB]), append(y, ns(c))
+		x1, xm, xt, y = append(x1, c.Metrics[MetricLeaves]), append(xm, c.Metrics[MetricColMaxB]), append(xt, c.Metrics[MetricColsB]), append(y, table.Ns(c))
 	}
 	return fitLinear(x1, xm, y), fitLinear(x1, xt, y)
 }
@@ -244,7 +211,7 @@ func ratios(reads []*results.Case, subject, tier string, one bool) ([]*results.C
 		if tier == TierNative {
 			s = strings.TrimSuffix(strings.Replace(s, SubjectAvroReaderPar, "avro", 1), StructParSuffix) + ParSuffix
 		}
-		return ns(c) / ns(fullRead(reads, s, c))
+		return table.Ns(c) / table.Ns(fullRead(reads, s, c))
 	}
 	kept := slices.DeleteFunc(table.Where(reads, LabelTier, tier), func(c *results.Case) bool {
 		s := lab(c, LabelSubject)
@@ -400,17 +367,17 @@ func jvmClaims(reads []*results.Case, claim func(text string, ok bool, format st
 	fast, slow := []string{"jackson-smile", "protobuf-java"}, []string{"edn", "avro-generic", "fressian"}
 	var fmax, smin *results.Case
 	for _, s := range fast {
-		if c := j[s]; c != nil && (fmax == nil || ns(c) > ns(fmax)) {
+		if c := j[s]; c != nil && (fmax == nil || table.Ns(c) > table.Ns(fmax)) {
 			fmax = c
 		}
 	}
 	for _, s := range slow {
-		if c := j[s]; c != nil && (smin == nil || ns(c) < ns(smin)) {
+		if c := j[s]; c != nil && (smin == nil || table.Ns(c) < table.Ns(smin)) {
 			smin = c
 		}
 	}
 	if fmax != nil && smin != nil {
-		claim(ds+" (JVM): SMILE and protobuf read faster than EDN, Avro and Fressian", ns(fmax) < ns(smin),
+		claim(ds+" (JVM): SMILE and protobuf read faster than EDN, Avro and Fressian", table.Ns(fmax) < table.Ns(smin),
 			"slower of SMILE/protobuf: %s (%s); faster of EDN/Avro/Fressian: %s (%s)", lab(fmax, LabelSubject), secs(fmax), lab(smin, LabelSubject), secs(smin))
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 // fullTable is dataset ds's full-schema reads, fastest first: the file's
 // size and the read's speed relative to the extremes (the seed's axes),
-// and the in-round ratio to the group's floor. Its scatter plot follows
-// (Derived "full-" + ds).
+// and the in-round ratio to the group's floor. Its scatter plot of the
+// seed's axes follows (fullPlot).
 func fullTable(ds string) *table.Spec {
 	return &table.Spec{
 		Caption: ds + ": full read of every record into each library's objects, fastest first",
@@ -29,6 +29,27 @@ func fullTable(ds string) *table.Spec {
 	}
 }
 
+// fullPlot is dataset ds's file size against full-read speed, each
+// relative to the extremes (the seed's axes), from fullTable's columns.
+func fullPlot(ds string) *table.ScatterSpec {
+	return &table.ScatterSpec{Of: fullTable(ds), X: "speed vs slowest", Y: "size vs largest", Join: "·", File: "nested-" + ds + "-full.svg",
+		Caption: ds + ": size vs read speed, relative to the slowest", Title: ds + ": file size vs full read speed (relative to the slowest)",
+		XLabel: "read speed, × the slowest", YLabel: "file size, fraction of the largest", LogX: true}
+}
+
+// queryPlot is dataset ds's parquet-arrow read time (one point per query
+// of the file the sub-schema queries read) against column x of the
+// query's table.
+func queryPlot(ds, x, file, caption, title, xLabel string, logX bool) *table.ScatterSpec {
+	return &table.ScatterSpec{Of: &table.Spec{
+		Where: []table.Match{table.Is(LabelDataset, ds), table.Is(LabelOp, OpRead), table.Is(LabelSubject, SubjectParquetArrow), table.Is(LabelCodec, pqSubsetCodec)},
+		Rows:  []string{LabelQuery},
+		Columns: []table.Column{{Head: "time", Show: "time"}, {Head: "leaves", Show: "median", Unit: MetricLeaves},
+			{Head: "largest", Show: "median", Unit: MetricColMaxB}},
+	}, X: x, Y: "time", File: "nested-" + ds + "-" + file + ".svg", Caption: ds + ": " + caption, Title: ds + ": " + title,
+		XLabel: xLabel, YLabel: "read time", YFormat: "duration", LogX: logX}
+}
+
 // Layout implements workload.Workload: the findings; the full-schema
 // reads with their floors; the sub-schema reads (fitted models, plots and
 // the projection tiers side by side); the seed's findings re-checked; the
@@ -36,9 +57,12 @@ func fullTable(ds string) *table.Spec {
 // codecs.
 func (*Workload) Layout() []table.Section {
 	est := "est. MB at " + table.Int(tpch.FullRecords)
-	var full []table.BlockSpec
+	var full, sub []table.BlockSpec
 	for _, ds := range datasetNames() {
-		full = append(full, table.BlockSpec{Table: fullTable(ds)}, table.BlockSpec{Derived: "full-" + ds})
+		full = append(full, table.BlockSpec{Table: fullTable(ds)}, table.BlockSpec{Scatter: fullPlot(ds)})
+		sub = append(sub, table.BlockSpec{Derived: "sub-" + ds},
+			table.BlockSpec{Scatter: queryPlot(ds, "leaves", "columns", "read time vs columns (parquet-arrow, one point per query)", "parquet-arrow read time vs number of columns", "leaf columns in the query", false)},
+			table.BlockSpec{Scatter: queryPlot(ds, "largest", "maxcol", "read time vs the largest column's size (the seed's plot)", "parquet-arrow read time vs largest column", "largest queried column, compressed bytes", true)})
 	}
 	return []table.Section{
 		{Title: "Findings", Blocks: []table.BlockSpec{{Derived: "findings"}}},
@@ -59,8 +83,7 @@ func (*Workload) Layout() []table.Section {
 			{Text: "speed vs slowest: the slowest subject's time over this one's (the seed's x axis); size vs largest: the file over the largest file (the seed's y axis)"},
 			{Text: "× floor: in-round ratio to the group's limit row — for Go readers decompressing the JSON-gzip file without decoding (the seed's red line), for a runner's subjects copying the encoded bytes in that runtime"},
 		}...)},
-		{Title: "Sub-schema: read time against columns and the largest column", Blocks: []table.BlockSpec{
-			{Derived: "sub"},
+		{Title: "Sub-schema: read time against columns and the largest column", Blocks: append(sub, []table.BlockSpec{
 			{Text: "every query is a set of leaf paths; the struct comes back with only those fields filled and is checked against the projected reference. Parquet subjects read the " + pqSubsetCodec + " file, Arrow IPC the uncompressed one (memory-mapped: unqueried buffers are never touched), the row formats their " + rowSubsetCodec + " files (one query per k: decode+project, Avro's reader schema native); column sizes are the Parquet file's"},
 			{Text: "R² with total size: the same fit with the queried columns' total compressed size in place of the largest (the seed: the largest predicts better)"},
 			{Table: &table.Spec{
@@ -70,7 +93,7 @@ func (*Workload) Layout() []table.Section {
 				Columns: []table.Column{{Head: "{col}", Show: "time"}},
 				Extra:   []table.Column{{Head: "parquet-arrow (columns)", Show: "time", At: map[string]string{LabelSubject: SubjectParquetArrow, LabelTier: TierColumns}}},
 			}},
-		}},
+		}...)},
 		{Title: "The same format in different languages", Blocks: []table.BlockSpec{
 			{Derived: "languages"},
 			{Text: "Each cell is the fastest full read of that format by any library and codec of that language (Go readers read their file from the page cache; a runner decodes the same bytes from memory). The languages are measured in separate processes, each against its own floor, so compare a language's rows by their times and the floors in the first table."},

@@ -51,16 +51,14 @@ func newView(run *results.Run, cases []*results.Case) view {
 	// Results from before roles were recorded name no baseline: pgarrow
 	// over SELECT is the one this workload has always compared with.
 	v.baseline = table.SubjectWithRole(main, results.RoleBaseline, MethodSelect)
-	for _, d := range run.Descriptors {
-		if d.Workload == Name && d.Key == LabelSubject {
-			v.described = true
-			v.arrow[d.Name] = v.arrow[d.Name] || slices.Contains(d.Tags, TagArrow)
-			if slices.Contains(d.Tags, TagPeer) && v.peer == "" {
-				v.peer = d.Name
-			}
-			if slices.Contains(d.Tags, TagPeer2) && v.peer2 == "" {
-				v.peer2 = d.Name
-			}
+	for _, d := range table.Descriptors(run, Name, LabelSubject) {
+		v.described = true
+		v.arrow[d.Name] = v.arrow[d.Name] || slices.Contains(d.Tags, TagArrow)
+		if slices.Contains(d.Tags, TagPeer) && v.peer == "" {
+			v.peer = d.Name
+		}
+		if slices.Contains(d.Tags, TagPeer2) && v.peer2 == "" {
+			v.peer2 = d.Name
 		}
 	}
 	if v.peer == "" && !v.described && slices.Contains(v.methods, MethodADBC) {
@@ -254,7 +252,7 @@ func (v view) findings(run *results.Run) []string {
 	for _, m := range v.byClientCPU(n) {
 		c := v.ix.Get(m, n)
 		if ns := cpuPerRow(c); !v.limit[m] && !math.IsInf(ns, 1) && rowsPerSec(c) > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s%s)", m, table.Float(ns), mrows(rowsPerSec(c)), fewNote(c)))
+			parts = append(parts, fmt.Sprintf("%s %s ns (%s rows/s%s)", m, table.Float(ns), mrows(rowsPerSec(c)), table.FewNoteOf(c)))
 		}
 	}
 	if len(parts) > 0 {
@@ -263,7 +261,7 @@ func (v view) findings(run *results.Run) []string {
 	if name, rate := v.best(n, v.reader); rate > 0 {
 		line := fmt.Sprintf("Fastest reader of %s: **%s**, %s rows/s%s", what, name, mrows(rate), table.SamplesMark(v.ix.Get(name, n)))
 		if lim, ceil := v.best(n, v.ceiling); ceil > 0 {
-			line += fmt.Sprintf(", %s of the server's own ceiling (%s rows/s%s)", table.Pct(rate/ceil), mrows(ceil), fewNote(v.ix.Get(lim, n)))
+			line += fmt.Sprintf(", %s of the server's own ceiling (%s rows/s%s)", table.Pct(rate/ceil), mrows(ceil), table.FewNoteOf(v.ix.Get(lim, n)))
 			if rate/ceil >= 0.9 {
 				line += ": the server, not the client, sets the pace here"
 			} else {
@@ -317,16 +315,6 @@ func (v view) findings(run *results.Run) []string {
 
 // mrows writes rows per second in millions: "2.56M".
 func mrows(r float64) string { return table.Float(r/1e6) + "M" }
-
-// fewNote is ", n=1" or ", n=2" for a case whose median time rests on
-// fewer than table.FewSamples samples, to close a parenthesis with; else
-// "".
-func fewNote(c *results.Case) string {
-	if m := table.SamplesMark(c); m != "" {
-		return ", " + m[2:len(m)-1]
-	}
-	return ""
-}
 
 // metOr is a goal's verdict.
 func metOr(ok bool) string {

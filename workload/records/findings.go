@@ -16,7 +16,7 @@ import (
 // and records' own (findings, the samples, bare-loop verdicts, the unbuffered
 // write), from the results only.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
-	d := filecase.Derive(Name, run, cases, nil)
+	d := filecase.Derive(Name, run, cases)
 	d["findings"] = []table.Block{findings(run, cases)}
 	d["samples"] = []table.Block{samples(cases)}
 	d["bare"] = []table.Block{bare(cases)}

@@ -36,7 +36,7 @@ func (*Workload) Layout() []table.Section {
 			{Subjects: filecase.LabelCodec, SubjectNotes: []string{"Each codec at its default level."}},
 		}},
 	}
-	out = append(out, filecase.FileLayout()...)
+	out = append(out, filecase.FileLayout(Name)...)
 	return append(out,
 		table.Section{Title: "Harness overhead: pipeline vs a bare loop", Blocks: []table.BlockSpec{
 			{Table: &table.Spec{
