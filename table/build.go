@@ -463,7 +463,11 @@ func (s *Spec) each(run *results.Run, cases []*results.Case, emit func(t *Table,
 			}
 			part = selectCases(nil, sel, ms)
 		}
-		if t := s.buildOne(part, sv, pivot, inSel, inAll); t != nil && len(t.Rows) > 0 {
+		cols := pivot
+		if s.Cols != "" && s.SplitCols {
+			cols = values(part, s.Cols, s.Order[s.Cols])
+		}
+		if t := s.buildOne(part, sv, cols, inSel, inAll); t != nil && len(t.Rows) > 0 {
 			emit(t, part, sv)
 		}
 	}
@@ -1031,9 +1035,18 @@ func (c column) cell(cs, ref, plus *results.Case) Cell {
 		}
 		var vs []string
 		for _, k := range strings.Split(c.Label, ",") {
-			vs = append(vs, cs.Labels.Get(k))
+			v := cs.Labels.Get(k)
+			if m, ok := c.Map[v]; ok {
+				v = m
+			}
+			vs = append(vs, v)
 		}
 		return Str(strings.Join(vs, " + "))
+	case "why":
+		if cs == nil || cs.OK() || cs.Error == "" {
+			return Dash()
+		}
+		return Str(cs.Error)
 	}
 	if out.Kind == Value || out.Kind == Stat {
 		scale := c.Scale

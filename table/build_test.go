@@ -407,3 +407,55 @@ func TestDescTable(t *testing.T) {
 		t.Errorf("Validate = %v", err)
 	}
 }
+
+// TestSplitCols: a matrix per format, each with the readers of its own
+// format only, a verdict through a map and the reason of a failed check.
+func TestSplitCols(t *testing.T) {
+	var cases []*results.Case
+	add := func(format, writer, reader string, ok bool) {
+		c := &results.Case{Workload: "w", Name: "I", Status: results.StatusOK,
+			Labels: results.Labels{{Key: "format", Value: format}, {Key: "writer", Value: writer}, {Key: "reader", Value: reader}, {Key: "reads", Value: "yes"}},
+			Samples: []results.Sample{{Iters: 1, NsPerOp: 10}}}
+		if !ok {
+			c.Status, c.Error, c.Samples, c.Labels[3].Value = results.StatusFailed, "indefinite lengths", nil, "no"
+		}
+		c.Summarize()
+		cases = append(cases, c)
+	}
+	add("a", "x", "x", true)
+	add("a", "x", "y", false)
+	add("a", "y", "x", true)
+	add("a", "y", "y", true)
+	add("b", "z", "z", true)
+	for _, split := range []bool{true, false} {
+		s := Spec{Caption: "{format}", Split: []string{"format"}, Rows: []string{"writer"}, Cols: "reader", SplitCols: split,
+			Columns: []Column{{Head: "{col}", Show: "name", Label: "reads", Map: map[string]string{"yes": "✓", "no": "✗"}}}}
+		ts, err := s.Build(cases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tb := range ts {
+			got = append(got, tb.Caption+": "+strings.Join(tb.Header, " "))
+			for _, r := range tb.Rows {
+				var cells []string
+				for _, c := range r {
+					cells = append(cells, c.String())
+				}
+				got = append(got, strings.Join(cells, " "))
+			}
+		}
+		want := []string{"a: writer x y", "x ✓ ✗", "y ✓ ✓", "b: writer z", "z ✓"}
+		if !split {
+			want = []string{"a: writer x y z", "x ✓ ✗ –", "y ✓ ✓ –", "b: writer x y z", "z – – ✓"}
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("SplitCols %v:\n%s\nwant\n%s", split, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	why := Spec{Where: []Match{Is("reads", "no")}, Rows: []string{"format", "writer", "reader"}, Columns: []Column{{Head: "why", Show: "why"}}}
+	ts, err := why.Build(cases)
+	if err != nil || len(ts) != 1 || len(ts[0].Rows) != 1 || ts[0].Rows[0][3].String() != "indefinite lengths" {
+		t.Fatalf("why table %v, %v", ts, err)
+	}
+}

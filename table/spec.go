@@ -167,6 +167,10 @@ type Spec struct {
 	// RowFormat writes a row label's value as a number ("int": 1,000).
 	RowFormat map[string]string `json:"row_format,omitempty"`
 	Cols      string            `json:"cols,omitempty"`
+	// SplitCols gives each table of a Split the pivot columns of its own
+	// cases (default: every value of Cols in the selection, in every
+	// table).
+	SplitCols bool `json:"split_cols,omitempty"`
 	// Lead columns come first, after the row labels; like Extra they
 	// find their cases among all the workload's cases.
 	Lead    []Column `json:"lead,omitempty"`
@@ -219,7 +223,8 @@ type Column struct {
 	// MB/s, rows/s), "best" (this row's Unit median, or rate with Per, ÷
 	// the smallest in the column — the largest with Invert — among the
 	// table's rows; the fastest is 1.00×), "role", "label" (Label's
-	// value) or "name" (the case's labels).
+	// value), "name" (the case's labels, each through Map) or "why" (a
+	// failed case's reason: a check's verdict).
 	Show   string  `json:"show"`
 	Invert bool    `json:"invert,omitempty"`
 	Unit   string  `json:"unit,omitempty"`
@@ -419,7 +424,7 @@ func (s *Section) Validate() error {
 	return nil
 }
 
-var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "diff", "saved", "sum", "rate", "best", "role", "label", "name"}
+var shows = []string{"time", "stat", "median", "mem", "ratio", "faster", "vs", "diff", "saved", "sum", "rate", "best", "role", "label", "name", "why"}
 
 func (c Column) validate() error {
 	if !slices.Contains(shows, c.Show) {

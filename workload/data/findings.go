@@ -18,9 +18,20 @@ import (
 // the input and its schema, the formats not measured and what generated
 // code would gain — from the results only.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
+	// The interop cells are checks with their own section: a file one
+	// language cannot read is not a failed measurement.
+	cases, cells := splitInterop(cases)
 	d := filecase.Derive(Name, run, cases)
 	d["size"] = sizeTable(run, cases)
-	d["findings"] = []table.Block{findings(run, cases)}
+	f := findings(run, cases)
+	if line := interopLine(cells); line != "" {
+		if f == nil {
+			f = table.Findings([]string{line})
+		} else {
+			f.Body += "\n- " + line
+		}
+	}
+	d["findings"] = []table.Block{f}
 	d["input"] = inputBlocks(run)
 	d["codegen"] = codegen(run, cases)
 	d["siblings"] = []table.Block{&table.Text{Body: cmp.Or(siblingsNote(run), filecase.CombinedNote)}}
@@ -39,6 +50,7 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 // Summary implements workload.Workload: the file workloads' summary for
 // this data.
 func (*Workload) Summary(run *results.Run, cases []*results.Case) *table.Table {
+	cases, _ = splitInterop(cases)
 	return filecase.Summary(Name, run, cases)
 }
 

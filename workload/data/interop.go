@@ -2,13 +2,16 @@ package data
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/table"
 )
 
 // InteropRows is how many of the input's rows the interop matrix writes
@@ -91,4 +94,46 @@ func (g *interopGroup) MeasureGroup(ctx context.Context, cases []bench.Case, _ b
 // cellKey identifies a cell by its format, writer and reader labels.
 func cellKey(ls results.Labels) string {
 	return ls.Get("format") + "\x00" + ls.Get("writer") + "\x00" + ls.Get("reader")
+}
+
+// splitInterop separates the interop cells from the measured cases.
+func splitInterop(cases []*results.Case) (measured, cells []*results.Case) {
+	for _, c := range cases {
+		if c.Labels.Get("op") == interop.OpInterop {
+			cells = append(cells, c)
+		} else {
+			measured = append(measured, c)
+		}
+	}
+	return measured, cells
+}
+
+// interopLine is the findings' line on the interop matrix: how many of
+// its cells read back, and which formats have a ✗.
+func interopLine(cells []*results.Case) string {
+	if len(cells) == 0 {
+		return ""
+	}
+	read := 0
+	var bad []string
+	perFormat := map[string]int{}
+	for _, c := range cells {
+		if c.Labels.Get(interop.LabelReads) == interop.ReadsYes {
+			read++
+			continue
+		}
+		f := c.Labels.Get("format")
+		if perFormat[f] == 0 {
+			bad = append(bad, f)
+		}
+		perFormat[f]++
+	}
+	if len(bad) == 0 {
+		return fmt.Sprintf("Interop: every reader in every language read every writer's file (%s checked); see Who reads whose files.", table.Plural(len(cells), "file read"))
+	}
+	parts := make([]string, len(bad))
+	for i, f := range bad {
+		parts[i] = fmt.Sprintf("%s %d", f, perFormat[f])
+	}
+	return fmt.Sprintf("Interop: %d of %d reads of another writer's file (or its own) got the rows back; ✗ in %s; see Who reads whose files for each reason.", read, len(cells), strings.Join(parts, ", "))
 }
