@@ -414,7 +414,7 @@ func TestSplitCols(t *testing.T) {
 	var cases []*results.Case
 	add := func(format, writer, reader string, ok bool) {
 		c := &results.Case{Workload: "w", Name: "I", Status: results.StatusOK,
-			Labels: results.Labels{{Key: "format", Value: format}, {Key: "writer", Value: writer}, {Key: "reader", Value: reader}, {Key: "reads", Value: "yes"}},
+			Labels:  results.Labels{{Key: "format", Value: format}, {Key: "writer", Value: writer}, {Key: "reader", Value: reader}, {Key: "reads", Value: "yes"}},
 			Samples: []results.Sample{{Iters: 1, NsPerOp: 10}}}
 		if !ok {
 			c.Status, c.Error, c.Samples, c.Labels[3].Value = results.StatusFailed, "indefinite lengths", nil, "no"

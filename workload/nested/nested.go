@@ -183,7 +183,7 @@ func (s sizes) records(ds string) int {
 // scales is the workload's scale table.
 func scales() workload.ScaleTable[sizes] {
 	return workload.ScaleTable[sizes]{
-		Quick:   sizes{TPCH: 4000, Media: 4000, UserEvents: 200, Singles: 3, PerK: 1},
+		Quick: sizes{TPCH: 4000, Media: 4000, UserEvents: 200, Singles: 3, PerK: 1},
 		// The default answers the seed's questions on all three datasets
 		// with fewer queries (the fitted time per column needs a few points
 		// per k, not five), and runs the other languages on the seed's

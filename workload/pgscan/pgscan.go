@@ -144,7 +144,7 @@ func groupParallel(rows int64) string { return "rows=" + strconv.FormatInt(rows,
 // seed's 1M, 10M and 46M at full).
 func scales() workload.ScaleTable[[]int64] {
 	return workload.ScaleTable[[]int64]{
-		Quick:   []int64{100_000},
+		Quick: []int64{100_000},
 		// The seed's smallest table by default: loading 10M rows takes
 		// longer than measuring them; full adds the seed's larger ones.
 		Default: []int64{1_000_000},
