@@ -122,6 +122,9 @@ func valued(v float64, f table.Format, text string, notes ...string) table.Cell 
 func Derive(name string, run *results.Run, cases []*results.Case) table.Derived {
 	ps := group(name, run, cases)
 	d := table.Derived{"anomalies": ps.anomalies()}
+	if ls := table.Languages(run, name, LabelFormat, table.Where(cases, LabelOp, OpRead), scope(cases), "read", name+"-languages.svg", pairName); ls != nil {
+		d["languages"] = ls
+	}
 	if _, pts := ps.points(); len(pts) > 0 {
 		top := &table.Table{Caption: "Quick reference: top performers", Header: []string{"metric", "pair", "value", "trade-off", "rule"}}
 		uc := &table.Table{Caption: "Recommendations by use case", Header: []string{"use case", "recommendation", "figures", "rule"},
@@ -364,4 +367,19 @@ func Summary(name string, run *results.Run, cases []*results.Case) *table.Table 
 		}
 	}
 	return t
+}
+
+// scope names what a file workload's cases read: their records.
+func scope(cases []*results.Case) string {
+	for _, c := range cases {
+		if n := c.Metrics[MetricRecords]; n > 0 {
+			return table.Int(n) + " records"
+		}
+	}
+	return "the records"
+}
+
+// pairName is a case's format and codec.
+func pairName(c *results.Case) string {
+	return c.Labels.Get(LabelFormat) + " + " + c.Labels.Get(LabelCodec)
 }

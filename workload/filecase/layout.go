@@ -141,6 +141,8 @@ func FileLayout(name string) []table.Section {
 				"÷ decompress = the read's median ÷ the decompress floor's: how much of the read the decoder and verification cost (the floors' own times are in the raw output). " +
 				"The files were just written, so reads come from the page cache, as they would for a file read back soon after writing."},
 		}}}},
+		{Title: "The same format in different languages", Blocks: []table.BlockSpec{{Derived: "languages"},
+			{Text: "The runners for other languages encode into and decode from memory, with each codec from their own runtime's library; the Go pairs go through a real file (their read-bytes floor is the file system's share)."}}},
 		{Title: "Compression by algorithm", Blocks: []table.BlockSpec{{Table: byCodec()}}},
 		{Title: "Speed vs compression trade-offs", Blocks: []table.BlockSpec{{Scatter: scatter},
 			{Table: sizeTime("The Pareto frontier: no other pair is both smaller and faster (smallest file first)", []string{"size (MiB)", "total (s)"},

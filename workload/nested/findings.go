@@ -40,7 +40,7 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 			}
 			// The seed compared readers in one runtime: its claims are
 			// checked among the Go readers (the JVM's below).
-			if g := slices.DeleteFunc(slices.Clone(v), func(c *results.Case) bool { return languageOf(c) != "go" }); len(g) > 0 {
+			if g := slices.DeleteFunc(slices.Clone(v), func(c *results.Case) bool { return table.Language(c) != "go" }); len(g) > 0 {
 				f, s := g[0], slices.MinFunc(g, byFile)
 				claim(ds+": the columnar file is the smallest", columnar(s), "smallest: %s (%s MiB)", fileOf(s), table.MiB(size(s)))
 				claim(ds+": the columnar full read is the fastest", columnar(f), "fastest: %s (%s)", name(f), secs(f))
@@ -83,7 +83,7 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	}
 	out["findings"], out["claims"], out["summary"] = []table.Block{table.Findings(lines)}, []table.Block{claims}, []table.Block{summary}
 	for _, ds := range table.Distinct(cases, LabelDataset) {
-		out["languages"] = append(out["languages"], languages(run, ds, table.Where(cases, LabelDataset, ds, LabelOp, OpRead))...)
+		out["languages"] = append(out["languages"], table.Languages(run, Name, LabelSubject, fullReads(table.Where(cases, LabelDataset, ds, LabelOp, OpRead)), ds, "full read", "nested-"+ds+"-languages.svg", name)...)
 	}
 	return out
 }
@@ -253,96 +253,6 @@ func (w *Workload) Summary(run *results.Run, cases []*results.Case) *table.Table
 	return nil
 }
 
-// family is the serialization format a subject reads — the part of a Go
-// subject's name before its reader variant, a runner subject's format as
-// its descriptor tags it — so one format lines up across languages.
-func family(run *results.Run, c *results.Case) string {
-	s := lab(c, LabelSubject)
-	if i := strings.IndexByte(s, ':'); i >= 0 {
-		if d := run.Descriptor(Name, LabelSubject, s); d != nil && len(d.Tags) > 1 {
-			return formatFamily(d.Tags[1])
-		}
-		s = s[i+1:]
-	}
-	f, _, _ := strings.Cut(s, "-")
-	return f
-}
-
-// formatFamily folds a format's variants into one name ("arrow-ipc-stream"
-// → "arrow").
-func formatFamily(f string) string {
-	for _, p := range []string{"arrow", "json", "msgpack", "avro", "protobuf"} {
-		if strings.HasPrefix(f, p) {
-			return p
-		}
-	}
-	return f
-}
-
-// languageOf is a case's language: its label, Go when it has none.
-func languageOf(c *results.Case) string { return cmp.Or(lab(c, "language"), "go") }
-
-// languages is, per dataset, the fastest full read of each format in each
-// language (any codec) and a plot of the same: where a format's speed is
-// its library's, in the runtime the reader's service runs in.
-func languages(run *results.Run, ds string, reads []*results.Case) []table.Block {
-	v := fullReads(reads)
-	var langs, fams []string
-	best := map[[2]string]*results.Case{}
-	for _, c := range v { // fastest first
-		l, f := languageOf(c), family(run, c)
-		if f == "" {
-			continue
-		}
-		if !slices.Contains(langs, l) {
-			langs = append(langs, l)
-		}
-		if !slices.Contains(fams, f) {
-			fams = append(fams, f)
-		}
-		if best[[2]string{f, l}] == nil {
-			best[[2]string{f, l}] = c
-		}
-	}
-	if len(langs) < 2 {
-		return nil
-	}
-	slices.Sort(langs)
-	t := &table.Table{Caption: ds + ": the fastest full read of each format in each language (its subject and codec)", Header: append([]string{"format"}, langs...)}
-	ch := &table.LineChart{Title: ds + ": the same format in different languages", XLabel: "language", YLabel: "fastest full read", LogY: true, YFormat: table.Duration,
-		XFormat: func(x float64) string {
-			if i := int(x) - 1; float64(i+1) == x && i >= 0 && i < len(langs) {
-				return langs[i]
-			}
-			return ""
-		}}
-	for _, f := range fams {
-		row := []table.Cell{table.Str(f)}
-		s := table.Series{Name: f}
-		for i, l := range langs {
-			c := best[[2]string{f, l}]
-			if c == nil {
-				row = append(row, table.Dash())
-				continue
-			}
-			cell := table.Time(c)
-			cell.Text = fmt.Sprintf(" (%s)", name(c))
-			row = append(row, cell)
-			st, _ := c.Stat(results.UnitNsPerOp)
-			s.X, s.Y, s.Lo, s.Hi = append(s.X, float64(i+1)), append(s.Y, st.Median), append(s.Lo, st.Lo), append(s.Hi, st.Hi)
-		}
-		t.AddRow(row...)
-		if len(s.X) > 1 {
-			ch.Series = append(ch.Series, s)
-		}
-	}
-	out := []table.Block{t}
-	if len(ch.Series) > 0 {
-		out = append(out, &table.Plot{File: "nested-" + ds + "-languages.svg", Caption: ds + ": the fastest full read of each format measured in more than one language, by language (log scale; bars: the median's interval)", Chart: ch})
-	}
-	return out
-}
-
 // jvmClaims checks the seed's JVM findings in the JVM (the java runner's
 // subjects): EDN reads slowest; SMILE and protobuf read faster than EDN,
 // Avro and Fressian (the seed: the slow formats are bound by decoding,
@@ -351,7 +261,7 @@ func jvmClaims(reads []*results.Case, claim func(text string, ok bool, format st
 	j := map[string]*results.Case{}
 	var slowest *results.Case
 	for _, c := range fullReads(reads) {
-		if languageOf(c) != "java" {
+		if table.Language(c) != "java" {
 			continue
 		}
 		j[strings.TrimPrefix(lab(c, LabelSubject), "java:")] = c

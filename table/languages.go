@@ -1,0 +1,110 @@
+package table
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/serbench/serbench/results"
+)
+
+// LanguageLabel is the label a runner's cases carry (package runner):
+// the language their subject is written in. Go cases have none.
+const LanguageLabel = "language"
+
+// Language is a case's language: its language label, Go without one.
+func Language(c *results.Case) string { return cmp.Or(c.Labels.Get(LanguageLabel), "go") }
+
+// Family is the format a subject implements, folded over its variants:
+// for a runner's subject ("java:jackson-json"), the format its descriptor
+// records (its second tag); for a Go subject, its name up to the first
+// "-" (jsonl-goccy → jsonl); then arrow-*, json*, msgpack*, avro* and
+// protobuf* are one family each ("jsonl" and "json" are both json).
+func Family(run *results.Run, workload, key string, c *results.Case) string {
+	s := c.Labels.Get(key)
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		if d := run.Descriptor(workload, key, s); d != nil && len(d.Tags) > 1 {
+			s = d.Tags[1]
+		} else {
+			s = s[i+1:]
+		}
+	}
+	f, _, _ := strings.Cut(s, "-")
+	for _, p := range []string{"arrow", "json", "msgpack", "avro", "protobuf", "parquet", "cbor"} {
+		if strings.HasPrefix(f, p) {
+			return p
+		}
+	}
+	return f
+}
+
+// Languages is the same format in different languages: for each format
+// family (Family of the subject under key) and language, the fastest of
+// cases (ok cases of one op, e.g. the full reads: what), as a table of
+// scope (a dataset) — the cell names its case (name: subject and codec) —
+// and a plot of the families measured in more than one language, in
+// file. Nil when the cases have fewer than two languages.
+func Languages(run *results.Run, workload, key string, cases []*results.Case, scope, what, file string, name func(*results.Case) string) []Block {
+	var ok []*results.Case
+	for _, c := range cases {
+		if c.OK() && c.Role != results.RoleLimit {
+			ok = append(ok, c)
+		}
+	}
+	slices.SortStableFunc(ok, func(a, b *results.Case) int { return cmp.Compare(Ns(a), Ns(b)) })
+	var langs, fams []string
+	best := map[[2]string]*results.Case{}
+	for _, c := range ok { // fastest first
+		l, f := Language(c), Family(run, workload, key, c)
+		if f == "" {
+			continue
+		}
+		if !slices.Contains(langs, l) {
+			langs = append(langs, l)
+		}
+		if !slices.Contains(fams, f) {
+			fams = append(fams, f)
+		}
+		if best[[2]string{f, l}] == nil {
+			best[[2]string{f, l}] = c
+		}
+	}
+	if len(langs) < 2 {
+		return nil
+	}
+	slices.Sort(langs)
+	t := &Table{Caption: scope + ": the fastest " + what + " of each format in each language (its subject and codec)", Header: append([]string{"format"}, langs...)}
+	ch := &LineChart{Title: scope + ": the same format in different languages", XLabel: "language", YLabel: "fastest " + what, LogY: true, YFormat: Duration,
+		XFormat: func(x float64) string {
+			if i := int(x) - 1; float64(i+1) == x && i >= 0 && i < len(langs) {
+				return langs[i]
+			}
+			return ""
+		}}
+	for _, f := range fams {
+		row := []Cell{Str(f)}
+		s := Series{Name: f}
+		for i, l := range langs {
+			c := best[[2]string{f, l}]
+			if c == nil {
+				row = append(row, Dash())
+				continue
+			}
+			cell := Time(c)
+			cell.Text = fmt.Sprintf(" (%s)", name(c))
+			row = append(row, cell)
+			st, _ := c.Stat(results.UnitNsPerOp)
+			s.X, s.Y, s.Lo, s.Hi = append(s.X, float64(i+1)), append(s.Y, st.Median), append(s.Lo, st.Lo), append(s.Hi, st.Hi)
+		}
+		t.AddRow(row...)
+		if len(s.X) > 1 {
+			ch.Series = append(ch.Series, s)
+		}
+	}
+	out := []Block{t}
+	if len(ch.Series) > 0 {
+		out = append(out, &Plot{File: file, Caption: scope + ": the fastest " + what + " of each format measured in more than one language, by language (log scale; bars: the median's interval)", Chart: ch})
+	}
+	return out
+}
