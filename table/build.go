@@ -29,6 +29,9 @@ func BuildSection(run *results.Run, s Section, cases []*results.Case, derived De
 		before := len(out)
 		switch {
 		case b.Text != "":
+			if b.IfEnv != "" && (run == nil || run.Env.Extra[b.IfEnv] == "") {
+				continue // a fact the run did not record
+			}
 			out = append(out, &Text{Body: fillEnv(b.Text, run)})
 		case b.Table != nil:
 			bs, err := b.Table.Blocks(run, cases)

@@ -459,3 +459,29 @@ func TestSplitCols(t *testing.T) {
 		t.Fatalf("why table %v, %v", ts, err)
 	}
 }
+
+// TestIfEnv: a text that quotes a recorded fact shows only when the run
+// recorded it.
+func TestIfEnv(t *testing.T) {
+	sec := Section{Title: "S", Blocks: []BlockSpec{{IfEnv: "w.k", Text: "k is {env:w.k}"}, {Text: "always"}}}
+	for _, tc := range []struct {
+		extra map[string]string
+		want  []string
+	}{
+		{map[string]string{"w.k": "3"}, []string{"k is 3", "always"}},
+		{nil, []string{"always"}},
+	} {
+		run := &results.Run{Env: results.Env{Extra: tc.extra}}
+		bs, err := BuildSection(run, sec, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range bs {
+			got = append(got, b.(*Text).Body)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("extra %v: %q, want %q", tc.extra, got, tc.want)
+		}
+	}
+}

@@ -26,8 +26,10 @@ type Section struct {
 
 // BlockSpec declares one block of a section; exactly one field is set.
 type BlockSpec struct {
-	// Text is a paragraph as it stands.
-	Text string `json:"text,omitempty"`
+	// Text is a paragraph as it stands ("{env:key}" is the run's recorded
+	// fact); with IfEnv, only when the run recorded that fact.
+	Text  string `json:"text,omitempty"`
+	IfEnv string `json:"if_env,omitempty"`
 	// Table is a table built from the cases (one per Split value).
 	Table *Spec `json:"table,omitempty"`
 	// Plot is a line chart built from the cases (one per Split value).

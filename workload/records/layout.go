@@ -36,7 +36,13 @@ func (*Workload) Layout() []table.Section {
 			{Subjects: filecase.LabelCodec, SubjectNotes: []string{"Each codec at its default level."}},
 		}},
 	}
-	out = append(out, filecase.FileLayout(Name)...)
+	for _, sec := range filecase.FileLayout(Name) {
+		if sec.Title == "Compression by algorithm" {
+			// A codec's row averages over the formats this scale wrote with it.
+			sec.Blocks = append(sec.Blocks, table.BlockSpec{IfEnv: "records.coverage", Text: "Measured here: {env:records.coverage}; a codec's row averages over the formats written with it (its formats column)."})
+		}
+		out = append(out, sec)
+	}
 	return append(out,
 		table.Section{Title: "Harness overhead: pipeline vs a bare loop", Blocks: []table.BlockSpec{
 			{Table: &table.Spec{

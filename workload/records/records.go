@@ -258,7 +258,7 @@ func newPlan(ctx context.Context, n int, cfg workload.Config) (*workload.Plan, e
 	if err != nil {
 		return nil, errors.Join(err, files.Close())
 	}
-	return &workload.Plan{Cases: append(cases, rc...), Close: files.Close, Descriptors: append(descs, rd...), Env: env()}, nil
+	return &workload.Plan{Cases: append(cases, rc...), Close: files.Close, Descriptors: append(descs, rd...), Env: env(cfg.Scale)}, nil
 }
 
 // seedFormats are the seed's formats: every scale writes them with every
@@ -283,14 +283,20 @@ const (
 	envVerify    = "verify_records"
 	envBudget    = "sample_budget"
 	envHeapEvery = "heap_sample_every"
+	envCoverage  = "coverage"
 )
 
 // env is the plan's environment: the buffer of every buffered layer, the
 // records each pair round-trips before it is timed, the sampling budget of
 // a case and how often the heap is sampled.
-func env() map[string]string {
+func env(scale workload.Scale) map[string]string {
+	coverage := "every format with every codec"
+	if scale != workload.Full {
+		coverage = "the seed's formats (" + strings.Join(seedFormats, ", ") + ") with every codec, the other formats with " + strings.Join(scaleCodecs, " and ") + " only (--scale full: every format with every codec)"
+	}
 	return map[string]string{envBuffer: table.Bytes(filebench.DefaultBufferSize), envVerify: table.Int(filecase.VerifyRecords),
-		envBudget: table.Duration(float64(filecase.Budget)), envHeapEvery: "every " + table.Int(filebench.SampleEvery) + " records"}
+		envBudget: table.Duration(float64(filecase.Budget)), envHeapEvery: "every " + table.Int(filebench.SampleEvery) + " records",
+		envCoverage: coverage}
 }
 
 // descriptors describes every format, bare loop and codec of the plan.
