@@ -251,7 +251,9 @@ func parties(ready []runner.Ready, names []string) ([]*Format, map[string][]Part
 		for k := range ready {
 			rd := &ready[k]
 			for _, s := range rd.Hello.Subjects {
-				if !slices.Contains(f.Subjects, s.Format) {
+				// A parallel reader (label threads) reads its base
+				// subject's files: it is that subject here.
+				if !slices.Contains(f.Subjects, s.Format) || s.Labels["threads"] != "" {
 					continue
 				}
 				files := slices.Contains(s.Ops, runner.OpExport) && slices.Contains(s.Ops, runner.OpImport)

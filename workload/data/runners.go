@@ -41,8 +41,9 @@ func runnerCases(ctx context.Context, in *input, cfg workload.Config, dir string
 	metrics := map[string]float64{filecase.MetricRecords: float64(in.rows)}
 	var wants []runner.Want
 	// Subjects bound to the nested datasets' generated classes cannot
-	// hold a user's schema.
-	schemaDriven := func(s *runner.Subject) bool { return s.Format != "protobuf" }
+	// hold a user's schema; the parallel readers (nested's -par, label
+	// threads) are their base subjects in batches.
+	schemaDriven := func(s *runner.Subject) bool { return s.Format != "protobuf" && s.Labels["threads"] == "" }
 	for _, op := range []struct{ proto, label string }{{runner.OpEncode, filecase.OpWrite}, {runner.OpDecode, filecase.OpRead}} {
 		wants = append(wants, runner.Want{Dataset: ds, Op: op.proto, Codec: "none", Group: "runner/" + op.label, Affinity: in.path,
 			Metrics: metrics, Budget: filecase.Budget, OpTime: opTime(in.memB, op.label, "none"), Accept: schemaDriven, NoLimit: op.proto == runner.OpEncode,

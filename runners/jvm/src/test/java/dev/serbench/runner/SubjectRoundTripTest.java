@@ -81,7 +81,8 @@ class SubjectRoundTripTest {
     Dataset gen = SampleData.mixed(200, 1);
     assertSame(want, Digest.digest(gen.schema(), gen.rows(), Nav.DEFAULT, null), "generated");
     Digest.Result got = roundTrip(Subjects.all().get(name), ds, Codec.NONE, tmp);
-    java.util.Set<String> known = KNOWN.getOrDefault(name, java.util.Set.of());
+    // a -par subject is its base in batches: the same inexactness
+    java.util.Set<String> known = KNOWN.getOrDefault(name.replaceFirst("-par$", ""), java.util.Set.of());
     for (Digest.Column c : want.columns()) {
       if (known.contains(c.path())) {
         assertTrue(!c.digest().equals(got.column(c.path())), name + ": column " + c.path() + " is now exact: update KNOWN");

@@ -21,6 +21,25 @@ public abstract class Loop {
     ALLOC = ok;
   }
 
+  /** Bytes allocated by helper threads (a parallel reader's pool) for the op being timed. */
+  private static final java.util.concurrent.atomic.AtomicLong HELPERS = new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * Runs {@code op} on a helper thread of the op being timed (a parallel reader's pool thread) and
+   * counts what it allocates toward the op's allocations: the timed thread's counter alone would
+   * miss them.
+   */
+  public static Object onHelper(Op op) throws Exception {
+    long a0 = ALLOC ? THREADS.getCurrentThreadAllocatedBytes() : 0;
+    try {
+      return op.call();
+    } finally {
+      if (ALLOC) {
+        HELPERS.addAndGet(THREADS.getCurrentThreadAllocatedBytes() - a0);
+      }
+    }
+  }
+
   /** Whether per-thread allocation counting works (hello's {@code alloc}). */
   public static boolean allocSupported() {
     return ALLOC;
@@ -47,14 +66,19 @@ public abstract class Loop {
     }
   }
 
-  /** Times {@code n} iterations: clock and allocation counter read once before and after. */
+  /**
+   * Times {@code n} iterations: clock and allocation counters (this thread's, and its helpers' via
+   * {@link #onHelper}) read once before and after.
+   */
   public final Timing time(long n) throws Exception {
+    long h0 = HELPERS.get();
     long a0 = ALLOC ? THREADS.getCurrentThreadAllocatedBytes() : -1;
     long t0 = System.nanoTime();
     iterations(n);
     long t1 = System.nanoTime();
     long a1 = ALLOC ? THREADS.getCurrentThreadAllocatedBytes() : -1;
-    return new Timing(n, t1 - t0, ALLOC ? a1 - a0 : -1);
+    long h1 = HELPERS.get();
+    return new Timing(n, t1 - t0, ALLOC ? a1 - a0 + h1 - h0 : -1);
   }
 
   /** A loop calling an op. */
