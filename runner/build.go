@@ -76,3 +76,30 @@ func Lock(dir string) (unlock func(), err error) {
 	}
 	return func() { f.Close() }, nil
 }
+
+// Cached makes a runner's build in dir once: when done reports a finished
+// build it does nothing; else, holding dir's Lock (a second run waits for
+// the first one's build), it checks again, extracts sources under
+// dir/src (replacing what a broken build left there) and calls build with
+// that directory.
+func Cached(dir string, sources fs.FS, done func() bool, build func(src string) error) error {
+	if done() {
+		return nil
+	}
+	unlock, err := Lock(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if done() {
+		return nil
+	}
+	src := filepath.Join(dir, "src")
+	if err := os.RemoveAll(src); err != nil {
+		return fmt.Errorf("runner cache: %w", err)
+	}
+	if err := Extract(sources, src); err != nil {
+		return err
+	}
+	return build(src)
+}

@@ -52,43 +52,33 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	dir := filepath.Join(cacheDir, "runners", "jvm-"+hash[:12])
 	jar := filepath.Join(dir, jarName)
 	r := &runner.Runner{Name: "jvm", Command: append(append([]string{java}, Flags...), "-jar", jar)}
-	if _, err := os.Stat(jar); err == nil {
+	exists := func() bool { _, err := os.Stat(jar); return err == nil }
+	if exists() {
 		return r, nil
 	}
 	mvn, err := exec.LookPath("mvn")
 	if err != nil {
 		return nil, fmt.Errorf("%w: mvn not found", ErrMissing)
 	}
-	// One build at a time: a second run waits for the first one's jar.
-	unlock, err := runner.Lock(dir)
+	err = runner.Cached(dir, serbench.RunnerSources, exists, func(src string) error {
+		fmt.Fprintf(log, "serbench: building the JVM runner (first use; Maven fetches its libraries once, then works offline) in %s\n", dir)
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "package", "-DskipTests")
+		cmd.Dir = filepath.Join(src, "runners", "jvm")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("building the JVM runner (mvn package in %s): %v\n%s", cmd.Dir, err, tailOf(out, 4000))
+		}
+		if err := os.Rename(filepath.Join(cmd.Dir, "target", jarName), jar); err != nil {
+			return fmt.Errorf("jvm runner cache: %w", err)
+		}
+		_ = os.RemoveAll(src)
+		fmt.Fprintf(log, "serbench: JVM runner built in %s\n", time.Since(start).Round(time.Second))
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	if _, err := os.Stat(jar); err == nil {
-		return r, nil
-	}
-	src := filepath.Join(dir, "src")
-	if err := os.RemoveAll(src); err != nil {
-		return nil, fmt.Errorf("jvm runner cache: %w", err)
-	}
-	if err := runner.Extract(serbench.RunnerSources, src); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(log, "serbench: building the JVM runner (first use; Maven fetches its libraries once, then works offline) in %s\n", dir)
-	start := time.Now()
-	cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "package", "-DskipTests")
-	cmd.Dir = filepath.Join(src, "runners", "jvm")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("building the JVM runner (mvn package in %s): %v\n%s", cmd.Dir, err, tailOf(out, 4000))
-	}
-	built := filepath.Join(cmd.Dir, "target", jarName)
-	if err := os.Rename(built, jar); err != nil {
-		return nil, fmt.Errorf("jvm runner cache: %w", err)
-	}
-	_ = os.RemoveAll(src)
-	fmt.Fprintf(log, "serbench: JVM runner built in %s\n", time.Since(start).Round(time.Second))
 	return r, nil
 }
 
