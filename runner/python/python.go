@@ -3,10 +3,19 @@
 // the first run that needs it creates a virtual environment in serbench's
 // cache from the runner's lock file (wheels only, every version pinned)
 // and starts the runner from there afterwards.
+//
+// The runner's protobuf subject gets its message classes from the nested
+// datasets' .proto files without protoc: Build writes the descriptors Go
+// compiled from them (dataset/nested/{tpch,media,userevents}/pb) as one
+// serialized FileDescriptorSet into the cache, and the runner turns it into
+// classes with google.protobuf's descriptor pool and message factory, as a
+// protoc-generated _pb2 module does from its embedded descriptor.
 package python
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,9 +25,40 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
 	serbench "github.com/serbench/serbench"
+	mediapb "github.com/serbench/serbench/dataset/nested/media/pb"
+	tpchpb "github.com/serbench/serbench/dataset/nested/tpch/pb"
+	uepb "github.com/serbench/serbench/dataset/nested/userevents/pb"
 	"github.com/serbench/serbench/runner"
 )
+
+// DescriptorsEnv names the environment variable that tells the runner
+// where its protobuf subject's FileDescriptorSet is.
+const DescriptorsEnv = "SERBENCH_PROTOBUF_DESCRIPTORS"
+
+// descriptorsFile is the FileDescriptorSet's name in the runner's cache.
+const descriptorsFile = "nested-pb.binpb"
+
+// Descriptors is the serialized FileDescriptorSet of the nested datasets'
+// .proto files (tpch.proto, media.proto, userevents.proto, as protoc
+// compiled them for the Go code), deterministically marshalled: the
+// runner's protobuf subject makes its message classes from it.
+func Descriptors() ([]byte, error) {
+	set := &descriptorpb.FileDescriptorSet{}
+	for _, f := range []protoreflect.FileDescriptor{tpchpb.File_tpch_proto, mediapb.File_media_proto, uepb.File_userevents_proto} {
+		set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
+	}
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(set)
+	if err != nil {
+		return nil, fmt.Errorf("python runner: the nested .proto descriptors: %w", err)
+	}
+	return b, nil
+}
 
 // ErrMissing is wrapped by Build's error when no python3 of version 3.10
 // or newer is installed.
@@ -42,46 +82,48 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(cacheDir, "runners", "python-"+hash[:12])
-	venv, src := filepath.Join(dir, "venv"), filepath.Join(dir, "src")
-	r := &runner.Runner{Name: "python", Command: []string{filepath.Join(venv, "bin", "python"), "-m", "serbench_runner"},
-		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1"}}
-	done := filepath.Join(dir, ".complete")
-	if _, err := os.Stat(done); err == nil {
-		return r, nil
-	}
-	unlock, err := runner.Lock(dir)
+	descs, err := Descriptors()
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	if _, err := os.Stat(done); err == nil {
-		return r, nil
-	}
-	for _, d := range []string{venv, src} {
-		if err := os.RemoveAll(d); err != nil {
-			return nil, fmt.Errorf("python runner cache: %w", err)
+	// The descriptors are part of what is built: a changed .proto is a new
+	// cache directory, as a changed Python source is.
+	sum := sha256.Sum256([]byte(hash + "\x00" + string(descs)))
+	dir := filepath.Join(cacheDir, "runners", "python-"+hex.EncodeToString(sum[:])[:12])
+	venv, src := filepath.Join(dir, "venv"), filepath.Join(dir, "src")
+	pb := filepath.Join(dir, descriptorsFile)
+	r := &runner.Runner{Name: "python", Command: []string{filepath.Join(venv, "bin", "python"), "-m", "serbench_runner"},
+		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1", DescriptorsEnv + "=" + pb}}
+	done := filepath.Join(dir, ".complete")
+	exists := func() bool { _, err := os.Stat(done); return err == nil }
+	err = runner.Cached(dir, serbench.PythonRunnerSources, exists, func(src string) error {
+		if err := os.RemoveAll(venv); err != nil {
+			return fmt.Errorf("python runner cache: %w", err)
 		}
-	}
-	if err := runner.Extract(serbench.PythonRunnerSources, src); err != nil {
+		fmt.Fprintf(log, "serbench: preparing the Python runner (first use; pip fetches pinned wheels once) in %s\n", dir)
+		start := time.Now()
+		lock := filepath.Join(src, "runners", "python", "requirements.lock")
+		for _, step := range [][]string{
+			{py, "-m", "venv", venv},
+			{filepath.Join(venv, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--only-binary", ":all:", "-r", lock},
+		} {
+			out, err := exec.CommandContext(ctx, step[0], step[1:]...).CombinedOutput()
+			if err != nil {
+				return fmt.Errorf("preparing the Python runner (%s): %v\n%s", strings.Join(step, " "), err, lastLines(out, 20))
+			}
+		}
+		if err := os.WriteFile(pb, descs, 0o644); err != nil {
+			return fmt.Errorf("python runner cache: %w", err)
+		}
+		if err := os.WriteFile(done, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+			return fmt.Errorf("python runner cache: %w", err)
+		}
+		fmt.Fprintf(log, "serbench: Python runner ready in %s\n", time.Since(start).Round(time.Second))
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(log, "serbench: preparing the Python runner (first use; pip fetches pinned wheels once) in %s\n", dir)
-	start := time.Now()
-	lock := filepath.Join(src, "runners", "python", "requirements.lock")
-	for _, step := range [][]string{
-		{py, "-m", "venv", venv},
-		{filepath.Join(venv, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--only-binary", ":all:", "-r", lock},
-	} {
-		out, err := exec.CommandContext(ctx, step[0], step[1:]...).CombinedOutput()
-		if err != nil {
-			return nil, fmt.Errorf("preparing the Python runner (%s): %v\n%s", strings.Join(step, " "), err, lastLines(out, 20))
-		}
-	}
-	if err := os.WriteFile(done, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
-		return nil, fmt.Errorf("python runner cache: %w", err)
-	}
-	fmt.Fprintf(log, "serbench: Python runner ready in %s\n", time.Since(start).Round(time.Second))
 	return r, nil
 }
 

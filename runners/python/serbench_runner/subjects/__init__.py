@@ -6,6 +6,7 @@ from .arrow import PolarsParquet, PyarrowIpc, PyarrowParquet
 from .avro import Fastavro
 from .base import Bound, Subject
 from .msgspec_ import MsgspecJson, MsgspecMsgpack
+from .protobuf_ import Protobuf
 from .rowformats import Cbor2, Msgpack, Orjson, Pyfory, StdJson
 
 ALL = [
@@ -20,6 +21,7 @@ ALL = [
     PyarrowParquet,
     PolarsParquet,
     Pyfory,
+    Protobuf,
 ]
 
 

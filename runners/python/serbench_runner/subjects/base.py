@@ -49,6 +49,9 @@ class Subject:
     ops = ("encode", "decode")
     labels: dict = {}
     modules: tuple = ()  # imported to check the subject is installed
+    # False for a subject bound to schemas it was built for (protobuf's
+    # generated messages): other datasets fail at setup.
+    any_schema = True
 
     def version(self) -> str:
         return version(self.library)
