@@ -19,3 +19,10 @@ var RunnerSources embed.FS
 //
 //go:embed runners/python/pyproject.toml runners/python/requirements.lock all:runners/python/serbench_runner
 var PythonRunnerSources embed.FS
+
+// RustRunnerSources are the Rust runner's Cargo project: the manifest, the
+// lock file, the build script, the sources and the criterion check the
+// manifest names (never the target directory).
+//
+//go:embed runners/rust/Cargo.toml runners/rust/Cargo.lock runners/rust/build.rs runners/rust/src runners/rust/benches
+var RustRunnerSources embed.FS

@@ -1,0 +1,150 @@
+// Package rust builds and starts the Rust runner (runners/rust: a Cargo
+// project): the serbench binary carries its sources
+// (serbench.RustRunnerSources), builds them with `cargo build --release
+// --locked` into its cache the first time a run needs them (cargo fetches
+// the locked crates once), and starts the binary from there afterwards.
+package rust
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	serbench "github.com/serbench/serbench"
+	"github.com/serbench/serbench/runner"
+)
+
+// ErrMissing is wrapped by Build's error when cargo or rustc is not
+// installed, or rustc is older than MinRustc: the Rust subjects are then
+// skipped with one line.
+var ErrMissing = errors.New("the Rust subjects need cargo and rustc 1.88 or newer on the PATH (install Rust with rustup; Debian's cargo package may be older)")
+
+// MinRustc is the oldest rustc that builds the runner (the parquet and
+// arrow crates' rust-version).
+var MinRustc = [2]int{1, 88}
+
+// binName is the runner's binary as cargo leaves it.
+const binName = "serbench-runner"
+
+// Source is the Rust runner as a run's runner source.
+func Source() runner.Source { return runner.Source{Name: "rust", Make: Build} }
+
+// Build returns the Rust runner, compiling it first when the cache holds
+// no binary of these sources. Progress of a build (cargo's lines) goes to
+// log. cacheDir is serbench's cache directory.
+func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner, error) {
+	hash, err := runner.Hash(serbench.RustRunnerSources)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(cacheDir, "runners", "rust-"+hash[:12])
+	bin := filepath.Join(dir, binName)
+	r := &runner.Runner{Name: "rust", Command: []string{bin}}
+	if _, err := os.Stat(bin); err == nil {
+		return r, nil
+	}
+	cargo, err := exec.LookPath("cargo")
+	if err != nil {
+		return nil, fmt.Errorf("%w: cargo not found", ErrMissing)
+	}
+	rustc, err := exec.LookPath("rustc")
+	if err != nil {
+		return nil, fmt.Errorf("%w: rustc not found", ErrMissing)
+	}
+	out, err := exec.CommandContext(ctx, rustc, "--version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s --version: %v", ErrMissing, rustc, err)
+	}
+	if v, ok := parseVersion(string(out)); !ok || v[0] < MinRustc[0] || (v[0] == MinRustc[0] && v[1] < MinRustc[1]) {
+		return nil, fmt.Errorf("%w: %s is %s", ErrMissing, rustc, strings.TrimSpace(string(out)))
+	}
+	// One build at a time: a second run waits for the first one's binary.
+	done := func() bool { _, err := os.Stat(bin); return err == nil }
+	err = runner.Cached(dir, serbench.RustRunnerSources, done, func(src string) error {
+		target := filepath.Join(dir, "target")
+		fmt.Fprintf(log, "serbench: building the Rust runner (first use; cargo fetches the locked crates once, a few minutes on 2 cores) in %s\n", dir)
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, cargo, "build", "--release", "--locked", "--bin", binName, "--color", "never")
+		cmd.Dir = filepath.Join(src, "runners", "rust")
+		cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+target, "CARGO_TERM_PROGRESS_WHEN=never")
+		if tail, err := run(cmd, log); err != nil {
+			return fmt.Errorf("building the Rust runner (cargo build --release --locked in %s): %v\n%s", cmd.Dir, err, tail)
+		}
+		if err := os.Rename(filepath.Join(target, "release", binName), bin); err != nil {
+			return fmt.Errorf("rust runner cache: %w", err)
+		}
+		// The build's intermediate files are of no use to later builds (a
+		// changed source is a new directory): only the binary is kept.
+		_ = os.RemoveAll(target)
+		_ = os.RemoveAll(src)
+		fmt.Fprintf(log, "serbench: Rust runner built in %s\n", time.Since(start).Round(time.Second))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// run runs cmd, copying each line cargo writes ("Compiling serde v1…")
+// to log as a progress line; it returns the output's last lines.
+func run(cmd *exec.Cmd, log io.Writer) (string, error) {
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	var (
+		mu    sync.Mutex
+		lines []string
+		wg    sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		for sc.Scan() {
+			l := sc.Text()
+			mu.Lock()
+			lines = append(lines, l)
+			if len(lines) > 40 {
+				lines = lines[len(lines)-40:]
+			}
+			mu.Unlock()
+			if t := strings.TrimSpace(l); t != "" {
+				fmt.Fprintf(log, "serbench: rust runner: %s\n", t)
+			}
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	err := cmd.Start()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	pw.Close()
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	return strings.Join(lines, "\n"), err
+}
+
+var versionRE = regexp.MustCompile(`rustc (\d+)\.(\d+)`)
+
+// parseVersion reads the major and minor version of `rustc --version`.
+func parseVersion(s string) ([2]int, bool) {
+	m := versionRE.FindStringSubmatch(s)
+	if m == nil {
+		return [2]int{}, false
+	}
+	a, _ := strconv.Atoi(m[1])
+	b, _ := strconv.Atoi(m[2])
+	return [2]int{a, b}, true
+}

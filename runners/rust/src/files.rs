@@ -1,0 +1,99 @@
+//! The optional file ops (docs/runner-protocol.md §10): `export` writes
+//! the dataset as the file of the subject's format, `import` reads any
+//! writer's file of it, through the dataset's schema, fields by name.
+//! Implemented for the Parquet, Arrow IPC (file format) and Avro (object
+//! container file) subjects.
+
+use std::path::Path;
+
+use arrow_array::RecordBatch;
+use bytes::Bytes;
+
+use crate::arrowconv;
+use crate::avro;
+use crate::subjects::{Dataset, Res};
+use crate::value::{Ty, Value};
+
+/// Whether the subject has the file ops.
+pub fn has_files(subject: &str) -> bool {
+    matches!(subject, "parquet" | "arrow-ipc" | "apache-avro")
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Writes the dataset to path as the subject's file.
+pub fn write_file(subject: &str, ds: &Dataset, path: &Path) -> Res<()> {
+    match subject {
+        "parquet" | "apache-avro" => {
+            let b = crate::subjects::testing::bind(subject, ds)?.encode()?;
+            std::fs::write(path, b.as_slice()).map_err(err)
+        }
+        "arrow-ipc" => {
+            let f = std::fs::File::create(path).map_err(err)?;
+            let mut w = arrow_ipc::writer::FileWriter::try_new(std::io::BufWriter::new(f), &ds.schema).map_err(err)?;
+            for b in &ds.batches {
+                w.write(b).map_err(err)?;
+            }
+            w.finish().map_err(err)
+        }
+        s => Err(format!("unknown op export for subject {s}")),
+    }
+}
+
+/// Reads the file at path with the subject's library, into rows of the
+/// dataset's type.
+pub fn read_file(subject: &str, ds: &Dataset, path: &Path) -> Res<Vec<Value>> {
+    match subject {
+        "parquet" => {
+            let b = Bytes::from(std::fs::read(path).map_err(err)?);
+            let r = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(b)
+                .map_err(err)?
+                .build()
+                .map_err(err)?;
+            let bs = r.collect::<Result<Vec<_>, _>>().map_err(err)?;
+            rows_by_name(&ds.ty, &bs)
+        }
+        "arrow-ipc" => {
+            let f = std::fs::File::open(path).map_err(err)?;
+            let r = arrow_ipc::reader::FileReader::try_new(std::io::BufReader::new(f), None).map_err(err)?;
+            let bs = r.collect::<Result<Vec<_>, _>>().map_err(err)?;
+            rows_by_name(&ds.ty, &bs)
+        }
+        "apache-avro" => avro::read_named(&std::fs::read(path).map_err(err)?, &ds.ty),
+        s => Err(format!("unknown op import for subject {s}")),
+    }
+}
+
+/// Rows of the dataset's type from batches of any writer: top-level
+/// columns by name (or the name made an Avro name); a missing column is
+/// null.
+fn rows_by_name(ty: &Ty, bs: &[RecordBatch]) -> Res<Vec<Value>> {
+    let mut rows = Vec::new();
+    for b in bs {
+        let sch = b.schema();
+        let mut cols = Vec::new();
+        for f in ty.fields() {
+            let i = sch
+                .index_of(&f.name)
+                .ok()
+                .or_else(|| sch.index_of(&avro::avro_name(&f.name)).ok());
+            cols.push(
+                match i {
+                    Some(i) => {
+                        arrowconv::values(b.column(i).as_ref()).map_err(|e| format!("column {}: {e}", f.name))?
+                    }
+                    None => vec![Value::Null; b.num_rows()],
+                }
+                .into_iter(),
+            );
+        }
+        for _ in 0..b.num_rows() {
+            rows.push(Value::Struct(
+                cols.iter_mut().map(|c| c.next().unwrap_or(Value::Null)).collect(),
+            ));
+        }
+    }
+    Ok(rows)
+}
