@@ -102,7 +102,7 @@ func (p *plan) runnerExport(ctx context.Context, rd *runner.Ready) {
 	var cases []runner.Case
 	for _, f := range p.formats {
 		for _, w := range p.m.Parties[f.Name] {
-			if w.ready != rd || !w.Files {
+			if w.ready != rd {
 				continue
 			}
 			file := fileName(f, w.Name)
@@ -173,7 +173,7 @@ func (p *plan) runnerImport(ctx context.Context, rd *runner.Ready) {
 	for _, f := range p.formats {
 		ps := p.m.Parties[f.Name]
 		for _, r := range ps {
-			if r.ready != rd || !r.Files {
+			if r.ready != rd {
 				continue
 			}
 			for _, w := range ps {

@@ -113,10 +113,7 @@ type Party struct {
 	Language string
 	// Subject is the runner's subject name ("" for Go).
 	Subject string
-	// Files says whether it announced export and import; a runner subject
-	// that did not is shown as "runner has no export/import".
-	Files bool
-	ready *runner.Ready
+	ready   *runner.Ready
 }
 
 // Status of a cell.
@@ -246,18 +243,19 @@ func parties(ready []runner.Ready, names []string) ([]*Format, map[string][]Part
 		formats = append(formats, f)
 		var ps []Party
 		if f.Go != nil {
-			ps = append(ps, Party{Name: "go:" + f.Go.Name, Language: "go", Files: true})
+			ps = append(ps, Party{Name: "go:" + f.Go.Name, Language: "go"})
 		}
 		for k := range ready {
 			rd := &ready[k]
 			for _, s := range rd.Hello.Subjects {
 				// A parallel reader (label threads) reads its base
-				// subject's files: it is that subject here.
-				if !slices.Contains(f.Subjects, s.Format) || s.Labels["threads"] != "" {
+				// subject's files: it is that subject here. A subject
+				// without the file ops (§10) writes and reads no file.
+				if !slices.Contains(f.Subjects, s.Format) || s.Labels["threads"] != "" ||
+					!slices.Contains(s.Ops, runner.OpExport) || !slices.Contains(s.Ops, runner.OpImport) {
 					continue
 				}
-				files := slices.Contains(s.Ops, runner.OpExport) && slices.Contains(s.Ops, runner.OpImport)
-				ps = append(ps, Party{Name: rd.Hello.Language + ":" + s.Name, Language: rd.Hello.Language, Subject: s.Name, Files: files, ready: rd})
+				ps = append(ps, Party{Name: rd.Hello.Language + ":" + s.Name, Language: rd.Hello.Language, Subject: s.Name, ready: rd})
 			}
 		}
 		out[f.Name] = ps
@@ -326,10 +324,6 @@ func (p *plan) cells() {
 			for _, r := range ps {
 				c := Cell{Format: f.Name, Writer: w.Name, Reader: r.Name, WriterLanguage: w.Language, ReaderLanguage: r.Language}
 				switch {
-				case !w.Files:
-					c.Status, c.Reason = Failed, fmt.Sprintf("writer %s: runner has no export/import", w.Name)
-				case !r.Files:
-					c.Status, c.Reason = Failed, fmt.Sprintf("reader %s: runner has no export/import", r.Name)
 				case wr == nil:
 					c.Status, c.Reason = Failed, "writer "+w.Name+" wrote no file"
 				case wr.err != "" && wr.path == "":
