@@ -13,6 +13,7 @@ import (
 	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/runner/jvm"
 	"github.com/serbench/serbench/runner/python"
+	"github.com/serbench/serbench/runner/rust"
 )
 
 // mustInteroperate are the formats whose files Go, Java and Python must
@@ -20,7 +21,8 @@ import (
 var mustInteroperate = []string{"jsonl", "avro-ocf", "parquet", "arrow-ipc"}
 
 // readyRunners builds (into serbench's cache, once) and starts the runners
-// the environment asks for: SERBENCH_JVM_TEST=1, SERBENCH_PYTHON_TEST=1.
+// the environment asks for: SERBENCH_JVM_TEST=1, SERBENCH_PYTHON_TEST=1,
+// SERBENCH_RUST_TEST=1.
 func readyRunners(t *testing.T) []runner.Ready {
 	t.Helper()
 	var srcs []runner.Source
@@ -38,8 +40,14 @@ func readyRunners(t *testing.T) []runner.Ready {
 		}
 		srcs = append(srcs, python.Source())
 	}
+	if os.Getenv("SERBENCH_RUST_TEST") == "1" {
+		if _, err := exec.LookPath("cargo"); err != nil {
+			t.Skip("cargo not installed")
+		}
+		srcs = append(srcs, rust.Source())
+	}
 	if len(srcs) == 0 {
-		t.Skip("set SERBENCH_JVM_TEST=1 and/or SERBENCH_PYTHON_TEST=1 to build the runners")
+		t.Skip("set SERBENCH_JVM_TEST=1, SERBENCH_PYTHON_TEST=1 and/or SERBENCH_RUST_TEST=1 to build the runners")
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {

@@ -51,9 +51,10 @@ func TestParseVersion(t *testing.T) {
 	}
 }
 
-// TestBuildAndHello compiles the runner in a fresh cache (cargo fetches
-// the locked crates; minutes on 2 cores) and asks it what it measures. It
-// runs when SERBENCH_RUST_TEST=1.
+// TestBuildAndHello compiles the runner into serbench's cache when it
+// holds no build of these sources (cargo fetches the locked crates;
+// minutes on 2 cores) and asks it what it measures. It runs when
+// SERBENCH_RUST_TEST=1.
 func TestBuildAndHello(t *testing.T) {
 	if os.Getenv("SERBENCH_RUST_TEST") != "1" {
 		t.Skip("set SERBENCH_RUST_TEST=1 to build the Rust runner")
@@ -61,7 +62,17 @@ func TestBuildAndHello(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("cargo not installed")
 	}
-	r, err := Build(context.Background(), t.TempDir(), os.Stderr)
+	// serbench's own cache (or $SERBENCH_CACHE): a build takes minutes on
+	// 2 cores, and the runs that follow in CI use the same one.
+	cache := os.Getenv("SERBENCH_CACHE")
+	if cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache = filepath.Join(dir, "serbench")
+	}
+	r, err := Build(context.Background(), cache, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
