@@ -27,8 +27,13 @@ type Fork struct {
 	CaseTimeout time.Duration
 	// K and N: this is fork K of N (1-based).
 	K, N int
-	// Count is the number of samples this fork takes per case.
-	Count int
+	// Count is the number of samples this fork takes per case; Target
+	// the run's sequential-sampling target.
+	Count  int
+	Target float64
+	// Deadline, when set, is when the run's budget for this workload
+	// runs out (bench.Options.Deadline).
+	Deadline time.Time
 	// CasesFile lists the full names of the cases to measure, one per
 	// line: exactly the parent's selection after filter, shard and resume.
 	CasesFile string
@@ -290,7 +295,7 @@ func measureBatch(ctx context.Context, o Options, w string, cases []bench.Case, 
 			runErr = bench.ErrInterrupted
 			break
 		}
-		f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(), CaseTimeout: o.CaseTimeout,
+		f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(), CaseTimeout: o.CaseTimeout, Target: o.Target, Deadline: deadline,
 			K: k + 1, N: forks, Count: count, CasesFile: list, Out: filepath.Join(dir, fmt.Sprintf("fork-%d", k+1)), ItersFile: iters,
 			Env: []string{"GODEBUG=" + ForkGODEBUG(os.Getenv("GODEBUG"))}}
 		err := o.Spawn(ctx, f, func(e ForkEvent) {

@@ -395,3 +395,46 @@ func TestForksStopAtTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestForksStopAtBudget: past the run's budget a forked workload takes no
+// process after the second, and each fork gets the run's target and the
+// budget's end to stop its own rounds by.
+func TestForksStopAtBudget(t *testing.T) {
+	var spawned []Fork
+	spawn := func(ctx context.Context, f Fork, events func(ForkEvent)) error {
+		spawned = append(spawned, f)
+		names, err := ReadCasesFile(f.CasesFile)
+		if err != nil {
+			return err
+		}
+		_, err = Run(ctx, Options{Workloads: workload.Set{forked{forks: 3}}, Names: []string{f.Workload}, Scale: f.Scale,
+			Count: f.Count, Benchtime: 1e6, Out: f.Out, Force: true, Cases: names, ResultsOnly: true, Progress: eventsProgress{events},
+			Target: f.Target, Deadline: f.Deadline})
+		return err
+	}
+	o := opts(t, t.TempDir(), func(o *Options) {
+		o.Workloads, o.Count, o.Spawn, o.Target, o.Budget = workload.Set{forked{forks: 3}}, 21, spawn, 1e-9, time.Nanosecond
+		o.Subjects = []string{"a", "b", "lim"}
+	})
+	out, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spawned) != 2 {
+		t.Errorf("%d forks past the budget, want 2", len(spawned))
+	}
+	for _, f := range spawned {
+		if f.Deadline.IsZero() || f.Target != 1e-9 {
+			t.Errorf("fork %d: deadline %v, target %g", f.K, f.Deadline, f.Target)
+		}
+	}
+	run, err := results.ReadFile(out.ResultsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range run.Cases {
+		if c.OK() && c.Stop != bench.StopRun {
+			t.Errorf("%s stopped by %q, want %q", c.FullName(), c.Stop, bench.StopRun)
+		}
+	}
+}

@@ -95,6 +95,9 @@ type Options struct {
 	// two processes. What a run cannot do in less (set-up, those rounds)
 	// it still does: the budget cuts samples, never cases.
 	Budget time.Duration
+	// Deadline, when set, is the budget's end for every workload of the
+	// run: a fork gets its parent's (Fork.Deadline).
+	Deadline time.Time
 	// History, when set, scales the progress line's estimates by this
 	// machine's past runs and records each workload run whole (nothing
 	// filtered, sharded or resumed) that finished.
@@ -435,8 +438,8 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	for _, p := range plans {
 		n := len(p.plan.Cases)
 		nPlanned, started := n, time.Now()
-		opts.Deadline = time.Time{}
-		if o.Budget > 0 {
+		opts.Deadline = o.Deadline
+		if o.Budget > 0 && o.Deadline.IsZero() {
 			var rest time.Duration
 			for _, e := range left {
 				rest += e

@@ -36,6 +36,10 @@ func (a *app) spawner() run.Spawner {
 		if f.ItersFile != "" {
 			args = append(args, "--iters", f.ItersFile)
 		}
+		args = append(args, "--target", strconv.FormatFloat(f.Target, 'g', -1, 64), "--budget", "0")
+		if !f.Deadline.IsZero() {
+			args = append(args, "--deadline", f.Deadline.UTC().Format(time.RFC3339Nano))
+		}
 		if len(f.Subjects) > 0 {
 			args = append(args, "--subject", strings.Join(f.Subjects, ","))
 		}

@@ -51,6 +51,7 @@ type runFlags struct {
 	fork      string // "K/N" in a fork (hidden)
 	cases     string // a fork's case list (hidden)
 	iters     string // a fork's iterations per sample (hidden)
+	deadline  string // a fork's end of the run's budget (hidden)
 	// own are the options of the workloads that have some (options.go).
 	own []workloadFlags
 }
@@ -110,6 +111,8 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
 	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
 	fl.StringVar(&f.iters, "iters", "", "internal: iterations per sample of each case, as an earlier fork calibrated them")
+	fl.StringVar(&f.deadline, "deadline", "", "internal: when the run's budget for this fork's workload runs out (RFC 3339)")
+	_ = fl.MarkHidden("deadline")
 	_ = fl.MarkHidden("iters")
 	_ = fl.MarkHidden("fork")
 	_ = fl.MarkHidden("cases")
@@ -170,6 +173,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	spawn := a.spawner()
 	var caseNames []string
 	var iters map[string]int
+	var deadline time.Time
 	if f.fork != "" {
 		// A fork measures its parent's selection and reports to it.
 		if err := parseFork(f.fork); err != nil {
@@ -185,6 +189,11 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		if f.iters != "" {
 			if iters, err = run.ReadItersFile(f.iters); err != nil {
 				return &workload.UsageError{Err: err}
+			}
+		}
+		if f.deadline != "" {
+			if deadline, err = time.Parse(time.RFC3339Nano, f.deadline); err != nil {
+				return usagef("--deadline: %v", err)
 			}
 		}
 	}
@@ -208,7 +217,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Count: f.count, Benchtime: f.benchtime, Target: f.target, Out: out, Force: f.force, Resume: f.resume,
 		Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
-		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(), Budget: budget,
+		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(), Budget: budget, Deadline: deadline,
 	})
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
