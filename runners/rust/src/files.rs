@@ -2,7 +2,9 @@
 //! the dataset as the file of the subject's format, `import` reads any
 //! writer's file of it, through the dataset's schema, fields by name.
 //! Implemented for the Parquet, Arrow IPC (file format) and Avro (object
-//! container file) subjects.
+//! container file) subjects, and for the row formats' subjects (JSON Lines
+//! with serde_json and simd-json, MessagePack with rmp-serde, a CBOR
+//! sequence with ciborium: [`crate::rowfiles`]).
 
 use std::path::Path;
 
@@ -11,12 +13,13 @@ use bytes::Bytes;
 
 use crate::arrowconv;
 use crate::avro;
+use crate::rowfiles;
 use crate::subjects::{Dataset, Res};
 use crate::value::{Ty, Value};
 
 /// Whether the subject has the file ops.
 pub fn has_files(subject: &str) -> bool {
-    matches!(subject, "parquet" | "arrow-ipc" | "apache-avro")
+    matches!(subject, "parquet" | "arrow-ipc" | "apache-avro") || rowfiles::Fmt::of_subject(subject).is_some()
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -25,6 +28,12 @@ fn err<E: std::fmt::Display>(e: E) -> String {
 
 /// Writes the dataset to path as the subject's file.
 pub fn write_file(subject: &str, ds: &Dataset, path: &Path) -> Res<()> {
+    if let Some(fmt) = rowfiles::Fmt::of_subject(subject) {
+        let ty = rowfiles::FTy::of_schema(&ds.schema)?;
+        let rows = ds.rows()?;
+        let f = std::fs::File::create(path).map_err(err)?;
+        return rowfiles::write_rows(fmt, &ty, &rows, std::io::BufWriter::with_capacity(256 << 10, f));
+    }
     match subject {
         "parquet" | "apache-avro" => {
             let b = crate::subjects::testing::bind(subject, ds)?.encode()?;
@@ -45,6 +54,10 @@ pub fn write_file(subject: &str, ds: &Dataset, path: &Path) -> Res<()> {
 /// Reads the file at path with the subject's library, into rows of the
 /// dataset's type.
 pub fn read_file(subject: &str, ds: &Dataset, path: &Path) -> Res<Vec<Value>> {
+    if let Some(fmt) = rowfiles::Fmt::of_subject(subject) {
+        let ty = rowfiles::FTy::of_schema(&ds.schema)?;
+        return rowfiles::read_rows(fmt, &ty, &std::fs::read(path).map_err(err)?);
+    }
     match subject {
         "parquet" => {
             let b = Bytes::from(std::fs::read(path).map_err(err)?);

@@ -349,7 +349,15 @@ fn sigterm_stops_at_a_sample_boundary() {
 #[test]
 fn export_then_import() {
     let mut cases = Vec::new();
-    for (s, ext) in [("parquet", "parquet"), ("arrow-ipc", "arrow"), ("apache-avro", "avro")] {
+    for (s, ext) in [
+        ("parquet", "parquet"),
+        ("arrow-ipc", "arrow"),
+        ("apache-avro", "avro"),
+        ("serde_json", "jsonl"),
+        ("simd-json", "jsonl"),
+        ("rmp-serde", "msgpack"),
+        ("ciborium", "cbor"),
+    ] {
         let mut c = case(&format!("{s}/export"), "", s, "export", "", "", 0);
         c["path"] = json!(format!("tmp/{s}.rust.{ext}"));
         cases.push(c);
@@ -357,10 +365,16 @@ fn export_then_import() {
         c["path"] = json!(format!("tmp/{s}.rust.{ext}"));
         cases.push(c);
     }
+    // The JSON subjects read each other's JSON Lines.
+    for (s, other) in [("serde_json", "simd-json"), ("simd-json", "serde_json")] {
+        let mut c = case(&format!("{s}/import-{other}"), "", s, "import", "", "", 0);
+        c["path"] = json!(format!("tmp/{other}.rust.jsonl"));
+        cases.push(c);
+    }
     let mut bad = case("bad/path", "", "parquet", "import", "", "", 0);
     bad["path"] = json!("../outside.parquet");
     cases.push(bad);
-    cases.push(case("bad/op", "", "serde_json", "export", "", "", 0));
+    cases.push(case("bad/op", "", "bincode", "export", "", "", 0));
     let dir = work(&cases, 1_000_000);
     let (code, lines) = run(&["run", "--protocol", "1", "--work", dir.to_str().unwrap()], Some(&dir));
     assert_eq!(code, 0);
@@ -372,5 +386,31 @@ fn export_then_import() {
     }
     let errs: Vec<&Json> = lines.iter().filter(|l| l["type"] == "error").collect();
     assert_eq!(errs.len(), 2, "{errs:?}");
-    assert_eq!(lines.iter().filter(|l| l["type"] == "verify").count(), 6);
+    assert_eq!(lines.iter().filter(|l| l["type"] == "verify").count(), 16);
+    for l in lines.iter().filter(|l| l["type"] == "verify") {
+        let case = l["case"].as_str().unwrap();
+        let sub = case.split('/').next().unwrap();
+        if matches!(sub, "serde_json" | "simd-json" | "rmp-serde" | "ciborium") && case.ends_with("/export") {
+            let ext = match sub {
+                "rmp-serde" => "msgpack",
+                "ciborium" => "cbor",
+                _ => "jsonl",
+            };
+            let size = std::fs::metadata(dir.join(format!("tmp/{sub}.rust.{ext}")))
+                .unwrap()
+                .len();
+            assert_eq!(l["encoded_bytes"].as_u64().unwrap(), size, "{case}");
+        }
+    }
+    // JSON Lines as §10.3 says: one object per row, RFC 3339 UTC
+    // timestamps, dates, decimals as text, base64 binaries.
+    let text = std::fs::read_to_string(dir.join("tmp/serde_json.rust.jsonl")).unwrap();
+    let rows: Vec<Json> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 40);
+    assert!(text.ends_with('\n'));
+    assert_eq!(rows[1]["ts"], "1970-01-01T00:00:00.999998Z", "{}", rows[1]);
+    assert_eq!(rows[0]["d"], "1969-12-29");
+    assert_eq!(rows[1]["bin"], "AQD/");
+    assert_eq!(rows[1]["items"][0]["price"], "-1.13");
+    assert_eq!(rows[0]["u"], u64::MAX);
 }
