@@ -102,7 +102,19 @@ func Languages(run *results.Run, workload, key string, cases []*results.Case, sc
 			ch.Series = append(ch.Series, s)
 		}
 	}
-	out := []Block{t}
+	// The fastest language for this data: each language's fastest case,
+	// fastest first (ok is sorted by time).
+	var seen []string
+	var parts []string
+	for _, c := range ok {
+		l := Language(c)
+		if slices.Contains(seen, l) || Family(run, workload, key, c) == "" {
+			continue
+		}
+		seen = append(seen, l)
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", l, Duration(Ns(c)), name(c)))
+	}
+	out := []Block{&Text{Body: scope + ": the fastest " + what + " in each language, fastest first: " + strings.Join(parts, "; ") + "."}, t}
 	if len(ch.Series) > 0 {
 		out = append(out, &Plot{File: file, Caption: scope + ": the fastest " + what + " of each format measured in more than one language, by language (log scale; bars: the median's interval)", Chart: ch})
 	}
