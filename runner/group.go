@@ -29,6 +29,9 @@ type Dataset struct {
 	// called once, by the first group that needs the dataset (generating
 	// data belongs to setup, not to planning).
 	Build func() (*arrow.Schema, []arrow.RecordBatch, error)
+	// Nested says the schema has list, struct or map columns: subjects
+	// labelled nesting=flat (LabelNesting) are not sent the dataset.
+	Nested bool
 
 	// want is the Go side's digest of the rows, set when the dataset is
 	// written.

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,7 +77,8 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 			}
 			for i := range h.Subjects {
 				s := &h.Subjects[i]
-				if !slices.Contains(s.Ops, w.Op) || !hasCodec(s.Codecs, w.Codec) || (w.Accept != nil && !w.Accept(s)) {
+				if !slices.Contains(s.Ops, w.Op) || !hasCodec(s.Codecs, w.Codec) || (w.Accept != nil && !w.Accept(s)) ||
+					(w.Dataset.Nested && s.Labels[LabelNesting] == NestingFlat) {
 					continue
 				}
 				subject := h.Language + ":" + s.Name
@@ -95,6 +98,30 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 		}
 	}
 	return cases, descs
+}
+
+// LabelNesting is the subject label (hello's subjects[].labels) saying
+// which schemas a subject holds; NestingFlat: only flat ones, whose
+// columns are all scalar (a CSV library). Join does not send such a
+// subject a Dataset marked Nested.
+const (
+	LabelNesting = "nesting"
+	NestingFlat  = "flat"
+)
+
+// NestedSchema reports whether a schema has a list, struct or map column
+// (a Dataset's Nested).
+func NestedSchema(s *arrow.Schema) bool {
+	for _, f := range s.Fields() {
+		t := f.Type
+		if e, ok := t.(arrow.ExtensionType); ok {
+			t = e.StorageType()
+		}
+		if _, ok := t.(arrow.NestedType); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // hasCodec reports whether a subject announcing codecs takes c: hello

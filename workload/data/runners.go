@@ -27,7 +27,7 @@ func runnerCases(ctx context.Context, in *input, cfg workload.Config, dir string
 	if len(ready) == 0 {
 		return nil, nil
 	}
-	ds := &runner.Dataset{Name: "input", Rows: int(in.rows), Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
+	ds := &runner.Dataset{Name: "input", Rows: int(in.rows), Nested: runner.NestedSchema(in.schema), Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
 		d, err := in.load()
 		if err != nil {
 			return nil, nil, err

@@ -23,7 +23,7 @@ import (
 // project). A runner decodes bytes held in memory; the Go readers read
 // their files from the page cache.
 func (d *dsCases[T]) runnerWants(am arrowipc.Mapping[T], queries []*query) ([]runner.Want, error) {
-	ds := &runner.Dataset{Name: fmt.Sprintf("%s-%d", d.name, d.n), Rows: d.n, Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
+	ds := &runner.Dataset{Name: fmt.Sprintf("%s-%d", d.name, d.n), Rows: d.n, Nested: runner.NestedSchema(am.Schema), Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
 		recs, err := d.src.get()
 		if err != nil {
 			return nil, nil, err

@@ -62,7 +62,7 @@ func runnerCases(ctx context.Context, src *source, n int, cfg workload.Config, d
 // limit row.
 func runnerWants(src *source, n int, scale workload.Scale) ([]runner.Want, error) {
 	am := recordsfmt.Arrow()
-	dset := &runner.Dataset{Name: fmt.Sprintf("records-%d", n), Rows: n, Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
+	dset := &runner.Dataset{Name: fmt.Sprintf("records-%d", n), Rows: n, Nested: runner.NestedSchema(am.Schema), Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
 		t, err := src.table()
 		if err != nil {
 			return nil, nil, err
