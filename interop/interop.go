@@ -15,12 +15,12 @@
 // then all its import cases in a second one, so a runtime's start-up (the
 // JVM's) is paid twice per runner, not once per cell.
 //
-// Protobuf is not in the matrix: the runners' protobuf subjects are bound to
-// classes generated from the nested workload's .proto files, while Go's
-// dynamic protobuf formats derive a message descriptor from the Arrow schema
-// at run time ("serbench.dynamic.Row"); for a user's file there is no schema
-// both sides were built from, so a cell could only compare two different
-// message layouts.
+// Protobuf is in the matrix only where the caller brings its Go side
+// (Options.Extra, Protobuf): the runners' protobuf subjects are bound to
+// classes generated from the nested workload's .proto files, so a
+// protobuf file is only defined for the nested datasets, whose workload
+// writes and reads it with the Go messages of the same files. For a
+// user's file there is no message type both sides were built from.
 //
 // Matrix.Cases turns the cells into results.Case values (op=interop) that
 // are recorded and rendered like any other result.
@@ -75,6 +75,15 @@ func Formats() []Format {
 		{Name: "arrow-ipc", Ext: "arrow", Subjects: []string{"arrow-ipc-stream", "arrow-ipc", "arrow-ipc-file", "arrow"}, Go: goArrowFile(),
 			Framing: "the Arrow IPC file format (ARROW1 magic, footer)"},
 	}
+}
+
+// Protobuf is the protobuf file format of the matrix, with g as its Go
+// side: a dataset's rows as length-delimited messages of the generated
+// type the dataset binds to (§10.3). Only a workload that has those
+// messages can bring g; it passes the format in Options.Extra.
+func Protobuf(g *GoFormat) Format {
+	return Format{Name: "protobuf", Ext: "binpb", Subjects: []string{"protobuf"}, Go: g,
+		Framing: "length-delimited messages (a uvarint size before each) of the dataset's message type generated from the same .proto file in every language"}
 }
 
 // FormatOf returns the matrix format a runner subject's format belongs to.
@@ -164,6 +173,9 @@ type Matrix struct {
 type Options struct {
 	// Formats restricts the matrix to these format names (nil: all).
 	Formats []string
+	// Extra are formats of this dataset only, after Formats' (Protobuf
+	// for the nested datasets).
+	Extra []Format
 	// Log hears progress; nil: silent.
 	Log func(format string, args ...any)
 }
@@ -191,7 +203,7 @@ func Run(ctx context.Context, ds Dataset, ready []runner.Ready, dir string, opt 
 	m := &Matrix{Dataset: ds.Name, Rows: want.Rows, Parties: map[string][]Party{}, Notes: map[string]string{}}
 	p := &plan{ds: ds, want: want, dir: dir, files: files, m: m, logf: logf,
 		written: map[string]*written{}, reads: map[[2]string]*read{}}
-	p.formats, m.Parties = parties(ready, opt.Formats)
+	p.formats, m.Parties = parties(ready, opt)
 	for _, f := range p.formats {
 		if f.Go != nil && f.Go.Reader != "" {
 			m.Notes[f.Name] = f.Go.Reader
@@ -228,16 +240,16 @@ func Run(ctx context.Context, ds Dataset, ready []runner.Ready, dir string, opt 
 	return m, nil
 }
 
-// parties returns the matrix's formats (those named; nil: all) and, by
-// format name, its writers and readers: Go's format and every runner
-// subject of that format.
-func parties(ready []runner.Ready, names []string) ([]*Format, map[string][]Party) {
+// parties returns the matrix's formats (opt.Formats, nil: all, then
+// opt.Extra) and, by format name, its writers and readers: Go's format and
+// every runner subject of that format.
+func parties(ready []runner.Ready, opt Options) ([]*Format, map[string][]Party) {
 	var formats []*Format
 	out := map[string][]Party{}
-	fs := Formats()
+	fs := append(Formats(), opt.Extra...)
 	for i := range fs {
 		f := &fs[i]
-		if names != nil && !slices.Contains(names, f.Name) {
+		if i < len(fs)-len(opt.Extra) && opt.Formats != nil && !slices.Contains(opt.Formats, f.Name) {
 			continue
 		}
 		formats = append(formats, f)
@@ -263,11 +275,11 @@ func parties(ready []runner.Ready, names []string) ([]*Format, map[string][]Part
 	return formats, out
 }
 
-// Plan lists the cells Run would decide with these runners and formats
-// (nil: all), in Run's order, without writing or reading anything: their
+// Plan lists the cells Run would decide with these runners and options'
+// formats, in Run's order, without writing or reading anything: their
 // Format, Writer, Reader and languages are set, their Status empty.
-func Plan(ready []runner.Ready, formats []string) []Cell {
-	fs, ps := parties(ready, formats)
+func Plan(ready []runner.Ready, opt Options) []Cell {
+	fs, ps := parties(ready, opt)
 	var out []Cell
 	for _, f := range fs {
 		for _, w := range ps[f.Name] {

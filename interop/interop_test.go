@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/serbench/serbench/digest"
+	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/runner"
 )
@@ -150,13 +151,19 @@ func fakeReady(t *testing.T) runner.Ready {
 // format, with no runner.
 func TestGoOnly(t *testing.T) {
 	ds := testDataset(t, 40)
-	m, err := Run(context.Background(), ds, nil, t.TempDir(), Options{})
+	// An extra format (as the nested workload brings protobuf) follows
+	// the shared ones; here a stand-in Go side.
+	extra := Protobuf(goDynamic("msgpack-as-protobuf", dynamic.NewMsgpack))
+	m, err := Run(context.Background(), ds, nil, t.TempDir(), Options{Extra: []Format{extra}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log("\n" + m.Table())
-	if len(m.Cells) != len(Formats()) {
-		t.Fatalf("%d cells, want %d", len(m.Cells), len(Formats()))
+	if len(m.Cells) != len(Formats())+1 {
+		t.Fatalf("%d cells, want %d", len(m.Cells), len(Formats())+1)
+	}
+	if last := m.Cells[len(m.Cells)-1]; last.Format != "protobuf" || last.Writer != "go:msgpack-as-protobuf" {
+		t.Errorf("last cell %+v, want the extra format's", last)
 	}
 	for _, c := range m.Cells {
 		if c.Status != OK || c.Bytes == 0 {
@@ -217,7 +224,7 @@ func TestFakeRunner(t *testing.T) {
 		}
 	}
 	// Plan lists the same cells, in the same order, without running.
-	planned := Plan(ready, formats)
+	planned := Plan(ready, Options{Formats: formats})
 	if len(planned) != len(m.Cells) {
 		t.Fatalf("Plan lists %d cells, Run decided %d", len(planned), len(m.Cells))
 	}

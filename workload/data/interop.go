@@ -1,11 +1,9 @@
 package data
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/interop"
@@ -26,74 +24,20 @@ const InteropRows = 10_000
 // digest of the rows. The cells are one group whose Remote builds the
 // whole matrix once.
 func interopCases(ready []runner.Ready, in *input, dir string) []bench.Case {
-	cells := interop.Plan(ready, nil)
-	if len(ready) == 0 || len(cells) == 0 {
-		return nil
-	}
-	g := &interopGroup{ready: ready, in: in, dir: filepath.Join(dir, "interop")}
-	out := make([]bench.Case, 0, len(cells))
-	for _, c := range cells {
-		out = append(out, bench.Case{Workload: Name, Name: interop.CaseName, Labels: c.Labels(), Group: "interop",
-			Affinity: in.path, Remote: g, OpTime: 50 * time.Millisecond})
-	}
-	return out
-}
-
-// interopGroup measures the interop cases: it builds the matrix and hands
-// each case its cell.
-type interopGroup struct {
-	ready []runner.Ready
-	in    *input
-	dir   string
-}
-
-// MeasureGroup implements bench.Remote.
-func (g *interopGroup) MeasureGroup(ctx context.Context, cases []bench.Case, _ bench.Options) ([]results.Case, error) {
-	fail := func(why string) []results.Case {
-		out := make([]results.Case, len(cases))
-		for i, c := range cases {
-			out[i] = results.Case{Kind: results.KindCase, Workload: c.Workload, Name: c.Name, Labels: c.Labels, Group: c.Group,
-				Status: results.StatusFailed, Error: why}
+	g := &interop.Group{Ready: ready, Dir: filepath.Join(dir, "interop"), Dataset: func() (interop.Dataset, func(), error) {
+		d, err := in.load()
+		if err != nil {
+			return interop.Dataset{}, nil, err
 		}
-		return out
-	}
-	d, err := g.in.load()
-	if err != nil {
-		return fail(err.Error()), nil
-	}
-	batches := head(g.in.loaded(), InteropRows)
-	defer func() {
-		for _, b := range batches {
-			b.Release()
+		batches := head(in.loaded(), InteropRows)
+		release := func() {
+			for _, b := range batches {
+				b.Release()
+			}
 		}
-	}()
-	m, err := interop.Run(ctx, interop.Dataset{Name: "input", Schema: d.Schema, Batches: batches}, g.ready, g.dir, interop.Options{})
-	if ctx.Err() != nil {
-		return nil, bench.ErrInterrupted
-	}
-	if err != nil {
-		return fail(err.Error()), nil
-	}
-	byName := map[string]results.Case{}
-	for _, c := range m.Cases(Name) {
-		byName[cellKey(c.Labels)] = c
-	}
-	out := make([]results.Case, len(cases))
-	for i, c := range cases {
-		rc, ok := byName[cellKey(c.Labels)]
-		if !ok {
-			out[i] = fail("the matrix has no such cell (a runner changed since the plan)")[i]
-			continue
-		}
-		rc.Group = c.Group
-		out[i] = rc
-	}
-	return out, nil
-}
-
-// cellKey identifies a cell by its format, writer and reader labels.
-func cellKey(ls results.Labels) string {
-	return ls.Get("format") + "\x00" + ls.Get("writer") + "\x00" + ls.Get("reader")
+		return interop.Dataset{Name: "input", Schema: d.Schema, Batches: batches}, release, nil
+	}}
+	return g.Cases(Name, "interop", in.path)
 }
 
 // splitInterop separates the interop cells from the measured cases.

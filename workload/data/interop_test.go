@@ -20,7 +20,7 @@ func TestInteropCases(t *testing.T) {
 		{Name: "protobuf-java", Format: "protobuf", Ops: []string{runner.OpEncode, runner.OpDecode}},
 	}}}}
 	cs := interopCases(ready, in, t.TempDir())
-	want := len(interop.Plan(ready, nil))
+	want := len(interop.Plan(ready, interop.Options{}))
 	if len(cs) != want || want < 4 {
 		t.Fatalf("%d cases, want %d (at least go and java reading each other's JSON Lines)", len(cs), want)
 	}

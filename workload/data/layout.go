@@ -3,6 +3,7 @@ package data
 import (
 	"strings"
 
+	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload/filecase"
@@ -150,32 +151,7 @@ func (*Workload) Layout() []table.Section {
 	return append(out,
 		table.Section{Title: "Which columns make the file big (Parquet column chunks)", Blocks: []table.BlockSpec{{Table: columnsTable}}},
 		table.Section{Title: "What generated code would gain", Blocks: []table.BlockSpec{{Derived: "codegen"}}},
-		table.Section{Title: "Who reads whose files (other languages)", Blocks: []table.BlockSpec{{Text: interopText}, {Table: interopTable}, {Table: interopWhy}}},
+		table.Section{Title: "Who reads whose files (other languages)", Blocks: interop.Blocks(interop.Intro("the input's first rows (at most " + table.Int(InteropRows) + ")"))},
 		filecase.Anomalies(),
 	)
-}
-
-// interopText introduces the interop matrix (package interop).
-const interopText = "Each writer — Go's schema-driven format, or a subject of a runner for another language — writes the input's first rows " +
-	"(at most 10,000) to a file of the format once; every reader of that format in every language reads every file, and what it decoded is checked against the digest of the rows, column by column. " +
-	"✓: the reader got the rows back exactly; ✗: it could not, and the note says why (the reader's error, or the columns that differ and the likely cause: a timestamp unit, a logical type, names a format does not allow). " +
-	"A ✗ is a fact about the two libraries, not a failure of the run."
-
-// interopTable is the matrix, one table per format: writers down, readers
-// across.
-var interopTable = &table.Spec{
-	Caption: "{format}: the writer's file (row) read by each reader (column)",
-	Where:   []table.Match{table.Is("op", "interop")},
-	Split:   []string{"format"},
-	Rows:    []string{"writer"}, RowHeads: []string{"writer"},
-	Cols: "reader", SplitCols: true,
-	Columns: []table.Column{{Head: "{col}", Show: "name", Label: "reads", Map: map[string]string{"yes": "✓", "no": "✗"}}},
-}
-
-// interopWhy lists the ✗ cells of the matrix with their reasons.
-var interopWhy = &table.Spec{
-	Caption: "Why a reader could not read a file (✗ above)",
-	Where:   []table.Match{table.Is("op", "interop"), table.Is("reads", "no")},
-	Rows:    []string{"format", "writer", "reader"},
-	Columns: []table.Column{{Head: "why", Show: "why"}},
 }

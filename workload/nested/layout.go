@@ -2,6 +2,7 @@ package nested
 
 import (
 	"github.com/serbench/serbench/dataset/nested/tpch"
+	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
 )
@@ -116,6 +117,7 @@ func (*Workload) Layout() []table.Section {
 			Notes: []string{"rg64k / rg1024k: most rows per row group; delta: DELTA_BINARY_PACKED integers and DELTA_LENGTH_BYTE_ARRAY strings where no dictionary is tagged; dictionaries as the dataset's struct tags ask (every low-cardinality string)",
 				"each file was read back and every record verified before it counted"},
 		}}}},
+		{Title: "Who reads whose files (other languages)", Blocks: interop.Blocks(interop.Intro("each dataset's first "+table.Int(InteropRows)+" records"), LabelDataset)},
 		{Title: "Subjects", Blocks: []table.BlockSpec{{Subjects: LabelSubject}, {Subjects: LabelCodec}}},
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/table"
 
 	"github.com/serbench/serbench/bench"
@@ -227,11 +228,13 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 	}
 	var cases []bench.Case
 	var wants []runner.Want
+	var igs []*interop.Group
 	for _, name := range datasets {
 		n := sz.records(name)
 		var (
 			cs  []bench.Case
 			ws  []runner.Want
+			ig  *interop.Group
 			err error
 		)
 		switch name {
@@ -243,13 +246,13 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 				}
 				return t.Slice(n), nil
 			}
-			cs, ws, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(nestedfmt.TPCHProtobuf()), msgpackMsgp[tpch.LineItem])
+			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(nestedfmt.TPCHProtobuf()), msgpackMsgp[tpch.LineItem])
 		case "media":
 			load := func() ([]media.Record, error) { return media.Generate(n), nil }
-			cs, ws, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(nestedfmt.MediaProtobuf()), msgpackMsgp[media.Record])
+			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(nestedfmt.MediaProtobuf()), msgpackMsgp[media.Record])
 		case "userevents":
 			load := func() ([]userevents.Record, error) { return userevents.Generate(n), nil }
-			cs, ws, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(nestedfmt.UserEventsProtobuf()), msgpackMsgp[userevents.Record])
+			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(nestedfmt.UserEventsProtobuf()), msgpackMsgp[userevents.Record])
 		default:
 			err = fmt.Errorf("unknown dataset %q", name)
 		}
@@ -260,16 +263,24 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 		if sz.RunnerDatasets == nil || slices.Contains(sz.RunnerDatasets, name) {
 			wants = append(wants, ws...)
 		}
+		igs = append(igs, ig)
 	}
 	descs := descriptors(cfg)
 	if cfg.Runners != nil && !cfg.DryRun {
-		rc, rd := runner.Join(Name, caseName, filepath.Join(dir, "runners"), MetricFile, cfg.Runners.Get(ctx), wants)
+		ready := cfg.Runners.Get(ctx)
+		rc, rd := runner.Join(Name, caseName, filepath.Join(dir, "runners"), MetricFile, ready, wants)
 		for _, c := range rc {
 			if cfg.WantSubject(c.Labels.Get(LabelSubject)) || cfg.WantSubject(c.Labels.Get("language")) {
 				cases = append(cases, c)
 			}
 		}
 		descs = append(descs, rd...)
+		// Who reads whose files, on every dataset: the nested schemas are
+		// where languages disagree, and protobuf's file exists only here.
+		if ic := interopCases(igs, ready, dir); len(ic) > 0 && cfg.WantSubject(interop.Subject) {
+			cases = append(cases, ic...)
+			descs = append(descs, interop.Descriptor(Name))
+		}
 	}
 	// One child process (Forks: 1): every dataset's cases share its
 	// Affinity, so the child generates each dataset once, as this process
@@ -451,12 +462,12 @@ const verifyStride = 61
 
 // datasetCases builds one dataset's cases.
 func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir string, load func() ([]T, error),
-	avroSchema string, pb rowFormat[T], mp func() rowFormat[T]) ([]bench.Case, []runner.Want, error) {
+	avroSchema string, pb rowFormat[T], mp func() rowFormat[T]) ([]bench.Case, []runner.Want, *interop.Group, error) {
 	leaves := dsn.Leaves[T]()
 	src := &source[T]{load: load}
 	av, err := avroFormat[T](avroSchema)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	rows := []rowFormat[T]{ednFormat[T](), jsonStd[T](), jsonGoccy[T](), mp(), cborFormat[T](), pb, av}
 	codecs := codec.Default()
@@ -479,7 +490,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	}
 	am, err := nestedarrow.NewMapping[T]()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// Arrow IPC files: zstd-compressed buffers (every buffer is
 	// decompressed whatever the query) and uncompressed (memory-mapped,
@@ -489,7 +500,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	for _, c := range ipcCodecs() {
 		af, err := arrowipc.New("arrow-ipc", am, arrowipc.File, c, ipcRows)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		ipcFiles[c] = add("arrow-ipc", c, func(path string, recs []T) (int64, error) { return writeFormat(path, af, recs) })
 	}
@@ -498,7 +509,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 		for _, cname := range rowCodecs() {
 			c, err := codecs.Parse(cname)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			rf := rf
 			rowFiles[rf.name+"/"+cname] = add(rf.name, cname, func(path string, recs []T) (int64, error) { return writeRows(path, rf, c, recs) })
@@ -647,7 +658,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 		if cfg.WantSubject(SubjectAvroReaderPar) {
 			af, mixed, err := avroProjected[T](avroSchema, q.leaves)
 			if err != nil {
-				return nil, nil, fmt.Errorf("avro reader schema for %s: %w", q.id, err)
+				return nil, nil, nil, fmt.Errorf("avro reader schema for %s: %w", q.id, err)
 			}
 			var post func(*T)
 			if mixed {
@@ -668,7 +679,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			}
 			pf, err := projStructFormat(rf, q.leaves, dec)
 			if err != nil {
-				return nil, nil, fmt.Errorf("projection struct for %s: %w", q.id, err)
+				return nil, nil, nil, fmt.Errorf("projection struct for %s: %w", q.id, err)
 			}
 			rc := ds.readCase(rowFiles[rf.name+"/"+rowSubsetCodec], subject, q, TierNative, group, rowRead(pf, codecs.MustParse(rowSubsetCodec), true))
 			rowSweep(&rc)
@@ -705,9 +716,9 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	}
 	wants, err := ds.runnerWants(am, rq)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return cases, wants, nil
+	return cases, wants, ds.interopGroup(am, pb), nil
 }
 
 // sizeSettings are the Parquet settings of the size table.
