@@ -5,11 +5,9 @@
 // and starts the runner from there afterwards.
 //
 // The runner's protobuf subject gets its message classes from the nested
-// datasets' .proto files without protoc: Build writes the descriptors Go
-// compiled from them (dataset/nested/{tpch,media,userevents}/pb) as one
-// serialized FileDescriptorSet into the cache, and the runner turns it into
-// classes with google.protobuf's descriptor pool and message factory, as a
-// protoc-generated _pb2 module does from its embedded descriptor.
+// datasets' .proto files without protoc: Build writes package nestedpb's
+// FileDescriptorSet into the cache, and the runner turns it into classes
+// with google.protobuf's descriptor pool and message factory.
 package python
 
 import (
@@ -25,40 +23,10 @@ import (
 	"strings"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
-
 	serbench "github.com/serbench/serbench"
-	mediapb "github.com/serbench/serbench/dataset/nested/media/pb"
-	tpchpb "github.com/serbench/serbench/dataset/nested/tpch/pb"
-	uepb "github.com/serbench/serbench/dataset/nested/userevents/pb"
 	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/runner/nestedpb"
 )
-
-// DescriptorsEnv names the environment variable that tells the runner
-// where its protobuf subject's FileDescriptorSet is.
-const DescriptorsEnv = "SERBENCH_PROTOBUF_DESCRIPTORS"
-
-// descriptorsFile is the FileDescriptorSet's name in the runner's cache.
-const descriptorsFile = "nested-pb.binpb"
-
-// Descriptors is the serialized FileDescriptorSet of the nested datasets'
-// .proto files (tpch.proto, media.proto, userevents.proto, as protoc
-// compiled them for the Go code), deterministically marshalled: the
-// runner's protobuf subject makes its message classes from it.
-func Descriptors() ([]byte, error) {
-	set := &descriptorpb.FileDescriptorSet{}
-	for _, f := range []protoreflect.FileDescriptor{tpchpb.File_tpch_proto, mediapb.File_media_proto, uepb.File_userevents_proto} {
-		set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
-	}
-	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(set)
-	if err != nil {
-		return nil, fmt.Errorf("python runner: the nested .proto descriptors: %w", err)
-	}
-	return b, nil
-}
 
 // ErrMissing is wrapped by Build's error when no python3 of version 3.10
 // or newer is installed.
@@ -82,18 +50,18 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	if err != nil {
 		return nil, err
 	}
-	descs, err := Descriptors()
+	descs, err := nestedpb.Descriptors()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("python runner: %w", err)
 	}
 	// The descriptors are part of what is built: a changed .proto is a new
 	// cache directory, as a changed Python source is.
 	sum := sha256.Sum256([]byte(hash + "\x00" + string(descs)))
 	dir := filepath.Join(cacheDir, "runners", "python-"+hex.EncodeToString(sum[:])[:12])
 	venv, src := filepath.Join(dir, "venv"), filepath.Join(dir, "src")
-	pb := filepath.Join(dir, descriptorsFile)
+	pb := filepath.Join(dir, nestedpb.File)
 	r := &runner.Runner{Name: "python", Command: []string{filepath.Join(venv, "bin", "python"), "-m", "serbench_runner"},
-		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1", DescriptorsEnv + "=" + pb}}
+		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1", nestedpb.Env + "=" + pb}}
 	done := filepath.Join(dir, ".complete")
 	exists := func() bool { _, err := os.Stat(done); return err == nil }
 	err = runner.Cached(dir, serbench.PythonRunnerSources, exists, func(src string) error {

@@ -22,6 +22,7 @@ import (
 
 	serbench "github.com/serbench/serbench"
 	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/runner/nestedpb"
 )
 
 // ErrMissing is wrapped by Build's error when cargo or rustc is not
@@ -50,8 +51,17 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	dir := filepath.Join(cacheDir, "runners", "rust-"+hash[:12])
 	bin := filepath.Join(dir, binName)
 	r := &runner.Runner{Name: "rust", Command: []string{bin}}
-	if _, err := os.Stat(bin); err == nil {
+	withDescriptors := func() (*runner.Runner, error) {
+		// The prost subject's message types (package nestedpb).
+		_, env, err := nestedpb.Write(dir)
+		if err != nil {
+			return nil, fmt.Errorf("rust runner: %w", err)
+		}
+		r.Env = append(r.Env, env)
 		return r, nil
+	}
+	if _, err := os.Stat(bin); err == nil {
+		return withDescriptors()
 	}
 	cargo, err := exec.LookPath("cargo")
 	if err != nil {
@@ -93,7 +103,7 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	if err != nil {
 		return nil, err
 	}
-	return r, nil
+	return withDescriptors()
 }
 
 // run runs cmd, copying each line cargo writes ("Compiling serde v1…")

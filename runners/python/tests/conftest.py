@@ -1,6 +1,6 @@
 """The protobuf subject's descriptor set: serbench writes it into the
 runner's cache and names it in $SERBENCH_PROTOBUF_DESCRIPTORS; the tests use
-the copy Go's test keeps current (go test ./runner/python -run TestDescriptors
+the copy Go's test keeps current (go test ./runner/nestedpb -run TestDescriptors
 -update). Set here, before any test module imports the subjects, so the
 runner processes the end-to-end tests start inherit it too."""
 
