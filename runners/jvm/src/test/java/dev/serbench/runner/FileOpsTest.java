@@ -1,23 +1,30 @@
 package dev.serbench.runner;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Message;
 import dev.serbench.runner.arrow.ArrowFiles;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.arrow.SampleData;
 import dev.serbench.runner.digest.Digest;
 import dev.serbench.runner.digest.Nav;
 import dev.serbench.runner.subjects.ParallelSubject;
+import dev.serbench.runner.subjects.ProtobufSubject;
 import dev.serbench.runner.subjects.Subject;
 import dev.serbench.runner.subjects.Subjects;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,10 +43,12 @@ class FileOpsTest {
   @TempDir
   Path tmp;
 
-  static final Set<String> FILE_FORMATS = Set.of("json", "msgpack", "cbor", "avro", "parquet", "arrow-ipc-stream");
+  static final Set<String> FILE_FORMATS =
+      Set.of("json", "msgpack", "cbor", "avro", "parquet", "arrow-ipc-stream", "protobuf");
 
+  /** The subjects with file ops that bind to any schema (protobuf-java: {@link #protobufFiles}). */
   static Stream<String> fileSubjects() {
-    return Subjects.all().values().stream().filter(s -> s.ops().contains("export")).map(Subject::name);
+    return Subjects.all().values().stream().filter(s -> s.ops().contains("export") && s.anySchema()).map(Subject::name);
   }
 
   @Test
@@ -156,6 +165,103 @@ class FileOpsTest {
     JsonNode end = r.lines().get(r.lines().size() - 1);
     assertEquals(9, end.get("cases").asInt());
     assertEquals(5, end.get("failed").asInt());
+  }
+
+  static final List<Message> NESTED = List.of(serbench.nested.tpch.Tpch.LineItem.getDefaultInstance(),
+      serbench.nested.media.MediaOuterClass.Record.getDefaultInstance(),
+      serbench.nested.userevents.Userevents.Record.getDefaultInstance());
+
+  /**
+   * protobuf-java's file on the three nested datasets' shapes: encode's bytes (size varint, message),
+   * read back by parseDelimitedFrom too, and imported by a fresh binding (the enum strings from the
+   * dataset) to the dataset's digest; an empty file is zero rows, a truncated one fails.
+   */
+  @Test
+  void protobufFiles() throws Exception {
+    Subject s = new ProtobufSubject();
+    for (Message proto : NESTED) {
+      String name = proto.getDescriptorForType().getFullName();
+      Dataset ds = ProtobufTest.shaped(proto, 120);
+      Digest.Result want = Digest.digest(ds.schema(), ds.rows(), Nav.DEFAULT, null);
+      Path f = export(s, ds, tmp.resolve(name + ".binpb"));
+      byte[] bytes = Files.readAllBytes(f);
+      try (Subject.Bound b = s.bind(ds, tmp)) {
+        assertArrayEquals(b.encode(b.prepare(ds.rows())), bytes, name);
+      }
+      int n = 0;
+      try (InputStream in = new ByteArrayInputStream(bytes)) {
+        while (proto.getParserForType().parseDelimitedFrom(in) != null) {
+          n++;
+        }
+      }
+      assertEquals(ds.size(), n, name);
+      SubjectRoundTripTest.assertSame(want, importDigest(s, ds, f), name);
+
+      Path empty = Files.write(tmp.resolve(name + ".empty.binpb"), new byte[0]);
+      try (Subject.Bound b = s.bind(ds, tmp)) {
+        assertEquals(0, b.fileRows(b.readFile(empty)).size(), name);
+        Path cut = Files.write(tmp.resolve(name + ".cut.binpb"), Arrays.copyOf(bytes, bytes.length - 1));
+        Exception e = assertThrows(Exception.class, () -> b.readFile(cut), name);
+        assertFalse(Out.oneLine(e).contains("\n"), Out.oneLine(e));
+      }
+    }
+  }
+
+  /** protobuf file cases through Main: export, import, and ok:false for a truncated, empty or garbage file. */
+  @Test
+  void runProtobufFileCases() throws Exception {
+    Dataset ds = ProtobufTest.shaped(serbench.nested.userevents.Userevents.Record.getDefaultInstance(), 40);
+    Path dir = tmp.resolve("datasets").resolve("ue-40");
+    Files.createDirectories(dir);
+    Files.createDirectories(tmp.resolve("tmp"));
+    try (OutputStream o = Files.newOutputStream(dir.resolve("data.arrows"))) {
+      ArrowFiles.writeStream(ds.schema(), ds.rows(), 15, o);
+    }
+    byte[] good = Files.readAllBytes(export(new ProtobufSubject(), ds, tmp.resolve("good.binpb")));
+    Files.write(tmp.resolve("tmp/b.binpb"), good);
+    Files.write(tmp.resolve("tmp/cut.binpb"), Arrays.copyOf(good, good.length - 7));
+    Files.write(tmp.resolve("tmp/empty.binpb"), new byte[0]);
+    Files.write(tmp.resolve("tmp/junk.binpb"), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 1, 2});
+    Files.writeString(tmp.resolve("run.json"),
+        "{\"protocol\":1,\"run_id\":\"t\",\"benchtime_ns\":2000000,\"max_iters\":1000000000,\"count\":2,\"seed\":1}");
+    Digest.Result want = Digest.digest(ds.schema(), ds.rows(), Nav.DEFAULT, null);
+    List<String> cases = new ArrayList<>();
+    cases.add(pc("x/pb", "export", "tmp/a.binpb"));
+    cases.add(pc("i/pb", "import", "tmp/b.binpb"));
+    cases.add(pc("i/cut", "import", "tmp/cut.binpb"));
+    cases.add(pc("i/empty", "import", "tmp/empty.binpb"));
+    cases.add(pc("i/junk", "import", "tmp/junk.binpb"));
+    Files.write(tmp.resolve("cases.jsonl"), cases);
+
+    MainTest.Run r = MainTest.main("run", "--protocol", "1", "--work", tmp.toString());
+    assertEquals(0, r.code(), r.stderr());
+    assertTrue(r.of("sample").isEmpty());
+    JsonNode hello = r.lines().get(0);
+    for (JsonNode s : hello.get("subjects")) {
+      if (s.get("name").asText().equals("protobuf-java")) {
+        assertTrue(s.get("ops").toString().contains("\"export\"") && s.get("ops").toString().contains("\"import\""), s.toString());
+      }
+    }
+    for (String id : List.of("x/pb", "i/pb")) {
+      JsonNode v = r.of("verify", id).get(0);
+      assertTrue(v.get("ok").asBoolean(), id + ": " + v);
+      assertEquals(want.table(), v.get("digest").get("table").asText(), id);
+      assertEquals(good.length, v.get("encoded_bytes").asLong(), id);
+      assertTrue(v.has("elapsed_ns"), id);
+    }
+    assertArrayEquals(good, Files.readAllBytes(tmp.resolve("tmp/a.binpb")));
+    for (String id : List.of("i/cut", "i/empty", "i/junk")) {
+      JsonNode v = r.of("verify", id).get(0);
+      assertFalse(v.get("ok").asBoolean(), id);
+      assertTrue(v.get("reason").asText().startsWith("import (read) failed: "), v.toString());
+      assertFalse(v.get("reason").asText().contains("\n"), id);
+    }
+    assertTrue(r.of("verify", "i/empty").get(0).get("reason").asText().contains("read 0 rows, want 40"));
+    assertEquals(3, r.lines().get(r.lines().size() - 1).get("failed").asInt());
+  }
+
+  static String pc(String id, String op, String path) {
+    return MainTest.with(MainTest.c(id, "", "protobuf-java", "subject", op, "ue-40", 0, ""), "path", "\"" + path + "\"");
   }
 
   @Test

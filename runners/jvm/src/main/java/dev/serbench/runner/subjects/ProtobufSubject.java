@@ -12,6 +12,9 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Nav;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +34,12 @@ import org.apache.arrow.vector.types.pojo.Field;
  * generated code. Strings of an enum field map to the enum value whose name is the string upper
  * cased with non-alphanumerics as '_' ("Profile update" → PROFILE_UPDATE); the digest maps the
  * values back to the strings seen in the dataset.
+ *
+ * <p>The file of export and import (protocol §10.3, {@code .binpb}) is the same bytes as encode's:
+ * every row's message preceded by its size as an unsigned varint ({@code writeDelimitedTo} /
+ * {@code parseDelimitedFrom} framing), no header, no trailer; enum fields hold the enum number.
+ * import reads it with decode's parser; the enum strings of the digest come from the bound dataset
+ * (walked outside the timed read).
  */
 public final class ProtobufSubject implements Subject {
   /** The generated top-level messages, tried in this order. */
@@ -63,7 +72,7 @@ public final class ProtobufSubject implements Subject {
 
   @Override
   public List<String> ops() {
-    return List.of("encode", "decode", "query");
+    return List.of("encode", "decode", "query", FILE_OPS.get(0), FILE_OPS.get(1));
   }
 
   @Override
@@ -232,6 +241,8 @@ public final class ProtobufSubject implements Subject {
     @SuppressWarnings("unchecked")
     Parser<Message> parser = (Parser<Message>) top.getParserForType();
     Converter conv = new Converter();
+    boolean enums = hasEnums(top.getDescriptorForType());
+    boolean[] namesSeen = {false};
     Nav nav = new Nav() {
       @Override
       public Object field(Object s, String name, int idx) {
@@ -308,6 +319,38 @@ public final class ProtobufSubject implements Subject {
         return decode(bytes);
       }
 
+      /** Export: each message as {@code writeDelimitedTo} writes it (the bytes encode returns). */
+      @Override
+      @SuppressWarnings("unchecked")
+      public void writeFile(Object natives, Path path) throws Exception {
+        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(path), 1 << 16)) {
+          for (Message m : (List<Message>) natives) {
+            m.writeDelimitedTo(o);
+          }
+        }
+      }
+
+      /**
+       * Import: the file's size-prefixed messages, parsed as decode parses them (a size past the
+       * end, a negative size or a message that does not parse throws).
+       */
+      @Override
+      public Object readFile(Path path) throws Exception {
+        return decode(Files.readAllBytes(path));
+      }
+
+      /** The digest's view of an imported file: the enum strings of the dataset, seen first. */
+      @Override
+      public Nav fileNav() {
+        if (enums && !namesSeen[0]) {
+          for (Map<String, Object> r : ds.rows()) {
+            conv.message(r, ds.schema().getFields(), top, "");
+          }
+          namesSeen[0] = true;
+        }
+        return nav;
+      }
+
       @Override
       public List<?> rows(Object decoded) {
         return (List<?>) decoded;
@@ -318,6 +361,24 @@ public final class ProtobufSubject implements Subject {
         return nav;
       }
     };
+  }
+
+  /** Whether message {@code d} or a message below it has an enum field. */
+  static boolean hasEnums(Descriptor d) {
+    return hasEnums(d, new java.util.HashSet<>());
+  }
+
+  private static boolean hasEnums(Descriptor d, java.util.Set<Descriptor> seen) {
+    if (!seen.add(d)) {
+      return false;
+    }
+    for (FieldDescriptor fd : d.getFields()) {
+      if (fd.getJavaType() == FieldDescriptor.JavaType.ENUM
+          || (fd.getJavaType() == FieldDescriptor.JavaType.MESSAGE && hasEnums(fd.getMessageType(), seen))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A proto3 {@code optional} scalar (explicit presence, not a message). */
