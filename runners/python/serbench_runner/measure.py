@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from time import perf_counter_ns
 
+from .out import fatal
+
 
 def predict(benchtime_ns: int, n: int, elapsed_ns: int, max_iters: int) -> int:
     """testing.B's next iteration count (§4.3 step 2, integer arithmetic)."""
@@ -166,7 +168,9 @@ def rounds(
                 else:
                     gc.collect()
                     _take(mb, emit, rnd, pos, mb.n, mb.run(mb.n))
-            except Exception as e:  # noqa: BLE001 - a member's failure leaves the group
+            except BaseException as e:  # noqa: BLE001 - a member's failure leaves the group
+                if fatal(e):
+                    raise
                 mb.failed = True
                 fail(mb, e)
             last = mb

@@ -16,6 +16,15 @@ class Out:
         self.stream.flush()
 
 
+def fatal(e: BaseException) -> bool:
+    """Whether e ends the runner rather than a case: an interrupt or an
+    exit. Anything else a library raises is the case's failure — the
+    panics of Rust extensions included (pyo3's PanicException derives from
+    BaseException, so ``except Exception`` lets it kill the runner before
+    its end line)."""
+    return isinstance(e, (KeyboardInterrupt, SystemExit, GeneratorExit))
+
+
 def one_line(e: BaseException) -> str:
     s = f"{type(e).__name__}: {e}"
     s = " ".join(s.split())

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import codecs, dataset, digest, measure, projection
-from .out import Out, one_line
+from .out import Out, fatal, one_line
 
 OPS = ("encode", "decode", "query", "copy", "export", "import")
 FILE_OPS = ("export", "import")
@@ -152,12 +152,16 @@ class Runner:
             mb = _Member(c)
             try:
                 self.setup(mb)
-            except Exception as e:  # noqa: BLE001
+            except BaseException as e:  # noqa: BLE001
+                if fatal(e):
+                    raise
                 self._fail(mb, "setup", e)
                 continue
             try:
                 ok = self.verify(mb)
-            except Exception as e:  # noqa: BLE001
+            except BaseException as e:  # noqa: BLE001
+                if fatal(e):
+                    raise
                 self._fail(mb, "verify", e)
                 continue
             if not ok:
@@ -173,7 +177,9 @@ class Runner:
             try:
                 gc.collect()
                 cal = measure.calibrate(mb.run, self.benchtime, self.max_iters, c.no_warmup)
-            except Exception as e:  # noqa: BLE001
+            except BaseException as e:  # noqa: BLE001
+                if fatal(e):
+                    raise
                 self._fail(mb, "calibrate", e)
                 continue
             count = c.count if c.count > 0 else max(self.default_count, 1)
@@ -253,8 +259,14 @@ class Runner:
             path = self.file_path(c)
             ds = self.dataset(c.dataset)
             b = s.bind(ds.schema)
-            natives = b.prepare(ds) if c.op == "export" else None
-        except Exception as e:  # noqa: BLE001
+            if c.op == "export":
+                natives = b.prepare(ds)
+            else:
+                natives = None
+                b.prepare_import(ds)
+        except BaseException as e:  # noqa: BLE001
+            if fatal(e):
+                raise
             self.error(c, "setup", one_line(e))
             self.failed += 1
             self.finished += 1
@@ -276,7 +288,9 @@ class Runner:
             if len(rows) != ds.table.num_rows:
                 raise ValueError(f"read {len(rows)} rows, want {ds.table.num_rows}")
             r = digest.digest_rows(ds.schema, rows)
-        except Exception as e:  # noqa: BLE001
+        except BaseException as e:  # noqa: BLE001
+            if fatal(e):
+                raise
             self.out.line({"type": "verify", "case": c.id, "ok": False, "reason": f"{c.op} ({what}) failed: {one_line(e)}"})
             self.failed += 1
             self.finished += 1
@@ -355,7 +369,9 @@ class Runner:
         try:
             decoded = mb.dec_op(mb.encoded)
             rows = mb.bound.rows(decoded)
-        except Exception as e:  # noqa: BLE001
+        except BaseException as e:  # noqa: BLE001
+            if fatal(e):
+                raise
             self.out.line({"type": "verify", "case": c.id, "ok": False, "reason": "round trip failed: " + one_line(e)})
             return False
         if len(rows) != mb.ds.table.num_rows:

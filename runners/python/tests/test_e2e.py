@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pyarrow as pa
 import pytest
 
 from serbench_runner import dataset, digest, projection
@@ -194,7 +195,7 @@ def test_interrupt(tmp_path):
     assert any(x["type"] == "error" and "signal" in x["message"] for x in rest)
 
 
-@pytest.mark.parametrize("subject", ["fastavro", "cbor2", "pyfory", "polars-parquet", "msgspec-msgpack", "pyarrow-parquet"])
+@pytest.mark.parametrize("subject", ["fastavro", "cbor2", "pyfory", "polars-parquet", "msgspec-msgpack", "pyarrow-parquet", "pyarrow-feather"])
 def test_run_each_subject(tmp_path, subject):
     cases = [
         case(f"s/{subject}/decode", subject, "decode", group="g", count=1),
@@ -207,3 +208,32 @@ def test_run_each_subject(tmp_path, subject):
     verify = [x for x in lines if x["type"] == "verify"]
     assert [v["digest"] for v in verify] == [full, full]
     assert lines[-1] == {"type": "end", "cases": 2, "failed": 0}
+
+
+@pytest.mark.parametrize("subject", ["pyarrow-csv", "polars-csv", "polars-ndjson"])
+def test_run_text_subjects(tmp_path, subject):
+    """The CSV and NDJSON subjects on the sample table's columns they hold
+    (a dataset of its own, "flat-40"), and on the whole sample table: a setup
+    error naming the first column the subject refuses."""
+    flat = subject != "polars-ndjson"
+    cases = [
+        case(f"s/{subject}/decode", subject, "decode", group="g", count=1, dataset="flat-40"),
+        case(f"s/{subject}/encode/zstd:3", subject, "encode", group="g", count=1, dataset="flat-40", codec="zstd:3"),
+        case(f"s/{subject}/sample", subject, "decode", count=1),
+    ]
+    work, t = make_work(tmp_path, cases, benchtime_ns=1_000_000)
+    keep = [f.name for f in t.schema if f.name != "blob" and not (flat and pa.types.is_nested(f.type))]
+    ft = t.select(keep)
+    d = work / "datasets" / "flat-40"
+    d.mkdir()
+    sample_data.arrow_stream(ft, str(d / "data.arrows"), batch=7)
+    code, lines, err = run(["run", "--protocol", "1", "--work", str(work)], work=work)
+    assert code == 0, err
+    want = digest.digest_rows(ft.schema, dataset.to_native(ft))
+    verify = [x for x in lines if x["type"] == "verify"]
+    assert [v["digest"] for v in verify] == [want, want]
+    errors = [x for x in lines if x["type"] == "error"]
+    first = "tags" if flat else "blob"
+    assert [(e["case"], e["phase"]) for e in errors] == [(f"s/{subject}/sample", "setup")]
+    assert errors[0]["message"].startswith(f"ValueError: {subject}: column '{first}' has type "), errors[0]["message"]
+    assert lines[-1] == {"type": "end", "cases": 3, "failed": 1}

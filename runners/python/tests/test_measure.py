@@ -1,5 +1,7 @@
 """The measurement rules (§4.3) with a fake clock."""
 
+import pytest
+
 from serbench_runner import measure
 
 
@@ -86,15 +88,29 @@ def test_budget_and_burst():
     assert [x for x in seen if x[0] == "b"] == [("b", 1)] * 3 + [("b", 2)]
 
 
-def test_failing_member_leaves_the_group():
+class PanicException(BaseException):
+    """As pyo3's: a Rust extension's panic, not an Exception."""
+
+
+@pytest.mark.parametrize("exc", [RuntimeError("boom"), PanicException("boom")], ids=["exception", "rust-panic"])
+def test_failing_member_leaves_the_group(exc):
     seen, failed = [], []
 
     def boom(n):
-        raise RuntimeError("boom")
+        raise exc
 
     ms = [member("a"), measure.Member(key="x", run=boom, n=1, count=3, min_count=1, budget_ns=0, per_round=0)]
     measure.rounds(ms, lambda m, r, o, it, ns: seen.append(m.key), lambda m, e: failed.append((m.key, str(e))))
     assert seen == ["a"] * 3 and failed == [("x", "boom")]
+
+
+def test_interrupt_is_not_a_failure():
+    def stop(n):
+        raise KeyboardInterrupt
+
+    ms = [measure.Member(key="x", run=stop, n=1, count=3, min_count=1, budget_ns=0, per_round=0)]
+    with pytest.raises(KeyboardInterrupt):
+        measure.rounds(ms, lambda *a: None, lambda m, e: None)
 
 
 def test_copy_loop():

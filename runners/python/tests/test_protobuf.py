@@ -235,3 +235,132 @@ def test_run_end_to_end(tmp_path):
 def _schema_rows(path):
     t = dataset.read_arrow_stream(str(path))
     return t.schema, dataset.to_native(t)
+
+
+# -- the file ops (protocol §10): the .binpb file
+
+
+def test_file_round_trip(ds, tmp_path):
+    # export writes encode's bytes (size varint, message: the library's
+    # serialize_length_prefixed framing); a fresh binding reads them back to
+    # the dataset's digest once prepare_import has seen the dataset's enum
+    # strings (outside the timed read)
+    import io
+
+    from google.protobuf import proto
+
+    b = SUBJECT.bind(ds.schema)
+    natives = b.prepare(ds)
+    p = str(tmp_path / "a.binpb")
+    b.write_file(natives, p)
+    with open(p, "rb") as f:
+        data = f.read()
+    assert data == b.encode(natives)
+    buf, lib = io.BytesIO(), []
+    for m in natives:
+        proto.serialize_length_prefixed(m, buf)
+    assert buf.getvalue() == data
+    buf.seek(0)
+    while (m := proto.parse_length_prefixed(b.cls, buf)) is not None:
+        lib.append(m)
+    assert lib == natives
+    want = digest.digest_rows(ds.schema, ds.rows)
+    r = SUBJECT.bind(ds.schema)
+    r.prepare_import(ds)
+    read = r.read_file(p)
+    assert read == natives
+    got = digest.digest_rows(ds.schema, r.rows(read))
+    assert [c["path"] for c, w in zip(got["columns"], want["columns"]) if c != w] == []
+    assert got == want
+
+
+def test_file_enum_strings_need_the_dataset(tmp_path):
+    # without the dataset's strings an imported enum reads as its name
+    ds = nested_dataset("serbench.nested.userevents.Record")
+    b = SUBJECT.bind(ds.schema)
+    p = str(tmp_path / "u.binpb")
+    b.write_file(b.prepare(ds), p)
+    r = SUBJECT.bind(ds.schema)
+    types = {e["type"] for row in r.rows(r.read_file(p)) for d in row["devices"] for c in d["connections"] for e in c["events"]}
+    assert "PROFILE_UPDATE" in types or "LISTING" in types
+    r.prepare_import(ds)
+    types = {e["type"] for row in r.rows(r.read_file(p)) for d in row["devices"] for c in d["connections"] for e in c["events"]}
+    assert types <= set(ENUM_STRINGS["serbench.nested.userevents.EventType"])
+    # tpch has no enum: nothing to collect
+    assert SUBJECT.bind(nested_dataset("serbench.nested.tpch.LineItem", 3).schema)._walk_enums is None
+
+
+def test_file_empty_and_broken(ds, tmp_path):
+    b = SUBJECT.bind(ds.schema)
+    empty = tmp_path / "empty.binpb"
+    empty.write_bytes(b"")
+    assert b.rows(b.read_file(str(empty))) == []
+    data = b.encode(b.prepare(ds))
+    bad = tmp_path / "bad.binpb"
+    for cut, match in [
+        (data[:-1], "runs past the end"),
+        (data + b"\x80", "truncated record length"),
+        (data + b"\x05\xff\xff\xff\xff\xff", "Error parsing message"),
+    ]:
+        bad.write_bytes(cut)
+        with pytest.raises(Exception, match=match):
+            b.read_file(str(bad))
+
+
+def _file_work(tmp_path, full, n, cases):
+    work = tmp_path / "work"
+    (work / "tmp").mkdir(parents=True)
+    t = nested_dataset(full, n).table
+    d = work / "datasets" / "nested"
+    d.mkdir(parents=True)
+    sample_data.arrow_stream(t, str(d / "data.arrows"), batch=16)
+    import json
+
+    (work / "run.json").write_text(json.dumps({"protocol": 1, "run_id": "t", "benchtime_ns": 1_000_000, "max_iters": 10**9, "count": 2, "seed": 1}))
+    (work / "cases.jsonl").write_text("".join(json.dumps(case(*c, dataset="nested", path=p)) + "\n" for *c, p in cases))
+    return work, t
+
+
+@pytest.mark.parametrize("full", DATASETS)
+def test_run_file_ops(tmp_path, full):
+    # through the command line: export and import verify (the import
+    # reading a file the library's own serialize_length_prefixed wrote), a
+    # truncated, garbage or empty file (the dataset has 30 rows) is ok:false
+    # with a one-line reason
+    import io
+
+    from google.protobuf import proto
+
+    ds = nested_dataset(full, 30)
+    b = SUBJECT.bind(ds.schema)
+    buf = io.BytesIO()
+    for m in b.prepare(ds):
+        proto.serialize_length_prefixed(m, buf)
+    good = buf.getvalue()
+    cases = [
+        ("x", "protobuf", "export", "tmp/a.binpb"),
+        ("i", "protobuf", "import", "tmp/b.binpb"),
+        ("cut", "protobuf", "import", "tmp/cut.binpb"),
+        ("junk", "protobuf", "import", "tmp/junk.binpb"),
+        ("empty", "protobuf", "import", "tmp/empty.binpb"),
+    ]
+    work, t = _file_work(tmp_path, full, 30, cases)
+    (work / "tmp" / "b.binpb").write_bytes(good)
+    (work / "tmp" / "cut.binpb").write_bytes(good[:-3])
+    (work / "tmp" / "junk.binpb").write_bytes(b"\xff\xff\xff\xff\x0f\x01\x02")
+    (work / "tmp" / "empty.binpb").write_bytes(b"")
+    code, lines, err = run(["run", "--protocol", "1", "--work", str(work)], work=work)
+    assert code == 0, err
+    (pb,) = [s for s in lines[0]["subjects"] if s["name"] == "protobuf"]
+    assert "export" in pb["ops"] and "import" in pb["ops"]
+    assert not [x for x in lines if x["type"] == "sample"]
+    v = {x["case"]: x for x in lines if x["type"] == "verify"}
+    want = digest.digest_rows(*_schema_rows(work / "datasets" / "nested" / "data.arrows"))
+    for cid in ("x", "i"):
+        assert v[cid]["ok"] and v[cid]["digest"] == want and v[cid]["encoded_bytes"] == len(good), v[cid]
+        assert v[cid]["elapsed_ns"] > 0
+    assert (work / "tmp" / "a.binpb").read_bytes() == good
+    for cid in ("cut", "junk", "empty"):
+        assert not v[cid]["ok"] and v[cid]["reason"].startswith("import (read) failed: ") and "\n" not in v[cid]["reason"], v[cid]
+    assert "read 0 rows, want 30" in v["empty"]["reason"]
+    assert lines[-1] == {"type": "end", "cases": 5, "failed": 3}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from .arrow import PolarsParquet, PyarrowIpc, PyarrowParquet
+from .arrow import PolarsParquet, PyarrowFeather, PyarrowIpc, PyarrowParquet
 from .avro import Fastavro
 from .base import Bound, Subject
 from .msgspec_ import MsgspecJson, MsgspecMsgpack
 from .protobuf_ import Protobuf
 from .rowformats import Cbor2, Msgpack, Orjson, Pyfory, StdJson
+from .textformats import PolarsCsv, PolarsNdjson, PyarrowCsv
 
 ALL = [
     StdJson,
@@ -18,8 +19,12 @@ ALL = [
     Cbor2,
     Fastavro,
     PyarrowIpc,
+    PyarrowFeather,
     PyarrowParquet,
+    PyarrowCsv,
     PolarsParquet,
+    PolarsCsv,
+    PolarsNdjson,
     Pyfory,
     Protobuf,
 ]

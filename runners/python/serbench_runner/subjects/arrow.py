@@ -1,5 +1,6 @@
 """Columnar subjects whose native object is a table, not rows: pyarrow's
-Arrow IPC stream and Parquet (in-memory buffers), and polars' Parquet.
+Arrow IPC stream, Feather and Parquet (in-memory buffers), and polars'
+Parquet.
 The digest reads the decoded table's rows (dataset.to_native), outside
 timing."""
 
@@ -56,6 +57,56 @@ class PyarrowIpc(Subject):
 
     def bind(self, schema):
         return _IpcBound()
+
+
+class _FeatherBound(_TableBound):
+    def __init__(self):
+        import pyarrow.feather as feather
+
+        self.feather = feather
+
+    def prepare(self, ds):
+        return ds.table.combine_chunks()
+
+    def encode(self, table):
+        # Feather V2 with pyarrow's default compression (lz4 when the wheel
+        # has it, as every pyarrow wheel does)
+        sink = pa.BufferOutputStream()
+        self.feather.write_feather(table, sink)
+        return sink.getvalue()
+
+    def decode(self, data):
+        return self.feather.read_table(pa.BufferReader(data))
+
+    def query(self, data, proj):
+        return self.feather.read_table(pa.BufferReader(data), columns=proj.top)
+
+
+class PyarrowFeather(Subject):
+    name = "pyarrow-feather"
+    format = "feather"
+    library = "pyarrow"
+    modules = ("pyarrow.feather",)
+    ops = ("encode", "decode", "query")
+    labels = labels(
+        model="pyarrow.Table (columnar)",
+        layout="columnar",
+        body_compression="lz4",
+        query="reads the selected top-level columns whole",
+        note="Feather V2 (the Arrow IPC file format) with pyarrow's default lz4 body compression; decode decompresses every buffer",
+    )
+
+    def available(self):
+        why = super().available()
+        if why is None:
+            from pyarrow import Codec
+
+            if not Codec.is_available("lz4_frame"):
+                why = f"{self.name}: pyarrow was built without lz4 (write_feather's default compression)"
+        return why
+
+    def bind(self, schema):
+        return _FeatherBound()
 
 
 class _ParquetBound(_TableBound):

@@ -41,6 +41,10 @@ class Bound:
         the subject's decoded objects (rows() turns them into native rows)."""
         raise NotImplementedError
 
+    def prepare_import(self, ds) -> None:
+        """What import needs from the dataset.Dataset besides the file,
+        collected before (outside) the timed read: protobuf's enum strings."""
+
 
 class Subject:
     name = ""

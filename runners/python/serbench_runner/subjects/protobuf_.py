@@ -14,6 +14,14 @@ are length-delimited (varint length, then the message). Rows become messages
 outside timing; a string column of an enum field maps to the value whose name
 is the string upper-cased with non-alphanumerics as '_' ("Profile update" ->
 PROFILE_UPDATE), and the digest maps values back to the strings seen.
+
+The file of export and import (protocol §10.3, .binpb) is encode's bytes:
+each row's message preceded by its size as an unsigned varint (what
+google.protobuf.proto.serialize_length_prefixed writes, Java's
+writeDelimitedTo, Go's protodelim), no header, no trailer; enum fields hold
+the enum number. import reads the file through decode. The digest's enum
+strings come from the dataset: prepare_import(ds) collects them outside the
+timed read (export has them from prepare).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import os
 
 import pyarrow as pa
 
-from .base import Bound, Subject, labels
+from .base import FILE_OPS, Bound, Subject, labels
 
 ENV = "SERBENCH_PROTOBUF_DESCRIPTORS"
 
@@ -250,6 +258,43 @@ def _reader(fields, desc, enums: _Enums, only=None):
     return read
 
 
+def _enum_walker(fields, desc, enums: _Enums, path: str):
+    """A function feeding the enum strings of a native row to enums (what
+    _builder's enum conversions see), or None when desc has no enum field."""
+    F = _cpp()
+    parts = []
+    for f in fields:
+        fd = desc.fields_by_name[f.name]
+        t = _storage(f.type)
+        if fd.is_repeated:
+            t = _storage(t.value_type)
+        p = f"{path}{f.name}"
+        if fd.cpp_type == F.CPPTYPE_MESSAGE:
+            conv = _enum_walker([t.field(i) for i in range(t.num_fields)], fd.message_type, enums, p + ".")
+        elif fd.cpp_type == F.CPPTYPE_ENUM:
+            conv = enums.to_number(fd.enum_type, p)
+        else:
+            conv = None
+        if conv is not None:
+            parts.append((f.name, conv, fd.is_repeated))
+    if not parts:
+        return None
+
+    def walk(row):
+        for name, conv, repeated in parts:
+            v = row[name]
+            if v is None:
+                continue
+            if repeated:
+                for x in v:
+                    if x is not None:
+                        conv(x)
+            else:
+                conv(v)
+
+    return walk
+
+
 # Varint lengths below 2^14 (one or two bytes), precomputed.
 _VARINTS = [bytes([n]) for n in range(128)] + [bytes([(n & 0x7F) | 0x80, n >> 7]) for n in range(128, 1 << 14)]
 
@@ -274,6 +319,7 @@ class _ProtobufBound(Bound):
         fields = list(schema)
         self._build = _builder(fields, desc, self.enums, "")
         self._read = _reader(fields, desc, self.enums)
+        self._walk_enums = _enum_walker(fields, desc, self.enums, "")
         self._fields = fields
         self._queries = {}
         ser = self.cls.SerializeToString
@@ -326,6 +372,26 @@ class _ProtobufBound(Bound):
         build = self._build
         return [build(r) for r in ds.rows]
 
+    # -- the file ops (§10): the .binpb file is encode's bytes
+
+    def write_file(self, natives, path):
+        with open(path, "wb") as f:
+            f.write(self.encode(natives))
+
+    def read_file(self, path):
+        """decode's loop over the file: a size running past the end, a
+        truncated size or a record that does not parse (DecodeError) raises."""
+        with open(path, "rb") as f:
+            return self.decode(f.read())
+
+    def prepare_import(self, ds):
+        """What import needs from the dataset, outside the timed read: the
+        strings its enum columns hold, so that rows() gives them back."""
+        if self._walk_enums is not None:
+            walk = self._walk_enums
+            for r in ds.rows:
+                walk(r)
+
     def query(self, data, proj):
         """A full decode, then the selected fields as new dicts."""
         r = self._queries.get(proj.query)
@@ -345,7 +411,7 @@ class Protobuf(Subject):
     format = "protobuf"
     library = "protobuf"
     modules = ("google.protobuf",)
-    ops = ("encode", "decode", "query")
+    ops = ("encode", "decode", "query", *FILE_OPS)
     any_schema = False
 
     def __init__(self):
