@@ -3,29 +3,25 @@ package interop
 import "github.com/serbench/serbench/table"
 
 // Blocks are the report's blocks of the matrix, declared as data: intro,
-// then one ✓/✗ table per format (and per value of the split labels, the
-// dataset's name, say): writers down, readers across; then every ✗ with
-// its reason.
-func Blocks(intro string, split ...string) []table.BlockSpec {
-	splits := append(append([]string(nil), split...), "format")
-	caption := "{format}: the writer's file (row) read by each reader (column)"
-	for i := len(split) - 1; i >= 0; i-- {
-		caption = "{" + split[i] + "}, " + caption
-	}
+// then one ✓/✗ table per format: writers down (after the values of the
+// labels by, the dataset's name say, when the matrix was built for
+// several), readers across; then every ✗ with its reason.
+func Blocks(intro string, by ...string) []table.BlockSpec {
+	rows := append(append([]string(nil), by...), "writer")
 	return []table.BlockSpec{
 		{Text: intro},
 		{Table: &table.Spec{
-			Caption: caption,
+			Caption: "{format}: the writer's file (row) read by each reader (column)",
 			Where:   []table.Match{table.Is("op", OpInterop)},
-			Split:   splits,
-			Rows:    []string{"writer"}, RowHeads: []string{"writer"},
+			Split:   []string{"format"},
+			Rows:    rows, RowHeads: rows,
 			Cols: "reader", SplitCols: true,
 			Columns: []table.Column{{Head: "{col}", Show: "name", Label: LabelReads, Map: map[string]string{ReadsYes: "✓", ReadsNo: "✗"}}},
 		}},
 		{Table: &table.Spec{
 			Caption: "Why a reader could not read a file (✗ above)",
 			Where:   []table.Match{table.Is("op", OpInterop), table.Is(LabelReads, ReadsNo)},
-			Rows:    append(append([]string(nil), split...), "format", "writer", "reader"),
+			Rows:    append(append([]string(nil), by...), "format", "writer", "reader"),
 			Columns: []table.Column{{Head: "why", Show: "why"}},
 		}},
 	}
