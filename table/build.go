@@ -398,6 +398,15 @@ func (s *Spec) Blocks(run *results.Run, cases []*results.Case) ([]Block, error) 
 // combination of the Split labels (none when no case matches).
 func (s *Spec) Build(cases []*results.Case) ([]*Table, error) { return s.BuildRun(nil, cases) }
 
+// First is the first table Build makes from cases, nil when it makes none
+// (a workload's summary: its declared summary table).
+func (s *Spec) First(cases []*results.Case) *Table {
+	if ts, err := s.Build(cases); err == nil && len(ts) > 0 {
+		return ts[0]
+	}
+	return nil
+}
+
 // BuildRun is Build with the run the cases are of: its descriptors
 // resolve "@base:" and "@suffix:" values and Based matches.
 func (s *Spec) BuildRun(run *results.Run, cases []*results.Case) ([]*Table, error) {

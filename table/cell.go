@@ -380,6 +380,10 @@ func Number(s string) float64 {
 	return f
 }
 
+// IntLabel writes a numeric label value (a size, a row count) as an
+// integer with separators: "100000" → "100,000".
+func IntLabel(s string) string { return Int(Number(s)) }
+
 // TimeText is Time(c) as text, for sentences.
 func TimeText(c *results.Case) string { return Time(c).String() }
 

@@ -1,6 +1,9 @@
 package table
 
 import (
+	"cmp"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/serbench/serbench/results"
@@ -30,6 +33,17 @@ func NewIndex(cases []*results.Case, keys ...string) *Index {
 // Get returns the case with these label values (in key order), or nil.
 func (ix *Index) Get(vals ...string) *results.Case {
 	return ix.m[strings.Join(vals, "\x00")]
+}
+
+// Across returns, for each value v of the first key in firsts, the case
+// with values v, rest... (nil where there is none): one line of the index,
+// such as every subject's case at one size and op.
+func (ix *Index) Across(firsts []string, rest ...string) []*results.Case {
+	out := make([]*results.Case, len(firsts))
+	for i, v := range firsts {
+		out[i] = ix.Get(append([]string{v}, rest...)...)
+	}
+	return out
 }
 
 // Distinct returns the distinct values of label key among cases, in order
@@ -73,6 +87,56 @@ func Descriptors(run *results.Run, workload, key string) []results.Descriptor {
 	for _, d := range run.Descriptors {
 		if d.Workload == workload && d.Key == key {
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Least returns the case of cs that succeeded with the lowest by(c), the
+// first of equals; nil cases and failed ones are skipped, and nil is
+// returned when none is left. NaN never compares lower: a case without a
+// value displaces none (but is kept when it comes first).
+func Least(cs []*results.Case, by func(*results.Case) float64) *results.Case {
+	var best *results.Case
+	for _, c := range cs {
+		if c != nil && c.OK() && (best == nil || by(c) < by(best)) {
+			best = c
+		}
+	}
+	return best
+}
+
+// Fastest is the case of cs with the lowest median time (Least by Ns):
+// the "fastest X of the group" a finding names.
+func Fastest(cs ...*results.Case) *results.Case { return Least(cs, Ns) }
+
+// Timed returns the cases of cs that have a median time (Ns not NaN), in
+// order.
+func Timed(cs []*results.Case) []*results.Case {
+	return slices.DeleteFunc(slices.Clone(cs), func(c *results.Case) bool { return math.IsNaN(Ns(c)) })
+}
+
+// ByTime returns the cases of cs that have a median time, fastest first
+// (equal times keep their order).
+func ByTime(cs []*results.Case) []*results.Case {
+	out := Timed(cs)
+	slices.SortStableFunc(out, func(a, b *results.Case) int { return cmp.Compare(Ns(a), Ns(b)) })
+	return out
+}
+
+// FailedCases returns the cases of cs that failed (not those skipped), in
+// order.
+func FailedCases(cs []*results.Case) []*results.Case {
+	return slices.DeleteFunc(slices.Clone(cs), func(c *results.Case) bool { return c.Status != results.StatusFailed })
+}
+
+// Tagged returns the names of the run's descriptors of workload with key
+// that carry tag, in the order recorded.
+func Tagged(run *results.Run, workload, key, tag string) []string {
+	var out []string
+	for _, d := range Descriptors(run, workload, key) {
+		if slices.Contains(d.Tags, tag) {
+			out = append(out, d.Name)
 		}
 	}
 	return out

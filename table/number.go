@@ -1,7 +1,10 @@
 package table
 
 import (
+	"cmp"
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -164,6 +167,38 @@ func Plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// Held is the verdict on a seed's claim: "**held**" when this run bears
+// it out, "**not held**" otherwise.
+func Held(ok bool) string {
+	if ok {
+		return "**held**"
+	}
+	return "**not held**"
+}
+
+// Ranked is a line of a finding and the measure it is ranked by (how far
+// off a goal, how wide a spread).
+type Ranked struct {
+	Line string
+	By   float64
+}
+
+// LargestFirst returns the lines of rs, largest By first (equal ones in
+// order), at most n of them and, when there are more, a last line saying
+// how many: fmt.Sprintf(more, the count left off) ("%d more").
+func LargestFirst(rs []Ranked, n int, more string) []string {
+	rs = slices.Clone(rs)
+	slices.SortStableFunc(rs, func(a, b Ranked) int { return cmp.Compare(b.By, a.By) })
+	var out []string
+	for i, r := range rs {
+		if i == n {
+			return append(out, fmt.Sprintf(more, len(rs)-n))
+		}
+		out = append(out, r.Line)
+	}
+	return out
 }
 
 // mark joins notes ("n=2", "noisy") into one parenthesised suffix, "" when

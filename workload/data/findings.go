@@ -23,15 +23,7 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	cases, cells := splitInterop(cases)
 	d := filecase.Derive(Name, run, cases)
 	d["size"] = sizeTable(run, cases)
-	f := findings(run, cases)
-	if line := interopLine(cells); line != "" {
-		if f == nil {
-			f = table.Findings([]string{line})
-		} else {
-			f.Body += "\n- " + line
-		}
-	}
-	d["findings"] = []table.Block{f}
+	d["findings"] = []table.Block{findings(run, cases, interopLine(cells))}
 	d["input"] = inputBlocks(run)
 	d["codegen"] = codegen(run, cases)
 	d["siblings"] = []table.Block{&table.Text{Body: cmp.Or(siblingsNote(run), filecase.CombinedNote)}}
@@ -71,19 +63,15 @@ func setInt(d *results.Descriptor, k string) float64 {
 }
 
 // findings opens the report: the input, the smallest, fastest and best
-// balanced pairs, the biggest Parquet column and the failed cases.
-func findings(run *results.Run, cases []*results.Case) *table.Text {
+// balanced pairs, the biggest Parquet column and the failed cases, then
+// the lines in more that are not empty (the interop checks').
+func findings(run *results.Run, cases []*results.Case, more ...string) *table.Text {
 	var lines []string
 	in := inputDescriptor(run)
 	if in != nil {
-		top, nested := 0, 0
-		for _, c := range table.Descriptors(run, Name, KeyColumn) {
-			if c.Settings["depth"] == "0" {
-				top++
-			} else {
-				nested++
-			}
-		}
+		cols := table.Descriptors(run, Name, KeyColumn)
+		top := len(slices.DeleteFunc(slices.Clone(cols), func(c results.Descriptor) bool { return c.Settings["depth"] != "0" }))
+		nested := len(cols) - top
 		line := fmt.Sprintf("Input **%s** (%s): %s rows × %d columns", in.Name, in.Settings[SettingKind], table.Int(setInt(in, SettingRows)), top)
 		if nested > 0 {
 			line += fmt.Sprintf(" (%d nested fields)", nested)
@@ -93,10 +81,7 @@ func findings(run *results.Run, cases []*results.Case) *table.Text {
 		}
 		lines = append(lines, line+".")
 	}
-	picks := map[string]filecase.Pick{}
-	for _, p := range filecase.Picks(Name, run, cases) {
-		picks[p.Name] = p
-	}
+	picks := filecase.PicksByName(Name, run, cases)
 	if p, ok := picks["Smallest file"]; ok {
 		vs := ""
 		if p.Saved() > 0 {
@@ -118,22 +103,15 @@ func findings(run *results.Run, cases []*results.Case) *table.Text {
 		top := ts[0].Rows[0]
 		lines = append(lines, fmt.Sprintf("Column **%s** takes %s of the uncompressed Parquet file's column data (%s).", top[0], table.Pct(top[2].V), table.Bytes(top[1].V)))
 	}
-	var hold []*results.Case
-	other := 0
-	for _, c := range cases {
-		if c.Status == results.StatusFailed && strings.Contains(c.Error, CannotHold) {
-			hold = append(hold, c)
-		} else if c.Status == results.StatusFailed {
-			other++
-		}
-	}
+	failed := table.FailedCases(cases)
+	hold := slices.DeleteFunc(slices.Clone(failed), func(c *results.Case) bool { return !strings.Contains(c.Error, CannotHold) })
 	if len(hold) > 0 {
 		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", table.Plural(len(hold), "case"), filecase.CondenseCases(hold, false, 300)))
 	}
-	if other > 0 {
+	if other := len(failed) - len(hold); other > 0 {
 		lines = append(lines, fmt.Sprintf("%s FAILED otherwise (verification, set-up or a run error), each left out of every ranking; see Anomalies, one line per distinct error.", table.Plural(other, "case")))
 	}
-	return table.Findings(lines)
+	return table.Findings(slices.DeleteFunc(append(lines, more...), func(l string) bool { return l == "" }))
 }
 
 // fileRef is the input file as the size table's reference row.
@@ -334,30 +312,19 @@ func codegen(run *results.Run, cases []*results.Case) []table.Block {
 	return blocks
 }
 
-// selfCompressing returns the run's formats that compress themselves, in
-// the order recorded, each with its uncompressed sibling and the codec it
-// compresses with (its name's part after the sibling's: parquet-zstd →
-// parquet, zstd).
-func selfCompressing(run *results.Run) (formats, siblings, codecs []string) {
-	for _, f := range table.Descriptors(run, Name, filecase.LabelFormat) {
-		if !slices.Contains(f.Tags, filecase.TagCompresses) {
-			continue
-		}
-		sib := table.BaseOf(run, Name, filecase.LabelFormat, f.Name, filecase.TagCompresses)
-		if sib == f.Name {
-			continue // no uncompressed sibling in the run
-		}
-		formats, siblings = append(formats, f.Name), append(siblings, sib)
-		codecs = append(codecs, strings.TrimPrefix(f.Name, strings.TrimSuffix(sib, "-none")+"-"))
-	}
-	return formats, siblings, codecs
-}
-
 // siblingsNote is the combined table's note naming, for this run, the
-// sibling each self-compressing format's saving is measured against; ""
-// when the run has none.
+// uncompressed sibling each self-compressing format's saving is measured
+// against (parquet-zstd → parquet-none), in the order recorded; "" when
+// the run has none.
 func siblingsNote(run *results.Run) string {
-	formats, siblings, _ := selfCompressing(run)
+	var formats, siblings []string
+	for _, f := range table.Descriptors(run, Name, filecase.LabelFormat) {
+		// BaseOf is the format itself unless it compresses itself and has an
+		// uncompressed sibling in the run.
+		if sib := table.BaseOf(run, Name, filecase.LabelFormat, f.Name, filecase.TagCompresses); sib != f.Name {
+			formats, siblings = append(formats, f.Name), append(siblings, sib)
+		}
+	}
 	if len(formats) == 0 {
 		return ""
 	}

@@ -95,10 +95,8 @@ func (m measured) crossover() (seed []string, blocks []table.Block) {
 		}
 		c := m.crossing(lib, OpMarshal, OpMarshal)
 		line := c.verdict(lib + " marshal")
-		if c.kind == crossAt && c.estimate >= 4<<10 && c.estimate <= 64<<10 {
-			line += " Seed (crossover near 16 KiB): **held**."
-		} else if c.hi > 0 {
-			line += " Seed (crossover near 16 KiB): **not held**."
+		if held := c.kind == crossAt && c.estimate >= 4<<10 && c.estimate <= 64<<10; held || c.hi > 0 {
+			line += " Seed (crossover near 16 KiB): " + table.Held(held) + "."
 		}
 		seed, lines = append(seed, line), append(lines, c.sentence(lib+" marshal"))
 		if slices.Contains(m.outerOnly, lib+"-wrapped") {
@@ -121,12 +119,7 @@ func (m measured) fastest() []string {
 	var lines []string
 	for _, z := range slices.Compact([]ds.Size{m.named[0], m.named[len(m.named)-1]}) {
 		for _, op := range []string{OpMarshal, OpUnmarshal} {
-			var best *results.Case
-			for _, s := range m.subjects {
-				if c := m.ix.Get(s, z.Name, op); c != nil && c.OK() && (best == nil || table.Ns(c) < table.Ns(best)) {
-					best = c
-				}
-			}
+			best := table.Fastest(m.ix.Across(m.subjects, z.Name, op)...)
 			if best == nil {
 				continue
 			}
@@ -185,8 +178,5 @@ func (m measured) sweepText() *table.Text {
 // Summary implements workload.Workload: the declared summary at the
 // largest named size (XLarge at default scale).
 func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
-	if ts, err := summary.Build(cases); err == nil && len(ts) > 0 {
-		return ts[0]
-	}
-	return nil
+	return summary.First(cases)
 }

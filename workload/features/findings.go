@@ -1,7 +1,6 @@
 package features
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -26,13 +25,11 @@ type seedClaim struct {
 }
 
 // seedClaims are the seed's key findings (its summary), at int32.
-func seedClaims() []seedClaim {
-	return []seedClaim{
-		{"100000", "psdb", "proto3", "encode", results.UnitNsPerOp, 359932.0 / 556541, "psdb encodes 35% faster than proto3 at 100,000 features"},
-		{"100000", "psdb", "arrow", "encode", results.UnitNsPerOp, 359932.0 / 118489, "Arrow encodes 3× faster than psdb at 100,000 features (\"67% slower\")"},
-		{"100", "psdb", "arrow", "encode", results.UnitNsPerOp, 625.0 / 3831, "psdb encodes 6× faster than Arrow at 100 features"},
-		{"100000", "psdb", "proto3", "encode", MetricSerialized, 1 - 0.18, "psdb blocks are 18% smaller than proto3's"},
-	}
+var seedClaims = []seedClaim{
+	{"100000", "psdb", "proto3", "encode", results.UnitNsPerOp, 359932.0 / 556541, "psdb encodes 35% faster than proto3 at 100,000 features"},
+	{"100000", "psdb", "arrow", "encode", results.UnitNsPerOp, 359932.0 / 118489, "Arrow encodes 3× faster than psdb at 100,000 features (\"67% slower\")"},
+	{"100", "psdb", "arrow", "encode", results.UnitNsPerOp, 625.0 / 3831, "psdb encodes 6× faster than Arrow at 100 features"},
+	{"100000", "psdb", "proto3", "encode", MetricSerialized, 1 - 0.18, "psdb blocks are 18% smaller than proto3's"},
 }
 
 // measured is what a run's cases hold: the cases by subject, type, n and
@@ -47,12 +44,9 @@ type measured struct {
 func measure(cases []*results.Case) measured {
 	m := measured{ix: table.NewIndex(cases, "subject", "type", "n", "op"), subjects: table.Distinct(cases, "subject"), sizes: table.Distinct(cases, "n"),
 		limit: table.SubjectWithRole(cases, results.RoleLimit, "memcpy")}
+	// The types measured, in the report's order.
 	seen := table.Distinct(cases, "type")
-	for _, t := range typesOf("") {
-		if slices.Contains(seen, t) {
-			m.types = append(m.types, t)
-		}
-	}
+	m.types = slices.DeleteFunc(typesOf(""), func(t string) bool { return !slices.Contains(seen, t) })
 	return m
 }
 
@@ -84,21 +78,13 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 func findings(m measured) []string {
 	typ, n := m.seedType(), m.sizes[len(m.sizes)-1]
 	var lines []string
+	readers := slices.DeleteFunc(slices.Clone(m.subjects), func(s string) bool { return s == m.limit })
 	for _, op := range ops {
-		var best *results.Case
-		for _, s := range m.subjects {
-			c := m.ix.Get(s, typ, n, op)
-			if s == m.limit || c == nil || !c.OK() {
-				continue
-			}
-			if best == nil || table.Ns(c) < table.Ns(best) {
-				best = c
-			}
-		}
+		best := table.Fastest(m.ix.Across(readers, typ, n, op)...)
 		if best == nil {
 			continue
 		}
-		line := fmt.Sprintf("Fastest %s of %s at N = %s: **%s**, %s", op, typ, nInt(n), best.Labels.Get("subject"), table.TimeText(best))
+		line := fmt.Sprintf("Fastest %s of %s at N = %s: **%s**, %s", op, typ, table.IntLabel(n), best.Labels.Get("subject"), table.TimeText(best))
 		if lim := m.ix.Get(m.limit, typ, n, op); lim != nil {
 			line += fmt.Sprintf(", at %s the %s row's time", table.RatioText(best, results.UnitVsLimit, lim), m.limit)
 		}
@@ -107,7 +93,7 @@ func findings(m measured) []string {
 	if l := goalFinding(m); l != "" {
 		lines = append(lines, l)
 	}
-	for _, cl := range seedClaims() {
+	for _, cl := range seedClaims {
 		a, b := m.ix.Get(cl.a, "int32", cl.n, cl.op), m.ix.Get(cl.b, "int32", cl.n, cl.op)
 		if a == nil || b == nil || !a.OK() || !b.OK() {
 			continue
@@ -119,17 +105,10 @@ func findings(m measured) []string {
 			how = fmt.Sprintf("%s is %s of %s's size", cl.a, table.Pct(got), cl.b)
 		}
 		// The claim holds when this run's ratio is on the same side of 1.
-		verdict := "**held**"
-		if (got < 1) != (cl.ratio < 1) {
-			verdict = "**not held**"
-		}
-		lines = append(lines, fmt.Sprintf("Seed: %s — %s here (%s).", cl.text, verdict, how))
+		lines = append(lines, fmt.Sprintf("Seed: %s — %s here (%s).", cl.text, table.Held((got < 1) == (cl.ratio < 1)), how))
 	}
 	return lines
 }
-
-// nInt writes a size label as an integer with separators.
-func nInt(n string) string { return table.Int(table.Number(n)) }
 
 // limitNote says what the run's limit row did, from its recorded
 // descriptor.
@@ -152,11 +131,7 @@ func limitNote(run *results.Run, limit string) string {
 // goalFinding summarizes psdb against its type's limit: in how many
 // (type, N, op) cells with a goal it is met, and the worst misses.
 func goalFinding(m measured) string {
-	type miss struct {
-		where string
-		r     float64
-	}
-	var misses []miss
+	var misses []table.Ranked // by how far off the goal
 	cells := 0
 	for _, typ := range m.types {
 		for _, n := range m.sizes {
@@ -170,7 +145,7 @@ func goalFinding(m measured) string {
 				r := x.V
 				cells++
 				if r > g {
-					misses = append(misses, miss{fmt.Sprintf("%s %s N = %s (%s)", typ, op, nInt(n), table.Times(r)), r / g})
+					misses = append(misses, table.Ranked{Line: fmt.Sprintf("%s %s N = %s (%s)", typ, op, table.IntLabel(n), table.Times(r)), By: r / g})
 				}
 			}
 		}
@@ -182,22 +157,11 @@ func goalFinding(m measured) string {
 	if len(misses) == 0 {
 		return line + "."
 	}
-	slices.SortStableFunc(misses, func(a, b miss) int { return cmp.Compare(b.r, a.r) })
-	var w []string
-	for _, ms := range misses[:min(6, len(misses))] {
-		w = append(w, ms.where)
-	}
-	if len(misses) > 6 {
-		w = append(w, fmt.Sprintf("%d more", len(misses)-6))
-	}
-	return line + "; furthest off: " + strings.Join(w, ", ") + "."
+	return line + "; furthest off: " + strings.Join(table.LargestFirst(misses, 6, "%d more"), ", ") + "."
 }
 
 // Summary implements workload.Workload: the seed's type at the largest
 // N (layout.go).
 func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
-	if ts, _ := summary.Build(cases); len(ts) > 0 {
-		return ts[0]
-	}
-	return nil
+	return summary.First(cases)
 }

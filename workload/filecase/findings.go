@@ -19,13 +19,11 @@ type pair struct {
 	variant string
 	op      map[string]*results.Case
 	records float64
-	plain   *pair // the same format uncompressed; nil when unknown
 }
 
 // pairs is a file workload's run grouped by pair: the format × codec
 // matrix and, apart, the variants and bare loops.
 type pairs struct {
-	name          string
 	matrix, other []*pair
 	records       float64 // the largest record count of the matrix
 	failed        []*results.Case
@@ -48,22 +46,18 @@ func (p *pair) ok() bool { return okCase(p.op[OpWrite]) && okCase(p.op[OpRead]) 
 // PerRecord is a case's median time per record (its records metric), NaN
 // when it failed or records are unknown.
 func PerRecord(c *results.Case) float64 {
-	m, _ := median(c)
-	if !okCase(c) || c.Metrics[MetricRecords] <= 0 {
-		return math.NaN()
+	if m, _ := median(c); okCase(c) && c.Metrics[MetricRecords] > 0 {
+		return m / c.Metrics[MetricRecords]
 	}
-	return m / c.Metrics[MetricRecords]
+	return math.NaN()
 }
 
 // group groups the cases of the named workload by pair; the run's format
 // descriptors say which formats are text, random-access or compress
 // themselves.
 func group(name string, run *results.Run, cases []*results.Case) *pairs {
-	tags := map[string][]string{}
-	for _, d := range table.Descriptors(run, name, LabelFormat) {
-		tags[d.Name] = d.Tags
-	}
-	ps, byKey := &pairs{name: name}, map[string]*pair{}
+	text, random := table.Tagged(run, name, LabelFormat, format.LabelText), table.Tagged(run, name, LabelFormat, TagRandomAccess)
+	ps, byKey := &pairs{}, map[string]*pair{}
 	for _, c := range cases {
 		if !c.OK() {
 			ps.failed = append(ps.failed, c)
@@ -71,7 +65,7 @@ func group(name string, run *results.Run, cases []*results.Case) *pairs {
 		f, cd, v := c.Labels.Get(LabelFormat), c.Labels.Get(LabelCodec), c.Labels.Get(LabelVariant)
 		p := byKey[f+"/"+cd+"/"+v]
 		if p == nil {
-			p = &pair{Point: Point{Format: f, Codec: cd, Text: slices.Contains(tags[f], format.LabelText), RandomAccess: slices.Contains(tags[f], TagRandomAccess)},
+			p = &pair{Point: Point{Format: f, Codec: cd, Text: slices.Contains(text, f), RandomAccess: slices.Contains(random, f)},
 				variant: v, op: map[string]*results.Case{}}
 			byKey[f+"/"+cd+"/"+v] = p
 			if v == "" && f != BareSubject && f != BareMsgpSubject {
@@ -90,8 +84,9 @@ func group(name string, run *results.Run, cases []*results.Case) *pairs {
 		p.ReadNs, p.ReadN = median(p.op[OpRead])
 		if p.variant == VariantUnbuffered || slices.Contains(ps.matrix, p) {
 			ps.records = max(ps.records, p.records)
-			if p.plain = byKey[table.BaseOf(run, name, LabelFormat, p.Format, TagCompresses)+"/none/"]; p.plain != nil {
-				p.PlainB, p.Base = p.plain.FileB, p.plain.Format
+			// The same format uncompressed, when the run has it.
+			if plain := byKey[table.BaseOf(run, name, LabelFormat, p.Format, TagCompresses)+"/none/"]; plain != nil {
+				p.PlainB, p.Base = plain.FileB, plain.Format
 			}
 		}
 	}
@@ -193,8 +188,8 @@ func (ps *pairs) anomalies() []table.Block {
 	if len(all) == 0 {
 		return nil
 	}
-	var slower, reads, spreads []string
-	var widths []float64
+	var slower, reads []string
+	var spreads []table.Ranked // cases whose samples disagree, by slowest ÷ fastest
 	noisy := 0
 	for _, r := range all {
 		name := r.Subject()
@@ -204,16 +199,16 @@ func (ps *pairs) anomalies() []table.Block {
 		// An uncompressed write slower per record than a compressed one of
 		// the same format (the unbuffered variant's included).
 		if r.Codec == "none" && okCase(r.op[OpWrite]) && (slices.Contains(ps.matrix, r) || r.variant == VariantUnbuffered) {
-			var best *pair
+			var compressed []*results.Case
 			for _, o := range ps.matrix {
-				if o.Format == r.Format && o.Codec != "none" && okCase(o.op[OpWrite]) && (best == nil || o.WriteNs < best.WriteNs) {
-					best = o
+				if o.Format == r.Format && o.Codec != "none" {
+					compressed = append(compressed, o.op[OpWrite])
 				}
 			}
-			if a := PerRecord(r.op[OpWrite]); best != nil && a > PerRecord(best.op[OpWrite]) {
-				b := PerRecord(best.op[OpWrite])
+			best := table.Least(compressed, func(c *results.Case) float64 { m, _ := median(c); return m })
+			if a, b := PerRecord(r.op[OpWrite]), PerRecord(best); best != nil && a > b {
 				slower = append(slower, fmt.Sprintf("%s writes slower uncompressed (%s per record%s) than with %s (%s per record%s): %s — more bytes to move than the compressor costs, or a missing buffer.",
-					name, table.Duration(a), table.SamplesMark(r.op[OpWrite]), best.Codec, table.Duration(b), table.SamplesMark(best.op[OpWrite]), table.Times(a/b)))
+					name, table.Duration(a), table.SamplesMark(r.op[OpWrite]), best.Labels.Get(LabelCodec), table.Duration(b), table.SamplesMark(best), table.Times(a/b)))
 			}
 		}
 		if x := r.ReadNs / r.WriteNs; r.ok() && x >= readOverWrite {
@@ -228,30 +223,15 @@ func (ps *pairs) anomalies() []table.Block {
 			if c.Noisy {
 				noisy++
 			}
-			lo, hi := math.Inf(1), 0.0
-			for _, s := range c.Samples {
-				lo, hi = min(lo, s.NsPerOp), max(hi, s.NsPerOp)
-			}
-			if lo > 0 && hi/lo > spreadLimit {
-				widths = append(widths, hi/lo)
-				spreads = append(spreads, fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
-					name, op, table.Times(hi/lo), len(c.Samples), table.Duration(lo), table.Duration(hi)))
+			ns := table.SampleValues(c, results.UnitNsPerOp)
+			if lo, hi := slices.Min(ns), slices.Max(ns); lo > 0 && hi/lo > spreadLimit {
+				spreads = append(spreads, table.Ranked{By: hi / lo, Line: fmt.Sprintf("%s %s: samples disagree, slowest ÷ fastest = %s over %d samples (%s … %s).",
+					name, op, table.Times(hi/lo), len(c.Samples), table.Duration(lo), table.Duration(hi))})
 			}
 		}
 	}
-	out := append(slower, reads...)
-	idx := make([]int, len(spreads))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(i, j int) bool { return widths[idx[i]] > widths[idx[j]] })
-	for k, i := range idx {
-		if k == maxSpreadLines {
-			out = append(out, fmt.Sprintf("%d more cases whose slowest sample is over %.1f× their fastest.", len(idx)-k, spreadLimit))
-			break
-		}
-		out = append(out, spreads[i])
-	}
+	wide := table.LargestFirst(spreads, maxSpreadLines, fmt.Sprintf("%%d more cases whose slowest sample is over %.1f× their fastest.", spreadLimit))
+	out := slices.Concat(slower, reads, wide)
 	if noisy > 0 {
 		out = append(out, fmt.Sprintf("%d cases have a confidence interval wider than ±%.0f%% of the median (marked noisy in the tables).", noisy, results.NoiseThreshold*100))
 	}

@@ -27,3 +27,12 @@ func Picks(workloadName string, run *results.Run, cases []*results.Case) []Pick 
 	}
 	return out
 }
+
+// PicksByName is Picks by rule name ("Smallest file": its pick).
+func PicksByName(workloadName string, run *results.Run, cases []*results.Case) map[string]Pick {
+	out := map[string]Pick{}
+	for _, p := range Picks(workloadName, run, cases) {
+		out[p.Name] = p
+	}
+	return out
+}

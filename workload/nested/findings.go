@@ -48,6 +48,7 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 			jvmClaims(reads, claim)
 		}
 		out["sub-"+ds] = []table.Block{modelTable(ds, subjects, pts)}
+		out["languages"] = append(out["languages"], table.Languages(run, Name, LabelSubject, fullReads(reads), ds, "full read", "nested-"+ds+"-languages.svg", name)...)
 		var parts []string
 		if kept, r := ratios(reads, SubjectParquetArrow, TierColumns, true); len(r) > 0 {
 			// The speedups are the inverse ratios, in reverse order.
@@ -73,8 +74,8 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 		lines = append(lines, fmt.Sprintf("Of the seed's findings checked here, %d of %d held in this run (see the table below).", held, len(claims.Rows)))
 	}
 	failed, reason := []string(nil), map[string]string{}
-	for _, c := range cases {
-		if k := name(c); c.Status == results.StatusFailed && reason[k] == "" {
+	for _, c := range table.FailedCases(cases) {
+		if k := name(c); reason[k] == "" {
 			failed, reason[k] = append(failed, k), c.Error
 		}
 	}
@@ -82,9 +83,6 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 		lines = append(lines, fmt.Sprintf("%d subject × codec pairs FAILED verification and are left out of every ranking: %s (first: %s).", len(failed), strings.Join(failed, ", "), reason[failed[0]]))
 	}
 	out["findings"], out["claims"], out["summary"] = []table.Block{table.Findings(lines)}, []table.Block{claims}, []table.Block{summary}
-	for _, ds := range table.Distinct(cases, LabelDataset) {
-		out["languages"] = append(out["languages"], table.Languages(run, Name, LabelSubject, fullReads(table.Where(cases, LabelDataset, ds, LabelOp, OpRead)), ds, "full read", "nested-"+ds+"-languages.svg", name)...)
-	}
 	return out
 }
 
@@ -115,8 +113,7 @@ func fileOf(c *results.Case) string {
 
 // first returns the first case with a time whose labels have pairs, or nil.
 func first(cases []*results.Case, pairs ...string) *results.Case {
-	cs := slices.DeleteFunc(table.Where(cases, pairs...), func(c *results.Case) bool { return math.IsNaN(table.Ns(c)) })
-	return append(cs, nil)[0]
+	return append(table.Timed(table.Where(cases, pairs...)), nil)[0]
 }
 
 // fullRead returns subject's full read of the file c read, or nil.
@@ -126,9 +123,7 @@ func fullRead(reads []*results.Case, subject string, c *results.Case) *results.C
 
 // fullReads returns the full-schema reads that have a time, fastest first.
 func fullReads(reads []*results.Case) []*results.Case {
-	v := slices.DeleteFunc(table.Where(reads, LabelQuery, QueryAll), func(c *results.Case) bool { return math.IsNaN(table.Ns(c)) })
-	slices.SortStableFunc(v, func(a, b *results.Case) int { return cmp.Compare(table.Ns(a), table.Ns(b)) })
-	return v
+	return table.ByTime(table.Where(reads, LabelQuery, QueryAll))
 }
 
 // subSchema returns the subjects of sub-schema queries, each at its first
@@ -274,19 +269,8 @@ func jvmClaims(reads []*results.Case, claim func(text string, ok bool, format st
 	if e := j["edn"]; e != nil {
 		claim(ds+" (JVM): EDN reads slowest of the JVM formats", e == slowest, "slowest: %s (%s); EDN %s", lab(slowest, LabelSubject), secs(slowest), secs(e))
 	}
-	fast, slow := []string{"jackson-smile", "protobuf-java"}, []string{"edn", "avro-generic", "fressian"}
-	var fmax, smin *results.Case
-	for _, s := range fast {
-		if c := j[s]; c != nil && (fmax == nil || table.Ns(c) > table.Ns(fmax)) {
-			fmax = c
-		}
-	}
-	for _, s := range slow {
-		if c := j[s]; c != nil && (smin == nil || table.Ns(c) < table.Ns(smin)) {
-			smin = c
-		}
-	}
-	if fmax != nil && smin != nil {
+	fmax := table.Least([]*results.Case{j["jackson-smile"], j["protobuf-java"]}, func(c *results.Case) float64 { return -table.Ns(c) })
+	if smin := table.Fastest(j["edn"], j["avro-generic"], j["fressian"]); fmax != nil && smin != nil {
 		claim(ds+" (JVM): SMILE and protobuf read faster than EDN, Avro and Fressian", table.Ns(fmax) < table.Ns(smin),
 			"slower of SMILE/protobuf: %s (%s); faster of EDN/Avro/Fressian: %s (%s)", lab(fmax, LabelSubject), secs(fmax), lab(smin, LabelSubject), secs(smin))
 	}

@@ -51,16 +51,11 @@ func newView(run *results.Run, cases []*results.Case) view {
 	// Results from before roles were recorded name no baseline: pgarrow
 	// over SELECT is the one this workload has always compared with.
 	v.baseline = table.SubjectWithRole(main, results.RoleBaseline, MethodSelect)
-	for _, d := range table.Descriptors(run, Name, LabelSubject) {
-		v.described = true
-		v.arrow[d.Name] = v.arrow[d.Name] || slices.Contains(d.Tags, TagArrow)
-		if slices.Contains(d.Tags, TagPeer) && v.peer == "" {
-			v.peer = d.Name
-		}
-		if slices.Contains(d.Tags, TagPeer2) && v.peer2 == "" {
-			v.peer2 = d.Name
-		}
+	v.described = len(table.Descriptors(run, Name, LabelSubject)) > 0
+	for _, m := range table.Tagged(run, Name, LabelSubject, TagArrow) {
+		v.arrow[m] = true
 	}
+	v.peer, v.peer2 = cmp.Or(table.Tagged(run, Name, LabelSubject, TagPeer)...), cmp.Or(table.Tagged(run, Name, LabelSubject, TagPeer2)...)
 	if v.peer == "" && !v.described && slices.Contains(v.methods, MethodADBC) {
 		v.peer = MethodADBC // results from before descriptors were recorded
 	}
@@ -142,7 +137,7 @@ func (v view) atSize(n, s string) string {
 	if len(v.sizes) < 2 {
 		return s
 	}
-	return "At " + table.Int(table.Number(n)) + " rows: " + s
+	return "At " + table.IntLabel(n) + " rows: " + s
 }
 
 // sizeGoals state, under the method comparison, the goals each table
@@ -228,10 +223,7 @@ func (v view) replayGoal(n string) string {
 // Summary implements workload.Workload: the largest table's comparison
 // (layout.go).
 func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
-	if ts, _ := summary.Build(cases); len(ts) > 0 {
-		return ts[0]
-	}
-	return nil
+	return summary.First(cases)
 }
 
 // findings open the workload at its largest table: client CPU per row, the
@@ -242,9 +234,9 @@ func (v view) findings(run *results.Run) []string {
 		return nil
 	}
 	n := v.sizes[len(v.sizes)-1]
-	what := "the " + table.Int(table.Number(n)) + "-row table"
+	what := "the " + table.IntLabel(n) + "-row table"
 	if queryDescriptor(run) != nil {
-		what = "your query's " + table.Int(table.Number(n)) + " rows"
+		what = "your query's " + table.IntLabel(n) + " rows"
 	}
 	var lines, parts []string
 	// Client CPU per row first: when the server sets the pace, it is what
@@ -273,11 +265,7 @@ func (v view) findings(run *results.Run) []string {
 	if base := v.ix.Get(v.baseline, n); base != nil && base.OK() {
 		p := v.ix.Get(v.peer, n)
 		if x := table.Ratio(p, results.UnitVsBaseline, base).V; x > 0 {
-			verdict := "**held**"
-			if x < 1 {
-				verdict = "**not held**"
-			}
-			lines = append(lines, fmt.Sprintf("Seed: its Arrow reader beats the ADBC driver — %s here: %s reads %.2f× the rows per second of %s.", verdict, v.baseline, x, v.peer))
+			lines = append(lines, fmt.Sprintf("Seed: its Arrow reader beats the ADBC driver — %s here: %s reads %.2f× the rows per second of %s.", table.Held(x >= 1), v.baseline, x, v.peer))
 		} else if p != nil && p.Skipped() {
 			lines = append(lines, "The seed's comparison with ADBC was not made here: "+strings.TrimSuffix(p.Error, ".")+".")
 		}

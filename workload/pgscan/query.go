@@ -740,9 +740,9 @@ func queryBlocks(r *results.Run) []table.Block {
 		}
 		sql = sql[:cut] + fmt.Sprintf("\n… (%d more bytes: the full text is in the results, descriptor query/user)", len(sql)-cut)
 	}
-	line := "Every method read the result of this query: " + table.Int(table.Number(d.Settings[QuerySettingRows])) + " rows"
+	line := "Every method read the result of this query: " + table.IntLabel(d.Settings[QuerySettingRows]) + " rows"
 	if c := d.Settings[QuerySettingCap]; c != "" {
-		line += " (capped by --rows " + table.Int(table.Number(c)) + ")"
+		line += " (capped by --rows " + table.IntLabel(c) + ")"
 	}
 	if w := table.Number(d.Settings[QuerySettingWire]); w > 0 {
 		line += ", " + table.Bytes(w) + " as binary COPY"

@@ -122,15 +122,11 @@ func unbuffered(cases []*results.Case) *table.Text {
 		return nil
 	}
 	u := us[0]
-	perRecord := filecase.PerRecord
-	var buffered, fastest *results.Case
-	for _, c := range table.Where(cases, filecase.LabelFormat, u.Labels.Get(filecase.LabelFormat), filecase.LabelOp, filecase.OpWrite, filecase.LabelVariant, "") {
-		if cd := c.Labels.Get(filecase.LabelCodec); cd == u.Labels.Get(filecase.LabelCodec) {
-			buffered = c
-		} else if c.OK() && (fastest == nil || perRecord(c) < perRecord(fastest)) {
-			fastest = c
-		}
-	}
+	perRecord, codec := filecase.PerRecord, u.Labels.Get(filecase.LabelCodec)
+	// The same write buffered (the last such case) and the fastest per record at any other codec.
+	writes := table.Where(cases, filecase.LabelFormat, u.Labels.Get(filecase.LabelFormat), filecase.LabelOp, filecase.OpWrite, filecase.LabelVariant, "")
+	buffered := table.NewIndex(writes, filecase.LabelCodec).Get(codec)
+	fastest := table.Least(slices.DeleteFunc(slices.Clone(writes), func(c *results.Case) bool { return c.Labels.Get(filecase.LabelCodec) == codec }), perRecord)
 	body := "The seed measured MsgPack Plain at 22 s to write and under a second with every compressor. " +
 		"Its harness handed the encoder's output straight to the file: every small write the encoder makes (a key, a value) became a system call. " +
 		"A compressor buffers internally, so the compressed variants hid the missing buffer. " +
