@@ -67,8 +67,9 @@ func (d *dsCases[T]) runnerWants(am arrowipc.Mapping[T], queries []*query) ([]ru
 			return d.labels(subject, "none", OpRead, q.id, runnerTier(s))
 		}
 		// Only subjects that read less than the whole record: the row
-		// formats' decode-then-project costs a full decode.
-		w.Accept = func(s *runner.Subject) bool { return s.Format == "parquet" || s.Format == "avro" }
+		// formats' decode-then-project costs a full decode. Feather (the
+		// Arrow IPC file) reads the selected columns' buffers only.
+		w.Accept = func(s *runner.Subject) bool { return s.Format == "parquet" || s.Format == "avro" || s.Format == "feather" }
 		wants = append(wants, w)
 	}
 	return wants, nil
@@ -80,7 +81,7 @@ func runnerTier(s *runner.Subject) string {
 		return TierDecodeProject
 	}
 	switch s.Format {
-	case "parquet":
+	case "parquet", "feather":
 		return TierColumns
 	case "avro":
 		return TierNative
