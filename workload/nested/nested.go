@@ -167,7 +167,7 @@ type sizes struct {
 	// PerK is the number of random subsets per k.
 	PerK int
 	// RunnerDatasets are the datasets the runners for other languages
-	// read (nil: every one).
+	// read, and whose interop matrix they take part in (nil: every one).
 	RunnerDatasets []string
 }
 
@@ -262,8 +262,8 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 		cases = append(cases, cs...)
 		if sz.RunnerDatasets == nil || slices.Contains(sz.RunnerDatasets, name) {
 			wants = append(wants, ws...)
+			igs = append(igs, ig)
 		}
-		igs = append(igs, ig)
 	}
 	descs := descriptors(cfg)
 	if cfg.Runners != nil && !cfg.DryRun {
