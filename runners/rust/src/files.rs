@@ -4,7 +4,8 @@
 //! Implemented for the Parquet, Arrow IPC (file format) and Avro (object
 //! container file) subjects, and for the row formats' subjects (JSON Lines
 //! with serde_json and simd-json, MessagePack with rmp-serde, a CBOR
-//! sequence with ciborium: [`crate::rowfiles`]).
+//! sequence with ciborium: [`crate::rowfiles`]), and for `prost`
+//! (length-delimited protobuf messages, the bytes of its encode).
 
 use std::path::Path;
 
@@ -14,12 +15,37 @@ use bytes::Bytes;
 use crate::arrowconv;
 use crate::avro;
 use crate::rowfiles;
-use crate::subjects::{Dataset, Res};
+use crate::subjects::{Bound, Dataset, Decoded, Res};
 use crate::value::{Ty, Value};
 
 /// Whether the subject has the file ops.
 pub fn has_files(subject: &str) -> bool {
-    matches!(subject, "parquet" | "arrow-ipc" | "apache-avro") || rowfiles::Fmt::of_subject(subject).is_some()
+    matches!(subject, "parquet" | "arrow-ipc" | "apache-avro" | "prost") || rowfiles::Fmt::of_subject(subject).is_some()
+}
+
+/// What a file op needs from the dataset, made before the timed write or
+/// read: `prost`'s binding (the rows as messages, the strings of the enum
+/// columns).
+#[derive(Default)]
+pub struct FileCtx {
+    bound: Option<Box<dyn Bound>>,
+}
+
+impl FileCtx {
+    fn bound(&self) -> Res<&dyn Bound> {
+        self.bound.as_deref().ok_or_else(|| "no binding prepared".to_string())
+    }
+}
+
+/// Prepares a file op of the subject on the dataset (outside timing); a
+/// dataset the subject cannot bind to is an error here.
+pub fn prepare(subject: &str, ds: &Dataset) -> Res<FileCtx> {
+    Ok(FileCtx {
+        bound: match subject {
+            "prost" => Some(crate::protobuf::bind(ds)?),
+            _ => None,
+        },
+    })
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -27,7 +53,7 @@ fn err<E: std::fmt::Display>(e: E) -> String {
 }
 
 /// Writes the dataset to path as the subject's file.
-pub fn write_file(subject: &str, ds: &Dataset, path: &Path) -> Res<()> {
+pub fn write_file(subject: &str, ds: &Dataset, ctx: &FileCtx, path: &Path) -> Res<()> {
     if let Some(fmt) = rowfiles::Fmt::of_subject(subject) {
         let ty = rowfiles::FTy::of_schema(&ds.schema)?;
         let rows = ds.rows()?;
@@ -39,6 +65,8 @@ pub fn write_file(subject: &str, ds: &Dataset, path: &Path) -> Res<()> {
             let b = crate::subjects::testing::bind(subject, ds)?.encode()?;
             std::fs::write(path, b.as_slice()).map_err(err)
         }
+        // encode's bytes: each message preceded by its size as a varint.
+        "prost" => std::fs::write(path, ctx.bound()?.encode()?.as_slice()).map_err(err),
         "arrow-ipc" => {
             let f = std::fs::File::create(path).map_err(err)?;
             let mut w = arrow_ipc::writer::FileWriter::try_new(std::io::BufWriter::new(f), &ds.schema).map_err(err)?;
@@ -51,13 +79,32 @@ pub fn write_file(subject: &str, ds: &Dataset, path: &Path) -> Res<()> {
     }
 }
 
-/// Reads the file at path with the subject's library, into rows of the
-/// dataset's type.
-pub fn read_file(subject: &str, ds: &Dataset, path: &Path) -> Res<Vec<Value>> {
+/// Reads the file at path with the subject's library: rows of the
+/// dataset's type, or the library's objects that [`rows`] turns into them.
+pub fn read_file(subject: &str, ds: &Dataset, ctx: &FileCtx, path: &Path) -> Res<Decoded> {
     if let Some(fmt) = rowfiles::Fmt::of_subject(subject) {
         let ty = rowfiles::FTy::of_schema(&ds.schema)?;
-        return rowfiles::read_rows(fmt, &ty, &std::fs::read(path).map_err(err)?);
+        return rowfiles::read_rows(fmt, &ty, &std::fs::read(path).map_err(err)?).map(Decoded::Rows);
     }
+    if subject == "prost" {
+        // decode's loop over the file: a truncated size, a size past the
+        // end or a message that does not parse is an error.
+        let b = Bytes::from(std::fs::read(path).map_err(err)?);
+        return ctx.bound()?.decode(&b);
+    }
+    read_rows(subject, ds, path).map(Decoded::Rows)
+}
+
+/// The rows of the dataset's type of what [`read_file`] read (outside
+/// timing).
+pub fn rows(ctx: &FileCtx, d: Decoded) -> Res<Vec<Value>> {
+    match d {
+        Decoded::Rows(r) => Ok(r),
+        d => ctx.bound()?.rows(&Bytes::new(), d),
+    }
+}
+
+fn read_rows(subject: &str, ds: &Dataset, path: &Path) -> Res<Vec<Value>> {
     match subject {
         "parquet" => {
             let b = Bytes::from(std::fs::read(path).map_err(err)?);

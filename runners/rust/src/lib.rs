@@ -12,6 +12,7 @@ pub mod files;
 pub mod measure;
 pub mod out;
 pub mod projection;
+pub mod protobuf;
 pub mod rowfiles;
 pub mod run;
 pub mod serde_rows;

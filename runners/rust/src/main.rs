@@ -67,7 +67,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let subs = subjects::all();
+    let subs = subjects::available(log);
     line(&hello(&subs));
     if proto != PROTOCOL {
         line(&json!({"type": "error", "phase": "setup",

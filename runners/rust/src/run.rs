@@ -335,7 +335,7 @@ impl Runner {
     /// §10: export (write the file, read it back) or import (read it);
     /// one verify line with the read's digest and the one run's time.
     fn file_case(&mut self, c: &Case) {
-        let setup = (|| -> Res<(PathBuf, Arc<Dataset>)> {
+        let setup = (|| -> Res<(PathBuf, Arc<Dataset>, crate::files::FileCtx)> {
             if let Some(k) = c.params.keys().next() {
                 return Err(format!("unknown params key {k}"));
             }
@@ -351,9 +351,11 @@ impl Runner {
                 return Err(format!("unknown op {} for subject {}", c.op, c.subject));
             }
             let path = self.file_path(c)?;
-            Ok((path, self.dataset(&c.dataset)?))
+            let ds = self.dataset(&c.dataset)?;
+            let ctx = crate::files::prepare(&c.subject, &ds)?;
+            Ok((path, ds, ctx))
         })();
-        let (path, ds) = match setup {
+        let (path, ds, ctx) = match setup {
             Ok(x) => x,
             Err(e) => return self.fail(c, "setup", &e),
         };
@@ -361,16 +363,17 @@ impl Runner {
         let res = (|| -> Res<(u64, serde_json::Value)> {
             let t0 = std::time::Instant::now();
             let elapsed;
-            let rows = if c.op == "export" {
-                crate::files::write_file(&c.subject, &ds, &path)?;
+            let read = if c.op == "export" {
+                crate::files::write_file(&c.subject, &ds, &ctx, &path)?;
                 elapsed = t0.elapsed().as_nanos() as u64;
                 what = "reading its own file back";
-                crate::files::read_file(&c.subject, &ds, &path)?
+                crate::files::read_file(&c.subject, &ds, &ctx, &path)?
             } else {
-                let r = crate::files::read_file(&c.subject, &ds, &path)?;
+                let r = crate::files::read_file(&c.subject, &ds, &ctx, &path)?;
                 elapsed = t0.elapsed().as_nanos() as u64;
                 r
             };
+            let rows = crate::files::rows(&ctx, read)?;
             if rows.len() != ds.num_rows() {
                 return Err(format!("read {} rows, want {}", rows.len(), ds.num_rows()));
             }

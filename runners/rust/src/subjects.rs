@@ -72,6 +72,8 @@ pub enum Decoded {
     Batches(Vec<RecordBatch>),
     /// An archived view's row count (rkyv: the decode is an access).
     Count(usize),
+    /// protobuf messages (prost-reflect's dynamic messages).
+    Protobuf(Vec<prost_reflect::DynamicMessage>),
 }
 
 /// Encoded bytes, aligned for rkyv where needed.
@@ -112,7 +114,7 @@ pub trait Bound {
         match d {
             Decoded::Rows(r) => Ok(r),
             Decoded::Batches(bs) => arrowconv::rows_of(&bs),
-            Decoded::Count(_) => Err("no rows to digest".into()),
+            Decoded::Count(_) | Decoded::Protobuf(_) => Err("no rows to digest".into()),
         }
     }
 }
@@ -148,6 +150,30 @@ impl Subject {
 }
 
 const ROW_OPS: &[&str] = &["encode", "decode", "query"];
+/// The subjects that need something this machine may lack, and why they
+/// cannot run here (None when they can).
+fn unavailable(s: &Subject) -> Option<String> {
+    match s.name {
+        "prost" => crate::protobuf::unavailable(),
+        _ => None,
+    }
+}
+
+/// The subjects that can run here, in hello order; log hears of the others
+/// (one line each).
+pub fn available(log: impl Fn(&str)) -> Vec<Subject> {
+    all()
+        .into_iter()
+        .filter(|s| match unavailable(s) {
+            None => true,
+            Some(why) => {
+                log(&format!("subject {} not available: {why}", s.name));
+                false
+            }
+        })
+        .collect()
+}
+
 const FILE_ROW_OPS: &[&str] = &["encode", "decode", "query", "export", "import"];
 
 /// Every subject, in hello order.
@@ -283,6 +309,22 @@ pub fn all() -> Vec<Subject> {
                     mask: None,
                 }))
             },
+        },
+        Subject {
+            name: "prost",
+            format: "protobuf",
+            krate: "prost-reflect",
+            ops: FILE_ROW_OPS,
+            labels: &[
+                (
+                    "model",
+                    "prost-reflect DynamicMessage over the nested .proto descriptors",
+                ),
+                ("framing", "length-delimited records"),
+                ("schemas", "tpch LineItem, media Record, userevents Record"),
+                ("query", "full decode, then projection"),
+            ],
+            bind: crate::protobuf::bind,
         },
     ]
 }
