@@ -69,7 +69,9 @@ func (d *dsCases[T]) runnerWants(am arrowipc.Mapping[T], queries []*query) ([]ru
 		// Only subjects that read less than the whole record: the row
 		// formats' decode-then-project costs a full decode. Feather (the
 		// Arrow IPC file) reads the selected columns' buffers only.
-		w.Accept = func(s *runner.Subject) bool { return s.Format == "parquet" || s.Format == "avro" || s.Format == "feather" }
+		w.Accept = func(s *runner.Subject) bool {
+			return s.Format == "parquet" || s.Format == "avro" || s.Format == "feather"
+		}
 		wants = append(wants, w)
 	}
 	return wants, nil
