@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -113,13 +114,14 @@ func withPalette(blocks []Block, run *results.Run) []Block {
 	return blocks
 }
 
-// isNil reports whether b is nil or a nil pointer of a block type.
+// isNil reports whether b is nil, a nil pointer of a block type or a
+// table without rows: a derived block that came out empty.
 func isNil(b Block) bool {
 	switch b := b.(type) {
 	case nil:
 		return true
 	case *Table:
-		return b == nil
+		return b.Empty()
 	case *Text:
 		return b == nil
 	case *Plot:
@@ -418,6 +420,10 @@ func (s *Spec) BuildRun(run *results.Run, cases []*results.Case) ([]*Table, erro
 // Build makes the charts the spec declares: one per table of Of.
 func (sc *ScatterSpec) Build(run *results.Run, cases []*results.Case) ([]*Plot, error) {
 	var out []*Plot
+	first := 0 // the first row label cell, after a rank
+	if sc.Of.Rank {
+		first = 1
+	}
 	err := sc.Of.each(run, cases, func(t *Table, part []*results.Case, sv []string) {
 		x, y := slices.Index(t.Header, sc.X), slices.Index(t.Header, sc.Y)
 		ch := &ScatterChart{Title: fillMax(fill(sc.Title, sc.Of.Split, sv), part), XLabel: sc.XLabel, YLabel: sc.YLabel, LogX: sc.LogX, LogY: sc.LogY,
@@ -427,7 +433,7 @@ func (sc *ScatterSpec) Build(run *results.Run, cases []*results.Case) ([]*Plot, 
 				continue
 			}
 			var names []string
-			for _, c := range r[:len(sc.Of.Rows)] {
+			for _, c := range r[first : first+sc.Of.lead()] {
 				names = append(names, c.String())
 			}
 			p := Point{X: r[x].V, Y: r[y].V}
@@ -524,17 +530,22 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		cols = append(cols, column{Column: resolve(c), extra: true})
 	}
 	t := &Table{Caption: fillMax(fillRoles(fill(s.Caption, s.Split, sv), all), part), Notes: s.Notes}
-	heads := s.RowHeads
-	if len(heads) == 0 {
+	heads, nr := s.RowHeads, s.lead()
+	switch {
+	case len(heads) == 0 && s.Join != "":
+		heads = []string{strings.Join(s.Rows, s.Join)}
+	case len(heads) == 0:
 		heads = s.Rows
+	case s.Join != "":
+		heads = heads[:1]
 	}
 	t.Header = append(t.Header, heads...)
 	for _, c := range cols {
 		t.Header = append(t.Header, strings.ReplaceAll(c.Head, "{col}", c.pivot))
 	}
 	type row struct {
-		cells []Cell
-		limit bool
+		cells       []Cell
+		limit, rest bool
 	}
 	var rows []row
 	met, goals := 0, 0
@@ -573,6 +584,13 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		r := row{}
 		for i, k := range s.Rows {
 			r.cells = append(r.cells, rowCell(rv[i], s.RowFormat[k]))
+		}
+		if s.Join != "" {
+			var names []string
+			for _, c := range r.cells {
+				names = append(names, c.String())
+			}
+			r.cells = []Cell{Str(strings.Join(names, s.Join))}
 		}
 		any, limit := false, false
 		over := map[int]map[string]Cell{} // an Over column's cell by value
@@ -627,8 +645,8 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		}
 		for k, c := range cols {
 			if c.Over != "" {
-				i := len(s.Rows) + k
-				r.cells[i] = c.aggregate(over[i], values(part, c.Over, nil), over, cols, len(s.Rows))
+				i := nr + k
+				r.cells[i] = c.aggregate(over[i], values(part, c.Over, nil), over, cols, nr)
 				any = any || r.cells[i].Kind != Missing
 			}
 		}
@@ -640,11 +658,10 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	if len(rows) == 0 {
 		return nil
 	}
-	relativeToBest(rows, cols, len(s.Rows), func(r row) []Cell { return r.cells })
-	ofTotal(rows, cols, len(s.Rows), func(r row) []Cell { return r.cells })
+	relativeToBest(rows, cols, nr, func(r row) []Cell { return r.cells })
+	ofTotal(rows, cols, nr, func(r row) []Cell { return r.cells })
 	// Drop the extra columns no row has a value in (a comparison with a
 	// subject this run did not measure).
-	nr := len(s.Rows)
 	keep := make([]bool, len(t.Header))
 	for i := range keep {
 		keep[i] = i >= nr+len(s.Lead) && i < nr+len(cols)-len(s.Extra)
@@ -693,10 +710,10 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 	}
 	if s.Top > 0 && len(rows) > s.Top {
 		if s.Rest != "" {
-			rest := row{cells: make([]Cell, len(rows[0].cells))}
+			rest := row{cells: make([]Cell, len(rows[0].cells)), rest: true}
 			for i := range rest.cells {
 				rest.cells[i] = Str("")
-				if i >= len(s.Rows) {
+				if i >= nr {
 					rest.cells[i] = sumCells(rows[s.Top:], func(r row) Cell { return r.cells[i] })
 				}
 			}
@@ -719,8 +736,17 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		}
 	}
 	t.Header = header
-	for _, r := range rows {
+	if s.Rank {
+		t.Header = append([]string{""}, header...)
+	}
+	for k, r := range rows {
 		var cells []Cell
+		if s.Rank {
+			cells = append(cells, Num(float64(k+1), IntF))
+			if r.rest {
+				cells[0] = Str("")
+			}
+		}
 		for i, c := range r.cells {
 			if keep[i] {
 				cells = append(cells, c)
@@ -729,6 +755,15 @@ func (s *Spec) buildOne(part []*results.Case, sv, pivot []string, inSel, inAll *
 		t.Rows = append(t.Rows, cells)
 	}
 	return t
+}
+
+// lead is the number of row label cells a row of the spec starts with
+// (before its Rank): one with Join, else one a label.
+func (s *Spec) lead() int {
+	if s.Join != "" {
+		return 1
+	}
+	return len(s.Rows)
 }
 
 // aggregate combines an Over column's cells, by value of its Over label
@@ -1308,20 +1343,46 @@ func (d *DescTable) Build(run *results.Run, workload string) Block {
 		}
 		return &Text{Body: d.List + "\n\n- " + strings.Join(items, "\n- ")}
 	}
+	if d.Each != "" {
+		var paras []string
+		for _, x := range ds {
+			if c, ok := fact(x, d.Each); ok {
+				paras = append(paras, c.String())
+			}
+		}
+		if len(paras) == 0 {
+			return nil
+		}
+		return &Text{Body: strings.Join(paras, "\n\n")}
+	}
 	t := &Table{Caption: d.Caption, Notes: d.Notes}
+	if len(d.Facts) > 0 {
+		t.Header = []string{"", ""}
+		x, shown := ds[0], map[string]bool{}
+		for _, f := range d.Facts {
+			cell, ok := fact(x, f.Text)
+			for _, m := range f.When {
+				v := field(x, m.Key)
+				ok = ok && m.holds(v, v != "")
+			}
+			if !ok && f.Else != "" {
+				cell, _ = fact(x, f.Else)
+				ok = true
+			}
+			if ok && !shown[f.Head] {
+				shown[f.Head] = true
+				t.AddRow(Str(f.Head), cell)
+			}
+		}
+		return t
+	}
 	for _, c := range d.Columns {
 		t.Header = append(t.Header, c.Head)
 	}
 	for _, x := range ds {
 		var row []Cell
 		for _, c := range d.Columns {
-			v := x.Settings[c.Field]
-			switch c.Field {
-			case "name":
-				v = x.Name
-			case "what":
-				v = x.What
-			}
+			v := field(x, c.Field)
 			if m, ok := c.Map[v]; ok {
 				v = m
 			} else if c.Else != "" {
@@ -1332,6 +1393,44 @@ func (d *DescTable) Build(run *results.Run, workload string) Block {
 		t.AddRow(row...)
 	}
 	return t
+}
+
+// field is descriptor x's field k: "name", "what" or a setting.
+func field(x results.Descriptor, k string) string {
+	switch k {
+	case "name":
+		return x.Name
+	case "what":
+		return x.What
+	}
+	return x.Settings[k]
+}
+
+// placeholder is a "{field}" or "{field:FORMAT}" of a DescFact's text.
+var placeholder = regexp.MustCompile(`\{([^{}:]+)(?::([a-z-]+))?\}`)
+
+// fact fills text's placeholders with descriptor x's fields (see
+// DescFact); ok is false when a field was not recorded.
+func fact(x results.Descriptor, text string) (cell Cell, ok bool) {
+	ok = true
+	var num Cell
+	s := placeholder.ReplaceAllStringFunc(text, func(m string) string {
+		p := placeholder.FindStringSubmatch(m)
+		v := field(x, p[1])
+		ok = ok && v != ""
+		if f, err := ParseFormat(p[2]); p[2] != "" && err == nil && v != "" {
+			num = Num(Number(v), f)
+			return num.String()
+		}
+		return v
+	})
+	switch {
+	case s == "–":
+		return Dash(), ok
+	case num.Kind == Value && placeholder.FindString(text) == text:
+		return num, ok
+	}
+	return Str(s), ok
 }
 
 // OrDash returns s, or "–" when it is blank.

@@ -106,6 +106,11 @@ func TestSpecBuild(t *testing.T) {
 				{Head: "fastest", Show: "median", Unit: results.UnitNsPerOp, Over: "subject", Agg: "argmin", Gate: "measured"},
 				{Head: "its time", Show: "time", Over: "subject", Agg: "min", Gate: "measured"},
 				{Head: "its size", Show: "median", Unit: "size-B", Format: "int", Over: "subject", Agg: "at", By: "its time"}}}},
+		{"row labels joined, ranked, the rest summed", Spec{Where: []Match{Is("op", "encode")}, Rows: []string{"subject", "n"}, Join: " @ ", Rank: true, Sort: "size",
+			Columns: []Column{{Head: "size", Show: "median", Unit: "size-B", Format: "int"}, {Head: "vs fastest", Show: "best", Unit: results.UnitNsPerOp}},
+			Top:     4, Rest: "({n} more)"}},
+		{"row labels joined under a head, ranked by time", Spec{Where: []Match{Is("op", "decode")}, Rows: []string{"subject", "n"}, RowHeads: []string{"case"},
+			Join: " + ", RowFormat: map[string]string{"n": "int"}, Rank: true, Sort: "-time", Columns: []Column{{Head: "time", Show: "time"}, {Head: "why", Show: "why"}}}},
 		{"metrics as rows", Spec{Where: []Match{Is("op", "encode"), Is("n", "100"), Is("subject", "fast")}, Rows: []string{"metric"},
 			Unpivot: &Unpivot{Prefix: "col-", Key: "metric", Unit: "v"}, Columns: []Column{{Head: "bytes", Show: "median", Unit: "v", Format: "int"}, {Head: "per row", Show: "median", Unit: "v", Per: "rows"}}}},
 	}
@@ -315,9 +320,25 @@ func TestScatterBuild(t *testing.T) {
 	if len(ch.Points) != 5 || ch.Points[0].Label != "fast·100" || ch.Points[0].X != 400 || !ch.Frontier {
 		t.Errorf("points %+v", ch.Points)
 	}
+	// Ranked, with its row labels joined: a point is named by the labels.
+	ranked := *sc.Of
+	ranked.Rank, ranked.Join, sc.Of, sc.Join = true, "+", &ranked, " "
+	if ps, err := sc.Build(run, cases); err != nil || ps[1].Chart.(*ScatterChart).Points[0].Label != "fast+100" {
+		t.Errorf("ranked: %+v, %v", ps, err)
+	}
 	s := Section{Workload: "w", Title: "T", Blocks: []BlockSpec{{Scatter: &ScatterSpec{Of: sc.Of, File: "../x.svg", X: "a", Y: "b"}}}}
 	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "plain file name") {
 		t.Errorf("Validate = %v", err)
+	}
+}
+
+// TestEmptyDerived leaves out a derived block that came out empty: nil, a
+// nil pointer or a table without rows.
+func TestEmptyDerived(t *testing.T) {
+	d := Derived{"x": {nil, (*Text)(nil), &Table{Header: []string{"a"}}, &Text{Body: "kept"}}}
+	bs, err := BuildSection(nil, Section{Workload: "w", Title: "T", Blocks: []BlockSpec{{Derived: "x"}}}, nil, d)
+	if err != nil || len(bs) != 1 || bs[0].(*Text).Body != "kept" {
+		t.Errorf("blocks %+v, %v", bs, err)
 	}
 }
 
@@ -383,6 +404,8 @@ func TestDescTable(t *testing.T) {
 		{"table", DescTable{Key: "column", Columns: cols}, "id int64 no|tags list<utf8> yes"},
 		{"list", DescTable{Key: "note", List: "Notes:"}, "Notes:\n\n- a note"},
 		{"none", DescTable{Key: "absent", Columns: cols}, "<nil>"},
+		{"a paragraph each", DescTable{Key: "column", Each: "{name} is {what}, nullable: {nullable}."}, "id is int64, nullable: false.\n\ntags is list<utf8>, nullable: true."},
+		{"a paragraph each, none recorded", DescTable{Key: "note", Each: "{name}: {nullable}"}, "<nil>"},
 	}
 	for _, tt := range tests {
 		var got string
@@ -405,6 +428,55 @@ func TestDescTable(t *testing.T) {
 	s := Section{Workload: "w", Title: "T", Blocks: []BlockSpec{{Descriptors: &DescTable{}}}}
 	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "no key") {
 		t.Errorf("Validate = %v", err)
+	}
+	s.Blocks[0].Descriptors = &DescTable{Key: "input", Facts: []DescFact{{Head: "rows", Text: "{rows:furlongs}"}}}
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "unknown format") {
+		t.Errorf("Validate = %v", err)
+	}
+}
+
+// TestDescFacts: one descriptor's facts as rows — numbers in a format,
+// conditions, fallbacks said with what was recorded, alternatives of one
+// head.
+func TestDescFacts(t *testing.T) {
+	facts := []DescFact{
+		{Head: "file", Text: "{name} ({what})"},
+		{Head: "size", Text: "{bytes:bytes}", Else: "–"},
+		{Head: "rows", Text: "{rows:int} rows"},
+		{Head: "codec", Text: "{codec} around; {inner}", When: []Match{IsNot("codec", "none")}},
+		{Head: "codec", Text: "{inner}", Else: "{codec}"},
+		{Head: "limit", Text: "{limit:int}", When: []Match{IsNot("limit", "0")}, Else: "none"},
+		{Head: "sample", Text: "{sample}"},
+	}
+	tests := []struct {
+		name     string
+		settings map[string]string
+		want     string
+	}{
+		{"all recorded", map[string]string{"bytes": "2048", "rows": "12000", "codec": "gzip", "inner": "snappy", "limit": "100", "sample": "1/2"},
+			"file=f.csv (the input)|size=2,048 B {2048}|rows=12,000 rows|codec=gzip around; snappy|limit=100 {100}|sample=1/2"},
+		{"outer none, limit 0", map[string]string{"bytes": "10", "rows": "1", "codec": "none", "inner": "snappy", "limit": "0"},
+			"file=f.csv (the input)|size=10 B {10}|rows=1 rows|codec=snappy|limit=none"},
+		{"nothing inside, nothing recorded", map[string]string{"codec": "none"},
+			"file=f.csv (the input)|size=–|codec=none|limit=none"},
+	}
+	for _, tt := range tests {
+		run := &results.Run{Descriptors: []results.Descriptor{{Workload: "w", Key: "input", Name: "f.csv", What: "the input", Settings: tt.settings}}}
+		tab, ok := (&DescTable{Key: "input", Caption: "Input", Facts: facts}).Build(run, "w").(*Table)
+		if !ok || strings.Join(tab.Header, "|") != "|" || tab.Caption != "Input" {
+			t.Fatalf("%s: %#v", tt.name, tab)
+		}
+		var rows []string
+		for _, r := range tab.Rows {
+			v := r[1].String()
+			if r[1].Kind == Value {
+				v += fmt.Sprintf(" {%g}", r[1].V)
+			}
+			rows = append(rows, r[0].String()+"="+v)
+		}
+		if got := strings.Join(rows, "|"); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
 	}
 }
 

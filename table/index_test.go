@@ -42,6 +42,7 @@ func TestFindingHelpers(t *testing.T) {
 		{"Across length", len(NewIndex(nil, "subject", "op").Across([]string{"a", "b"}, "read")), 2},
 		{"IntLabel", IntLabel("100000") + " " + IntLabel("x"), "100,000 0"},
 		{"Held", Held(true) + " " + Held(false), "**held** **not held**"},
+		{"Met", Met(true) + " " + Met(false), "met **not met**"},
 		{"LargestFirst under the cap", LargestFirst([]Ranked{{"a", 1}, {"b", 2}}, 2, "%d more"), []string{"b", "a"}},
 		{"LargestFirst over the cap, equals in order", LargestFirst([]Ranked{{"a", 1}, {"b", 3}, {"c", 3}, {"d", 2}}, 2, "%d more"), []string{"b", "c", "2 more"}},
 		{"LargestFirst of nothing", LargestFirst(nil, 2, "%d more"), []string(nil)},

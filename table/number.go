@@ -178,6 +178,15 @@ func Held(ok bool) string {
 	return "**not held**"
 }
 
+// Met is the verdict on a goal: "met" when this run reaches it, "**not
+// met**" otherwise.
+func Met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**not met**"
+}
+
 // Ranked is a line of a finding and the measure it is ranked by (how far
 // off a goal, how wide a spread).
 type Ranked struct {

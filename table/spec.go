@@ -52,13 +52,33 @@ type BlockSpec struct {
 // DescTable declares a table of the run's descriptors of the section's
 // workload with Key, a row each in the order recorded (none: no block).
 // With List set, the descriptors' What follow List's text as a bulleted
-// list instead.
+// list instead; with Facts set, the first descriptor's facts make the rows
+// (a head and a value each, under two blank heads); with Each set, a
+// paragraph per descriptor says Each filled as a DescFact's Text (one a
+// field of which was not recorded is left out).
 type DescTable struct {
 	Key     string       `json:"key"`
 	Caption string       `json:"caption,omitempty"`
 	Columns []DescColumn `json:"columns,omitempty"`
 	Notes   []string     `json:"notes,omitempty"`
 	List    string       `json:"list,omitempty"`
+	Facts   []DescFact   `json:"facts,omitempty"`
+	Each    string       `json:"each,omitempty"`
+}
+
+// DescFact is a row of a DescTable's Facts: Head and Text, in which
+// "{field}" is the descriptor's field ("name", "what" or a setting) and
+// "{field:FORMAT}" that field as a number in the format ("int", "bytes");
+// a Text that is one such number makes a number cell. When a field of Text
+// was not recorded (absent or empty), or When does not match the
+// descriptor's fields, the row says Else, filled with what was recorded
+// (Else "–": a missing value), or is left out without Else. Facts of one
+// Head are alternatives: the first shown is the row.
+type DescFact struct {
+	Head string  `json:"head"`
+	Text string  `json:"text"`
+	When []Match `json:"when,omitempty"`
+	Else string  `json:"else,omitempty"`
 }
 
 // DescColumn is a column of a DescTable: Field is "name", "what" or the
@@ -147,6 +167,11 @@ func (m Match) matches(c *results.Case) bool {
 	default:
 		v, has = c.Labels.Get(m.Key), c.Labels.Has(m.Key)
 	}
+	return m.holds(v, has)
+}
+
+// holds reports whether a value v (has: present) matches.
+func (m Match) holds(v string, has bool) bool {
 	ok := has && (len(m.Values) == 0 || slices.Contains(m.Values, v))
 	return ok != m.Not
 }
@@ -168,7 +193,13 @@ type Spec struct {
 	RowHeads []string `json:"row_heads,omitempty"`
 	// RowFormat writes a row label's value as a number ("int": 1,000).
 	RowFormat map[string]string `json:"row_format,omitempty"`
-	Cols      string            `json:"cols,omitempty"`
+	// Join writes the row labels as one cell, joined by Join ("csv +
+	// zstd"), headed by the first of RowHeads (default: the keys joined).
+	Join string `json:"join,omitempty"`
+	// Rank adds a first column, headed "", numbering the rows from 1 in
+	// their final order (a Rest row has none).
+	Rank bool   `json:"rank,omitempty"`
+	Cols string `json:"cols,omitempty"`
 	// SplitCols gives each table of a Split the pivot columns of its own
 	// cases (default: every value of Cols in the selection, in every
 	// table).
@@ -413,6 +444,16 @@ func (s *Section) Validate() error {
 		}
 		if d := b.Descriptors; d != nil && d.Key == "" {
 			return fmt.Errorf("section %q descriptors %q: no key", s.Title, d.Caption)
+		} else if d != nil {
+			texts := []string{d.Each}
+			for _, f := range d.Facts {
+				texts = append(texts, f.Text, f.Else)
+			}
+			for _, p := range placeholder.FindAllStringSubmatch(strings.Join(texts, ""), -1) {
+				if _, err := ParseFormat(p[2]); err != nil {
+					return fmt.Errorf("section %q descriptors %q: %w", s.Title, d.Caption, err)
+				}
+			}
 		}
 		if p := b.Plot; p != nil {
 			if p.X == "" || p.Series == "" || p.Unit == "" || p.File == "" {

@@ -15,8 +15,8 @@ import (
 
 // Derive implements workload.Workload: the file workloads' derived blocks
 // (the size table read against the input file) and data's own: findings,
-// the input and its schema, the formats not measured and what generated
-// code would gain — from the results only.
+// the uncompressed siblings and what generated code would gain — from the
+// results only.
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	// The interop cells are checks with their own section: a file one
 	// language cannot read is not a failed measurement.
@@ -24,18 +24,8 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 	d := filecase.Derive(Name, run, cases)
 	d["size"] = sizeTable(run, cases)
 	d["findings"] = []table.Block{findings(run, cases, interopLine(cells))}
-	d["input"] = inputBlocks(run)
 	d["codegen"] = codegen(run, cases)
 	d["siblings"] = []table.Block{&table.Text{Body: cmp.Or(siblingsNote(run), filecase.CombinedNote)}}
-	var lines []string
-	for _, f := range table.Descriptors(run, Name, filecase.LabelFormat) {
-		if why := f.Settings[SettingNotMeasured]; why != "" {
-			lines = append(lines, fmt.Sprintf("%s was not measured: %s.", f.Name, why))
-		}
-	}
-	if len(lines) > 0 {
-		d["not-measured"] = []table.Block{&table.Text{Body: strings.Join(lines, "\n\n")}}
-	}
 	return d
 }
 
@@ -87,8 +77,9 @@ func findings(run *results.Run, cases []*results.Case, more ...string) *table.Te
 		if p.Saved() > 0 {
 			vs = ", " + table.Pct(p.Saved()) + " smaller than " + p.Format + " uncompressed"
 		}
-		if ref := inputRef(run); ref != nil && !ref.partial {
-			vs = fmt.Sprintf(", %s than your file (%s, %s)", vsRef(p.FileB, ref.bytes), table.Bytes(ref.bytes), kindLabel(in))
+		if ref, partial := sizedInput(run); ref != nil && partial == "" {
+			b := setInt(ref, SettingBytes)
+			vs = fmt.Sprintf(", %s than your file (%s, %s)", vsRef(p.FileB, b), table.Bytes(b), kindLabel(ref))
 		}
 		lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s%s.", p.Subject(), table.Bytes(p.FileB), vs))
 	}
@@ -114,39 +105,21 @@ func findings(run *results.Run, cases []*results.Case, more ...string) *table.Te
 	return table.Findings(slices.DeleteFunc(append(lines, more...), func(l string) bool { return l == "" }))
 }
 
-// fileRef is the input file as the size table's reference row.
-type fileRef struct {
-	// name is the file's name; what says what it is ("your file: csv,
-	// gzip"); bytes is its size on disk.
-	name, what string
-	bytes      float64
-	// records is the rows it holds, when they are the rows the pairs were
-	// written from (0 otherwise: bytes/record then unknown).
-	records float64
-	// partial says the pairs hold only part of its rows (a row limit or a
-	// sample): their sizes do not compare with it. why says why.
-	partial bool
-	why     string
-}
-
-// inputRef is the input file as the size table's reference row, from the
-// input descriptor (nil if the run recorded none or not its size).
-func inputRef(run *results.Run) *fileRef {
-	in := inputDescriptor(run)
-	if in == nil || !(setInt(in, SettingBytes) > 0) {
-		return nil
+// sizedInput is the run's input descriptor when it recorded the file's
+// size (else nil), and why the pairs' sizes do not compare with the file
+// ("" when they do: they hold all its rows, not a sample or the first rows
+// up to a limit).
+func sizedInput(run *results.Run) (in *results.Descriptor, partial string) {
+	if in = inputDescriptor(run); in == nil || !(setInt(in, SettingBytes) > 0) {
+		return nil, ""
 	}
-	ref := &fileRef{name: in.Name, what: "your file: " + kindLabel(in), bytes: setInt(in, SettingBytes)}
-	rows, limit := setInt(in, SettingRows), setInt(in, SettingLimit)
-	switch {
+	switch limit := setInt(in, SettingLimit); {
 	case in.Settings[SettingSample] != "":
-		ref.partial, ref.why = true, "the rows measured are a sample of it (--sample "+in.Settings[SettingSample]+")"
-	case limit > 0 && rows >= limit:
-		ref.partial, ref.why = true, "only its first "+table.Int(limit)+" rows were measured (--limit)"
-	default:
-		ref.records = rows
+		return in, "the rows measured are a sample of it (--sample " + in.Settings[SettingSample] + ")"
+	case limit > 0 && setInt(in, SettingRows) >= limit:
+		return in, "only its first " + table.Int(limit) + " rows were measured (--limit)"
 	}
-	return ref
+	return in, ""
 }
 
 // sizeTable is the file workloads' size table (filecase.SizeTable) with
@@ -157,25 +130,31 @@ func sizeTable(run *results.Run, cases []*results.Case) []table.Block {
 	if len(ts) == 0 {
 		return nil
 	}
-	t, ref := ts[0], inputRef(run)
-	if ref == nil {
+	t := ts[0]
+	in, partial := sizedInput(run)
+	if in == nil {
 		return []table.Block{t}
 	}
-	row := []table.Cell{table.Str(ref.name), table.Str(ref.what), table.Num(ref.bytes, table.IntF), table.Num(ref.bytes, table.MiBF), table.Num(ref.bytes/ref.records, table.Plain), table.Dash(), table.Dash()}
-	why := "; " + ref.why + ", so the sizes do not compare with it."
-	if !ref.partial {
+	// bytes/record is unknown when the pairs hold part of its rows.
+	b, records, why := setInt(in, SettingBytes), setInt(in, SettingRows), "; "+partial+", so the sizes do not compare with it."
+	if partial != "" {
+		records = 0
+	}
+	row := []table.Cell{table.Str(in.Name), table.Str("your file: " + kindLabel(in)), table.Num(b, table.IntF), table.Num(b, table.MiBF),
+		table.Num(b/records, table.Plain), table.Dash(), table.Dash()}
+	if partial == "" {
 		why = "(compressed as it is on disk); vs your file = how much smaller (or larger) each file is."
 		t.Header, row = append(t.Header, "vs your file"), append(row, table.Dash())
 		for i, r := range t.Rows {
 			vs := table.Dash()
 			if r[2].Kind == table.Value && r[2].V > 0 {
-				vs = table.StrV(vsRef(r[2].V, ref.bytes), r[2].V/ref.bytes)
+				vs = table.StrV(vsRef(r[2].V, b), r[2].V/b)
 			}
 			t.Rows[i] = append(r, vs)
 		}
 	}
 	t.Rows = append([][]table.Cell{row}, t.Rows...)
-	t.Notes = append(t.Notes, fmt.Sprintf("The first row is your file %s as given %s", ref.name, why))
+	t.Notes = append(t.Notes, fmt.Sprintf("The first row is your file %s as given %s", in.Name, why))
 	return []table.Block{t}
 }
 
@@ -205,37 +184,6 @@ func kindLabel(in *results.Descriptor) string {
 		k += ", " + c
 	}
 	return k
-}
-
-// inputBlocks describe the input file as the run recorded it in its
-// descriptors (its schema and the inference notes are declared).
-func inputBlocks(run *results.Run) []table.Block {
-	in := inputDescriptor(run)
-	if in == nil {
-		return nil
-	}
-	limit, skip := table.Num(setInt(in, SettingLimit), table.IntF), "off: a malformed line fails the run"
-	if !(setInt(in, SettingLimit) > 0) {
-		limit = table.Str("none (the whole input)")
-	}
-	if in.Settings[SettingSkipBad] == "true" {
-		skip = table.Int(setInt(in, SettingSkipped)) + " bad lines skipped and counted"
-	}
-	facts := &table.Table{Caption: "Input", Header: []string{"", ""}, Rows: [][]table.Cell{
-		{table.Str("file"), table.Str(in.What)},
-		{table.Str("kind / compression"), table.Str(in.Settings[SettingKind] + " / " + compressionText(in.Settings[SettingCompression], in.Settings[SettingInnerCompression]))},
-		{table.Str("file size"), table.Num(setInt(in, SettingBytes), table.BytesF)},
-		{table.Str("rows measured"), table.Num(setInt(in, SettingRows), table.IntF)},
-		{table.Str("row limit"), limit},
-	}}
-	if v := in.Settings[SettingSample]; v != "" {
-		facts.AddRow(table.Str("sample"), table.Str(v))
-	}
-	if v := in.Settings[SettingInferRows]; v != "" {
-		facts.AddRow(table.Str("--infer-rows"), table.Str(v))
-	}
-	facts.AddRow(table.Str("--skip-bad"), table.Str(skip))
-	return []table.Block{facts}
 }
 
 // recordsTwins maps a data format to the records formats of its family it
@@ -303,13 +251,10 @@ func codegen(run *results.Run, cases []*results.Case) []table.Block {
 			t.AddRow(row...)
 		}
 	}
-	if len(t.Rows) > 0 {
-		blocks = append(blocks, t)
+	if len(blocks) == 0 && t.Empty() {
+		return []table.Block{&table.Text{Body: "The records cases of this run share no format with this data's cases at codec none: run `serbench run records data --input FILE` without filters to compare."}}
 	}
-	if len(blocks) == 0 {
-		blocks = append(blocks, &table.Text{Body: "The records cases of this run share no format with this data's cases at codec none: run `serbench run records data --input FILE` without filters to compare."})
-	}
-	return blocks
+	return append(blocks, t) // without rows, left out of the report
 }
 
 // siblingsNote is the combined table's note naming, for this run, the

@@ -100,7 +100,7 @@ func TestInnerCompression(t *testing.T) {
 			r.Descriptors = append(r.Descriptors, d)
 		}
 		row := ""
-		for _, cells := range inputBlocks(r)[0].(*table.Table).Rows {
+		for _, cells := range inputFacts.Build(r, Name).(*table.Table).Rows {
 			if cells[0].String() == "kind / compression" {
 				row = cells[1].String()
 			}

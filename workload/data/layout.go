@@ -88,6 +88,23 @@ func with(m map[string]string, k, v string) map[string]string {
 	return out
 }
 
+// inputFacts describe the input file as the run recorded it in its
+// descriptor: the kind with the compression around and inside the file,
+// the rows measured and the options that chose them.
+var inputFacts = &table.DescTable{Key: KeyInput, Caption: "Input", Facts: []table.DescFact{
+	{Head: "file", Text: "{what}"},
+	{Head: "kind / compression", Text: "{kind} / {compression} around the file; {inner-compression}",
+		When: []table.Match{table.IsNot(SettingCompression, "none")}},
+	{Head: "kind / compression", Text: "{kind} / {inner-compression}", Else: "{kind} / {compression}"},
+	{Head: "file size", Text: "{file-bytes:bytes}", Else: "–"},
+	{Head: "rows measured", Text: "{rows:int}", Else: "–"},
+	{Head: "row limit", Text: "{limit:int}", When: []table.Match{table.IsNot(SettingLimit, "0")}, Else: "none (the whole input)"},
+	{Head: "sample", Text: "{sample}"},
+	{Head: "--infer-rows", Text: "{infer-rows}"},
+	{Head: "--skip-bad", Text: "{skipped-lines:int} bad lines skipped and counted", When: []table.Match{table.Is(SettingSkipBad, "true")},
+		Else: "off: a malformed line fails the run"},
+}}
+
 // maxColumnRows caps the columns listed by name.
 const maxColumnRows = 30
 
@@ -115,7 +132,7 @@ var columnsTable = &table.Spec{
 func (*Workload) Layout() []table.Section {
 	out := []table.Section{
 		{Title: "Findings", Blocks: []table.BlockSpec{{Derived: "findings"}}},
-		{Title: "Input and schema", Blocks: []table.BlockSpec{{Derived: "input"},
+		{Title: "Input and schema", Blocks: []table.BlockSpec{{Descriptors: inputFacts},
 			{Descriptors: &table.DescTable{Key: KeyColumn, Caption: "Schema (as read: stored for Parquet, Arrow and Avro, inferred for JSON Lines and CSV)",
 				Columns: []table.DescColumn{{Head: "column", Field: "name"}, {Head: "Arrow type", Field: "what"}, {Head: "nullable", Field: "nullable", Map: map[string]string{"true": "yes"}, Else: "no"}},
 				Notes:   []string{"Nested fields are dotted paths; list elements end in []."}}},
@@ -123,7 +140,7 @@ func (*Workload) Layout() []table.Section {
 		}},
 		{Title: "Method: schema-driven formats", Blocks: []table.BlockSpec{
 			{Text: methodText},
-			{Derived: "not-measured"},
+			{Descriptors: &table.DescTable{Key: filecase.LabelFormat, Each: "{name} was not measured: {" + SettingNotMeasured + "}."}},
 			{Subjects: filecase.LabelFormat, SubjectNotes: []string{"path says how the format's code is driven by the schema. A format that compresses itself or needs random access (Parquet) combines with codec none only; every other format with every codec."}},
 			{Subjects: filecase.LabelCodec},
 		}},

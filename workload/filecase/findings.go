@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/serbench/serbench/format"
@@ -322,28 +321,21 @@ func CondenseCases(cs []*results.Case, ops bool, max int) string {
 }
 
 // Summary condenses a file workload's cases (see FileLayout) for the
-// terminal: the fastest pairs by round trip with their size, then the
-// use-case recommendations.
+// terminal: the fastest pairs by round trip with their size (summary),
+// then the use-case recommendations, each its pair's row.
 func Summary(name string, run *results.Run, cases []*results.Case) *table.Table {
-	ps := group(name, run, cases)
-	_, pts := ps.points()
-	if len(pts) == 0 {
+	_, pts := group(name, run, cases).points()
+	t := summary(name).First(cases)
+	if len(pts) == 0 || t == nil {
 		return nil
 	}
-	t := &table.Table{Caption: fmt.Sprintf("%s: %s records, fastest round trips (write + read) and recommendations", name, table.Int(ps.records)),
-		Header: []string{"", "pair", "total", "write", "read", "size"}}
-	row := func(head table.Cell, p Point) {
-		t.AddRow(head, table.Str(p.Subject()), valued(p.TotalNs(), table.DurationF, "", table.SamplesNote(fewer(p.WriteN, p.ReadN))),
-			valued(p.WriteNs, table.DurationF, "", table.SamplesNote(p.WriteN)), valued(p.ReadNs, table.DurationF, "", table.SamplesNote(p.ReadN)), table.Num(p.FileB, table.BytesF))
-	}
-	byTotal := slices.Clone(pts)
-	sort.SliceStable(byTotal, func(a, b int) bool { return byTotal[a].TotalNs() < byTotal[b].TotalNs() })
-	for k, p := range byTotal[:min(8, len(byTotal))] {
-		row(table.Num(float64(k+1), table.IntF), p)
-	}
+	// The pairs whose write and read both succeeded have a total.
+	rows := slices.DeleteFunc(t.Rows, func(r []table.Cell) bool { return !r[2].Num() })
+	t.Rows = slices.Clone(rows[:min(8, len(rows))])
 	for _, r := range append(TopRules()[3:], UseCaseRules()...) {
-		if i := r.Pick(pts); i >= 0 {
-			row(table.Str(strings.ToLower(r.Name)), pts[i])
+		i := r.Pick(pts)
+		if k := slices.IndexFunc(rows, func(row []table.Cell) bool { return i >= 0 && row[1].String() == pts[i].Subject() }); k >= 0 {
+			t.AddRow(append([]table.Cell{table.Str(strings.ToLower(r.Name))}, rows[k][1:]...)...)
 		}
 	}
 	return t

@@ -97,6 +97,18 @@ func SizeTable() *table.Spec {
 		Notes: []string{"Sizes are measured on disk after each write. vs plain = the same format uncompressed ÷ this file."}}
 }
 
+// summary declares the terminal summary's table (Summary): the pairs
+// ranked by round trip, with their times and size.
+func summary(name string) *table.Spec {
+	ns := func(head, op string) table.Column {
+		return table.Column{Head: head, Show: "median", Unit: results.UnitNsPerOp, Format: "duration", At: at(op)}
+	}
+	return &table.Spec{Caption: name + ": {max:" + MetricRecords + "} records, fastest round trips (write + read) and recommendations",
+		Where: matrix, Rows: []string{LabelFormat, LabelCodec}, Join: " + ", RowHeads: []string{"pair"}, Rank: true, Sort: "total",
+		Columns: []table.Column{{Head: "total", Show: "sum", Unit: results.UnitNsPerOp, Format: "duration", At: at(OpWrite), Plus: at(OpRead)},
+			ns("write", OpWrite), ns("read", OpRead), {Head: "size", Show: "median", Unit: MetricFile, Format: "bytes", At: at(OpWrite)}}}
+}
+
 // withHead is column c under another head.
 func withHead(c table.Column, head string) table.Column {
 	c.Head = head

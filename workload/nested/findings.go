@@ -68,19 +68,17 @@ func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
 		}
 	}
 	lines = append(lines, subLines...)
-	if claims.Empty() {
-		claims = nil
-	} else {
+	if !claims.Empty() {
 		lines = append(lines, fmt.Sprintf("Of the seed's findings checked here, %d of %d held in this run (see the table below).", held, len(claims.Rows)))
 	}
-	failed, reason := []string(nil), map[string]string{}
-	for _, c := range table.FailedCases(cases) {
-		if k := name(c); reason[k] == "" {
-			failed, reason[k] = append(failed, k), c.Error
+	if fc := table.FailedCases(cases); len(fc) > 0 {
+		var failed []string
+		for _, c := range fc {
+			if !slices.Contains(failed, name(c)) {
+				failed = append(failed, name(c))
+			}
 		}
-	}
-	if len(failed) > 0 {
-		lines = append(lines, fmt.Sprintf("%d subject × codec pairs FAILED verification and are left out of every ranking: %s (first: %s).", len(failed), strings.Join(failed, ", "), reason[failed[0]]))
+		lines = append(lines, fmt.Sprintf("%d subject × codec pairs FAILED verification and are left out of every ranking: %s (first: %s).", len(failed), strings.Join(failed, ", "), fc[0].Error))
 	}
 	out["findings"], out["claims"], out["summary"] = []table.Block{table.Findings(lines)}, []table.Block{claims}, []table.Block{summary}
 	return out
@@ -142,8 +140,8 @@ func subSchema(reads []*results.Case) ([]string, map[string][]*results.Case) {
 	return subjects, pts
 }
 
-// modelTable is the fitted models of a dataset's sub-schema reads; nil
-// when none fits.
+// modelTable is the fitted models of a dataset's sub-schema reads; empty
+// (left out of the report) when none fits.
 func modelTable(ds string, subjects []string, pts map[string][]*results.Case) *table.Table {
 	t := &table.Table{Caption: ds + ": fitted read time ≈ a + b·columns + c·(largest column MiB), over every query", Header: []string{"subject", "queries", "a", "b per column", "c per MiB of the largest", "R²", "R² with total size instead"}}
 	dur := func(v float64) table.Cell { return table.StrV(strings.Replace(table.Duration(v), "-", "−", 1), v) }
@@ -152,9 +150,6 @@ func modelTable(ds string, subjects []string, pts map[string][]*results.Case) *t
 		if fm, ft := models(pts[s]); fm.ok && ft.ok {
 			t.AddRow(table.Str(s), table.Num(float64(len(pts[s])), table.IntF), dur(fm.a), dur(fm.b), dur(fm.c*(1<<20)), r2(fm.r2), r2(ft.r2))
 		}
-	}
-	if t.Empty() {
-		return nil
 	}
 	return t
 }

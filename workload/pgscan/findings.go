@@ -153,7 +153,7 @@ func (v view) sizeGoals() *table.Text {
 		goals := v.goals(n)
 		nonArrow, _ := v.best(n, v.nonArrow)
 		if x := table.Ratio(v.ix.Get(nonArrow, n), results.UnitVsBaseline, base).V; x > 0 {
-			goals = append(goals, fmt.Sprintf("%s reaches %.0f%% of the fastest non-Arrow method, %s (goal ≥ 90%%: %s).", v.baseline, 100*x, nonArrow, metOr(x >= 0.9)))
+			goals = append(goals, fmt.Sprintf("%s reaches %.0f%% of the fastest non-Arrow method, %s (goal ≥ 90%%: %s).", v.baseline, 100*x, nonArrow, table.Met(x >= 0.9)))
 		}
 		perRow := table.Computed(base, results.UnitBytesPerOp, table.Plain, func(b float64) float64 { return b / rowsOf(base) })
 		for _, g := range append(goals, v.baseline+" allocates "+perRow.String()+" bytes per row (goal ≤ 100 at 10M rows).") {
@@ -185,7 +185,7 @@ func (v view) goals(n string) []string {
 		want float64
 	}{{v.peer, 1.2}, {v.peer2, 1.5}} {
 		if x := table.Ratio(v.ix.Get(p.name, n), results.UnitVsBaseline, base).V; p.name != "" && x > 0 {
-			out = append(out, fmt.Sprintf("%s reads %.2f× as many rows per second as %s (goal ≥ %.1f×: %s).", v.baseline, x, p.name, p.want, metOr(x >= p.want)))
+			out = append(out, fmt.Sprintf("%s reads %.2f× as many rows per second as %s (goal ≥ %.1f×: %s).", v.baseline, x, p.name, p.want, table.Met(x >= p.want)))
 		}
 	}
 	// The lowest client CPU per row of pgarrow's readers and of the other
@@ -204,7 +204,7 @@ func (v view) goals(n string) []string {
 	if ours != "" && others != "" {
 		a, b := cpuPerRow(v.ix.Get(ours, n)), cpuPerRow(v.ix.Get(others, n))
 		out = append(out, fmt.Sprintf("pgarrow's lowest client CPU per row, %s ns (%s), against the best other Arrow reader's, %s ns (%s): %.2f× (goal: the lowest of all Arrow readers: %s).",
-			table.Float(a), ours, table.Float(b), others, a/b, metOr(a < b)))
+			table.Float(a), ours, table.Float(b), others, a/b, table.Met(a < b)))
 	}
 	return out
 }
@@ -215,7 +215,7 @@ func (v view) goals(n string) []string {
 func (v view) replayGoal(n string) string {
 	ref := table.SubjectWithRole(table.Where(v.replay, "rows", n), results.RoleLimit, "")
 	if x := table.Ratio(v.rix.Get(v.baseline, n), results.UnitVsLimit, v.rix.Get(ref, n)).V; ref != "" && x > 0 {
-		return fmt.Sprintf("In the replay, %s needs %.2f× the time of %s, which decodes almost nothing (goal ≤ 2×: %s).", v.baseline, x, ref, metOr(x <= 2))
+		return fmt.Sprintf("In the replay, %s needs %.2f× the time of %s, which decodes almost nothing (goal ≤ 2×: %s).", v.baseline, x, ref, table.Met(x <= 2))
 	}
 	return ""
 }
@@ -303,11 +303,3 @@ func (v view) findings(run *results.Run) []string {
 
 // mrows writes rows per second in millions: "2.56M".
 func mrows(r float64) string { return table.Float(r/1e6) + "M" }
-
-// metOr is a goal's verdict.
-func metOr(ok bool) string {
-	if ok {
-		return "met"
-	}
-	return "**not met**"
-}
