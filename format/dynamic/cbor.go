@@ -115,17 +115,30 @@ type cborSource struct {
 	scratch []byte
 }
 
-// head reads an item head.
+// head reads an item head; an indefinite length (additional information
+// 31) is an error here, where only a definite item may stand (numbers,
+// tags, simple values).
 func (s *cborSource) head() (major byte, arg uint64, err error) {
+	major, arg, indef, err := s.headIndef()
+	if err == nil && indef {
+		return 0, 0, fmt.Errorf("%w: major type %d", errIndefinite, major)
+	}
+	return major, arg, err
+}
+
+// headIndef reads an item head and reports an indefinite length, which
+// RFC 8949 §3.2.2 allows for byte and text strings, arrays and maps
+// (Jackson's CBORGenerator writes every map so).
+func (s *cborSource) headIndef() (major byte, arg uint64, indef bool, err error) {
 	b, err := s.r.ReadByte()
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
 	major, info := b>>5, b&31
 	var n int
 	switch {
 	case info < 24:
-		return major, uint64(info), nil
+		return major, uint64(info), false, nil
 	case info == 24:
 		n = 1
 	case info == 25:
@@ -134,16 +147,43 @@ func (s *cborSource) head() (major byte, arg uint64, err error) {
 		n = 4
 	case info == 27:
 		n = 8
-	case info == 31:
-		return 0, 0, errIndefinite
+	case info == 31 && major >= 2 && major <= 5:
+		return major, 0, true, nil
 	default:
-		return 0, 0, fmt.Errorf("invalid CBOR head byte %#x", b)
+		return 0, 0, false, fmt.Errorf("invalid CBOR head byte %#x", b)
 	}
 	var buf [8]byte
 	if _, err := io.ReadFull(s.r, buf[8-n:]); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	return major, binary.BigEndian.Uint64(buf[:]), nil
+	return major, binary.BigEndian.Uint64(buf[:]), false, nil
+}
+
+// indefinite marks a container of indefinite length on the stack: it
+// holds items until a break byte.
+const indefinite = -1
+
+// cborBreak ends an indefinite-length item.
+const cborBreak = 0xff
+
+// take consumes one item of the innermost container, or pops it and
+// reports false when it is exhausted (a definite count reached, or the
+// break of an indefinite one).
+func (s *cborSource) take() (bool, error) {
+	top := len(s.st) - 1
+	if s.st[top] != indefinite {
+		return s.st.take(), nil
+	}
+	b, err := s.r.Peek(1)
+	if err != nil {
+		return false, err
+	}
+	if b[0] == cborBreak {
+		_, _ = s.r.ReadByte()
+		s.st = s.st[:top]
+		return false, nil
+	}
+	return true, nil
 }
 
 func (s *cborSource) want(major byte) (uint64, error) {
@@ -217,18 +257,52 @@ func (s *cborSource) f64() (float64, error) {
 	return math.Float64frombits(v), err
 }
 func (s *cborSource) bytes(major byte) ([]byte, error) {
-	n, err := s.want(major)
+	m, n, indef, err := s.headIndef()
 	if err != nil {
 		return nil, err
 	}
-	if n > maxValueBytes {
-		return nil, fmt.Errorf("value of %d bytes exceeds limit %d (corrupt length?)", n, maxValueBytes)
+	if m != major {
+		return nil, fmt.Errorf("CBOR major type %d where %d was expected", m, major)
 	}
-	if uint64(cap(s.scratch)) < n {
-		s.scratch = make([]byte, n)
+	if !indef {
+		s.scratch = s.scratch[:0]
+		return s.chunk(n)
 	}
-	s.scratch = s.scratch[:n]
-	_, err = io.ReadFull(s.r, s.scratch)
+	// Definite-length chunks of the same major type until the break.
+	s.scratch = s.scratch[:0]
+	for {
+		b, err := s.r.Peek(1)
+		if err != nil {
+			return nil, err
+		}
+		if b[0] == cborBreak {
+			_, _ = s.r.ReadByte()
+			return s.scratch, nil
+		}
+		n, err := s.want(major)
+		if err != nil {
+			return nil, fmt.Errorf("indefinite-length string: %w", err)
+		}
+		if _, err := s.chunk(n); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// chunk appends the next n bytes to s.scratch and returns it.
+func (s *cborSource) chunk(n uint64) ([]byte, error) {
+	have := uint64(len(s.scratch))
+	if n > maxValueBytes || have+n > maxValueBytes {
+		return nil, fmt.Errorf("value of %d bytes exceeds limit %d (corrupt length?)", have+n, maxValueBytes)
+	}
+	end := int(have + n)
+	if cap(s.scratch) < end {
+		grown := make([]byte, end)
+		copy(grown, s.scratch)
+		s.scratch = grown
+	}
+	s.scratch = s.scratch[:end]
+	_, err := io.ReadFull(s.r, s.scratch[have:])
 	return s.scratch, err
 }
 func (s *cborSource) str() ([]byte, error) { return s.bytes(3) }
@@ -250,9 +324,16 @@ func (s *cborSource) dec(prec, scale int32) (decimal128.Num, error) {
 	return jsonv.ParseDecimal128(string(v), prec, scale)
 }
 func (s *cborSource) container(major byte) error {
-	n, err := s.want(major)
+	m, n, indef, err := s.headIndef()
 	if err != nil {
 		return err
+	}
+	if m != major {
+		return fmt.Errorf("CBOR major type %d where %d was expected", m, major)
+	}
+	if indef {
+		s.st.push(indefinite)
+		return nil
 	}
 	if n > math.MaxInt32 {
 		return fmt.Errorf("container of %d items (corrupt length?)", n)
@@ -262,8 +343,8 @@ func (s *cborSource) container(major byte) error {
 }
 func (s *cborSource) beginRecord(int) error { return s.container(5) }
 func (s *cborSource) nextKey(names []string) (int, error) {
-	if !s.st.take() {
-		return -1, nil
+	if ok, err := s.take(); !ok || err != nil {
+		return -1, err
 	}
 	k, err := s.str()
 	if err != nil {
@@ -272,7 +353,7 @@ func (s *cborSource) nextKey(names []string) (int, error) {
 	return keyIndex(k, names)
 }
 func (s *cborSource) beginList() error    { return s.container(4) }
-func (s *cborSource) more() (bool, error) { return s.st.take(), nil }
+func (s *cborSource) more() (bool, error) { return s.take() }
 
 // NewDecoder implements format.Format.
 func (f *CBOR) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error) {

@@ -11,11 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
@@ -23,52 +24,72 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Measures the three cases with the runner (its jar, through the protocol, one group of three
- * interleaved cases) and with JMH (one fork each), and prints the runner's median ns/op, JMH's
- * score and their ratio. Usage: {@code java -jar jmh-check/target/jmh-check.jar [runner.jar]}.
+ * Measures the three cases with the runner (its jar, through the protocol) and with JMH, each case
+ * in {@link #FORKS} JVMs of its own on both sides — as many runner processes with that case alone
+ * as JMH forks — so neither side's numbers carry another case's JIT profile or live heap, and a
+ * JVM's luck (its heap layout, its compilation order) counts the same on both. The two sides
+ * alternate (runner JVM, JMH fork, runner JVM, …), so a machine that slows down meanwhile slows
+ * both. Each JVM's figure is the median of its samples (the runner's ns/op, JMH's iteration
+ * scores); each side's figure is the median over its JVMs. Prints them and their ratio.
+ * Usage: {@code java -jar jmh-check/target/jmh-check.jar [runner.jar]}.
  */
 public final class Compare {
   static final List<String> JVM = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
+  /** JVMs per case and side. */
+  static final int FORKS = 5;
+  /** Samples (runner) and measurement iterations (JMH) per JVM, each 1 s. */
+  static final int COUNT = 10;
+  /**
+   * JMH's warm-up iterations of 1 s: as long as the runner's warm-up cap (10 sample times, {@code
+   * Calibration.CAP_SAMPLES}), so neither side measures less-warmed code than the other. The
+   * runner's rule warms until three batches agree; on a loaded machine that took it up to 10 s on
+   * the file write, more than JMH's default 5 × 1 s.
+   */
+  static final int WARMUP = 10;
 
   public static void main(String[] args) throws Exception {
     String jar = Path.of(args.length > 0 ? args[0] : "target/serbench-runner.jar").toAbsolutePath().toString();
     if (!new File(jar).isFile()) {
       throw new IllegalArgumentException("no runner jar " + jar + " (build it: mvn -q -o package -DskipTests)");
     }
-    Map<String, Double> runner = runRunner(jar);
-    Map<String, double[]> jmh = runJmh();
-    System.out.println();
-    System.out.println("case          subject       op      rows   runner median ns/op   JMH ns/op (99.9% CI)        runner/JMH");
+    List<String> rows = new ArrayList<>();
     for (String[] c : Cases.ALL) {
-      double r = runner.get(c[0]);
-      double[] j = jmh.get(c[0]);
-      System.out.printf(Locale.ROOT, "%-13s %-13s %-7s %5s   %19.0f   %12.0f ± %-10.0f   %.3f%n",
-          c[0], c[1], c[2], c[3], r, j[0], j[1], r / j[0]);
+      List<Double> runner = new ArrayList<>();
+      List<Double> jmh = new ArrayList<>();
+      for (int f = 0; f < FORKS; f++) {
+        runner.add(runRunner(jar, c).get(c[0]));
+        jmh.add(runJmh(c[0]));
+      }
+      double r = median(runner);
+      double j = median(jmh);
+      System.out.printf(Locale.ROOT, "%s: runner JVMs %s, JMH forks %s (ns/op)%n", c[0], fmt(runner), fmt(jmh));
+      rows.add(String.format(Locale.ROOT, "%-13s %-13s %-7s %5s   %12.0f   %12.0f   %.3f", c[0], c[1], c[2], c[3], r, j, r / j));
     }
+    System.out.println();
+    System.out.println("case          subject       op      rows   runner ns/op      JMH ns/op   runner/JMH");
+    rows.forEach(System.out::println);
   }
 
-  static Map<String, Double> runRunner(String jar) throws Exception {
+  /** One runner process measuring case c alone; its median ns/op by case id. */
+  static Map<String, Double> runRunner(String jar, String[] c) throws Exception {
     Path work = Files.createTempDirectory("serbench-jmh-check");
     Files.createDirectories(work.resolve("tmp"));
-    List<String> cases = new ArrayList<>();
-    for (String[] c : Cases.ALL) {
-      String ds = "media-" + c[3];
-      Path dir = work.resolve("datasets").resolve(ds);
-      if (!Files.exists(dir)) {
-        Files.createDirectories(dir);
-        Dataset d = SampleData.media(Integer.parseInt(c[3]), 1);
-        try (OutputStream o = Files.newOutputStream(dir.resolve("data.arrows"))) {
-          ArrowFiles.writeStream(d.schema(), d.rows(), 4096, o);
-        }
+    String ds = "media-" + c[3];
+    Path dir = work.resolve("datasets").resolve(ds);
+    if (!Files.exists(dir)) {
+      Files.createDirectories(dir);
+      Dataset d = SampleData.media(Integer.parseInt(c[3]), 1);
+      try (OutputStream o = Files.newOutputStream(dir.resolve("data.arrows"))) {
+        ArrowFiles.writeStream(d.schema(), d.rows(), 4096, o);
       }
-      cases.add("{\"id\":\"" + c[0] + "\",\"group\":\"check\",\"subject\":\"" + c[1] + "\",\"role\":\"subject\",\"op\":\""
-          + c[2] + "\",\"dataset\":\"" + ds + "\",\"size\":" + c[3] + ",\"codec\":\"\",\"query\":\"\",\"count\":15,"
-          + "\"min_count\":1,\"budget_ns\":0,\"per_round\":0,\"no_warmup\":false,\"limit_of\":\"\",\"params\":{}}");
     }
+    List<String> cases = List.of("{\"id\":\"" + c[0] + "\",\"group\":\"check\",\"subject\":\"" + c[1] + "\",\"role\":\"subject\",\"op\":\""
+        + c[2] + "\",\"dataset\":\"" + ds + "\",\"size\":" + c[3] + ",\"codec\":\"\",\"query\":\"\",\"count\":" + COUNT + ","
+        + "\"min_count\":1,\"budget_ns\":0,\"per_round\":0,\"no_warmup\":false,\"limit_of\":\"\",\"params\":{}}");
     Files.write(work.resolve("cases.jsonl"), cases);
     // JMH's default iteration is 1 s: the runner's samples here are 1 s too
     Files.writeString(work.resolve("run.json"),
-        "{\"protocol\":1,\"run_id\":\"jmh-check\",\"benchtime_ns\":1000000000,\"max_iters\":1000000000,\"count\":15,\"seed\":1}");
+        "{\"protocol\":1,\"run_id\":\"jmh-check\",\"benchtime_ns\":1000000000,\"max_iters\":1000000000,\"count\":" + COUNT + ",\"seed\":1}");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(JVM);
@@ -93,13 +114,17 @@ public final class Compare {
     }
     Map<String, Double> med = new HashMap<>();
     for (Map.Entry<String, List<Double>> e : samples.entrySet()) {
-      List<Double> xs = new ArrayList<>(e.getValue());
-      xs.sort(null);
-      int k = xs.size();
-      med.put(e.getKey(), k % 2 == 1 ? xs.get(k / 2) : (xs.get(k / 2 - 1) + xs.get(k / 2)) / 2);
-      System.out.printf(Locale.ROOT, "runner %s: %d samples, ns/op %s%n", e.getKey(), k, fmt(e.getValue()));
+      med.put(e.getKey(), median(e.getValue()));
+      System.out.printf(Locale.ROOT, "runner %s: %d samples, ns/op %s%n", e.getKey(), e.getValue().size(), fmt(e.getValue()));
     }
     return med;
+  }
+
+  static double median(List<Double> in) {
+    List<Double> xs = new ArrayList<>(in);
+    xs.sort(null);
+    int k = xs.size();
+    return k % 2 == 1 ? xs.get(k / 2) : (xs.get(k / 2 - 1) + xs.get(k / 2)) / 2;
   }
 
   static String fmt(List<Double> xs) {
@@ -110,33 +135,38 @@ public final class Compare {
     return b.toString();
   }
 
-  static Map<String, double[]> runJmh() throws Exception {
+  /** One JMH fork of case name; the median of its iteration scores (ns/op). */
+  static double runJmh(String name) throws Exception {
+    String method = switch (name) {
+      case "small-decode" -> "smallDecode";
+      case "large-decode" -> "largeDecode";
+      default -> "fileWrite";
+    };
     List<String> jvm = new ArrayList<>(JVM);
     jvm.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
     jvm.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
     jvm.add("--add-opens=java.base/java.util=ALL-UNNAMED");
     Options o = new OptionsBuilder()
-        .include(Bench.class.getName() + "\\.")
+        .include(Bench.class.getName() + "\\." + method + "$")
         .forks(1)
-        .warmupIterations(5)
+        .warmupIterations(WARMUP)
         .warmupTime(TimeValue.seconds(1))
-        .measurementIterations(10)
+        .measurementIterations(COUNT)
         .measurementTime(TimeValue.seconds(1))
         .jvmArgs(jvm.toArray(new String[0]))
         .shouldDoGC(true)
         .build();
-    Collection<RunResult> rs = new Runner(o).run();
-    Map<String, double[]> out = new HashMap<>();
-    for (RunResult r : rs) {
-      String label = r.getParams().getBenchmark();
-      label = label.substring(label.lastIndexOf('.') + 1);
-      String name = switch (label) {
-        case "smallDecode" -> "small-decode";
-        case "largeDecode" -> "large-decode";
-        default -> "file-write";
-      };
-      out.put(name, new double[] {r.getPrimaryResult().getScore(), r.getPrimaryResult().getScoreError()});
+    List<Double> scores = new ArrayList<>();
+    for (RunResult r : new Runner(o).run()) {
+      for (BenchmarkResult b : r.getBenchmarkResults()) {
+        for (IterationResult it : b.getIterationResults()) {
+          scores.add(it.getPrimaryResult().getScore());
+        }
+      }
     }
-    return out;
+    if (scores.isEmpty()) {
+      throw new IllegalStateException("JMH ran no iteration of " + method);
+    }
+    return median(scores);
   }
 }
