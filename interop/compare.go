@@ -159,7 +159,6 @@ var knownCauses = []struct{ match, why string }{
 	{"(major 6, argument 4)", "the writer carried a decimal as CBOR tag 4 (decimal fraction); Go's CBOR reader takes decimal text"},
 	{"Illegal character in:", "parquet-java reads a Parquet file through an Avro schema converted from the file's (parquet-avro), and Avro names allow only [A-Za-z_][A-Za-z0-9_]*: a column whose name is not an Avro name cannot be read that way"},
 	{"invalid name", "the file's Avro schema has a field name that is not an Avro name ([A-Za-z_][A-Za-z0-9_]*), which the Avro specification forbids"},
-	{"indefinite-length items are not supported", "the writer wrote each row as an indefinite-length CBOR map (Jackson's CBORGenerator does for a Map; valid CBOR, RFC 8949 §3.2.2); Go's CBOR reader reads definite lengths only"},
 }
 
 // explain appends the known cause of a reader's error, if any.
