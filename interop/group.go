@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/serbench/serbench/bench"
@@ -35,13 +36,51 @@ func (g *Group) Cases(workload, group, affinity string) []bench.Case {
 	if len(g.Ready) == 0 || len(cells) == 0 {
 		return nil
 	}
+	// For estimates: the matrix costs two start-ups of each runner (its
+	// export and its import invocation) and a file read per cell.
+	est := time.Duration(len(g.Ready))*2*runnerStart + time.Duration(len(cells))*cellRead
 	out := make([]bench.Case, 0, len(cells))
 	for _, c := range cells {
 		ls := append(c.Labels(), g.Labels...)
 		out = append(out, bench.Case{Workload: workload, Name: CaseName, Labels: ls, Group: group,
-			Affinity: affinity, Remote: g, OpTime: 50 * time.Millisecond})
+			Affinity: affinity, Remote: g, OpTime: est / time.Duration(len(cells))})
 	}
 	return out
+}
+
+// Rough costs for a matrix's estimate: a runner process's start-up (the
+// JVM's, Python importing pyarrow) and one cell's file write and read.
+const (
+	runnerStart = 3 * time.Second
+	cellRead    = 150 * time.Millisecond
+)
+
+// only returns the options restricted to the formats of cases: a run
+// filtered to some cells (serbench run --filter) builds only their
+// formats' files, not the whole matrix.
+func (g *Group) only(cases []bench.Case) Options {
+	want := map[string]bool{}
+	for _, c := range cases {
+		want[c.Labels.Get("format")] = true
+	}
+	o := g.Options
+	all := len(want) == 0
+	o.Formats = nil
+	for _, f := range Formats() {
+		if (all || want[f.Name]) && (g.Options.Formats == nil || slices.Contains(g.Options.Formats, f.Name)) {
+			o.Formats = append(o.Formats, f.Name)
+		}
+	}
+	o.Extra = nil
+	for _, f := range g.Options.Extra {
+		if all || want[f.Name] {
+			o.Extra = append(o.Extra, f)
+		}
+	}
+	if o.Formats == nil {
+		o.Formats = []string{} // none of the shared formats, not all of them
+	}
+	return o
 }
 
 // MeasureGroup implements bench.Remote: it builds the matrix and returns
@@ -66,7 +105,7 @@ func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, _ bench.Op
 	if release != nil {
 		defer release()
 	}
-	m, err := Run(ctx, ds, g.Ready, g.Dir, g.Options)
+	m, err := Run(ctx, ds, g.Ready, g.Dir, g.only(cases))
 	if ctx.Err() != nil {
 		return nil, bench.ErrInterrupted
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/digest"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
@@ -257,5 +258,40 @@ func TestFakeRunner(t *testing.T) {
 		if c.OK() && c.Metrics[MetricFileBytes] <= 0 {
 			t.Errorf("case %s has no file size", c.FullName())
 		}
+	}
+}
+
+// TestGroupOnly: a group handed some of its cells (a filtered run) builds
+// only their formats' files.
+func TestGroupOnly(t *testing.T) {
+	extra := Protobuf(goDynamic("msgpack-as-protobuf", dynamic.NewMsgpack))
+	g := &Group{Options: Options{Extra: []Format{extra}}}
+	cellsOf := func(formats ...string) []bench.Case {
+		var out []bench.Case
+		for _, f := range formats {
+			out = append(out, bench.Case{Labels: results.Labels{{Key: "format", Value: f}}})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		cases   []bench.Case
+		formats []string
+		extra   int
+	}{
+		{"protobuf only", cellsOf("protobuf", "protobuf"), []string{}, 1},
+		{"two shared", cellsOf("cbor", "jsonl"), []string{"jsonl", "cbor"}, 0},
+		{"every one", nil, []string{"jsonl", "msgpack", "cbor", "avro-ocf", "parquet", "arrow-ipc"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := g.only(tc.cases)
+			if !slices.Equal(o.Formats, tc.formats) || o.Formats == nil || len(o.Extra) != tc.extra {
+				t.Errorf("formats %q (nil: %v), %d extra; want %q, %d", o.Formats, o.Formats == nil, len(o.Extra), tc.formats, tc.extra)
+			}
+			// Go alone: a cell per format it writes and reads.
+			if n := len(Plan(nil, o)); n != len(tc.formats)+tc.extra {
+				t.Errorf("Go alone plans %d cells, want %d", n, len(tc.formats)+tc.extra)
+			}
+		})
 	}
 }
