@@ -3,8 +3,15 @@
 Three named cases run the same subject code (the runner's own subjects, on
 the tests' generated table) under pyperf and under the runner's loop
 (serbench_runner.measure: testing.B calibration to a 50 ms sample, then 10
-samples with gc.collect() between and the GC disabled inside), each in fresh
-processes, and the medians are compared (want within ±10%).
+samples with gc.collect() between and the GC disabled inside), and the
+medians are compared (want within ±10%).
+
+Each side measures each case in as many fresh processes as the other,
+alternating (a runner process, then a pyperf run of one worker process, and
+again), and its figure is the median of its processes' medians: a Python
+process's luck (hash seed, memory layout) moves a case by several percent,
+so one runner process against pyperf's median over six would compare luck,
+not harnesses; and a machine that slows down meanwhile slows both sides.
 
 pyperf is run twice: as pyperf runs by default (the cyclic GC on during the
 timed loop), and with the GC disabled inside its timed loop as the runner's
@@ -100,6 +107,12 @@ def pyperf_worker() -> None:
     r.bench_time_func(args.case, time_func)
 
 
+def runner_process(case: str) -> float:
+    """The runner's median ns/op of case in a fresh process."""
+    out = subprocess.run([sys.executable, __file__, "--runner-worker", case], check=True, capture_output=True, text=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
 def pyperf_median(case: str, gc_off: bool, processes: int, values: int) -> float:
     import pyperf
 
@@ -129,17 +142,23 @@ def main() -> None:
     import pyperf
 
     print(f"CPython {platform.python_version()}, pyperf {pyperf.__version__}; runner: {BENCHTIME_NS // 1_000_000} ms samples x {COUNT}; ", end="")
-    print(f"pyperf: {processes} processes x {values} values, 1 warm-up, min-time {BENCHTIME_NS / 1e9} s")
-    print(f"{'case':34} {'runner ns/op':>14} {'pyperf ns/op':>14} {'ratio':>7} {'pyperf gc off':>14} {'ratio':>7}")
+    print(f"pyperf: {values} values, 1 warm-up, min-time {BENCHTIME_NS / 1e9} s; {processes} processes a side, alternating")
+    rows = []
     worst = 0.0
     t0 = time.time()
     for case in CASES:
-        out = subprocess.run([sys.executable, __file__, "--runner-worker", case], check=True, capture_output=True, text=True, cwd=ROOT)
-        rn = json.loads(out.stdout)
+        rns, pgs = [], []
+        for _ in range(processes):
+            rns.append(runner_process(case))
+            pgs.append(pyperf_median(case, True, 1, values))
+        rn, pg = statistics.median(rns), statistics.median(pgs)
         pp = pyperf_median(case, False, processes, values)
-        pg = pyperf_median(case, True, processes, values)
         worst = max(worst, abs(rn / pg - 1))
-        print(f"{case:34} {rn:14.0f} {pp:14.0f} {rn / pp:7.3f} {pg:14.0f} {rn / pg:7.3f}", flush=True)
+        each = "; ".join(f"{side} {' '.join(f'{x:.0f}' for x in xs)}" for side, xs in (("runner processes", rns), ("pyperf (gc off)", pgs)))
+        print(f"{case}: {each} (ns/op)", flush=True)
+        rows.append(f"{case:34} {rn:14.0f} {pp:14.0f} {rn / pp:7.3f} {pg:14.0f} {rn / pg:7.3f}")
+    print(f"{'case':34} {'runner ns/op':>14} {'pyperf ns/op':>14} {'ratio':>7} {'pyperf gc off':>14} {'ratio':>7}")
+    print("\n".join(rows))
     print(f"largest difference from pyperf with the same GC handling: {worst * 100:.1f}% (want within 10%); took {time.time() - t0:.0f} s")
 
 
