@@ -107,6 +107,10 @@ func (p *progress) beat() {
 			switch {
 			case p.mode == "bar":
 				p.draw(p.done, p.current)
+			case time.Since(p.lastLine) >= p.every && p.current == "":
+				// Before the first case: a workload generating its data or
+				// building a runner, or a child process starting.
+				p.line("preparing (data, runners)")
 			case time.Since(p.lastLine) >= p.every:
 				p.line("measuring " + p.current)
 			}
