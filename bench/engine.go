@@ -154,6 +154,15 @@ type Options struct {
 	watch *watch // set by RunAll when CaseTimeout is
 }
 
+// Cut reports whether the run's time budget (Deadline) has run out at
+// now, and how many rounds a group then takes (MinRounds, defaulted): a
+// Remote group measured in another process honours the budget as the
+// engine does.
+func (o Options) Cut(now time.Time) (rounds int, cut bool) {
+	o = o.withDefaults()
+	return o.MinRounds, !o.Deadline.IsZero() && now.After(o.Deadline)
+}
+
 func (o Options) withDefaults() Options {
 	if o.Count <= 0 {
 		o.Count = 5

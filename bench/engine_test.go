@@ -291,3 +291,23 @@ func TestEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsCut: the budget is spent only past a set Deadline, and a cut
+// group takes MinRounds (6 by default).
+func TestOptionsCut(t *testing.T) {
+	now := time.Now()
+	for _, tc := range []struct {
+		name   string
+		o      Options
+		rounds int
+		cut    bool
+	}{
+		{"no deadline", Options{}, 6, false},
+		{"before", Options{Deadline: now.Add(time.Minute)}, 6, false},
+		{"after", Options{Deadline: now.Add(-time.Minute), MinRounds: 3}, 3, true},
+	} {
+		if r, c := tc.o.Cut(now); r != tc.rounds || c != tc.cut {
+			t.Errorf("%s: Cut = %d, %v; want %d, %v", tc.name, r, c, tc.rounds, tc.cut)
+		}
+	}
+}

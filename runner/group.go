@@ -84,6 +84,9 @@ type Group struct {
 // MeasureGroup implements bench.Remote.
 func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, opts bench.Options) ([]results.Case, error) {
 	t0 := time.Now()
+	// Past the run's time budget a group takes only its first rounds, as
+	// the Go engine's groups do (bench.Options.Deadline).
+	rounds, cut := opts.Cut(t0)
 	out := make([]results.Case, len(cases))
 	specs := make([]Case, len(cases))
 	for i := range cases {
@@ -103,6 +106,9 @@ func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, opts bench
 			}
 		}
 		spec.MinCount, spec.BudgetNs, spec.PerRound, spec.NoWarmup = c.MinCount, int64(c.Budget), c.PerRound, c.NoWarmup
+		if cut {
+			spec.Count = min(spec.Count, max(spec.MinCount, rounds))
+		}
 		specs[i] = spec
 	}
 	inv, err := g.invoke(ctx, specs, opts)
@@ -121,6 +127,9 @@ func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, opts bench
 	}
 	for i, s := range specs {
 		g.record(&out[i], s, inv)
+		if out[i].Status == results.StatusOK {
+			out[i].Stop = stopReason(len(out[i].Samples), s.Count, cut)
+		}
 	}
 	inRoundRatios(out, specs, inv, byID)
 	for i := range out {
@@ -308,6 +317,18 @@ func (g *Group) record(rc *results.Case, s Case, inv *invocation) {
 	if inv.hello != nil && inv.hello.Alloc != "thread" && inv.hello.Alloc != "process" {
 		rc.Notes = append(rc.Notes, "allocations not measured by this runtime (B/op shows 0)")
 	}
+}
+
+// stopReason is why a runner's case took n samples of count: the run's
+// budget had run out (cut), it took count, or its own budget_ns ended it.
+func stopReason(n, count int, cut bool) string {
+	switch {
+	case cut:
+		return bench.StopRun
+	case n >= count:
+		return bench.StopCount
+	}
+	return bench.StopBudget
 }
 
 // inRoundRatios gives each sample its ratio to the group's baseline and

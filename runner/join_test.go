@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
 )
 
@@ -45,5 +46,24 @@ func TestJoinNesting(t *testing.T) {
 				t.Errorf("subjects %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStopReason: a runner case's stop is the run's budget when the group
+// was cut, else its count or its own budget.
+func TestStopReason(t *testing.T) {
+	for _, tc := range []struct {
+		n, count int
+		cut      bool
+		want     string
+	}{
+		{6, 6, true, bench.StopRun},
+		{3, 20, true, bench.StopRun},
+		{20, 20, false, bench.StopCount},
+		{7, 20, false, bench.StopBudget},
+	} {
+		if got := stopReason(tc.n, tc.count, tc.cut); got != tc.want {
+			t.Errorf("stopReason(%d, %d, %v) = %q, want %q", tc.n, tc.count, tc.cut, got, tc.want)
+		}
 	}
 }
