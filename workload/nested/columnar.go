@@ -20,6 +20,7 @@ import (
 
 	"github.com/serbench/serbench/dataset/nested/nestedparquet"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/results"
 )
 
 // parquetCodecs are the Parquet page codecs of the workload, by name.
@@ -366,7 +367,7 @@ func pqGoRead[T any](path string, leaves []string, out []T, par bool) (err error
 // length differs from the page's uncompressed size, so a page compressing
 // less than 3:1 is decoded from the stale pooled buffer. No lz4 setting
 // avoids it (Level only changes Encode); arrow-go reads the same files.
-const lz4RawBug = "LZ4_RAW file: unless the file is damaged, this is parquet-go v0.32.0's bug: an LZ4_RAW page compressing less than 3:1 is decoded from a stale buffer because Column.decompress drops the buffer lz4.Codec.Decode reallocates (parquet-go/parquet-go#608, fix in PR #609, unreleased; v0.32.0 is the newest on the module proxy); pqarrow reads the same files"
+const lz4RawBug = results.KnownBug + "LZ4_RAW file: unless the file is damaged, this is parquet-go v0.32.0's bug: an LZ4_RAW page compressing less than 3:1 is decoded from a stale buffer because Column.decompress drops the buffer lz4.Codec.Decode reallocates (parquet-go/parquet-go#608, fix in PR #609, unreleased; v0.32.0 is the newest on the module proxy); pqarrow reads the same files"
 
 // usesLz4Raw reports whether any column chunk of pf is LZ4_RAW.
 func usesLz4Raw(pf *pq.File) bool {

@@ -382,15 +382,18 @@ func (a *app) stopOnSignal(parent context.Context, results string) (context.Cont
 
 // failedError is the error (exit status 1) of a run with FAILED cases, or
 // nil. A case that failed because its format cannot hold the data (nested
-// columns in CSV, NaN in JSON) is a documented answer, not a failure; a
-// skipped case (a peer not installed) is not one either.
+// columns in CSV, NaN in JSON) is a documented answer, not a failure; nor
+// is an interop cell, a measured library's published bug
+// (results.KnownBug) or a skipped case (a peer not installed).
 func failedError(r *results.Run) error {
 	var failed []*results.Case
 	for i := range r.Cases {
 		c := &r.Cases[i]
-		// A format that cannot hold the data, or a file another language
-		// cannot read (an interop cell), is a finding, not a failure.
-		if c.Status == results.StatusFailed && !strings.Contains(c.Error, dynamic.ErrCannotHold.Error()) && c.Labels.Get("op") != interop.OpInterop {
+		// A format that cannot hold the data, a file another language
+		// cannot read (an interop cell) or a measured library's published
+		// bug is a finding, not a failure.
+		if c.Status == results.StatusFailed && !strings.Contains(c.Error, dynamic.ErrCannotHold.Error()) &&
+			!strings.Contains(c.Error, results.KnownBug) && c.Labels.Get("op") != interop.OpInterop {
 			failed = append(failed, c)
 		}
 	}
