@@ -190,9 +190,14 @@ func (p *progress) eta() string {
 	}
 	spent := p.wlSpent[p.cur] + time.Since(p.wlFrom)
 	var rest time.Duration
-	if d := p.wlDone[p.cur]; d > 0 {
+	switch d := p.wlDone[p.cur]; {
+	case d >= p.wlCost[p.cur] && d > 0:
+		// The current workload has used up its estimate (its cases cost
+		// more than their estimates say): go by the cases left instead.
+		return ", about " + (time.Duration(float64(time.Since(p.start)) * float64(p.total-p.done) / float64(p.done))).Round(time.Second).String() + " left"
+	case d > 0:
 		rest = time.Duration(float64(p.wlCost[p.cur]-d) * float64(spent) / float64(d))
-	} else {
+	default:
 		rest = p.wlCost[p.cur]
 	}
 	for w, c := range p.wlCost {

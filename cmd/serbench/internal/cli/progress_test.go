@@ -63,3 +63,37 @@ func TestProgressETAFromCost(t *testing.T) {
 		t.Errorf("the time left does not weigh the cases by cost:\n%s", got)
 	}
 }
+
+// TestProgressETANeverNegative: once a workload's cases have cost more
+// than their whole estimate, the time left goes by the cases left, never
+// below zero.
+func TestProgressETANeverNegative(t *testing.T) {
+	var out syncBuf
+	p, err := newProgress("lines", &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := map[string]time.Duration{}
+	for i := range 4 {
+		cost[run.CostKey("w", "A/i="+string(rune('0'+i)))] = 10 * time.Second
+	}
+	p.Begin(4, cost)
+	for i := range 3 {
+		c := bench.Case{Workload: "w", Name: "A", Labels: results.Labels{{Key: "i", Value: string(rune('0' + i))}}}
+		p.Start(i, 4, &c)
+		if i == 0 {
+			// A minute in, the first case has cost more than the
+			// workload's whole estimate.
+			p.mu.Lock()
+			p.start, p.wlFrom = time.Now().Add(-time.Minute), time.Now().Add(-time.Minute)
+			p.wlDone["w"] += 35 * time.Second
+			p.mu.Unlock()
+		}
+		p.Done(i+1, 4, &results.Case{Workload: "w", Name: "A", Labels: results.Labels{{Key: "i", Value: string(rune('0' + i))}}, Status: results.StatusOK})
+	}
+	p.End()
+	got := out.String()
+	if strings.Contains(got, "about -") || !strings.Contains(got, "about 3m0s left") || !strings.Contains(got, "about 1m0s left") {
+		t.Errorf("want the time left from the cases left (3m0s after one case of four in a minute, 1m0s after two), never negative:\n%s", got)
+	}
+}
