@@ -119,13 +119,15 @@ func ParseForkEvent(line string) (e ForkEvent, ok bool) {
 	return ForkEvent{}, false
 }
 
-// ReadCasesFile reads a fork's case list (one full name per line).
+// ReadCasesFile reads a fork's case list (one full name per line). An
+// empty file is an empty, non-nil list: a fork told to measure no case
+// measures none (Options.Cases nil would mean every case).
 func ReadCasesFile(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cases file: %w", err)
 	}
-	var out []string
+	out := []string{}
 	for _, l := range strings.Split(string(b), "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			out = append(out, l)
@@ -191,6 +193,9 @@ const forkBatch = 48
 // may be smaller). A unit's cases need not be adjacent in the plan (a
 // type's encode and decode groups interleave); each batch keeps plan order.
 func batches(cases []bench.Case) [][]bench.Case {
+	if len(cases) == 0 {
+		return nil
+	}
 	unitOf := make([]int, len(cases))
 	first := map[string]int{}
 	var size []int

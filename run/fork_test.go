@@ -438,3 +438,23 @@ func TestForksStopAtBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCasesNoFork: a workload whose selected cases are all measured by
+// runners (Remote) has no batch to fork, and a fork handed an empty case
+// list measures none — it once measured every case of the workload.
+func TestNoCasesNoFork(t *testing.T) {
+	if bs := batches(nil); len(bs) != 0 {
+		t.Errorf("batches(nil) = %d batches, want none", len(bs))
+	}
+	path := filepath.Join(t.TempDir(), "cases.txt")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	names, err := ReadCasesFile(path)
+	if err != nil || names == nil || len(names) != 0 {
+		t.Errorf("an empty cases file reads as %#v, %v; want an empty, non-nil list", names, err)
+	}
+	if got := only([]bench.Case{{Name: "A"}}, names); len(got) != 0 {
+		t.Errorf("only(…, empty list) kept %d cases", len(got))
+	}
+}
