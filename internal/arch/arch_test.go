@@ -4,8 +4,9 @@
 // where the rule says so:
 //
 //   - TestNeverRules: the libraries (psdb, pgarrow, pgserver) import nothing
-//     of the tool; report rendering, the engine and the results model import
-//     no workload, dataset, format or codec, and the engine no report.
+//     of the tool; report rendering, the engine, the results model and the
+//     subject shape import no workload, dataset, format or codec, and the
+//     engine no report.
 //   - TestWorkloadsImportNoWorkload: no workload imports another workload
 //     (tests included); what workloads share lives in a helper under
 //     workload/ that is no workload (workloadHelpers).
@@ -163,6 +164,7 @@ func TestNeverRules(t *testing.T) {
 		{"report", false, []string{"report", "results", "table"}},
 		{"table", false, []string{"table", "results"}},
 		{"bench", false, []string{"bench", "results"}},
+		{"subject", false, []string{"subject", "results"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
