@@ -376,16 +376,8 @@ const (
 
 // formatDescriptor describes a format with the file workloads' tags.
 func formatDescriptor(d format.Descriptor) results.Descriptor {
-	tags := slices.Clone(d.Labels)
-	if d.Compresses {
-		tags = append(tags, filecase.TagCompresses)
-	}
-	if d.RandomAccess {
-		tags = append(tags, filecase.TagRandomAccess)
-	}
-	return results.Descriptor{Key: filecase.LabelFormat, Name: d.Name, Role: results.RoleSubject,
-		What: d.Detail, Module: d.Library, Version: d.Version, Tags: tags,
-		Settings: map[string]string{"buffer": "256 KiB bufio under the encoder", "verified": "every row on read (NULLs, nesting, floats bit for bit)", "path": pathOf(d)}}
+	return filecase.Describe(d, map[string]string{"buffer": "256 KiB bufio under the encoder",
+		"verified": "every row on read (NULLs, nesting, floats bit for bit)", "path": pathOf(d)})
 }
 
 // pathOf says how a format's code is driven.

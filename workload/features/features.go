@@ -17,6 +17,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/features"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -48,11 +49,7 @@ func (*Workload) Description() string {
 
 // Subjects implements workload.Workload.
 func (*Workload) Subjects() []string {
-	var out []string
-	for _, s := range subjects() {
-		out = append(out, s.name)
-	}
-	return out
+	return subject.Names(subjects())
 }
 
 // maxVectorFeatures caps N for vector types (each feature holds 8 values,
@@ -142,9 +139,10 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 		cases []bench.Case
 		descs []results.Descriptor
 	)
-	for _, s := range subjects() {
-		if cfg.WantSubject(s.name) {
-			descs = append(descs, s.descriptor())
+	ss := subjects()
+	for _, s := range ss {
+		if cfg.WantSubject(s.Name()) {
+			descs = append(descs, s.Describe(Name))
 		}
 	}
 	for _, t := range TypesAt(cfg.Scale) {
@@ -152,8 +150,8 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 			if t.IsVector() && n > maxVectorFeatures {
 				continue
 			}
-			for _, s := range subjects() {
-				if !s.supports(t) || !cfg.WantSubject(s.name) {
+			for _, s := range ss {
+				if !s.Accepts(string(t)) || !cfg.WantSubject(s.Name()) {
 					continue
 				}
 				for _, op := range ops {
@@ -199,7 +197,9 @@ func (c *dataCache) get(t ds.Type, n int) (*ds.Data, error) {
 	return d, nil
 }
 
-func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case {
+// newCase is subject s's case for op on the type t input of n features.
+// Setup binds s to the input (outside timing); Verify round-trips it.
+func newCase(data *dataCache, s subject.Subject[*ds.Data, serializer], t ds.Type, n int, op string) bench.Case {
 	var (
 		d       *ds.Data
 		cd      serializer
@@ -209,12 +209,12 @@ func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case
 		Workload: Name,
 		Name:     "Features",
 		Labels: results.Labels{
-			{Key: "subject", Value: s.name},
+			{Key: "subject", Value: s.Name()},
 			{Key: "type", Value: string(t)},
 			{Key: "n", Value: strconv.Itoa(n)},
 			{Key: "op", Value: op},
 		},
-		Role: s.role,
+		Role: s.Desc.Role,
 		// Every subject of one type, size and op is sampled round-robin
 		// with the psdb baseline and the type's limit row.
 		Group:   fmt.Sprintf("%s/%d/%s", t, n, op),
@@ -225,7 +225,7 @@ func newCase(data *dataCache, s subject, t ds.Type, n int, op string) bench.Case
 		if d, err = data.get(t, n); err != nil {
 			return err
 		}
-		if cd, err = s.make(d); err != nil {
+		if cd, err = s.Bind(d); err != nil {
 			return err
 		}
 		return nil

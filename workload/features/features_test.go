@@ -12,6 +12,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/features"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
@@ -45,7 +46,7 @@ func TestEveryTypeVerifies(t *testing.T) {
 	data := newDataCache()
 	for _, typ := range ds.Types() {
 		for _, s := range subjects() {
-			if !s.supports(typ) {
+			if !s.Accepts(string(typ)) {
 				continue
 			}
 			for _, n := range []int{13, 100} {
@@ -129,7 +130,7 @@ func TestPSDBSizesMatchTheSeed(t *testing.T) {
 // TestBrokenSubjectIsFailed shows that a subject whose decoder loses data
 // is recorded as FAILED with the reason and appears so in the report.
 func TestBrokenSubjectIsFailed(t *testing.T) {
-	broken := subject{name: "broken", make: func(d *dsData) (serializer, error) {
+	broken := subject.Subject[*ds.Data, serializer]{Desc: results.Descriptor{Name: "broken"}, Bind: func(d *dsData) (serializer, error) {
 		inner, err := newLimit(d)
 		return lossy{inner}, err
 	}}

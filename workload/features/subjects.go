@@ -21,9 +21,11 @@ import (
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/psdb"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 )
 
-// serializer is one subject prepared for one input: Encode serializes the
+// serializer is one subject prepared for one input, the operations its
+// Bind returns (the Ops of subject.Subject): Encode serializes the
 // source (into a reused buffer where the library allows; the result is
 // valid until the next Encode), Decode parses bytes into Out, reusing its
 // capacity. Every decoder but psdb's returns owned strings (copies);
@@ -34,88 +36,73 @@ type serializer interface {
 	Out() *ds.Output
 }
 
-// A subject is one implementation under test.
-type subject struct {
-	name string
-	role string
-	// note explains what the subject does that affects comparisons.
-	note string
-	// module is the library's module path ("" for serbench's own code
-	// and limit rows); settings are the fairness facts.
-	module   string
-	settings map[string]string
-	// types it supports; nil means all.
-	types []ds.Type
-	make  func(d *ds.Data) (serializer, error)
-}
+// The modules of the libraries the subjects measure, recorded with their
+// linked versions.
+const (
+	protobufModule    = "google.golang.org/protobuf"
+	arrowModule       = "github.com/apache/arrow-go/v18"
+	flatbuffersModule = "github.com/google/flatbuffers"
+)
 
-// descriptor is what the run records about s.
-func (s subject) descriptor() results.Descriptor {
-	d := results.Descriptor{Workload: Name, Key: "subject", Name: s.name, Role: s.role, What: s.note, Settings: s.settings}
-	if s.module != "" {
-		d.Module, d.Version = s.module, format.ModuleVersion(s.module, "unknown")
-	}
-	if s.name == "psdb" {
-		d.Module, d.Version = "github.com/serbench/serbench/psdb", "this build"
-	}
-	return d
-}
-
-func (s subject) supports(t ds.Type) bool {
-	if s.types == nil {
-		return true
-	}
-	for _, x := range s.types {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
+// version is the linked version of module, "unknown" in a binary without
+// dependency information (a test binary).
+func version(module string) string { return format.ModuleVersion(module, "unknown") }
 
 // subjects lists every subject; the psdb subject is first as the report's
-// baseline, the limit row last.
-func subjects() []subject {
+// baseline, the limit row last. Each one's Desc is what the run records
+// about it (Describe(Name) adds the workload); Takes names the types it
+// measures (none: every type); Bind prepares its serializer for one input.
+func subjects() []subject.Subject[*ds.Data, serializer] {
 	// proto3-fixed measures the types whose proto3 field can be varint
 	// or fixed-width: the integers and the bit patterns of fp16 and fp8.
-	var fixedTypes []ds.Type
+	var fixedTypes []string
 	for _, t := range ds.Types() {
 		switch t.Elem() {
 		case ds.Float32, ds.Float64, ds.Bool, ds.String:
 		default:
-			fixedTypes = append(fixedTypes, t)
+			fixedTypes = append(fixedTypes, string(t))
 		}
 	}
 	const vecNote = "vector types: the N·8 values flattened into the one repeated field"
 	// narrowOut is a fairness fact of every subject but psdb and the
 	// limit row, which widen fp16/fp8 to float32 on decode.
 	const narrowOut = "decoded as bit patterns, not widened to float32 as psdb and the limit row do"
-	return []subject{
-		{name: "psdb", role: results.RoleBaseline, note: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice (narrow types widened: int8/16 → int32, uint8/16 → uint32, fp8/fp16 → float32); strings are read as zero-copy views",
-			settings: map[string]string{"reuse": "output buffer and slice", "compression": "none",
+	return []subject.Subject[*ds.Data, serializer]{
+		{Desc: results.Descriptor{Key: "subject", Name: "psdb", Role: results.RoleBaseline, What: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice (narrow types widened: int8/16 → int32, uint8/16 → uint32, fp8/fp16 → float32); strings are read as zero-copy views",
+			// psdb is serbench's own package, built with the binary.
+			Module: "github.com/serbench/serbench/psdb", Version: "this build",
+			Settings: map[string]string{"reuse": "output buffer and slice", "compression": "none",
 				"strings": "views, not copies: ParseStrings into a reused psdb.Strings (offsets into the block; no string bytes copied, 0 allocs)",
-				"vectors": "psdb's vector types, 8 values per feature, written from the flattened N·8 values (AppendFlatVectors), the input every subject gets"}, make: newPSDB},
-		{name: "proto3", role: results.RoleSubject, note: "packed varint repeated fields (the seed's `repeated int32`); decode merges into a reset message to reuse capacity",
-			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
+				"vectors": "psdb's vector types, 8 values per feature, written from the flattened N·8 values (AppendFlatVectors), the input every subject gets"}},
+			Bind: newPSDB},
+		{Desc: results.Descriptor{Key: "subject", Name: "proto3", Role: results.RoleSubject, What: "packed varint repeated fields (the seed's `repeated int32`); decode merges into a reset message to reuse capacity",
+			Module: protobufModule, Version: version(protobufModule), Settings: map[string]string{"reuse": "message and output buffer", "encoding": "varint", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
 				"strings": "copied (owned Go strings)",
-				"types":   "int8/16 in int32 fields, uint8/16/32 in uint32, uint64 in int64 (identical wire bytes), fp16/fp8 bit patterns in uint32 (converted with the shared converters); " + vecNote}, make: newProto(false)},
-		{name: "proto3-fixed", role: results.RoleSubject, note: "the same with fixed-width fields (sfixed32/sfixed64/fixed32), for the types whose proto3 field can be either", types: fixedTypes,
-			module: "google.golang.org/protobuf", settings: map[string]string{"reuse": "message and output buffer", "encoding": "fixed", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
-				"types": "int8/16/32 in sfixed32, int64/uint64 in sfixed64, uint8/16/32 and fp16/fp8 bit patterns in fixed32; " + vecNote}, make: newProto(true)},
-		{name: "arrow", role: results.RoleSubject, note: "Arrow IPC stream, schema, builder and writer made fresh on every call (as in the seed)",
-			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "none (conversion scratch of narrow types reused)", "zero-copy read": "no (values copied out)",
-				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(false)},
-		{name: "arrow-reuse", role: results.RoleSubject, note: "Arrow IPC stream with schema, builder and output buffer reused across calls (the stream writer is per call: a stream must carry its schema)",
-			module: "github.com/apache/arrow-go/v18", settings: map[string]string{"reuse": "schema, builder, output buffer", "zero-copy read": "no (values copied out)",
-				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}, make: newArrow(true)},
-		{name: "flatbuffers", role: results.RoleSubject, note: "FlatBuffers table with one vector, builder reused (Reset)",
-			module: "github.com/google/flatbuffers", settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc", "fp16/fp8 decode": narrowOut,
+				"types":   "int8/16 in int32 fields, uint8/16/32 in uint32, uint64 in int64 (identical wire bytes), fp16/fp8 bit patterns in uint32 (converted with the shared converters); " + vecNote}},
+			Bind: newProto(false)},
+		{Desc: results.Descriptor{Key: "subject", Name: "proto3-fixed", Role: results.RoleSubject, What: "the same with fixed-width fields (sfixed32/sfixed64/fixed32), for the types whose proto3 field can be either",
+			Module: protobufModule, Version: version(protobufModule), Settings: map[string]string{"reuse": "message and output buffer", "encoding": "fixed", "codegen": "protoc-gen-go", "fp16/fp8 decode": narrowOut,
+				"types": "int8/16/32 in sfixed32, int64/uint64 in sfixed64, uint8/16/32 and fp16/fp8 bit patterns in fixed32; " + vecNote}},
+			Takes: fixedTypes, Bind: newProto(true)},
+		{Desc: results.Descriptor{Key: "subject", Name: "arrow", Role: results.RoleSubject, What: "Arrow IPC stream, schema, builder and writer made fresh on every call (as in the seed)",
+			Module: arrowModule, Version: version(arrowModule), Settings: map[string]string{"reuse": "none (conversion scratch of narrow types reused)", "zero-copy read": "no (values copied out)",
+				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}},
+			Bind: newArrow(false)},
+		{Desc: results.Descriptor{Key: "subject", Name: "arrow-reuse", Role: results.RoleSubject, What: "Arrow IPC stream with schema, builder and output buffer reused across calls (the stream writer is per call: a stream must carry its schema)",
+			Module: arrowModule, Version: version(arrowModule), Settings: map[string]string{"reuse": "schema, builder, output buffer", "zero-copy read": "no (values copied out)",
+				"strings": "copied (strings.Clone)", "vectors": "fixed_size_list<8>", "fp16/fp8 decode": narrowOut, "fp8": "bit patterns in a uint8 column (Arrow has no fp8 type)"}},
+			Bind: newArrow(true)},
+		{Desc: results.Descriptor{Key: "subject", Name: "flatbuffers", Role: results.RoleSubject, What: "FlatBuffers table with one vector, builder reused (Reset)",
+			Module: flatbuffersModule, Version: version(flatbuffersModule), Settings: map[string]string{"reuse": "builder", "verified": "no (trusted input)", "codegen": "flatc", "fp16/fp8 decode": narrowOut,
 				"strings": "copied (string(bytes))",
-				"types":   "each type's own FlatBuffers scalar ([byte] … [ulong]); fp16 bit patterns in [ushort], fp8 in [ubyte] (written with CreateByteVector, read with ValuesBytes); vector types: the N·8 values flattened into the one vector"}, make: newFlatbuffers},
-		{name: "psdb-bits", role: results.RoleSubject, note: "psdb's packed-bits bool API: the values are given and returned as packed bits (psdb's own layout), so encode and decode are one copy of N/8 bytes plus the header; it does less work than the row's limit, which converts []bool (its own floor is a copy of N/8 bytes)",
-			types: []ds.Type{ds.Bool}, settings: map[string]string{"reuse": "output buffer and slice", "input/output": "packed bits, not []bool: AppendBoolBits and Block.AppendBoolBits"}, make: newPSDBBits},
-		{name: "limit", role: results.RoleLimit, note: "limit row: per type, the least work any codec with the same input and output must do, as the fastest known pure-Go loop with no format (settings: the method per type)",
-			settings: limitMethods(), make: newLimit},
+				"types":   "each type's own FlatBuffers scalar ([byte] … [ulong]); fp16 bit patterns in [ushort], fp8 in [ubyte] (written with CreateByteVector, read with ValuesBytes); vector types: the N·8 values flattened into the one vector"}},
+			Bind: newFlatbuffers},
+		{Desc: results.Descriptor{Key: "subject", Name: "psdb-bits", Role: results.RoleSubject, What: "psdb's packed-bits bool API: the values are given and returned as packed bits (psdb's own layout), so encode and decode are one copy of N/8 bytes plus the header; it does less work than the row's limit, which converts []bool (its own floor is a copy of N/8 bytes)",
+			Settings: map[string]string{"reuse": "output buffer and slice", "input/output": "packed bits, not []bool: AppendBoolBits and Block.AppendBoolBits"}},
+			Takes: []string{string(ds.Bool)}, Bind: newPSDBBits},
+		{Desc: results.Descriptor{Key: "subject", Name: "limit", Role: results.RoleLimit, What: "limit row: per type, the least work any codec with the same input and output must do, as the fastest known pure-Go loop with no format (settings: the method per type)",
+			Settings: limitMethods()},
+			Bind: newLimit},
 	}
 }
 

@@ -39,10 +39,13 @@ func checkAvroProjection[T any](t *testing.T, recs []T, schema string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		un := f.unmarshal()
+		rc, err := f.Bind(struct{}{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range recs {
 			var v T
-			if err := un(data[i], &v); err != nil {
+			if err := rc.unmarshal(data[i], &v); err != nil {
 				t.Fatalf("%v: record %d: %v", q, i, err)
 			}
 			if mixed {

@@ -73,10 +73,13 @@ func protobufFile[T any](am arrowipc.Mapping[T], pb rowFormat[T], first func() (
 				return err
 			}
 			bw := bufio.NewWriter(w)
-			marshal := pb.marshal()
+			rc, err := pb.Bind(struct{}{})
+			if err != nil {
+				return fmt.Errorf("protobuf: %w", err)
+			}
 			var body, frame []byte
 			for i := range recs {
-				if body, err = marshal(body[:0], &recs[i]); err != nil {
+				if body, err = rc.marshal(body[:0], &recs[i]); err != nil {
 					return fmt.Errorf("protobuf: record %d: %w", i, err)
 				}
 				frame = format.AppendFrame(frame[:0], body)

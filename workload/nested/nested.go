@@ -512,7 +512,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 				return nil, nil, nil, err
 			}
 			rf := rf
-			rowFiles[rf.name+"/"+cname] = add(rf.name, cname, func(path string, recs []T) (int64, error) { return writeRows(path, rf, c, recs) })
+			rowFiles[rf.Name()+"/"+cname] = add(rf.Name(), cname, func(path string, recs []T) (int64, error) { return writeRows(path, rf, c, recs) })
 		}
 	}
 	ds.files = files
@@ -582,9 +582,9 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	for _, rf := range rows {
 		for _, cname := range rowCodecs() {
 			c := codecs.MustParse(cname)
-			f := rowFiles[rf.name+"/"+cname]
+			f := rowFiles[rf.Name()+"/"+cname]
 			for _, par := range []bool{false, true} {
-				subject := rf.name
+				subject := rf.Name()
 				if par {
 					subject += ParSuffix
 				}
@@ -648,9 +648,9 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 		// query; one codec and the parallel reader keep the sweep within
 		// the default scale's minutes), one sample after verification.
 		for _, rf := range rows {
-			subject := rf.name + ParSuffix
+			subject := rf.Name() + ParSuffix
 			if cfg.WantSubject(subject) {
-				rc := ds.readCase(rowFiles[rf.name+"/"+rowSubsetCodec], subject, q, TierDecodeProject, group, rowRead(rf, codecs.MustParse(rowSubsetCodec), true))
+				rc := ds.readCase(rowFiles[rf.Name()+"/"+rowSubsetCodec], subject, q, TierDecodeProject, group, rowRead(rf, codecs.MustParse(rowSubsetCodec), true))
 				rowSweep(&rc)
 				cases = append(cases, rc)
 			}
@@ -672,8 +672,8 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 		}
 		// Projection structs (native skipping of the reflection decoders).
 		for _, rf := range rows {
-			subject := rf.name + StructParSuffix
-			dec := structDecoders()[rf.name]
+			subject := rf.Name() + StructParSuffix
+			dec := structDecoders()[rf.Name()]
 			if dec == nil || !cfg.WantSubject(subject) {
 				continue
 			}
@@ -681,7 +681,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("projection struct for %s: %w", q.id, err)
 			}
-			rc := ds.readCase(rowFiles[rf.name+"/"+rowSubsetCodec], subject, q, TierNative, group, rowRead(pf, codecs.MustParse(rowSubsetCodec), true))
+			rc := ds.readCase(rowFiles[rf.Name()+"/"+rowSubsetCodec], subject, q, TierNative, group, rowRead(pf, codecs.MustParse(rowSubsetCodec), true))
 			rowSweep(&rc)
 			cases = append(cases, rc)
 		}
@@ -1200,25 +1200,24 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 		What:     "arrow-ipc with record batches decoded and assembled across GOMAXPROCS goroutines (RecordBatchAt is safe for concurrent use)",
 		Settings: ipcSettings("record batches"), Tags: []string{"columnar", "parallel"}})
 	for _, rf := range rowDescriptors() {
-		frame := "uvarint length-prefixed"
-		if rf.text {
-			frame = "newline-separated"
-		}
-		add(results.Descriptor{Name: rf.name, Module: rf.module, Version: rf.ver, What: rf.what,
-			Settings: map[string]string{"framing": frame, "projection": "decode and project", "parallel": "no", "codecs": "gzip, lz4 (stream)"}, Tags: []string{"row"}})
-		add(results.Descriptor{Name: rf.name + ParSuffix, Module: rf.module, Version: rf.ver,
-			What:     fmt.Sprintf("%s decoded in batches of %d records across GOMAXPROCS goroutines (the seed's -par); one goroutine decompresses and splits", rf.name, ParBatch),
-			Settings: map[string]string{"framing": frame, "projection": "decode and project", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
+		d := rf.Describe("")
+		frame := d.Settings[settingFraming]
+		d.Settings = map[string]string{settingFraming: frame, "projection": "decode and project", "parallel": "no", "codecs": "gzip, lz4 (stream)"}
+		d.Tags = []string{"row"}
+		add(d)
+		add(results.Descriptor{Name: rf.Name() + ParSuffix, Module: d.Module, Version: d.Version,
+			What:     fmt.Sprintf("%s decoded in batches of %d records across GOMAXPROCS goroutines (the seed's -par); one goroutine decompresses and splits", rf.Name(), ParBatch),
+			Settings: map[string]string{settingFraming: frame, "projection": "decode and project", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
 	}
 	add(results.Descriptor{Name: SubjectAvroReaderPar, Module: "github.com/hamba/avro/v2", Version: format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
 		What:     fmt.Sprintf("the Avro lz4 file decoded with a reader schema of only the queried fields, resolved against the writer schema (hamba/avro skips the rest), in batches of %d records across GOMAXPROCS; a named record wanted with different fields at two places (TPC-H's nation) keeps their union and is projected after", ParBatch),
 		Settings: map[string]string{"projection": "reader schema (native skipping)", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
 	for _, rf := range rowDescriptors() {
-		if structDecoders()[rf.name] == nil {
+		if structDecoders()[rf.Name()] == nil {
 			continue
 		}
-		add(results.Descriptor{Name: rf.name + StructParSuffix, Module: rf.module, Version: rf.ver,
-			What:     fmt.Sprintf("the %s %s file decoded into a projection struct — a Go type built with reflect.StructOf holding only the queried fields, tags kept — so the decoder skips the other keys without building their values (it still scans them), then copied into the dataset's struct; batches of %d records across GOMAXPROCS", rf.name, rowSubsetCodec, ParBatch),
+		add(results.Descriptor{Name: rf.Name() + StructParSuffix, Module: rf.Desc.Module, Version: rf.Desc.Version,
+			What:     fmt.Sprintf("the %s %s file decoded into a projection struct — a Go type built with reflect.StructOf holding only the queried fields, tags kept — so the decoder skips the other keys without building their values (it still scans them), then copied into the dataset's struct; batches of %d records across GOMAXPROCS", rf.Name(), rowSubsetCodec, ParBatch),
 			Settings: map[string]string{"projection": "projection struct (native skipping)", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
 	}
 	add(results.Descriptor{Name: SubjectReadBytes, Role: results.RoleLimit, What: "reads the JSON-gzip file's bytes (256 KiB reads): the I/O floor"})
@@ -1252,11 +1251,7 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 // dataset (the descriptors do not depend on the record type).
 func rowDescriptors() []rowFormat[struct{}] {
 	av, _ := avroFormat[struct{}](`{"type":"record","name":"x","fields":[]}`)
+	none := func() rowCodec[struct{}] { return rowCodec[struct{}]{} }
 	return []rowFormat[struct{}]{ednFormat[struct{}](), jsonStd[struct{}](), jsonGoccy[struct{}](),
-		{name: "msgpack", module: "github.com/tinylib/msgp", ver: format.ModuleVersion("github.com/tinylib/msgp", "v1.6.5"),
-			what: "MessagePack with tinylib/msgp generated code, length-prefixed"},
-		cborFormat[struct{}](),
-		{name: "protobuf", module: "google.golang.org/protobuf", ver: format.ModuleVersion("google.golang.org/protobuf", "v1.36.12"),
-			what: "Protocol Buffers (protoc-gen-go messages, converted to and from the Go struct), length-prefixed"},
-		av}
+		msgpackDesc(none), cborFormat[struct{}](), protobufDesc(none), av}
 }

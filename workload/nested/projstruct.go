@@ -128,8 +128,12 @@ func projStructFormat[T any](rf rowFormat[T], leaves []string, decode func(b []b
 	if err != nil {
 		return rowFormat[T]{}, err
 	}
-	rf.unmarshal = func() func([]byte, *T) error {
-		return func(b []byte, v *T) error {
+	return rf.With(func(in struct{}) (rowCodec[T], error) {
+		rc, err := rf.Bind(in)
+		if err != nil {
+			return rc, err
+		}
+		rc.unmarshal = func(b []byte, v *T) error {
 			pv := reflect.New(ps.typ)
 			if err := decode(b, pv.Interface()); err != nil {
 				return err
@@ -137,6 +141,6 @@ func projStructFormat[T any](rf rowFormat[T], leaves []string, decode func(b []b
 			ps.copy(reflect.ValueOf(v).Elem(), pv.Elem())
 			return nil
 		}
-	}
-	return rf, nil
+		return rc, nil
+	}), nil
 }

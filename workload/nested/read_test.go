@@ -243,9 +243,9 @@ func TestTruncatedFiles(t *testing.T) {
 		for _, cn := range rowCodecs() {
 			c := codecs.MustParse(cn)
 			kinds = append(kinds,
-				kind{rf.name + "-" + cn, func(p string) (int64, error) { return writeRows(p, rf, c, recs) },
+				kind{rf.Name() + "-" + cn, func(p string) (int64, error) { return writeRows(p, rf, c, recs) },
 					func(p string, out []media.Record) error { return readRows(p, rf, c, out, nil) }},
-				kind{rf.name + "-par-" + cn, func(p string) (int64, error) { return writeRows(p, rf, c, recs) },
+				kind{rf.Name() + "-par-" + cn, func(p string) (int64, error) { return writeRows(p, rf, c, recs) },
 					func(p string, out []media.Record) error { return readRowsPar(p, rf, c, out, nil) }})
 		}
 	}

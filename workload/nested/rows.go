@@ -21,67 +21,91 @@ import (
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/protobuf"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 )
 
-// rowFormat is one row format of the nested workload: how one record is
-// marshalled and unmarshalled. Text formats are written one record a line,
-// binary formats each record behind its uvarint length (the seed's
-// framing). Marshal and unmarshal functions carry per-goroutine state, so
-// each reader goroutine asks for its own.
-type rowFormat[T any] struct {
-	name   string
-	text   bool
-	module string
-	ver    string
-	what   string
-	// marshal returns a function appending the encoding of v to dst.
-	marshal func() func(dst []byte, v *T) ([]byte, error)
-	// unmarshal returns a function decoding b into v (v is zero).
-	unmarshal func() func(b []byte, v *T) error
+// rowCodec is one goroutine's marshal and unmarshal of a row format. The
+// functions may share state (a reused protobuf message), so each goroutine
+// binds its own codec.
+type rowCodec[T any] struct {
+	// marshal appends the encoding of v to dst.
+	marshal func(dst []byte, v *T) ([]byte, error)
+	// unmarshal decodes b into v (v is zero).
+	unmarshal func(b []byte, v *T) error
 }
 
+// rowFormat is one row format of the nested workload as a subject: its
+// description, and a Bind returning a goroutine's codec. Text formats are
+// written one record a line, binary formats each record behind its uvarint
+// length (the seed's framing); the descriptor's framing setting says which.
+type rowFormat[T any] = subject.Subject[struct{}, rowCodec[T]]
+
+// Framing settings of a row format's descriptor.
+const (
+	settingFraming = "framing"
+	framingLines   = "newline-separated"
+	framingLength  = "uvarint length-prefixed"
+)
+
+// newRowFormat describes a row format named name of module's library
+// (version ver) whose codecs bind returns.
+func newRowFormat[T any](name string, text bool, module, ver, what string, bind func() rowCodec[T]) rowFormat[T] {
+	frame := framingLength
+	if text {
+		frame = framingLines
+	}
+	return rowFormat[T]{
+		Desc: results.Descriptor{Name: name, Module: module, Version: ver, What: what, Settings: map[string]string{settingFraming: frame}},
+		Bind: func(struct{}) (rowCodec[T], error) { return bind(), nil },
+	}
+}
+
+// isText reports whether rf writes one record a line.
+func isText[T any](rf rowFormat[T]) bool { return rf.Desc.Settings[settingFraming] == framingLines }
+
 func jsonStd[T any]() rowFormat[T] {
-	return rowFormat[T]{name: "json", text: true, module: "encoding/json", ver: format.GoVersion(),
-		what: "encoding/json by reflection, one record a line",
-		marshal: func() func([]byte, *T) ([]byte, error) {
-			return func(dst []byte, v *T) ([]byte, error) {
-				b, err := json.Marshal(v)
-				return append(dst, b...), err
+	return newRowFormat("json", true, "encoding/json", format.GoVersion(),
+		"encoding/json by reflection, one record a line",
+		func() rowCodec[T] {
+			return rowCodec[T]{
+				marshal: func(dst []byte, v *T) ([]byte, error) {
+					b, err := json.Marshal(v)
+					return append(dst, b...), err
+				},
+				unmarshal: func(b []byte, v *T) error { return json.Unmarshal(b, v) },
 			}
-		},
-		unmarshal: func() func([]byte, *T) error {
-			return func(b []byte, v *T) error { return json.Unmarshal(b, v) }
-		}}
+		})
 }
 
 func jsonGoccy[T any]() rowFormat[T] {
-	return rowFormat[T]{name: "json-goccy", text: true, module: "github.com/goccy/go-json",
-		ver:  format.ModuleVersion("github.com/goccy/go-json", "v0.12.0"),
-		what: "goccy/go-json (compiled reflection), one record a line",
-		marshal: func() func([]byte, *T) ([]byte, error) {
-			return func(dst []byte, v *T) ([]byte, error) {
-				b, err := gojson.Marshal(v)
-				return append(dst, b...), err
+	return newRowFormat("json-goccy", true, "github.com/goccy/go-json",
+		format.ModuleVersion("github.com/goccy/go-json", "v0.12.0"),
+		"goccy/go-json (compiled reflection), one record a line",
+		func() rowCodec[T] {
+			return rowCodec[T]{
+				marshal: func(dst []byte, v *T) ([]byte, error) {
+					b, err := gojson.Marshal(v)
+					return append(dst, b...), err
+				},
+				unmarshal: func(b []byte, v *T) error { return gojson.Unmarshal(b, v) },
 			}
-		},
-		unmarshal: func() func([]byte, *T) error {
-			return func(b []byte, v *T) error { return gojson.Unmarshal(b, v) }
-		}}
+		})
 }
 
 func ednFormat[T any]() rowFormat[T] {
-	return rowFormat[T]{name: "edn", text: true, module: "olympos.io/encoding/edn",
-		ver:  format.ModuleVersion("olympos.io/encoding/edn", "v0.0.0-20201019073823-d3554ca0b0a3"),
-		what: "EDN by reflection (olympos.io/encoding/edn; keys from the Go field names), one record a line — the seed's baseline format",
-		marshal: func() func([]byte, *T) ([]byte, error) {
-			return func(dst []byte, v *T) ([]byte, error) {
-				b, err := edn.Marshal(v)
-				return append(dst, b...), err
+	return newRowFormat("edn", true, "olympos.io/encoding/edn",
+		format.ModuleVersion("olympos.io/encoding/edn", "v0.0.0-20201019073823-d3554ca0b0a3"),
+		"EDN by reflection (olympos.io/encoding/edn; keys from the Go field names), one record a line — the seed's baseline format",
+		func() rowCodec[T] {
+			return rowCodec[T]{
+				marshal: func(dst []byte, v *T) ([]byte, error) {
+					b, err := edn.Marshal(v)
+					return append(dst, b...), err
+				},
+				unmarshal: func(b []byte, v *T) error { return edn.Unmarshal(b, v) },
 			}
-		},
-		unmarshal: func() func([]byte, *T) error {
-			return func(b []byte, v *T) error { return edn.Unmarshal(b, v) }
-		}}
+		})
 }
 
 // msgpRecord is a record type with tinylib/msgp's generated methods.
@@ -91,61 +115,69 @@ type msgpRecord[T any] interface {
 	msgp.Unmarshaler
 }
 
+// msgpackDesc describes the msgp row format whatever the record type.
+func msgpackDesc[T any](bind func() rowCodec[T]) rowFormat[T] {
+	return newRowFormat("msgpack", false, "github.com/tinylib/msgp",
+		format.ModuleVersion("github.com/tinylib/msgp", "v1.6.5"),
+		"MessagePack with tinylib/msgp generated code, length-prefixed", bind)
+}
+
 func msgpackMsgp[T any, P msgpRecord[T]]() rowFormat[T] {
-	return rowFormat[T]{name: "msgpack", module: "github.com/tinylib/msgp",
-		ver:  format.ModuleVersion("github.com/tinylib/msgp", "v1.6.5"),
-		what: "MessagePack with tinylib/msgp generated code, length-prefixed",
-		marshal: func() func([]byte, *T) ([]byte, error) {
-			return func(dst []byte, v *T) ([]byte, error) { return P(v).MarshalMsg(dst) }
-		},
-		unmarshal: func() func([]byte, *T) error {
-			return func(b []byte, v *T) error {
+	return msgpackDesc(func() rowCodec[T] {
+		return rowCodec[T]{
+			marshal: func(dst []byte, v *T) ([]byte, error) { return P(v).MarshalMsg(dst) },
+			unmarshal: func(b []byte, v *T) error {
 				rest, err := P(v).UnmarshalMsg(b)
 				if err == nil && len(rest) != 0 {
 					err = fmt.Errorf("%d bytes after the record", len(rest))
 				}
 				return err
-			}
-		}}
+			},
+		}
+	})
 }
 
 func cborFormat[T any]() rowFormat[T] {
-	return rowFormat[T]{name: "cbor", module: "github.com/fxamacker/cbor/v2",
-		ver:  format.ModuleVersion("github.com/fxamacker/cbor/v2", "v2.10.0"),
-		what: "CBOR by reflection (fxamacker/cbor), length-prefixed",
-		marshal: func() func([]byte, *T) ([]byte, error) {
-			return func(dst []byte, v *T) ([]byte, error) {
-				b, err := cbor.Marshal(v)
-				return append(dst, b...), err
+	return newRowFormat("cbor", false, "github.com/fxamacker/cbor/v2",
+		format.ModuleVersion("github.com/fxamacker/cbor/v2", "v2.10.0"),
+		"CBOR by reflection (fxamacker/cbor), length-prefixed",
+		func() rowCodec[T] {
+			return rowCodec[T]{
+				marshal: func(dst []byte, v *T) ([]byte, error) {
+					b, err := cbor.Marshal(v)
+					return append(dst, b...), err
+				},
+				unmarshal: func(b []byte, v *T) error { return cbor.Unmarshal(b, v) },
 			}
-		},
-		unmarshal: func() func([]byte, *T) error {
-			return func(b []byte, v *T) error { return cbor.Unmarshal(b, v) }
-		}}
+		})
+}
+
+// protobufDesc describes the protobuf row format whatever the record type.
+func protobufDesc[T any](bind func() rowCodec[T]) rowFormat[T] {
+	return newRowFormat("protobuf", false, "google.golang.org/protobuf",
+		format.ModuleVersion("google.golang.org/protobuf", "v1.36.12"),
+		"Protocol Buffers (protoc-gen-go messages, converted to and from the Go struct), length-prefixed", bind)
 }
 
 func protobufFormat[T any, M proto.Message](m protobuf.Mapping[T, M]) rowFormat[T] {
-	return rowFormat[T]{name: "protobuf", module: "google.golang.org/protobuf",
-		ver:  format.ModuleVersion("google.golang.org/protobuf", "v1.36.12"),
-		what: "Protocol Buffers (protoc-gen-go messages, converted to and from the Go struct), length-prefixed",
-		marshal: func() func([]byte, *T) ([]byte, error) {
-			msg := m.New()
-			return func(dst []byte, v *T) ([]byte, error) {
+	return protobufDesc(func() rowCodec[T] {
+		// One message per goroutine, reused by its marshals and unmarshals.
+		msg := m.New()
+		return rowCodec[T]{
+			marshal: func(dst []byte, v *T) ([]byte, error) {
 				if err := m.ToMsg(v, msg); err != nil {
 					return dst, err
 				}
 				return proto.MarshalOptions{}.MarshalAppend(dst, msg)
-			}
-		},
-		unmarshal: func() func([]byte, *T) error {
-			msg := m.New()
-			return func(b []byte, v *T) error {
+			},
+			unmarshal: func(b []byte, v *T) error {
 				if err := (proto.UnmarshalOptions{}).Unmarshal(b, msg); err != nil {
 					return err
 				}
 				return m.FromMsg(msg, v)
-			}
-		}}
+			},
+		}
+	})
 }
 
 func avroFormat[T any](schema string) (rowFormat[T], error) {
@@ -153,18 +185,18 @@ func avroFormat[T any](schema string) (rowFormat[T], error) {
 	if err != nil {
 		return rowFormat[T]{}, fmt.Errorf("avro schema: %w", err)
 	}
-	return rowFormat[T]{name: "avro", module: "github.com/hamba/avro/v2",
-		ver:  format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
-		what: "Avro binary datums by reflection (hamba/avro), writer schema out of band, length-prefixed",
-		marshal: func() func([]byte, *T) ([]byte, error) {
-			return func(dst []byte, v *T) ([]byte, error) {
-				b, err := avro.Marshal(s, v)
-				return append(dst, b...), err
+	return newRowFormat("avro", false, "github.com/hamba/avro/v2",
+		format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
+		"Avro binary datums by reflection (hamba/avro), writer schema out of band, length-prefixed",
+		func() rowCodec[T] {
+			return rowCodec[T]{
+				marshal: func(dst []byte, v *T) ([]byte, error) {
+					b, err := avro.Marshal(s, v)
+					return append(dst, b...), err
+				},
+				unmarshal: func(b []byte, v *T) error { return avro.Unmarshal(s, b, v) },
 			}
-		},
-		unmarshal: func() func([]byte, *T) error {
-			return func(b []byte, v *T) error { return avro.Unmarshal(s, b, v) }
-		}}, nil
+		}), nil
 }
 
 // writeRows writes recs to path with f, compressed with c; it returns the
@@ -181,15 +213,19 @@ func writeRows[T any](path string, f rowFormat[T], c codec.Codec, recs []T) (int
 		return 0, fmt.Errorf("%s writer: %w", c.Info().Name, err)
 	}
 	w := bufio.NewWriterSize(cw, 64<<10)
-	marshal := f.marshal()
+	rc, err := f.Bind(struct{}{})
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	text := isText(f)
 	var body, frame []byte
 	for i := range recs {
-		if body, err = marshal(body[:0], &recs[i]); err != nil {
-			return 0, fmt.Errorf("%s: record %d: %w", f.name, i, err)
+		if body, err = rc.marshal(body[:0], &recs[i]); err != nil {
+			return 0, fmt.Errorf("%s: record %d: %w", f.Name(), i, err)
 		}
-		if f.text {
+		if text {
 			if bytes.IndexByte(body, '\n') >= 0 {
-				return 0, fmt.Errorf("%s: record %d: encoding holds a newline", f.name, i)
+				return 0, fmt.Errorf("%s: record %d: encoding holds a newline", f.Name(), i)
 			}
 			body = append(body, '\n')
 			_, err = w.Write(body)
@@ -276,8 +312,11 @@ func readRows[T any](path string, f rowFormat[T], c codec.Codec, out []T, post f
 		return err
 	}
 	defer done()
-	sp := newSplitter(r, f.text)
-	unmarshal := f.unmarshal()
+	rc, err := f.Bind(struct{}{})
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	sp := newSplitter(r, isText(f))
 	n := 0
 	for {
 		b, err := sp.next()
@@ -285,13 +324,13 @@ func readRows[T any](path string, f rowFormat[T], c codec.Codec, out []T, post f
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: record %d: %w", f.name, n, err)
+			return fmt.Errorf("%s: record %d: %w", f.Name(), n, err)
 		}
 		if n >= len(out) {
-			return fmt.Errorf("%s: %w", f.name, errTooMany)
+			return fmt.Errorf("%s: %w", f.Name(), errTooMany)
 		}
-		if err := safeUnmarshal(unmarshal, b, &out[n]); err != nil {
-			return fmt.Errorf("%s: record %d: %w", f.name, n, err)
+		if err := safeUnmarshal(rc.unmarshal, b, &out[n]); err != nil {
+			return fmt.Errorf("%s: record %d: %w", f.Name(), n, err)
 		}
 		if post != nil {
 			post(&out[n])
@@ -299,7 +338,7 @@ func readRows[T any](path string, f rowFormat[T], c codec.Codec, out []T, post f
 		n++
 	}
 	if n != len(out) {
-		return fmt.Errorf("%s: read %d of %d: %w", f.name, n, len(out), errTooFew)
+		return fmt.Errorf("%s: read %d of %d: %w", f.Name(), n, len(out), errTooFew)
 	}
 	return nil
 }
@@ -350,13 +389,20 @@ func readRowsPar[T any](path string, f rowFormat[T], c codec.Codec, out []T, pos
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			unmarshal := f.unmarshal()
+			rc, err := f.Bind(struct{}{})
+			if err != nil {
+				fail(fmt.Errorf("%s: %w", f.Name(), err))
+			}
 			for b := range work {
+				if err != nil {
+					free <- b
+					continue
+				}
 				prev := 0
 				for k, end := range b.ends {
 					i := b.start + k
-					if err := safeUnmarshal(unmarshal, b.data[prev:end], &out[i]); err != nil {
-						fail(fmt.Errorf("%s: record %d: %w", f.name, i, err))
+					if err := safeUnmarshal(rc.unmarshal, b.data[prev:end], &out[i]); err != nil {
+						fail(fmt.Errorf("%s: record %d: %w", f.Name(), i, err))
 						break
 					}
 					if post != nil {
@@ -368,7 +414,7 @@ func readRowsPar[T any](path string, f rowFormat[T], c codec.Codec, out []T, pos
 			}
 		}()
 	}
-	sp := newSplitter(r, f.text)
+	sp := newSplitter(r, isText(f))
 	n := 0
 	var cur *batch
 	send := func() bool {
@@ -390,11 +436,11 @@ loop:
 			break
 		}
 		if err != nil {
-			fail(fmt.Errorf("%s: record %d: %w", f.name, n, err))
+			fail(fmt.Errorf("%s: record %d: %w", f.Name(), n, err))
 			break
 		}
 		if n >= len(out) {
-			fail(fmt.Errorf("%s: %w", f.name, errTooMany))
+			fail(fmt.Errorf("%s: %w", f.Name(), errTooMany))
 			break
 		}
 		if cur == nil {
@@ -419,7 +465,7 @@ loop:
 		return firstErr
 	}
 	if n != len(out) {
-		return fmt.Errorf("%s: read %d of %d: %w", f.name, n, len(out), errTooFew)
+		return fmt.Errorf("%s: read %d of %d: %w", f.Name(), n, len(out), errTooFew)
 	}
 	return nil
 }

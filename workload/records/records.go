@@ -307,16 +307,9 @@ func descriptors(fs *format.Registry[ds.Record], codecs *codec.Registry, cfg wor
 		if !cfg.WantSubject(d.Name) {
 			continue
 		}
-		tags := slices.Clone(d.Labels)
-		if d.Compresses {
-			tags = append(tags, filecase.TagCompresses)
-		}
-		if d.RandomAccess {
-			tags = append(tags, filecase.TagRandomAccess)
-		}
-		out = append(out, results.Descriptor{Workload: Name, Key: filecase.LabelFormat, Name: d.Name, Role: results.RoleSubject,
-			What: d.Detail, Module: d.Library, Version: d.Version, Tags: tags,
-			Settings: map[string]string{"buffer": "256 KiB bufio under the encoder", "verified": "every record on read"}})
+		desc := filecase.Describe(d, map[string]string{"buffer": "256 KiB bufio under the encoder", "verified": "every record on read"})
+		desc.Workload = Name
+		out = append(out, desc)
 	}
 	for _, bl := range bareLoops() {
 		if cfg.WantSubject(bl.subject) {
