@@ -17,6 +17,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	ds "github.com/serbench/serbench/dataset/envelope"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/envelope/envelopefmt"
 )
@@ -67,13 +68,7 @@ func (*Workload) Description() string {
 
 // Subjects implements workload.Workload: the dataset's subjects, named as
 // in case labels ("protobuf-flat").
-func (*Workload) Subjects() []string {
-	var out []string
-	for _, s := range envelopefmt.Subjects() {
-		out = append(out, SubjectLabel(s.Name()))
-	}
-	return out
-}
+func (*Workload) Subjects() []string { return subject.Names(envelopefmt.Subjects()) }
 
 // sizes are the payloads of one scale: the seed's named sizes and the
 // power-of-two sweep.
@@ -123,7 +118,7 @@ func SweepSizes(s workload.Scale) []ds.Size { return scales().At(s).sweep }
 // the subjects of one size and op form a comparison group, sampled
 // round-robin with the baseline (protobuf-flat). Each size's envelope is
 // generated once, in the Setup of its first case. Subjects may be selected
-// by label ("protobuf-flat") or envelopefmt name ("protobuf/flat");
+// by name ("protobuf-flat") or written library/layout ("protobuf/flat");
 // selecting none of this workload's yields no case.
 func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
 	var (
@@ -131,9 +126,9 @@ func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, e
 		descs    []results.Descriptor
 	)
 	for _, s := range envelopefmt.Subjects() {
-		if cfg.WantSubject(SubjectLabel(s.Name())) || cfg.WantSubject(s.Name()) {
+		if wantSubject(cfg, s.Name()) {
 			subjects = append(subjects, s)
-			descs = append(descs, describe(s))
+			descs = append(descs, s.Describe(Name))
 		}
 	}
 	data := newDataCache()
@@ -201,17 +196,16 @@ func newCase(data *dataCache, s envelopefmt.Subject, z ds.Size, op string) bench
 		src *ds.Envelope
 		p   envelopefmt.Prepared
 	)
-	subject := SubjectLabel(s.Name())
 	c := bench.Case{
 		Workload: Name,
 		Name:     "Envelope",
 		Labels: results.Labels{
-			{Key: LabelSubject, Value: subject},
+			{Key: LabelSubject, Value: s.Name()},
 			{Key: "size", Value: z.Name},
 			{Key: "bytes", Value: strconv.Itoa(z.Bytes)},
 			{Key: "op", Value: op},
 		},
-		Role: roleOf(subject),
+		Role: s.Desc.Role,
 		// The subjects of one payload size and op are the columns of one
 		// table row: they are sampled round-robin with the baseline.
 		Group:   z.Name + "/" + op,
@@ -226,7 +220,7 @@ func newCase(data *dataCache, s envelopefmt.Subject, z ds.Size, op string) bench
 		if src, err = data.get(z.Bytes); err != nil {
 			return err
 		}
-		if p, err = s.Prepare(src); err != nil {
+		if p, err = s.Bind(src); err != nil {
 			return fmt.Errorf("prepare: %w", err)
 		}
 		return nil

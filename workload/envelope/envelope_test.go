@@ -132,40 +132,39 @@ func TestQuickCasesVerify(t *testing.T) {
 	}
 }
 
-// brokenSubject wraps a real subject and damages its prepared encoding's
-// header read or its encoding.
-type brokenSubject struct {
-	envelopefmt.Subject
-	header, encoding bool
+// brokenSubject is real preparing a Prepared whose header read or
+// encoding is damaged.
+func brokenSubject(real envelopefmt.Subject, header, encoding bool) envelopefmt.Subject {
+	return real.With(func(e *ds.Envelope) (envelopefmt.Prepared, error) {
+		p, err := real.Bind(e)
+		return brokenPrepared{Prepared: p, header: header, encoding: encoding}, err
+	})
 }
 
-func (s brokenSubject) Prepare(e *ds.Envelope) (envelopefmt.Prepared, error) {
-	p, err := s.Subject.Prepare(e)
-	return brokenPrepared{Prepared: p, s: s}, err
-}
-
+// brokenPrepared damages the header read (header) or the encoding
+// (encoding) of a real Prepared.
 type brokenPrepared struct {
 	envelopefmt.Prepared
-	s brokenSubject
+	header, encoding bool
 }
 
 func (p brokenPrepared) ReadHeader(data []byte) (ds.Header, error) {
 	h, err := p.Prepared.ReadHeader(data)
-	if p.s.header {
+	if p.header {
 		h.Publisher.ClientID += "x"
 	}
 	return h, err
 }
 
 func (p brokenPrepared) Encoded() []byte {
-	if p.s.encoding {
+	if p.encoding {
 		return []byte{0xff, 0xff, 0xff}
 	}
 	return p.Prepared.Encoded()
 }
 
 func TestVerifyCatchesBrokenHeader(t *testing.T) {
-	real, err := envelopefmt.Lookup("protobuf/flat")
+	real, err := envelopefmt.Lookup("protobuf-flat")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,9 +173,9 @@ func TestVerifyCatchesBrokenHeader(t *testing.T) {
 		subject envelopefmt.Subject
 		wantErr string
 	}{
-		{"intact", brokenSubject{Subject: real}, ""},
-		{"wrong header", brokenSubject{Subject: real, header: true}, "publisher.client_id"},
-		{"corrupt encoding", brokenSubject{Subject: real, encoding: true}, "read header of the prepared encoding"},
+		{"intact", brokenSubject(real, false, false), ""},
+		{"wrong header", brokenSubject(real, true, false), "publisher.client_id"},
+		{"corrupt encoding", brokenSubject(real, false, true), "read header of the prepared encoding"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,9 +217,9 @@ func TestOuterOnlySubjects(t *testing.T) {
 		t.Errorf("outer-only subjects %v, want %v", got, want)
 	}
 	for _, s := range envelopefmt.Subjects() {
-		outer := strings.Contains(s.Labels()["header"], "outer message only")
-		if outer != slices.Contains(got, SubjectLabel(s.Name())) {
-			t.Errorf("%s: header label %q, presented as outer only: %v", s.Name(), s.Labels()["header"], !outer)
+		outer := strings.Contains(envelopefmt.HeaderRead(s), "outer message only")
+		if outer != slices.Contains(got, s.Name()) {
+			t.Errorf("%s: header read %q, presented as outer only: %v", s.Name(), envelopefmt.HeaderRead(s), !outer)
 		}
 	}
 }
@@ -366,6 +365,10 @@ func TestFindCrossover(t *testing.T) {
 
 // synth is a measured case with fixed medians.
 func synth(subject string, z ds.Size, op string, ns, allocs float64) results.Case {
+	role := results.RoleSubject
+	if subject == Baseline {
+		role = results.RoleBaseline
+	}
 	c := results.Case{
 		Kind:     results.KindCase,
 		Workload: Name,
@@ -374,7 +377,7 @@ func synth(subject string, z ds.Size, op string, ns, allocs float64) results.Cas
 			{Key: "subject", Value: subject}, {Key: "size", Value: z.Name},
 			{Key: "bytes", Value: strconv.Itoa(z.Bytes)}, {Key: "op", Value: op},
 		},
-		Role:       roleOf(subject),
+		Role:       role,
 		Group:      z.Name + "/" + op,
 		Status:     results.StatusOK,
 		BytesPerOp: int64(z.Bytes),
@@ -395,8 +398,8 @@ func synth(subject string, z ds.Size, op string, ns, allocs float64) results.Cas
 func synthRun() *results.Run {
 	run := &results.Run{}
 	for _, s := range envelopefmt.Subjects() {
-		if n := SubjectLabel(s.Name()); n == "protobuf-flat" || n == "protobuf-wrapped" || n == "flatbuffers-flat" || n == "msgp-flat" {
-			run.Descriptors = append(run.Descriptors, describe(s))
+		if n := s.Name(); n == "protobuf-flat" || n == "protobuf-wrapped" || n == "flatbuffers-flat" || n == "msgp-flat" {
+			run.Descriptors = append(run.Descriptors, s.Describe(Name))
 		}
 	}
 	sizes := []ds.Size{{Name: "Tiny", Bytes: ds.Tiny}, {Name: "8KiB", Bytes: 8 << 10}, {Name: "16KiB", Bytes: 16 << 10}, {Name: "XLarge", Bytes: ds.XLarge}}
@@ -502,11 +505,11 @@ func TestMeasure(t *testing.T) {
 }
 
 func TestMeasureRecordsFailure(t *testing.T) {
-	real, err := envelopefmt.Lookup("protobuf/flat")
+	real, err := envelopefmt.Lookup("protobuf-flat")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newCase(newDataCache(), brokenSubject{Subject: real, header: true}, ds.Size{Name: "Tiny", Bytes: ds.Tiny}, OpHeader)
+	c := newCase(newDataCache(), brokenSubject(real, true, false), ds.Size{Name: "Tiny", Bytes: ds.Tiny}, OpHeader)
 	r, err := bench.Measure(context.Background(), c, bench.Options{Count: 2, SampleTime: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

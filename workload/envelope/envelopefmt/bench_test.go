@@ -16,7 +16,7 @@ func BenchmarkSubjects(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, s := range Subjects() {
-			p, err := s.Prepare(e)
+			p, err := s.Bind(e)
 			if err != nil {
 				b.Fatal(err)
 			}

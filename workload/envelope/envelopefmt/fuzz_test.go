@@ -32,9 +32,9 @@ func corpusSeeds(t testing.TB) map[string][][]byte {
 		return [][]byte{enc, enc[:len(enc)/2], enc[:len(enc)-1], flip, {}}
 	}
 	return map[string][][]byte{
-		"FuzzReadFlatHeaderPB": append(variants(ps["protobuf/flat"].Encoded()), ps["protobuf/wrapped"].Encoded()),
-		"FuzzFlatBuffers":      variants(ps["flatbuffers/flat"].Encoded()),
-		"FuzzReadHeaderMP":     append(variants(ps["msgp/flat"].Encoded()), ps["msgp/wrapped"].Encoded()),
+		"FuzzReadFlatHeaderPB": append(variants(ps["protobuf-flat"].Encoded()), ps["protobuf-wrapped"].Encoded()),
+		"FuzzFlatBuffers":      variants(ps["flatbuffers-flat"].Encoded()),
+		"FuzzReadHeaderMP":     append(variants(ps["msgp-flat"].Encoded()), ps["msgp-wrapped"].Encoded()),
 	}
 }
 

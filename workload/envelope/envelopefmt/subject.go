@@ -12,24 +12,22 @@ package envelopefmt
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	ds "github.com/serbench/serbench/dataset/envelope"
+	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 )
 
 // Subject is one implementation being measured: a format library and a
-// message layout (flat or wrapped).
-type Subject interface {
-	// Name is the subject's stable name, e.g. "protobuf/flat".
-	Name() string
-	// Labels describe what makes the subject differ from others (library,
-	// layout, code generation, buffer reuse, aliasing). It returns a new map.
-	Labels() map[string]string
-	// Prepare builds the subject's input for e outside any timed region:
-	// the format's message, and for wrapped layouts the inner message
-	// marshalled once, as in the seed; and the encoded envelope.
-	Prepare(e *ds.Envelope) (Prepared, error)
-}
+// message layout (flat or wrapped). Its Desc is what the run records about
+// it; its Name ("protobuf-flat") is the value of the subject label of its
+// cases. Its Bind builds the subject's input for one envelope outside any
+// timed region: the format's message, and for wrapped layouts the inner
+// message marshalled once, as in the seed; and the encoded envelope.
+type Subject = subject.Subject[*ds.Envelope, Prepared]
 
 // Prepared is a subject bound to one envelope. Its operations are meant for
 // tight benchmark loops: they allocate only what the library itself does. A
@@ -49,10 +47,10 @@ type Prepared interface {
 	Unmarshal(data []byte) error
 	// ReadHeader returns the id, topic id, geography and publisher of the
 	// encoded event in data without fully decoding it. How (wire scan, outer
-	// message only, direct access) is in the subject's "header" label;
-	// whether the strings alias data is in its "header_strings" label.
+	// message only, direct access) is the subject's HeaderRead; whether the
+	// strings alias data is its "header_strings" setting.
 	ReadHeader(data []byte) (ds.Header, error)
-	// Encoded is the envelope encoded once during Prepare: the input of the
+	// Encoded is the envelope encoded once during Bind: the input of the
 	// Unmarshal and ReadHeader loops. Callers must not modify it.
 	Encoded() []byte
 	// Verify checks the round trip: Marshal and MarshalReuse, then Unmarshal
@@ -63,26 +61,87 @@ type Prepared interface {
 // Subjects returns every subject of the envelope workload, in a stable order.
 func Subjects() []Subject {
 	return []Subject{
-		protoSubject{layout: flat},
-		protoSubject{layout: wrapped},
-		vtSubject{layout: flat},
-		vtSubject{layout: wrapped},
-		fbSubject{},
-		mpSubject{layout: flat},
-		mpSubject{layout: wrapped},
+		protoSubject(flat),
+		protoSubject(wrapped),
+		vtSubject(flat),
+		vtSubject(wrapped),
+		fbSubject(),
+		mpSubject(flat),
+		mpSubject(wrapped),
 	}
 }
 
-// Lookup returns the subject with the given name.
+// Lookup returns the subject with the given name ("protobuf-flat").
 func Lookup(name string) (Subject, error) {
-	var names []string
-	for _, s := range Subjects() {
-		if s.Name() == name {
-			return s, nil
-		}
-		names = append(names, s.Name())
+	s, err := subject.Lookup(Subjects(), name)
+	if err != nil {
+		return Subject{}, fmt.Errorf("envelope: %w", err)
 	}
-	return nil, fmt.Errorf("envelope: unknown subject %q (valid: %s)", name, strings.Join(names, ", "))
+	return s, nil
+}
+
+// headerReadPrefix introduces, in a subject's Desc.What, how its
+// header-only read works; HeaderRead returns what follows it.
+const headerReadPrefix = "; header-only read: "
+
+// HeaderRead says how s reads the header without fully decoding the
+// envelope (wire scan, outer message only, direct access): the last part
+// of its Desc.What.
+func HeaderRead(s Subject) string {
+	_, read, _ := strings.Cut(s.Desc.What, headerReadPrefix)
+	return read
+}
+
+// description is what a subject's descriptor is made of.
+type description struct {
+	// library is the first part of the subject's name ("protobuf").
+	library string
+	// module is the Go module measured; its version is the build's.
+	module string
+	// what says in a few words what the library does with the envelope.
+	what string
+	// layout is the message layout measured.
+	layout layout
+	// header says how the header-only read works.
+	header string
+	// settings are the fairness settings besides the layout: code
+	// generation, buffer reuse, aliasing, validation.
+	settings map[string]string
+}
+
+// path is "library/layout" ("protobuf/flat"), the prefix of the subject's
+// errors.
+func (d description) path() string { return d.library + "/" + d.layout.String() }
+
+// subject returns the subject d describes, prepared by bind. Its Desc says
+// what the library does, the layout and the header-only read; its settings
+// are d's and the layout; its tags the layout and code generation, which
+// every subject of the workload uses.
+func (d description) subject(bind func(e *ds.Envelope) (Prepared, error)) Subject {
+	what := d.what
+	switch d.layout {
+	case wrapped:
+		what += "; wrapped: an outer message (id, topic_id, key, geography, publisher, committed) holding the rest marshalled once as bytes"
+	default:
+		what += "; flat: one message holding header and payload"
+	}
+	what += headerReadPrefix + d.header
+	settings := maps.Clone(d.settings)
+	settings["layout"] = d.layout.String()
+	return Subject{
+		Desc: results.Descriptor{
+			// Every workload's subjects are the values of the label "subject".
+			Key:      "subject",
+			Name:     d.library + "-" + d.layout.String(),
+			Role:     results.RoleSubject,
+			What:     what,
+			Module:   d.module,
+			Version:  format.ModuleVersion(d.module, "unknown"),
+			Settings: settings,
+			Tags:     []string{d.layout.String(), "codegen"},
+		},
+		Bind: bind,
+	}
 }
 
 // layout is a message layout: flat or wrapped.

@@ -13,38 +13,35 @@ import (
 
 // fbSubject encodes the flat envelope with FlatBuffers (flatc's Go code and
 // object API).
-type fbSubject struct{}
-
-// Name implements Subject.
-func (fbSubject) Name() string { return "flatbuffers/flat" }
-
-// Labels implements Subject.
-func (fbSubject) Labels() map[string]string {
-	return map[string]string{
-		"library":         "github.com/google/flatbuffers",
-		"layout":          "flat",
-		"codegen":         "flatc --go --gen-object-api",
-		"marshal":         "object API Pack into a new Builder sized from the prepared encoding",
-		"marshal_reuse":   "object API Pack into a reused Builder (Reset)",
-		"unmarshal":       "fresh message (object API UnPack after bounds verification)",
-		"unmarshal_bytes": "alias input (UnPack shares byte vectors with the buffer)",
-		"header":          "direct field access after bounds verification of the header fields",
-		"header_strings":  "alias input (unsafe.String)",
-		"validated":       "every offset bounds-checked (VerifyFlat; header read: VerifyFlatHeader); strings not checked for UTF-8",
+func fbSubject() Subject {
+	d := description{
+		library: "flatbuffers",
+		module:  "github.com/google/flatbuffers",
+		what:    "FlatBuffers table, flatc's object API (Pack, UnPack)",
+		layout:  flat,
+		header:  "direct field access after bounds verification of the header fields",
+		settings: map[string]string{
+			"codegen":         "flatc --go --gen-object-api",
+			"marshal":         "object API Pack into a new Builder sized from the prepared encoding",
+			"marshal_reuse":   "object API Pack into a reused Builder (Reset)",
+			"unmarshal":       "fresh message (object API UnPack after bounds verification)",
+			"unmarshal_bytes": "alias input (UnPack shares byte vectors with the buffer)",
+			"header_strings":  "alias input (unsafe.String)",
+			"validated":       "every offset bounds-checked (VerifyFlat; header read: VerifyFlatHeader); strings not checked for UTF-8",
+		},
 	}
-}
-
-// Prepare implements Subject.
-func (s fbSubject) Prepare(e *ds.Envelope) (Prepared, error) {
-	if e == nil {
-		return nil, errors.New("envelope: flatbuffers: nil envelope")
-	}
-	p := &fbFlat{name: s.Name(), src: e, obj: ToFlatFB(e)}
-	b := flatbuffers.NewBuilder(len(e.Data) + 1024)
-	b.Finish(p.obj.Pack(b))
-	p.enc = b.FinishedBytes()
-	p.b = flatbuffers.NewBuilder(len(p.enc))
-	return p, nil
+	name := d.path()
+	return d.subject(func(e *ds.Envelope) (Prepared, error) {
+		if e == nil {
+			return nil, errors.New("envelope: flatbuffers: nil envelope")
+		}
+		p := &fbFlat{name: name, src: e, obj: ToFlatFB(e)}
+		b := flatbuffers.NewBuilder(len(e.Data) + 1024)
+		b.Finish(p.obj.Pack(b))
+		p.enc = b.FinishedBytes()
+		p.b = flatbuffers.NewBuilder(len(p.enc))
+		return p, nil
+	})
 }
 
 // uoffset returns the root offset of a FlatBuffer at least 4 bytes long.

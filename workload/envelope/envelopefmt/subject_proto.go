@@ -9,63 +9,66 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/serbench/serbench/dataset/envelope/pb"
+	"github.com/serbench/serbench/results"
 )
 
 // protoSubject encodes the envelope with google.golang.org/protobuf
-// (proto.Marshal and proto.Unmarshal), as the seed did.
-type protoSubject struct{ layout layout }
-
-// Name implements Subject.
-func (s protoSubject) Name() string { return "protobuf/" + s.layout.String() }
-
-// Labels implements Subject.
-func (s protoSubject) Labels() map[string]string {
-	l := map[string]string{
-		"library":       "google.golang.org/protobuf",
-		"layout":        s.layout.String(),
-		"codegen":       "protoc-gen-go (reflective runtime)",
-		"unmarshal":     "fresh message",
-		"marshal_reuse": "proto.MarshalOptions.MarshalAppend",
-		"validated":     "wire structure and UTF-8 of every string (proto.Unmarshal)",
+// (proto.Marshal and proto.Unmarshal), as the seed did. Its flat layout,
+// the seed's message, is the baseline every other subject is compared with.
+func protoSubject(lay layout) Subject {
+	header, headerStrings := protoHeaderRead(lay)
+	d := description{
+		library: "protobuf",
+		module:  "google.golang.org/protobuf",
+		what:    "Protocol Buffers, protoc-gen-go code on the reflective runtime (proto.Marshal, proto.Unmarshal)",
+		layout:  lay,
+		header:  header,
+		settings: map[string]string{
+			"codegen":        "protoc-gen-go (reflective runtime)",
+			"unmarshal":      "fresh message",
+			"marshal_reuse":  "proto.MarshalOptions.MarshalAppend",
+			"validated":      "wire structure and UTF-8 of every string (proto.Unmarshal)",
+			"header_strings": headerStrings,
+		},
 	}
-	setProtoHeaderLabels(l, s.layout)
-	return l
-}
-
-// setProtoHeaderLabels describes the header-only read of a protobuf layout.
-func setProtoHeaderLabels(l map[string]string, lay layout) {
-	if lay == wrapped {
-		l["header"] = "unmarshal outer message only (inner stays bytes, copied)"
-		l["header_strings"] = "copied"
-	} else {
-		l["header"] = "protowire scan of fields 1, 2, 9, 10 (payload skipped, header strings checked for UTF-8)"
-		l["header_strings"] = "alias input (unsafe.String)"
-	}
-}
-
-// Prepare implements Subject.
-func (s protoSubject) Prepare(e *ds.Envelope) (Prepared, error) {
-	if e == nil {
-		return nil, errors.New("envelope: protobuf: nil envelope")
-	}
-	if s.layout == flat {
-		p := &protoFlat{name: s.Name(), src: e, msg: ToFlatPB(e)}
-		var err error
+	name := d.path()
+	s := d.subject(func(e *ds.Envelope) (Prepared, error) {
+		if e == nil {
+			return nil, errors.New("envelope: protobuf: nil envelope")
+		}
+		if lay == flat {
+			p := &protoFlat{name: name, src: e, msg: ToFlatPB(e)}
+			var err error
+			if p.enc, err = proto.Marshal(p.msg); err != nil {
+				return nil, fmt.Errorf("%s: prepare: %w", p.name, err)
+			}
+			return p, nil
+		}
+		p := &protoWrapped{name: name, src: e, inner: ToInnerPB(e)}
+		innerBytes, err := proto.Marshal(p.inner)
+		if err != nil {
+			return nil, fmt.Errorf("%s: prepare inner: %w", p.name, err)
+		}
+		p.msg = ToWrappedPB(e, innerBytes)
 		if p.enc, err = proto.Marshal(p.msg); err != nil {
 			return nil, fmt.Errorf("%s: prepare: %w", p.name, err)
 		}
 		return p, nil
+	})
+	if lay == flat {
+		s.Desc.Role = results.RoleBaseline
 	}
-	p := &protoWrapped{name: s.Name(), src: e, inner: ToInnerPB(e)}
-	innerBytes, err := proto.Marshal(p.inner)
-	if err != nil {
-		return nil, fmt.Errorf("%s: prepare inner: %w", p.name, err)
+	return s
+}
+
+// protoHeaderRead describes the header-only read of a protobuf layout
+// (protobuf and vtprotobuf read it the same way): how it works and whether
+// its strings alias the input.
+func protoHeaderRead(lay layout) (header, headerStrings string) {
+	if lay == wrapped {
+		return "unmarshal outer message only (inner stays bytes, copied)", "copied"
 	}
-	p.msg = ToWrappedPB(e, innerBytes)
-	if p.enc, err = proto.Marshal(p.msg); err != nil {
-		return nil, fmt.Errorf("%s: prepare: %w", p.name, err)
-	}
-	return p, nil
+	return "protowire scan of fields 1, 2, 9, 10 (payload skipped, header strings checked for UTF-8)", "alias input (unsafe.String)"
 }
 
 // protoFlat is protobuf/flat bound to one envelope.

@@ -8,24 +8,25 @@ import (
 	"testing"
 
 	ds "github.com/serbench/serbench/dataset/envelope"
+	"github.com/serbench/serbench/results"
 )
 
 func prepareAll(t testing.TB, e *ds.Envelope) map[string]Prepared {
 	t.Helper()
 	out := map[string]Prepared{}
 	for _, s := range Subjects() {
-		p, err := s.Prepare(e)
+		p, err := s.Bind(e)
 		if err != nil {
-			t.Fatalf("%s: Prepare: %v", s.Name(), err)
+			t.Fatalf("%s: Bind: %v", s.Name(), err)
 		}
 		out[s.Name()] = p
 	}
 	return out
 }
 
-func TestSubjectNamesAndLabels(t *testing.T) {
-	want := []string{"protobuf/flat", "protobuf/wrapped", "vtprotobuf/flat", "vtprotobuf/wrapped",
-		"flatbuffers/flat", "msgp/flat", "msgp/wrapped"}
+func TestSubjectNamesAndDescriptions(t *testing.T) {
+	want := []string{"protobuf-flat", "protobuf-wrapped", "vtprotobuf-flat", "vtprotobuf-wrapped",
+		"flatbuffers-flat", "msgp-flat", "msgp-wrapped"}
 	subjects := Subjects()
 	if len(subjects) != len(want) {
 		t.Fatalf("%d subjects, want %d", len(subjects), len(want))
@@ -34,30 +35,40 @@ func TestSubjectNamesAndLabels(t *testing.T) {
 		if s.Name() != want[i] {
 			t.Errorf("subject %d = %s, want %s", i, s.Name(), want[i])
 		}
-		l := s.Labels()
-		for _, k := range []string{"library", "layout", "codegen", "unmarshal", "marshal_reuse", "header", "header_strings", "validated"} {
-			if l[k] == "" {
-				t.Errorf("%s: label %q missing", s.Name(), k)
+		d := s.Desc
+		if d.Key != "subject" || d.What == "" || d.Module == "" || d.Version == "" || HeaderRead(s) == "" {
+			t.Errorf("%s: key, what, module, version or header read missing: %+v", s.Name(), d)
+		}
+		wantRole := results.RoleSubject
+		if s.Name() == "protobuf-flat" {
+			wantRole = results.RoleBaseline // the seed's message
+		}
+		if d.Role != wantRole {
+			t.Errorf("%s: role %q, want %q", s.Name(), d.Role, wantRole)
+		}
+		for _, k := range []string{"layout", "codegen", "unmarshal", "marshal_reuse", "header_strings", "validated"} {
+			if d.Settings[k] == "" {
+				t.Errorf("%s: setting %q missing", s.Name(), k)
 			}
 		}
-		if !strings.HasSuffix(s.Name(), "/"+l["layout"]) {
-			t.Errorf("%s: layout label %q does not match the name", s.Name(), l["layout"])
+		if !strings.HasSuffix(s.Name(), "-"+d.Settings["layout"]) {
+			t.Errorf("%s: layout setting %q does not match the name", s.Name(), d.Settings["layout"])
 		}
-		l["library"] = "changed"
-		if s.Labels()["library"] == "changed" {
-			t.Errorf("%s: Labels shares its map", s.Name())
+		d.Settings["codegen"] = "changed"
+		if Subjects()[i].Desc.Settings["codegen"] == "changed" {
+			t.Errorf("%s: subjects share their settings map", s.Name())
 		}
 		got, err := Lookup(s.Name())
 		if err != nil || got.Name() != s.Name() {
-			t.Errorf("Lookup(%s) = %v, %v", s.Name(), got, err)
+			t.Errorf("Lookup(%s) = %v, %v", s.Name(), got.Name(), err)
 		}
 	}
-	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "protobuf/flat") {
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "protobuf-flat") {
 		t.Errorf("Lookup(nope) = %v, want an error listing the valid names", err)
 	}
 	for _, s := range subjects {
-		if _, err := s.Prepare(nil); err == nil {
-			t.Errorf("%s: Prepare(nil): no error", s.Name())
+		if _, err := s.Bind(nil); err == nil {
+			t.Errorf("%s: Bind(nil): no error", s.Name())
 		}
 	}
 }
@@ -157,7 +168,7 @@ func TestHeaderAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, p := range prepareAll(t, e) {
-		if strings.HasPrefix(name, "protobuf/wrapped") || strings.HasPrefix(name, "vtprotobuf/wrapped") {
+		if strings.HasPrefix(name, "protobuf-wrapped") || strings.HasPrefix(name, "vtprotobuf-wrapped") {
 			continue // decodes the outer message by design
 		}
 		data := p.Encoded()
@@ -247,22 +258,22 @@ func TestBadInputTargeted(t *testing.T) {
 		name    string
 		data    []byte
 	}{
-		{"protobuf/flat", "geography length beyond input", huge},
-		{"protobuf/flat", "invalid UTF-8 id", []byte{0x0a, 0x02, 0xff, 0xfe}},
-		{"protobuf/flat", "invalid UTF-8 region", []byte{0x4a, 0x04, 0x0a, 0x02, 0xc3, 0x28}},
-		{"protobuf/flat", "field number 0", []byte{0x02, 0x00}},
-		{"protobuf/flat", "unterminated varint", []byte{0x18, 0xff, 0xff}},
-		{"protobuf/flat", "end group without start", []byte{0x0c}},
-		{"vtprotobuf/flat", "geography length beyond input", huge},
-		{"protobuf/wrapped", "inner length beyond input", []byte{0x32, 0x7f, 0x00}},
-		{"vtprotobuf/wrapped", "inner length beyond input", []byte{0x32, 0x7f, 0x00}},
-		{"flatbuffers/flat", "root offset beyond input", []byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0}},
-		{"flatbuffers/flat", "too short", []byte{1, 0}},
-		{"flatbuffers/flat", "vtable before buffer", []byte{4, 0, 0, 0, 0x10, 0, 0, 0}},
-		{"msgp/flat", "map claims more entries", []byte{0x8f, 0xa2, 'i', 'd', 0xa1, 'x'}},
-		{"msgp/flat", "not a map", []byte{0x93, 1, 2, 3}},
-		{"msgp/wrapped", "id not a string", []byte{0x81, 0xa2, 'i', 'd', 0x05}},
-		{"msgp/wrapped", "trailing bytes", append(append([]byte(nil), ps["msgp/wrapped"].Encoded()...), 0xc0)},
+		{"protobuf-flat", "geography length beyond input", huge},
+		{"protobuf-flat", "invalid UTF-8 id", []byte{0x0a, 0x02, 0xff, 0xfe}},
+		{"protobuf-flat", "invalid UTF-8 region", []byte{0x4a, 0x04, 0x0a, 0x02, 0xc3, 0x28}},
+		{"protobuf-flat", "field number 0", []byte{0x02, 0x00}},
+		{"protobuf-flat", "unterminated varint", []byte{0x18, 0xff, 0xff}},
+		{"protobuf-flat", "end group without start", []byte{0x0c}},
+		{"vtprotobuf-flat", "geography length beyond input", huge},
+		{"protobuf-wrapped", "inner length beyond input", []byte{0x32, 0x7f, 0x00}},
+		{"vtprotobuf-wrapped", "inner length beyond input", []byte{0x32, 0x7f, 0x00}},
+		{"flatbuffers-flat", "root offset beyond input", []byte{0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0}},
+		{"flatbuffers-flat", "too short", []byte{1, 0}},
+		{"flatbuffers-flat", "vtable before buffer", []byte{4, 0, 0, 0, 0x10, 0, 0, 0}},
+		{"msgp-flat", "map claims more entries", []byte{0x8f, 0xa2, 'i', 'd', 0xa1, 'x'}},
+		{"msgp-flat", "not a map", []byte{0x93, 1, 2, 3}},
+		{"msgp-wrapped", "id not a string", []byte{0x81, 0xa2, 'i', 'd', 0x05}},
+		{"msgp-wrapped", "trailing bytes", append(append([]byte(nil), ps["msgp-wrapped"].Encoded()...), 0xc0)},
 	}
 	for _, tc := range cases {
 		p := ps[tc.subject]
