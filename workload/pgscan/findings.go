@@ -11,11 +11,11 @@ import (
 	"github.com/serbench/serbench/table"
 )
 
-// view is what a run's results say about this workload for the
+// comparison is what a run's results say about this workload for the
 // findings: the method comparison's cases (the main group) and the
 // replay's indexed by subject and rows, the partitioned reads, and the
 // roles and tags the run recorded.
-type view struct {
+type comparison struct {
 	replay, parallel []*results.Case
 	ix, rix          *table.Index
 	methods, sizes   []string
@@ -29,10 +29,10 @@ type view struct {
 	described bool
 }
 
-// newView sorts cases into their sampling groups (the batch-size sweep
+// newComparison sorts cases into their sampling groups (the batch-size sweep
 // left out) and reads the roles and tags the run recorded.
-func newView(run *results.Run, cases []*results.Case) view {
-	v := view{limit: map[string]bool{}, arrow: map[string]bool{}}
+func newComparison(run *results.Run, cases []*results.Case) comparison {
+	v := comparison{limit: map[string]bool{}, arrow: map[string]bool{}}
 	var main []*results.Case
 	for _, c := range cases {
 		switch {
@@ -66,7 +66,7 @@ func newView(run *results.Run, cases []*results.Case) view {
 // under the method comparison and the replay, the user's query and what
 // every method reads; the tables are declared (layout.go).
 func (*Workload) Derive(run *results.Run, cases []*results.Case) table.Derived {
-	v := newView(run, cases)
+	v := newComparison(run, cases)
 	d := table.Derived{"findings": {table.Findings(v.findings(run))}, "query": queryBlocks(run), "goals": {v.sizeGoals()}, "replay-goal": {v.replayGoals()}}
 	if v.described {
 		d["methods"] = []table.Block{&table.Text{Body: readsTables}}
@@ -106,7 +106,7 @@ func cpuPerRow(c *results.Case) float64 {
 
 // best returns the method with the highest rows/s at size n among those
 // keep accepts.
-func (v view) best(n string, keep func(m string) bool) (name string, r float64) {
+func (v comparison) best(n string, keep func(m string) bool) (name string, r float64) {
 	for _, m := range v.methods {
 		if x := rowsPerSec(v.ix.Get(m, n)); keep(m) && x > r {
 			name, r = m, x
@@ -119,13 +119,13 @@ func (v view) best(n string, keep func(m string) bool) (name string, r float64) 
 // reader, the readers the run recorded as not producing Arrow, and the
 // limit rows (the fastest of which is what one backend delivers without
 // any client-side decoding).
-func (v view) reader(m string) bool   { return !v.limit[m] }
-func (v view) nonArrow(m string) bool { return v.described && !v.limit[m] && !v.arrow[m] }
-func (v view) ceiling(m string) bool  { return v.limit[m] }
+func (v comparison) reader(m string) bool   { return !v.limit[m] }
+func (v comparison) nonArrow(m string) bool { return v.described && !v.limit[m] && !v.arrow[m] }
+func (v comparison) ceiling(m string) bool  { return v.limit[m] }
 
 // byClientCPU orders the methods by the client CPU per row of their case
 // at size n, lowest first; those without it keep their order, last.
-func (v view) byClientCPU(n string) []string {
+func (v comparison) byClientCPU(n string) []string {
 	out := slices.Clone(v.methods)
 	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(cpuPerRow(v.ix.Get(a, n)), cpuPerRow(v.ix.Get(b, n))) })
 	return out
@@ -133,7 +133,7 @@ func (v view) byClientCPU(n string) []string {
 
 // atSize prefixes a statement about size n with the size when the run
 // measured several.
-func (v view) atSize(n, s string) string {
+func (v comparison) atSize(n, s string) string {
 	if len(v.sizes) < 2 {
 		return s
 	}
@@ -143,7 +143,7 @@ func (v view) atSize(n, s string) string {
 // sizeGoals state, under the method comparison, the goals each table
 // size can judge, with the baseline's share of the fastest non-Arrow
 // method and its allocations.
-func (v view) sizeGoals() *table.Text {
+func (v comparison) sizeGoals() *table.Text {
 	var lines []string
 	for _, n := range v.sizes {
 		base := v.ix.Get(v.baseline, n)
@@ -164,7 +164,7 @@ func (v view) sizeGoals() *table.Text {
 }
 
 // replayGoals state the replay's goal at each size.
-func (v view) replayGoals() *table.Text {
+func (v comparison) replayGoals() *table.Text {
 	var lines []string
 	for _, n := range table.Distinct(v.replay, "rows") {
 		if g := v.replayGoal(n); g != "" {
@@ -177,7 +177,7 @@ func (v view) replayGoals() *table.Text {
 // goals states, for size n, pgarrow's goals that the method comparison
 // can judge: rows/s against each peer and the lowest client CPU per row
 // of the Arrow readers. (A ratio cell's V is 0 when it has no value.)
-func (v view) goals(n string) []string {
+func (v comparison) goals(n string) []string {
 	var out []string
 	base := v.ix.Get(v.baseline, n)
 	for _, p := range []struct {
@@ -212,7 +212,7 @@ func (v view) goals(n string) []string {
 // replayGoal judges the replay's goal at size n: the baseline's time
 // within twice that of the replay's limit row (the pgx raw loop); "" when
 // unknown.
-func (v view) replayGoal(n string) string {
+func (v comparison) replayGoal(n string) string {
 	ref := table.SubjectWithRole(table.Where(v.replay, "rows", n), results.RoleLimit, "")
 	if x := table.Ratio(v.rix.Get(v.baseline, n), results.UnitVsLimit, v.rix.Get(ref, n)).V; ref != "" && x > 0 {
 		return fmt.Sprintf("In the replay, %s needs %.2f× the time of %s, which decodes almost nothing (goal ≤ 2×: %s).", v.baseline, x, ref, table.Met(x <= 2))
@@ -229,7 +229,7 @@ func (*Workload) Summary(_ *results.Run, cases []*results.Case) *table.Table {
 // findings open the workload at its largest table: client CPU per row, the
 // fastest reader and its share of the server's own ceiling, the seed's
 // claim that its reader beats ADBC, the goals, and the partitioned reads.
-func (v view) findings(run *results.Run) []string {
+func (v comparison) findings(run *results.Run) []string {
 	if len(v.sizes) == 0 {
 		return nil
 	}
