@@ -28,8 +28,8 @@ import (
 var runnerFormats = []string{"json", "msgpack"}
 
 // runnerCodecs are the codecs runner subjects measure below the full
-// scale: none (a million records decoded, verified and warmed up in three
-// more runtimes is most of the workload's time already); the full scale
+// scale: none (the records decoded, verified and warmed up in three more
+// runtimes is most of the workload's time already); the full scale
 // takes every codec of the Go side a runner announces.
 var runnerCodecs = []string{"none"}
 

@@ -179,33 +179,57 @@ func (p *progress) line(what string) {
 	p.lastLine = time.Now()
 }
 
-// eta estimates the time left: the current workload's estimated cost left,
-// scaled by how its estimate has held so far (its wall time ÷ its
-// estimated cost done), plus the estimates of the workloads still to come
-// as they are (one workload's error says little about another's: a forked
-// workload pays process starts, a file workload's estimate is per file).
+// eta estimates the time left: what the current workload still takes
+// (workloadLeft), plus the estimates of the workloads still to come as they
+// are (they are already scaled by this machine's history of each; one
+// workload's error says little about another's: a forked workload pays
+// process starts, a file workload's estimate is per file).
 func (p *progress) eta() string {
 	if p.done == 0 || p.done >= p.total || p.cur == "" {
 		return ""
 	}
 	spent := p.wlSpent[p.cur] + time.Since(p.wlFrom)
-	var rest time.Duration
-	switch d := p.wlDone[p.cur]; {
-	case d >= p.wlCost[p.cur] && d > 0:
+	if d := p.wlDone[p.cur]; d >= p.wlCost[p.cur] && d > 0 {
 		// The current workload has used up its estimate (its cases cost
 		// more than their estimates say): go by the cases left instead.
 		return ", about " + (time.Duration(float64(time.Since(p.start)) * float64(p.total-p.done) / float64(p.done))).Round(time.Second).String() + " left"
-	case d > 0:
-		rest = time.Duration(float64(p.wlCost[p.cur]-d) * float64(spent) / float64(d))
-	default:
-		rest = p.wlCost[p.cur]
 	}
+	rest := workloadLeft(p.wlCost[p.cur], p.wlDone[p.cur], spent)
 	for w, c := range p.wlCost {
 		if w != p.cur && !slices.Contains(p.wl, w) {
 			rest += c
 		}
 	}
 	return ", about " + rest.Round(time.Second).String() + " left"
+}
+
+// Bounds of the factor by which workloadLeft scales a workload's estimate
+// left, and the share of the estimate done before it does.
+const (
+	minHeld, maxHeld = 2.0 / 3, 1.5
+	heldAfter        = 0.25
+)
+
+// workloadLeft estimates what a workload whose cases are estimated to cost
+// cost in all, of which done are done, after spent wall time, still takes:
+// the estimate left, scaled by how the estimate has held so far (spent ÷
+// done) once a quarter of it is done, the factor bounded to [⅔, 1.5].
+// Before that the first cases carry the workload's set-up — its data
+// generated, its files written, its processes started — which would
+// multiply into every case left (a nested run printed an hour left at 30 s
+// that way); and one workload's cases are not all estimated alike (a
+// runner's group is one process, a Go read a few samples), so the share
+// done so far predicts the rest only roughly.
+func workloadLeft(cost, done, spent time.Duration) time.Duration {
+	rest := cost - done
+	if rest <= 0 {
+		return 0
+	}
+	if done > 0 && float64(done) >= heldAfter*float64(cost) {
+		f := min(max(float64(spent)/float64(done), minHeld), maxHeld)
+		rest = time.Duration(float64(rest) * f)
+	}
+	return rest
 }
 
 // doneShare is the share of the run's estimated cost done.

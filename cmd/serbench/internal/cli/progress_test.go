@@ -97,3 +97,27 @@ func TestProgressETANeverNegative(t *testing.T) {
 		t.Errorf("want the time left from the cases left (3m0s after one case of four in a minute, 1m0s after two), never negative:\n%s", got)
 	}
 }
+
+// TestWorkloadLeft: the estimate left is scaled by how it has held only
+// once a quarter of the workload is done, and by a bounded factor.
+func TestWorkloadLeft(t *testing.T) {
+	const s = time.Second
+	tests := []struct {
+		name              string
+		cost, done, spent time.Duration
+		want              time.Duration
+	}{
+		{"nothing done yet", 100 * s, 0, 30 * s, 100 * s},
+		{"set-up in the first cases: not extrapolated", 600 * s, 20 * s, 60 * s, 580 * s},
+		{"a quarter done, as estimated", 100 * s, 25 * s, 25 * s, 75 * s},
+		{"half done, 20% slower", 100 * s, 50 * s, 60 * s, 60 * s},
+		{"half done, 3× slower: factor capped at 1.5", 100 * s, 50 * s, 150 * s, 75 * s},
+		{"half done, 4× faster: factor floored at ⅔", 90 * s, 45 * s, 45 * s / 4, 30 * s},
+		{"all done", 100 * s, 100 * s, 130 * s, 0},
+	}
+	for _, tt := range tests {
+		if got := workloadLeft(tt.cost, tt.done, tt.spent); (got - tt.want).Abs() > time.Millisecond {
+			t.Errorf("%s: workloadLeft(%v, %v, %v) = %v, want %v", tt.name, tt.cost, tt.done, tt.spent, got, tt.want)
+		}
+	}
+}
