@@ -225,8 +225,8 @@ func TestForksMergeSamples(t *testing.T) {
 // eventsProgress is a fork's progress as the CLI's fork mode reports it.
 type eventsProgress struct{ f func(ForkEvent) }
 
-func (eventsProgress) Begin(int, map[string]time.Duration) {}
-func (eventsProgress) End()                                {}
+func (eventsProgress) Begin(int, map[string]CaseCost) {}
+func (eventsProgress) End()                           {}
 func (p eventsProgress) Start(_, _ int, c *bench.Case) {
 	p.f(ForkEvent{Name: c.FullName()})
 }

@@ -126,15 +126,25 @@ func (o Options) whole() bool {
 func CostKey(workload, fullName string) string { return workload + "\x00" + fullName }
 
 // Progress follows a run: Begin with the number of case runs and each
-// case's estimated cost (bench.Estimate, by CostKey, per run of the case:
-// a forked case's run is one process's share of its samples), then the bench
-// callbacks for each case (counts over the whole run), then End. A case
-// measured in several processes (forks) counts once per process.
+// case's estimated cost (by CostKey), then the bench callbacks for each case
+// (counts over the whole run), then End. A case measured in several
+// processes (forks) counts once per process.
 type Progress interface {
 	bench.Progress
-	Begin(total int, cost map[string]time.Duration)
+	Begin(total int, cost map[string]CaseCost)
 	End()
 }
+
+// CaseCost is a case's estimated cost: of one run (bench.Estimate; a forked
+// case's run is one process's share of its samples, its calibration
+// included) and the number of runs (the processes that measure it).
+type CaseCost struct {
+	PerRun time.Duration
+	Runs   int
+}
+
+// Total is the cost of all the case's runs.
+func (c CaseCost) Total() time.Duration { return c.PerRun * time.Duration(max(c.Runs, 1)) }
 
 // Outcome is what a run produced.
 type Outcome struct {
@@ -401,7 +411,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	prog := &offsetProgress{p: o.Progress}
 	// Each case's estimated cost, and each workload's (all cases, and
 	// those measured in Go), for the progress line and the History.
-	cost := map[string]time.Duration{}
+	cost := map[string]CaseCost{}
 	estimate, local := map[string]time.Duration{}, map[string]time.Duration{}
 	for _, p := range plans {
 		name := p.w.Name()
@@ -419,7 +429,11 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			if c.Remote == nil {
 				local[name] += e * time.Duration(f)
 			}
-			cost[CostKey(c.Workload, c.FullName())] = time.Duration(float64(e) * factor)
+			runs := 1
+			if c.Remote == nil {
+				runs = f
+			}
+			cost[CostKey(c.Workload, c.FullName())] = CaseCost{PerRun: time.Duration(float64(e) * factor), Runs: runs}
 		}
 	}
 	if o.Progress != nil {

@@ -958,6 +958,9 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 		return guarded(func() error { return r(f.path, q, out) })
 	}
 	var df dsn.Differ[T]
+	// parquet-go's LZ4_RAW bug (lz4RawBug) decodes a page from a stale
+	// buffer: the read fails, or returns wrong values the check finds.
+	lz4Raw := f.kind == "parquet" && f.codec == "lz4" && (subject == SubjectParquetGo || subject == SubjectParquetGoPar)
 	check := func(stride int) error {
 		out := d.src.out
 		if len(out) != len(want) {
@@ -965,6 +968,9 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 		}
 		for i := 0; i < len(want); i += stride {
 			if err := df.Diff(&out[i], &want[i]); err != nil {
+				if lz4Raw {
+					return fmt.Errorf("record %d: %w (%s)", i, err, lz4RawBug)
+				}
 				return fmt.Errorf("record %d: %w", i, err)
 			}
 		}

@@ -85,8 +85,8 @@ type forkEvents struct{ w io.Writer }
 
 var _ run.Progress = forkEvents{}
 
-func (forkEvents) Begin(int, map[string]time.Duration) {}
-func (forkEvents) End()                                {}
+func (forkEvents) Begin(int, map[string]run.CaseCost) {}
+func (forkEvents) End()                               {}
 
 // Start implements bench.Progress.
 func (p forkEvents) Start(_, _ int, c *bench.Case) {

@@ -32,7 +32,7 @@ type progress struct {
 	start    time.Time
 	last     int
 	lastLine time.Time
-	cost     map[string]time.Duration
+	cost     map[string]run.CaseCost
 	// Per workload, in the order they run: estimated cost, estimated cost
 	// done, and the wall time spent on it.
 	wl      []string
@@ -69,16 +69,16 @@ func newProgress(mode string, w io.Writer) (*progress, error) {
 }
 
 // Begin implements run.Progress.
-func (p *progress) Begin(total int, cost map[string]time.Duration) {
+func (p *progress) Begin(total int, cost map[string]run.CaseCost) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.total, p.cost, p.start, p.lastLine = total, cost, time.Now(), time.Now()
 	p.wlCost, p.wlDone, p.wlSpent = map[string]time.Duration{}, map[string]time.Duration{}, map[string]time.Duration{}
 	var all time.Duration
-	for k, d := range cost {
+	for k, c := range cost {
 		w, _, _ := strings.Cut(k, "\x00")
-		p.wlCost[w] += d
-		all += d
+		p.wlCost[w] += c.Total()
+		all += c.Total()
 	}
 	if p.mode == "none" {
 		return
@@ -92,11 +92,17 @@ func (p *progress) Begin(total int, cost map[string]time.Duration) {
 	go p.beat()
 }
 
+// beatTicks is how many times per heartbeat interval beat looks at the
+// run: a line is due once the run has been silent for the interval less
+// one tick, so no silence lasts longer than the interval.
+const beatTicks = 30
+
 // beat writes a line (or redraws the bar) whenever the run has been
 // silent for the heartbeat interval.
 func (p *progress) beat() {
 	defer close(p.stopped)
-	t := time.NewTicker(p.every / 3)
+	tick := p.every / beatTicks
+	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
 		select {
@@ -107,11 +113,11 @@ func (p *progress) beat() {
 			switch {
 			case p.mode == "bar":
 				p.draw(p.done, p.current)
-			case time.Since(p.lastLine) >= p.every && p.current == "":
+			case time.Since(p.lastLine) >= p.every-tick && p.current == "":
 				// Before the first case: a workload generating its data or
 				// building a runner, or a child process starting.
 				p.line("preparing (data, runners)")
-			case time.Since(p.lastLine) >= p.every:
+			case time.Since(p.lastLine) >= p.every-tick:
 				p.line("measuring " + p.current)
 			}
 			p.mu.Unlock()
@@ -142,7 +148,8 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = n
-	p.wlDone[r.Workload] += p.cost[run.CostKey(r.Workload, r.FullName())]
+	// One run of the case is done (a forked case has one per process).
+	p.wlDone[r.Workload] += p.cost[run.CostKey(r.Workload, r.FullName())].PerRun
 	switch {
 	case r.Skipped():
 		p.clear()

@@ -40,7 +40,7 @@ func TestProgressETAFromCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.every = 60 * time.Millisecond
-	cost := map[string]time.Duration{run.CostKey("w", "A/i=0"): time.Second, run.CostKey("w", "A/i=1"): time.Second, run.CostKey("w", "A/i=2"): 98 * time.Second}
+	cost := map[string]run.CaseCost{run.CostKey("w", "A/i=0"): {PerRun: time.Second, Runs: 1}, run.CostKey("w", "A/i=1"): {PerRun: time.Second, Runs: 1}, run.CostKey("w", "A/i=2"): {PerRun: 98 * time.Second, Runs: 1}}
 	p.Begin(3, cost)
 	c := bench.Case{Workload: "w", Name: "A", Labels: results.Labels{{Key: "i", Value: "2"}}}
 	p.Start(0, 3, &c)
@@ -73,9 +73,9 @@ func TestProgressETANeverNegative(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cost := map[string]time.Duration{}
+	cost := map[string]run.CaseCost{}
 	for i := range 4 {
-		cost[run.CostKey("w", "A/i="+string(rune('0'+i)))] = 10 * time.Second
+		cost[run.CostKey("w", "A/i="+string(rune('0'+i)))] = run.CaseCost{PerRun: 10 * time.Second, Runs: 1}
 	}
 	p.Begin(4, cost)
 	for i := range 3 {
@@ -118,6 +118,76 @@ func TestWorkloadLeft(t *testing.T) {
 	for _, tt := range tests {
 		if got := workloadLeft(tt.cost, tt.done, tt.spent); (got - tt.want).Abs() > time.Millisecond {
 			t.Errorf("%s: workloadLeft(%v, %v, %v) = %v, want %v", tt.name, tt.cost, tt.done, tt.spent, got, tt.want)
+		}
+	}
+}
+
+// TestProgressForkedRuns: a case measured in several processes is done
+// once per process, each run costing its share: after one process of four
+// has measured every case, a quarter of the workload is done — not all of
+// it (the time left once went by the count of cases, which the next
+// workload's costly cases made wrong by a factor of three).
+func TestProgressForkedRuns(t *testing.T) {
+	var out syncBuf
+	p, err := newProgress("lines", &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := map[string]run.CaseCost{
+		run.CostKey("f", "A/i=0"): {PerRun: 10 * time.Second, Runs: 4},
+		run.CostKey("f", "A/i=1"): {PerRun: 10 * time.Second, Runs: 4},
+		run.CostKey("r", "B/i=0"): {PerRun: 100 * time.Second, Runs: 1},
+	}
+	p.Begin(9, cost)
+	for i := range 2 {
+		c := bench.Case{Workload: "f", Name: "A", Labels: results.Labels{{Key: "i", Value: string(rune('0' + i))}}}
+		p.Start(i, 9, &c)
+		p.Done(i+1, 9, &results.Case{Workload: "f", Name: "A", Labels: c.Labels, Status: results.StatusOK})
+	}
+	p.mu.Lock()
+	done, all, share := p.wlDone["f"], p.wlCost["f"], p.doneShare()
+	p.mu.Unlock()
+	p.End()
+	if done != 20*time.Second || all != 80*time.Second {
+		t.Errorf("features done %v of %v, want 20s of 80s", done, all)
+	}
+	if want := 20.0 / 180; share < want-1e-9 || share > want+1e-9 {
+		t.Errorf("share done %.3f, want %.3f", share, want)
+	}
+}
+
+// TestHeartbeatNoLongerThanInterval: while a case runs silently, lines
+// come no further apart than the heartbeat interval (they once came up to
+// a third of it late: a 40-second gap in a run's log).
+func TestHeartbeatNoLongerThanInterval(t *testing.T) {
+	var out syncBuf
+	p, err := newProgress("lines", &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.every = 300 * time.Millisecond
+	p.Begin(1, map[string]run.CaseCost{run.CostKey("w", "A"): {PerRun: time.Minute, Runs: 1}})
+	c := bench.Case{Workload: "w", Name: "A"}
+	p.Start(0, 1, &c)
+	var stamps []time.Time
+	last := 0
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if n := strings.Count(out.String(), "measuring A"); n > last {
+			stamps = append(stamps, time.Now())
+			last = n
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	p.End()
+	if len(stamps) < 4 {
+		t.Fatalf("%d heartbeat lines in 2 s with a 300 ms interval:\n%s", len(stamps), out.String())
+	}
+	for i := 1; i < len(stamps); i++ {
+		// Scheduling on a loaded machine may delay a tick a little; a gap
+		// of a third more is what the old ticker allowed.
+		if gap := stamps[i].Sub(stamps[i-1]); gap > p.every+p.every/6 {
+			t.Errorf("heartbeat gap %v, interval %v", gap, p.every)
 		}
 	}
 }
