@@ -3,6 +3,7 @@ package nested
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +19,9 @@ func TestMain(m *testing.M) {
 }
 
 // tinySizes is a plan small enough for unit tests.
-func tinySizes() sizes { return sizes{TPCH: 300, Media: 300, UserEvents: 40, Singles: 2, PerK: 1} }
+func tinySizes() sizes {
+	return sizes{TPCH: 300, Media: 300, UserEvents: 40, Singles: 2, PerK: 1, DecodeProject: true}
+}
 
 // runPlan measures every case of a plan and returns the results.
 func runPlan(t *testing.T, p *workload.Plan) []results.Case {
@@ -52,6 +55,43 @@ func TestPlanRuns(t *testing.T) {
 		if c.Status != results.StatusOK {
 			t.Errorf("%s: %s: %s", c.FullName(), c.Status, c.Error)
 		}
+	}
+}
+
+// TestDecodeProjectScale: without DecodeProject (the default scale) no row
+// format reads a sub-schema by decoding its records whole; the readers
+// that skip (reader schema, projection structs, columnar files) read every
+// query either way, and the full reads are the same.
+func TestDecodeProjectScale(t *testing.T) {
+	count := func(dp bool) (rowQueries, skipping, full int) {
+		sz := tinySizes()
+		sz.DecodeProject = dp
+		p, err := newPlan(context.Background(), sz, workload.Config{TempDir: t.TempDir()}, []string{"userevents"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		for _, c := range p.Cases {
+			q, s := c.Labels.Get("query"), c.Labels.Get(LabelSubject)
+			switch {
+			case q == QueryAll:
+				full++
+			case q == "":
+			case strings.HasSuffix(s, StructParSuffix) || s == SubjectAvroReaderPar:
+				skipping++
+			case c.Labels.Get("tier") == TierDecodeProject && strings.HasSuffix(s, ParSuffix):
+				rowQueries++
+			}
+		}
+		return rowQueries, skipping, full
+	}
+	rq, sk, full := count(false)
+	rqAll, skAll, fullAll := count(true)
+	if rq != 0 || rqAll == 0 {
+		t.Errorf("decode-and-project row reads of sub-schemas: %d without DecodeProject, %d with; want 0 and some", rq, rqAll)
+	}
+	if sk == 0 || sk != skAll || full != fullAll {
+		t.Errorf("skipping readers %d vs %d, full reads %d vs %d: want the same, and some", sk, skAll, full, fullAll)
 	}
 }
 
