@@ -67,7 +67,7 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 			out = append(out, pl)
 			continue
 		}
-		id := planIdentity(p)
+		id := o.historyIdentity(p)
 		factor := o.History.Factor(w.Name(), string(o.Scale), o.runnerNames(), id, true)
 		if t, ok := o.History.Lookup(w.Name(), string(o.Scale), o.runnerNames(), id); ok {
 			pl.Measured = &t

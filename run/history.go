@@ -71,6 +71,19 @@ func planIdentity(p *workload.Plan) string {
 	return b.String()
 }
 
+// historyIdentity is what a workload's timing is kept for: what its plan
+// measures (planIdentity) and, when the run does not sample as the main job
+// does, how it samples (Options.Sampling), so that a long reference run
+// (--count 40 --target 0) does not stand for the main job, nor the main job
+// for it.
+func (o Options) historyIdentity(p *workload.Plan) string {
+	id := planIdentity(p)
+	if o.Sampling != "" {
+		id += "sampling=" + o.Sampling + "\n"
+	}
+	return id
+}
+
 // load reads the file; a missing or unreadable file is an empty history
 // (estimates then fall back to the model alone).
 func (h *History) load() map[string]Timing {

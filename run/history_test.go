@@ -101,3 +101,32 @@ func TestRunRecordsHistory(t *testing.T) {
 		t.Fatalf("dry run %+v", planned)
 	}
 }
+
+// TestHistorySampling: a run that samples otherwise than the main job (a
+// long reference run) is kept apart from it — its timing neither replaces
+// the main job's nor scales its estimates — while the main job's own
+// identity is the plan's alone.
+func TestHistorySampling(t *testing.T) {
+	h := &History{Path: filepath.Join(t.TempDir(), "timings.json")}
+	plan := &workload.Plan{Env: map[string]string{"input": "a.csv"}, Identity: []string{"input"}}
+	main := Options{History: h}
+	ref := Options{History: h, Sampling: "count 40, target 0, sample 10ms, budget 0s"}
+	if got, want := main.historyIdentity(plan), planIdentity(plan); got != want {
+		t.Errorf("the main job's identity %q, want the plan's %q", got, want)
+	}
+	if err := h.Record("features", "default", nil, main.historyIdentity(plan), Timing{Estimate: time.Minute, Actual: 2 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Record("features", "default", nil, ref.historyIdentity(plan), Timing{Estimate: time.Minute, Actual: 7 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		o    Options
+		want float64
+	}{{"main job", main, 2}, {"reference", ref, 7}, {"other sampling", Options{Sampling: "count 5, target 0, sample 1ms, budget 0s"}, 1}} {
+		if got := h.Factor("features", "default", nil, tc.o.historyIdentity(plan), false); got != tc.want {
+			t.Errorf("%s: factor %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -98,6 +98,10 @@ type Options struct {
 	// Deadline, when set, is the budget's end for every workload of the
 	// run: a fork gets its parent's (Fork.Deadline).
 	Deadline time.Time
+	// Sampling names how the run samples when that differs from the main
+	// job (its count, target, sample time or budget), "" otherwise: the
+	// timing History keeps such runs apart.
+	Sampling string
 	// History, when set, scales the progress line's estimates by this
 	// machine's past runs and records each workload run whole (nothing
 	// filtered, sharded or resumed) that finished.
@@ -416,7 +420,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	for _, p := range plans {
 		name := p.w.Name()
 		f := max(forks[name], 1)
-		factor := o.History.Factor(name, string(o.Scale), o.runnerNames(), planIdentity(p.plan), false)
+		factor := o.History.Factor(name, string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), false)
 		for i := range p.plan.Cases {
 			c := p.plan.Cases[i]
 			if c.Remote == nil && f > 1 {
@@ -447,7 +451,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	runStart := time.Now()
 	left := map[string]time.Duration{} // the estimates of the workloads not yet run
 	for _, p := range plans {
-		left[p.w.Name()] = time.Duration(float64(estimate[p.w.Name()]) * o.History.Factor(p.w.Name(), string(o.Scale), o.runnerNames(), planIdentity(p.plan), false))
+		left[p.w.Name()] = time.Duration(float64(estimate[p.w.Name()]) * o.History.Factor(p.w.Name(), string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), false))
 	}
 	for _, p := range plans {
 		n := len(p.plan.Cases)
@@ -501,7 +505,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 		if o.whole() && prev == nil && n > 0 {
 			t := Timing{Estimate: estimate[p.w.Name()], Local: local[p.w.Name()], Actual: time.Since(started), Cases: nPlanned, When: time.Now().UTC()}
-			if err := o.History.Record(p.w.Name(), string(o.Scale), o.runnerNames(), planIdentity(p.plan), t); err != nil {
+			if err := o.History.Record(p.w.Name(), string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), t); err != nil {
 				fmt.Fprintf(o.Log, "serbench: %v\n", err)
 			}
 		}

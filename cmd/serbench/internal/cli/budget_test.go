@@ -36,3 +36,28 @@ func TestParseBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSampling: the timing history keeps a run apart only when it samples
+// otherwise than the defaults at its scale.
+func TestSampling(t *testing.T) {
+	tests := []struct {
+		name      string
+		scale     workload.Scale
+		count     int
+		target    float64
+		benchtime time.Duration
+		budget    time.Duration
+		apart     bool
+	}{
+		{"the main job", workload.Default, defaultCount, defaultTarget, defaultBenchtime, defaultBudget, false},
+		{"quick with the defaults", workload.Quick, defaultCount, defaultTarget, defaultBenchtime, 0, false},
+		{"default without a budget", workload.Default, defaultCount, defaultTarget, defaultBenchtime, 0, true},
+		{"a reference run", workload.Default, 40, 0, defaultBenchtime, 0, true},
+		{"longer samples", workload.Default, defaultCount, defaultTarget, 50 * time.Millisecond, defaultBudget, true},
+	}
+	for _, tt := range tests {
+		if got := sampling(tt.scale, tt.count, tt.target, tt.benchtime, tt.budget); (got != "") != tt.apart {
+			t.Errorf("%s: sampling %q, want kept apart %v", tt.name, got, tt.apart)
+		}
+	}
+}

@@ -202,7 +202,8 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	}
 	if f.dryRun {
 		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
-			Count: f.count, Benchtime: f.benchtime, Target: f.target, Shard: shard, Forks: f.forks, Runners: runners, History: history()})
+			Count: f.count, Benchtime: f.benchtime, Target: f.target, Shard: shard, Forks: f.forks, Runners: runners, History: history(),
+			Budget: budget, Sampling: sampling(scale, f.count, f.target, f.benchtime, budget)})
 	}
 	out := f.out
 	if out == "" {
@@ -218,6 +219,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
 		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(), Budget: budget, Deadline: deadline,
+		Sampling: sampling(scale, f.count, f.target, f.benchtime, budget),
 	})
 	if res == nil {
 		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
@@ -401,6 +403,17 @@ func failedError(r *results.Run) error {
 		return nil
 	}
 	return exitError{ExitFailure, fmt.Errorf("%s of %d FAILED (the first: %s: %s); the report lists them all", plural(len(failed), "case"), len(r.Cases), failed[0].FullName(), failed[0].Error)}
+}
+
+// sampling describes how a run samples when that differs from what the
+// defaults give at its scale (--count, --target, --benchtime, --budget auto),
+// for the timing history; "" when it samples as the defaults do.
+func sampling(scale workload.Scale, count int, target float64, benchtime, budget time.Duration) string {
+	auto, _ := parseBudget("auto", scale, defaultCount, defaultTarget)
+	if count == defaultCount && target == defaultTarget && benchtime == defaultBenchtime && budget == auto {
+		return ""
+	}
+	return fmt.Sprintf("count %d, target %g, sample %s, budget %s", count, target, benchtime, budget)
 }
 
 // parseBudget resolves --budget: a duration, 0 (none), or auto (the
