@@ -280,7 +280,15 @@ func (p *progress) End() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.mode == "bar" {
+	switch p.mode {
+	case "bar":
 		p.clear()
+	case "lines":
+		if p.start.IsZero() {
+			return // never begun: nothing was measured
+		}
+		// What follows — the workloads' files and servers released, the
+		// results and reports written — is silent otherwise.
+		fmt.Fprintf(p.w, "serbench: measured in %s; writing the results and the report\n", time.Since(p.start).Round(time.Second))
 	}
 }
