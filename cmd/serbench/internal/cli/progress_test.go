@@ -62,6 +62,9 @@ func TestProgressETAFromCost(t *testing.T) {
 	if !strings.Contains(got, "about 1m38s left") {
 		t.Errorf("the time left does not weigh the cases by cost:\n%s", got)
 	}
+	if !strings.HasSuffix(got, "; writing the results and the report\n") {
+		t.Errorf("no line when measuring ends:\n%s", got)
+	}
 }
 
 // TestProgressETANeverNegative: once a workload's cases have cost more
