@@ -145,10 +145,17 @@ type Options struct {
 	// (default 6: the fewest samples whose order statistics give a 95%
 	// interval of the median).
 	MinRounds int
+	// TurnTime is how long a member samples in its turn of a round, a
+	// sample at a time, before the next member's turn (default five
+	// sample times): samples shorter than an op's turn are taken a few
+	// back to back after the turn's GC. A case with PerRound takes that
+	// many instead; a slow op takes one sample per turn.
+	TurnTime time.Duration
 	// Deadline, when set, is when the run's time budget for these cases
-	// runs out: a group past it takes no round beyond its first MinRounds
-	// (fewer when its count is smaller), so the budget cuts the samples
-	// that only narrow intervals further, never the fewest that give one.
+	// runs out: past it a group's members stop at their floor — MinRounds
+	// samples for a slow op, cutSamples for a fast one, never more than
+	// their count — so the budget cuts the samples that only narrow
+	// intervals further, never the fewest that give a useful one.
 	Deadline time.Time
 
 	watch *watch // set by RunAll when CaseTimeout is
@@ -175,6 +182,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MinRounds <= 0 {
 		o.MinRounds = 6
+	}
+	if o.TurnTime <= 0 {
+		o.TurnTime = 5 * o.SampleTime
 	}
 	return o
 }
@@ -296,6 +306,42 @@ func (m *member) sample(n int, d time.Duration) results.Sample {
 	}
 }
 
+// moreThisTurn reports whether the member, having taken k samples
+// lasting turn in its current turn, takes another before the next member's
+// turn: exactly PerRound when the case asks for a burst, else until the
+// turn has lasted TurnTime. Short samples taken a few to a turn keep what
+// short samples are for (a sample lies wholly inside or wholly outside a
+// stretch in which the machine runs slow; see docs/method.md) while the
+// GC before each turn, which costs milliseconds when the live heap is
+// large, is paid once per TurnTime of sampling as it was with one longer
+// sample per turn.
+func (m *member) moreThisTurn(k int, turn time.Duration, opts Options) bool {
+	if m.c.PerRound > 0 {
+		return k < m.c.PerRound
+	}
+	return turn < opts.TurnTime
+}
+
+// cutSamples is the floor of samples a fast member (one whose samples
+// run many iterations, each sample lasting the sample time) keeps when
+// the run's budget cuts its group: the interval of the median of twenty
+// samples runs from the 6th to the 15th, so a few samples slowed by the
+// machine do not widen it — which the [min, max] of MinRounds samples
+// cannot say. Twenty samples of a fast op cost twenty sample times (40 ms
+// at the default 2 ms), little against a group's set-up and calibration.
+const cutSamples = 20
+
+// cutFloor is how many samples the member keeps when the run's budget
+// cuts its group: MinRounds for a slow op (one iteration per sample),
+// cutSamples for a fast one; never more than its count.
+func (m *member) cutFloor(opts Options) int {
+	floor := opts.MinRounds
+	if m.n > 1 {
+		floor = max(floor, cutSamples)
+	}
+	return min(floor, m.count)
+}
+
 // wantsMore reports whether the member takes part in another round.
 func (m *member) wantsMore() bool {
 	if !m.active || m.done || len(m.rc.Samples) >= m.count {
@@ -389,7 +435,8 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 					continue
 				}
 			}
-			for k := 0; k < max(m.c.PerRound, 1) && (k == 0 || m.wantsMore()); k++ {
+			var turn time.Duration // the samples taken in this turn
+			for k := 0; k == 0 || m.wantsMore() && m.moreThisTurn(k, turn, opts); k++ {
 				d, err := m.runOnce(m.n)
 				if err != nil {
 					m.fail("run", err)
@@ -401,6 +448,7 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 				}
 				m.rc.Samples = append(m.rc.Samples, s)
 				m.sampling += d
+				turn += d
 			}
 			if m.active {
 				inRound[i] = roundNs(m.rc.Samples[first[i]:])
@@ -418,11 +466,24 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 				}
 			}
 		}
-		if !opts.Deadline.IsZero() && round+1 >= opts.MinRounds && time.Now().After(opts.Deadline) {
-			// The run's budget is spent: every member stops here.
-			for _, m := range ms {
-				if m.wantsMore() {
+		if !opts.Deadline.IsZero() && time.Now().After(opts.Deadline) {
+			// The run's budget is spent: every member stops once it has
+			// its floor of samples; the references (baseline, limit row)
+			// go on while anyone measured against them does.
+			others := false
+			for i, m := range ms {
+				if i == baseline || i == limit || !m.wantsMore() {
+					continue
+				}
+				if len(m.rc.Samples) >= m.cutFloor(opts) {
 					m.done, m.cut = true, true
+				} else {
+					others = true
+				}
+			}
+			for _, i := range []int{baseline, limit} {
+				if i >= 0 && !others && ms[i].wantsMore() && len(ms[i].rc.Samples) >= ms[i].cutFloor(opts) {
+					ms[i].done, ms[i].cut = true, true
 				}
 			}
 		}
@@ -583,12 +644,20 @@ func Estimate(c *Case, opts Options) time.Duration {
 	if c.Count > 0 {
 		count = c.Count
 	}
+	op := c.OpTime
 	if opts.Target > 0 && count > opts.MinRounds {
 		// Most groups meet the target a few rounds after the first
-		// MinRounds; close or noisy ones take up to the count.
-		count = min(count, opts.MinRounds+4)
+		// MinRounds; close or noisy ones take up to the count. A fast op
+		// takes a turn's worth of samples per round.
+		perRound := 1
+		switch {
+		case c.PerRound > 0:
+			perRound = c.PerRound
+		case op < opts.SampleTime:
+			perRound = max(int(opts.TurnTime/opts.SampleTime), 1)
+		}
+		count = min(count, (opts.MinRounds+4)*perRound)
 	}
-	op := c.OpTime
 	if op < opts.SampleTime {
 		// Calibration grows N geometrically to one sample's time (about
 		// two samples' worth in all), then the samples.
@@ -601,6 +670,28 @@ func Estimate(c *Case, opts Options) time.Duration {
 		extra = 0
 	}
 	return time.Duration(n+burstRuns(c, n)+extra+1) * op
+}
+
+// Floor is what measuring c costs when the run's budget has run out
+// before its group starts: Estimate with the samples the cut leaves
+// (cutFloor: MinRounds for a slow op, cutSamples for a fast one, never
+// more than its count) and no target. The budget cannot save this part,
+// so a run shares its budget out after setting every workload's floor
+// aside.
+func Floor(c *Case, opts Options) time.Duration {
+	opts = opts.withDefaults()
+	count := opts.Count
+	if c.Count > 0 {
+		count = c.Count
+	}
+	floor := opts.MinRounds
+	if c.OpTime < opts.SampleTime {
+		floor = max(floor, cutSamples)
+	}
+	cc := *c
+	cc.Count = min(count, floor)
+	opts.Target = 0
+	return Estimate(&cc, opts)
 }
 
 // burstRuns is the number of untimed runs c makes before its bursts of

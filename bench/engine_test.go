@@ -292,6 +292,30 @@ func TestEstimate(t *testing.T) {
 	}
 }
 
+// TestFloor: when the budget cuts a case at once, a fast op keeps
+// cutSamples samples, a slow one MinRounds, neither more than its count.
+func TestFloor(t *testing.T) {
+	opts := Options{Count: 50, SampleTime: 2 * time.Millisecond, Target: 0.03}
+	ms := time.Millisecond
+	tests := []struct {
+		name string
+		c    Case
+		want time.Duration
+	}{
+		// calibration (two samples' worth) + 20 samples + one op
+		{"fast", Case{OpTime: 100 * time.Microsecond}, 22*2*ms + 100*time.Microsecond},
+		{"fast, count below the floor", Case{OpTime: 100 * time.Microsecond, Count: 5}, 7*2*ms + 100*time.Microsecond},
+		// six samples + cold run + warm-up + setup
+		{"slow", Case{OpTime: 100 * ms}, 9 * 100 * ms},
+		{"slow, count below the floor", Case{OpTime: 100 * ms, Count: 3}, 6 * 100 * ms},
+	}
+	for _, tt := range tests {
+		if got := Floor(&tt.c, opts); got != tt.want {
+			t.Errorf("%s: Floor = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestOptionsCut: the budget is spent only past a set Deadline, and a cut
 // group takes MinRounds (6 by default).
 func TestOptionsCut(t *testing.T) {

@@ -36,7 +36,7 @@ func TestMeasureGroupInterleaves(t *testing.T) {
 	var calls []string
 	mk := func(name, role string, spin time.Duration) Case { return spinCase(&calls, name, role, spin) }
 	cases := []Case{mk("a", results.RoleBaseline, 200*time.Microsecond), mk("b", "", 400*time.Microsecond), mk("lim", results.RoleLimit, 100*time.Microsecond)}
-	rs, err := MeasureGroup(context.Background(), cases, Options{Count: 4, SampleTime: time.Millisecond, MaxIters: 1})
+	rs, err := MeasureGroup(context.Background(), cases, Options{Count: 4, SampleTime: time.Millisecond, MaxIters: 1, TurnTime: time.Nanosecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,19 +335,24 @@ func TestSequentialSampling(t *testing.T) {
 		target   float64
 		deadline time.Time
 		count    int
+		maxIters int // 1: a slow op (one iteration per sample)
 		n        int
 		stop     string
 	}{
-		{"loose target", 10, time.Time{}, 12, 6, StopTarget},
-		{"impossible target", 1e-12, time.Time{}, 12, 12, StopCount},
-		{"no target", 0, time.Time{}, 12, 12, StopCount},
-		{"budget spent", 1e-12, past, 12, 6, StopRun},
-		{"budget spent, no target", 0, past, 12, 6, StopRun},
-		{"budget spent, count below the minimum rounds", 0, past, 4, 4, StopCount},
-		{"budget left", 1e-12, future, 12, 12, StopCount},
+		{"loose target", 10, time.Time{}, 12, 0, 6, StopTarget},
+		{"impossible target", 1e-12, time.Time{}, 12, 0, 12, StopCount},
+		{"no target", 0, time.Time{}, 12, 0, 12, StopCount},
+		{"budget spent", 1e-12, past, 30, 0, cutSamples, StopRun},
+		{"budget spent, no target", 0, past, 30, 0, cutSamples, StopRun},
+		{"budget spent, a slow op", 0, past, 30, 1, 6, StopRun},
+		{"budget spent, count below the floor", 0, past, 12, 0, 12, StopCount},
+		{"budget spent, count below the minimum rounds", 0, past, 4, 1, 4, StopCount},
+		{"budget left", 1e-12, future, 12, 0, 12, StopCount},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rs, err := MeasureGroup(context.Background(), group(), Options{Count: tt.count, SampleTime: time.Millisecond, Target: tt.target, Deadline: tt.deadline})
+			// One sample per turn: the rounds are what is counted here.
+			opts := Options{Count: tt.count, SampleTime: time.Millisecond, MaxIters: tt.maxIters, Target: tt.target, Deadline: tt.deadline, TurnTime: time.Nanosecond}
+			rs, err := MeasureGroup(context.Background(), group(), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -357,6 +362,57 @@ func TestSequentialSampling(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTurns: in its turn of a round a member samples until the turn has
+// lasted TurnTime (short samples, a few back to back), a case with
+// PerRound takes exactly that many, and an op longer than the turn takes
+// one sample per turn; every sample of a turn carries the turn's round.
+func TestTurns(t *testing.T) {
+	var calls []string
+	fast := spinCase(&calls, "fast", results.RoleBaseline, 20*time.Microsecond)
+	burst := spinCase(&calls, "burst", "", 20*time.Microsecond)
+	burst.PerRound = 3
+	slow := spinCase(&calls, "slow", "", 3*time.Millisecond)
+	slow.Iters = 1 // one iteration per sample: longer than a turn
+	opts := Options{Count: 12, SampleTime: 200 * time.Microsecond, TurnTime: time.Millisecond}
+	rs, err := MeasureGroup(context.Background(), []Case{fast, burst, slow}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRound := func(r results.Case) map[int]int {
+		m := map[int]int{}
+		for _, s := range r.Samples {
+			m[s.Round]++
+		}
+		return m
+	}
+	for _, r := range rs {
+		if !r.OK() || len(r.Samples) != 12 {
+			t.Fatalf("%s: %s, %d samples; want 12", r.FullName(), r.Status, len(r.Samples))
+		}
+	}
+	// fast: samples of ≥ 200 µs until the turn reaches 1 ms — at most 5
+	// a turn, and more than one in some (a loaded machine may stretch a
+	// sample past the turn now and then).
+	most := 0
+	for round, n := range perRound(rs[0]) {
+		most = max(most, n)
+		if n > 5 {
+			t.Errorf("fast: %d samples in round %d, want at most 5", n, round)
+		}
+	}
+	if most < 2 {
+		t.Errorf("fast: one sample in every turn, want several back to back")
+	}
+	for round, n := range perRound(rs[1]) {
+		if n != 3 {
+			t.Errorf("burst: %d samples in round %d, want 3 (PerRound)", n, round)
+		}
+	}
+	if got := perRound(rs[2]); len(got) != 12 {
+		t.Errorf("slow: samples in %d rounds, want one in each of 12", len(got))
 	}
 }
 

@@ -8,9 +8,9 @@ import (
 	"github.com/serbench/serbench/bench"
 )
 
-// TestBudget: a run whose budget is spent stops its groups after the
-// first rounds (Stop "run") and records the budget; without one they take
-// the count.
+// TestBudget: a run whose budget is spent stops its groups at their
+// floor (Stop "run") and records the budget; without one they take the
+// count.
 func TestBudget(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -18,11 +18,14 @@ func TestBudget(t *testing.T) {
 		samples int
 		stop    string
 	}{
-		{"spent", time.Nanosecond, 6, bench.StopRun},
-		{"none", 0, 10, bench.StopCount},
+		// The fake's ops are fast: a cut keeps at least their floor of
+		// twenty samples, and fewer than the count (a turn may end past
+		// the floor, and the references sample while the others do).
+		{"spent", time.Nanosecond, 20, bench.StopRun},
+		{"none", 0, 40, bench.StopCount},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := opts(t, t.TempDir(), func(o *Options) { o.Count, o.Budget = 10, tc.budget })
+			o := opts(t, t.TempDir(), func(o *Options) { o.Count, o.Budget = 40, tc.budget })
 			out, err := Run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -31,7 +34,7 @@ func TestBudget(t *testing.T) {
 				if !c.OK() {
 					continue
 				}
-				if len(c.Samples) != tc.samples || c.Stop != tc.stop {
+				if n := len(c.Samples); n < tc.samples || n > 40 || n == 40 && tc.stop == bench.StopRun || c.Stop != tc.stop {
 					t.Errorf("%s: %d samples, stop %q; want %d, %q", c.FullName(), len(c.Samples), c.Stop, tc.samples, tc.stop)
 				}
 			}
@@ -39,5 +42,34 @@ func TestBudget(t *testing.T) {
 				t.Errorf("env run.budget %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestBudgetShare: the floors of the workloads left come first; the time
+// left above them is shared by what each could spend above its floor.
+func TestBudgetShare(t *testing.T) {
+	m := time.Minute
+	est := map[string]time.Duration{"fast": 4 * m, "fixed": 6 * m}
+	floor := map[string]time.Duration{"fast": 1 * m, "fixed": 6 * m}
+	tests := []struct {
+		name  string
+		avail time.Duration
+		w     string
+		est   map[string]time.Duration
+		floor map[string]time.Duration
+		want  time.Duration
+	}{
+		{"time for everything", 10 * m, "fast", est, floor, 4 * m},
+		{"time for the floors and half the rest", 8*m + 30*time.Second, "fast", est, floor, 2*m + 30*time.Second},
+		{"a workload without flex gets its floor", 8*m + 30*time.Second, "fixed", est, floor, 6 * m},
+		{"floors alone exceed the time left", 5 * m, "fast", est, floor, 1 * m},
+		{"the budget already spent", -m, "fast", est, floor, 1 * m},
+		{"nothing to cut", 3 * m, "fixed", map[string]time.Duration{"fixed": 6 * m}, map[string]time.Duration{"fixed": 6 * m}, 3 * m},
+		{"no estimates", 3 * m, "x", map[string]time.Duration{}, map[string]time.Duration{}, 3 * m},
+	}
+	for _, tt := range tests {
+		if got := budgetShare(tt.avail, tt.w, tt.est, tt.floor); got != tt.want {
+			t.Errorf("%s: budgetShare(%s, %s) = %s, want %s", tt.name, tt.avail, tt.w, got, tt.want)
+		}
 	}
 }

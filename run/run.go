@@ -417,6 +417,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	// those measured in Go), for the progress line and the History.
 	cost := map[string]CaseCost{}
 	estimate, local := map[string]time.Duration{}, map[string]time.Duration{}
+	floor := map[string]time.Duration{} // each workload's cost when the budget cuts all it can
 	for _, p := range plans {
 		name := p.w.Name()
 		f := max(forks[name], 1)
@@ -432,6 +433,13 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			estimate[name] += e * time.Duration(f)
 			if c.Remote == nil {
 				local[name] += e * time.Duration(f)
+			}
+			if c.Remote == nil && f > 1 {
+				// The budget stops a forked case after its second
+				// process, each process taking its whole share.
+				floor[name] += e * time.Duration(min(f, 2))
+			} else {
+				floor[name] += bench.Floor(&c, opts)
 			}
 			runs := 1
 			if c.Remote == nil {
@@ -449,26 +457,24 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		nCases += len(p.plan.Cases)
 	}
 	runStart := time.Now()
-	left := map[string]time.Duration{} // the estimates of the workloads not yet run
+	// The estimates and floors of the workloads not yet run, scaled by
+	// the timing history.
+	left, leftFloor := map[string]time.Duration{}, map[string]time.Duration{}
 	for _, p := range plans {
-		left[p.w.Name()] = time.Duration(float64(estimate[p.w.Name()]) * o.History.Factor(p.w.Name(), string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), false))
+		name := p.w.Name()
+		factor := o.History.Factor(name, string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), false)
+		left[name] = time.Duration(float64(estimate[name]) * factor)
+		leftFloor[name] = time.Duration(float64(min(floor[name], estimate[name])) * factor)
 	}
 	for _, p := range plans {
 		n := len(p.plan.Cases)
 		nPlanned, started := n, time.Now()
 		opts.Deadline = o.Deadline
 		if o.Budget > 0 && o.Deadline.IsZero() {
-			var rest time.Duration
-			for _, e := range left {
-				rest += e
-			}
-			share := o.Budget - time.Since(runStart)
-			if rest > 0 {
-				share = time.Duration(float64(share) * float64(left[p.w.Name()]) / float64(rest))
-			}
-			opts.Deadline = started.Add(max(share, 0))
+			opts.Deadline = started.Add(budgetShare(o.Budget-time.Since(runStart), p.w.Name(), left, leftFloor))
 		}
 		delete(left, p.w.Name())
+		delete(leftFloor, p.w.Name())
 		emit := func(c results.Case) error {
 			c.Error = results.Redact(c.Error)
 			rec.Cases = append(rec.Cases, c)
@@ -858,4 +864,35 @@ func (o *offsetProgress) Done(done, _ int, r *results.Case) {
 	if o.p != nil {
 		o.p.Done(o.offset+done, 0, r)
 	}
+}
+
+// budgetShare is the part of the time left (avail) that workload w may
+// take before its groups are cut, given the estimates and the floors (the
+// cost when cut at once) of the workloads not yet run, w included. The
+// floors come first — the budget cannot save them — and what remains is
+// shared in proportion to what each workload could spend above its
+// floor: a workload whose cost is mostly set-up and single samples (a
+// server's scans, whole-file reads) no longer draws the time that only a
+// workload with many fast samples could have used. When the floors alone
+// exceed the time left, w gets its floor.
+//
+// (Before, the time left was shared in proportion to the estimates alone:
+// the main job's fast workloads, whose estimates are small, were cut to a
+// few samples while the last workload's floor ran minutes past the
+// budget.)
+func budgetShare(avail time.Duration, w string, est, floor map[string]time.Duration) time.Duration {
+	var flex, floors time.Duration
+	for name, e := range est {
+		flex += max(e-floor[name], 0)
+		floors += floor[name]
+	}
+	if flex == 0 {
+		// Nothing left to cut: the share does not matter.
+		return max(avail, 0)
+	}
+	share := floor[w]
+	if spare := avail - floors; spare > 0 {
+		share += time.Duration(float64(spare) * float64(max(est[w]-floor[w], 0)) / float64(flex))
+	}
+	return max(share, 0)
 }

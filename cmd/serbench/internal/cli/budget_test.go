@@ -38,7 +38,9 @@ func TestParseBudget(t *testing.T) {
 }
 
 // TestSampling: the timing history keeps a run apart only when it samples
-// otherwise than the defaults at its scale.
+// otherwise than the defaults at its scale. (The description names the
+// values, so runs before and after a change of the defaults are apart
+// too.)
 func TestSampling(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -56,7 +58,9 @@ func TestSampling(t *testing.T) {
 		{"longer samples", workload.Default, defaultCount, defaultTarget, 50 * time.Millisecond, defaultBudget, true},
 	}
 	for _, tt := range tests {
-		if got := sampling(tt.scale, tt.count, tt.target, tt.benchtime, tt.budget); (got != "") != tt.apart {
+		auto, _ := parseBudget("auto", tt.scale, defaultCount, defaultTarget)
+		defaults := sampling(tt.scale, defaultCount, defaultTarget, defaultBenchtime, auto)
+		if got := sampling(tt.scale, tt.count, tt.target, tt.benchtime, tt.budget); (got != defaults) != tt.apart {
 			t.Errorf("%s: sampling %q, want kept apart %v", tt.name, got, tt.apart)
 		}
 	}

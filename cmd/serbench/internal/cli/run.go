@@ -56,20 +56,23 @@ type runFlags struct {
 	own []workloadFlags
 }
 
-// Defaults of --count and --benchtime: twenty samples of 10 ms, the same
-// 0.2 s of sampling per fast case as ten of 20 ms, but the 95% interval of
-// the median is then [6th, 15th] of the sorted samples, so interference
-// that slows up to five samples cannot widen it. Measured on two quiet
-// quick features runs: noisy cases fell from 52% and 48% (10 × 20 ms) to
-// 20% and 20%.
+// Defaults of --count and --benchtime: fifty samples of 2 ms. A small
+// shared machine runs slower by half or more for stretches of one to a
+// few hundred milliseconds at a time (docs/method.md, "Short samples"):
+// a sample of 10 ms often straddles such a stretch, so samples disagree
+// in degrees and the median's interval is wide, while most samples of
+// 2 ms fall wholly inside or wholly outside one — the slow ones then sit
+// at the top of the sorted samples, outside the interval of the median
+// (the 18th to the 32nd of fifty). Fifty samples of 2 ms are half the
+// sampling time of the twenty of 10 ms before them.
 // defaultTarget is --target's default: a group's ratios known to ±3%
 // (95% intervals) stop sampling early; close or noisy groups take up to
 // --count samples.
 const defaultTarget = 0.03
 
 const (
-	defaultCount     = 20
-	defaultBenchtime = 10 * time.Millisecond
+	defaultCount     = 50
+	defaultBenchtime = 2 * time.Millisecond
 )
 
 // defaultBudget is what --budget auto gives the main job: a run at the
@@ -95,7 +98,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.scale, "scale", "default", "input sizes: quick, default or full")
 	fl.StringVar(&f.filter, "filter", "", "only run cases whose full name matches this regular expression")
 	fl.StringSliceVar(&f.subjects, "subject", nil, "only run these subjects (comma-separated)")
-	fl.IntVar(&f.count, "count", defaultCount, "samples per case (20 give a 95% interval from the 6th to the 15th sample)")
+	fl.IntVar(&f.count, "count", defaultCount, "samples per case (50 give a 95% interval of the median from the 18th to the 32nd sample)")
 	fl.DurationVar(&f.benchtime, "benchtime", defaultBenchtime, "target duration of one sample")
 	fl.Float64Var(&f.target, "target", defaultTarget, "stop sampling a case once the 95% intervals of its ratios to its group's baseline and limit row are narrower than ±this fraction (after 6 rounds; --count caps the samples); 0: take --count samples of every case")
 	fl.DurationVar(&f.timeout, "case-timeout", defaultCaseTimeout, "FAIL a case whose set-up, verification or one sample runs longer than this, and go on with the rest in a fresh process (0: no limit)")
@@ -105,7 +108,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.BoolVar(&f.resume, "resume", false, "finish the run already in --out: keep its finished cases, run the rest")
 	fl.StringVar(&f.shard, "shard", "", "run only shard `K/N` (1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; serbench report merges the shards' results")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
-	fl.StringVar(&f.budget, "budget", "auto", "the time the run should take: past each workload's share of it, groups stop after their 6 first rounds and forks after 2 processes (set-up and those rounds still run); auto: "+defaultBudget.String()+" at the default scale with the default --count and a --target, else none; 0: none")
+	fl.StringVar(&f.budget, "budget", "auto", "the time the run should take: past each workload's share of it, groups stop at their floor (6 samples of a slow op, 20 of a fast one) and forks after 2 processes (set-up and the floors still run); auto: "+defaultBudget.String()+" at the default scale with the default --count and a --target, else none; 0: none")
 	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope and nested: 1); the others always measure in this process")
 	fl.StringSliceVar(&f.runners, "runners", defaultRunners(), "measure the subjects of these runners for other languages beside Go's where the workload can (jvm, python, rust; none: Go only); a runner whose toolchain is missing is skipped with one line")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
@@ -405,15 +408,18 @@ func failedError(r *results.Run) error {
 	return exitError{ExitFailure, fmt.Errorf("%s of %d FAILED (the first: %s: %s); the report lists them all", plural(len(failed), "case"), len(r.Cases), failed[0].FullName(), failed[0].Error)}
 }
 
-// sampling describes how a run samples when that differs from what the
-// defaults give at its scale (--count, --target, --benchtime, --budget auto),
-// for the timing history; "" when it samples as the defaults do.
+// sampling describes how a run samples (--count, --target, --benchtime,
+// --budget, the last as "auto" when it is what auto gives at the run's
+// scale), for the timing history: a run's timing predicts another's only
+// when both sample alike, and the description names the values rather
+// than "the defaults", so a history written before the defaults changed
+// does not predict a run after.
 func sampling(scale workload.Scale, count int, target float64, benchtime, budget time.Duration) string {
-	auto, _ := parseBudget("auto", scale, defaultCount, defaultTarget)
-	if count == defaultCount && target == defaultTarget && benchtime == defaultBenchtime && budget == auto {
-		return ""
+	b := budget.String()
+	if auto, _ := parseBudget("auto", scale, defaultCount, defaultTarget); budget == auto {
+		b = "auto"
 	}
-	return fmt.Sprintf("count %d, target %g, sample %s, budget %s", count, target, benchtime, budget)
+	return fmt.Sprintf("count %d, target %g, sample %s, budget %s", count, target, benchtime, b)
 }
 
 // parseBudget resolves --budget: a duration, 0 (none), or auto (the
