@@ -66,20 +66,26 @@ func (p *Prober) Tick() error {
 	if !p.memTried && !p.NoMemory {
 		p.memTried, p.mem, p.memFrom = true, newMemChase(), time.Now().Add(memSettle)
 	}
-	pr := results.Probe{Time: now.UTC(), Ns: float64(p.measure()), MemNs: float64(p.measureMem())}
+	best, runs := p.measure()
+	pr := results.Probe{Time: now.UTC(), Ns: float64(best), Runs: runs, MemNs: float64(p.measureMem())}
 	p.last = time.Now()
 	return p.Sink(pr)
 }
 
-// measure returns the shortest of probeRuns runs of the loop.
-func (p *Prober) measure() time.Duration {
+// measure returns the shortest of probeRuns runs of the loop, and the
+// time of each run in nanoseconds (the slow ones say how much of the time
+// the machine ran slow: results.SlowShare).
+func (p *Prober) measure() (time.Duration, []float64) {
 	best := time.Duration(math.MaxInt64)
+	runs := make([]float64, 0, probeRuns)
 	for range probeRuns {
 		t := time.Now()
 		p.sink += probeLoop(probeIters, p.sink)
-		best = min(best, time.Since(t))
+		d := time.Since(t)
+		best = min(best, d)
+		runs = append(runs, float64(d))
 	}
-	return best
+	return best, runs
 }
 
 // measureMem returns the shortest of memChaseRuns runs of the memory

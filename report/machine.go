@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/serbench/serbench/table"
@@ -39,6 +40,9 @@ func machineBlocks(run *results.Run) []Block {
 			"In-round ratios (×limit, `compare --normalize`) cancel the part of the drift that is shared by the members of a round.",
 			results.NoiseThreshold*100)
 	}
+	if t := slowText(run.Probes); t != "" {
+		text += " " + t
+	}
 	blocks := []Block{&Text{Body: text}}
 	caption := "time of the fixed probe loop over the run, ÷ its median"
 	if m, ok := results.LoopDrift(run.Probes, results.MemoryLoop, results.NoiseThreshold); ok {
@@ -49,6 +53,21 @@ func machineBlocks(run *results.Run) []Block {
 		blocks = append(blocks, &Plot{File: "machine-speed.svg", Caption: caption, SVG: svg})
 	}
 	return blocks
+}
+
+// slowText says how much of the time the machine ran slow (SlowShare),
+// or "" when the probes did not record their runs.
+func slowText(probes []results.Probe) string {
+	slow, runs, ok := results.SlowShare(probes)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("The probe's fastest run is made to look past brief slowdowns; counting every run instead, "+
+		"**%s of its %s runs** (about a millisecond each) took %s× its usual time or more: "+
+		"that is the share of the time the cores ran slow, in stretches — a neighbour on a shared core, the host's clock. "+
+		"A sample that falls in such a stretch sits among the slowest of its case; "+
+		"when the stretches take much of the time, medians move between runs and more cases are noisy (docs/method.md, \"Short samples\").",
+		table.Pct(float64(slow)/float64(runs)), table.Int(float64(runs)), strconv.FormatFloat(results.SlowFactor, 'g', -1, 64))
 }
 
 // memoryText describes the memory chase's drift m.

@@ -189,6 +189,16 @@ func TestMachineSectionWithMemory(t *testing.T) {
 	}
 }
 
+// TestMachineSectionSaysHowOftenTheCoresRanSlow: probes that recorded
+// their runs (runs_ns) add the share of slow runs to the section.
+func TestMachineSectionSaysHowOftenTheCoresRanSlow(t *testing.T) {
+	m := machineGolden(t, readRun(t, "run-probes-slow.jsonl"), "machine-slow.golden.md")
+	text, ok := m[0].(*Text)
+	if !ok || !strings.Contains(text.Body, "took 1.3× its usual time or more") {
+		t.Errorf("first block %T: want the share of slow runs in it", m[0])
+	}
+}
+
 // TestCompareSaysHowTheMemoryDiffered: with memory times in both runs,
 // compare also says how the memory chase moved, and warns when it moved
 // by more than the threshold.

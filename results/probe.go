@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 )
@@ -21,6 +22,10 @@ type Probe struct {
 	Time time.Time `json:"t"`
 	// Ns is the loop's duration in nanoseconds (the fastest of a few runs).
 	Ns float64 `json:"ns"`
+	// Runs are the times of each run of the loop in this probe, in
+	// nanoseconds (Ns is the least of them); absent in files before
+	// serbench recorded them.
+	Runs []float64 `json:"runs_ns,omitempty"`
 	// MemNs is the memory chase's duration in nanoseconds (the fastest of
 	// a few runs of 8,192 dependent loads through 32 MiB); 0 in files
 	// before schema 4 and where the buffer could not be mapped.
@@ -43,6 +48,8 @@ func (p *Probe) validate() error {
 		return fmt.Errorf("mem_ns %v is negative", p.MemNs)
 	case p.MemNs > maxSampleNs:
 		return fmt.Errorf("mem_ns %v is more than any timing can take (%g ns, 11.6 days)", p.MemNs, float64(maxSampleNs))
+	case slices.ContainsFunc(p.Runs, func(v float64) bool { return !(v > 0) || v > maxSampleNs }):
+		return fmt.Errorf("runs_ns %v: each run must take some time, and less than any timing can take", p.Runs)
 	case p.Fork < 0:
 		return fmt.Errorf("fork %d is negative", p.Fork)
 	}
@@ -132,6 +139,44 @@ func LoopDrift(probes []Probe, loop ProbeLoop, threshold float64) (Drift, bool) 
 		}
 	}
 	return d, true
+}
+
+// SlowFactor is how much longer than usual a run of the probe loop must
+// take to count as slow (SlowShare).
+const SlowFactor = 1.3
+
+// SlowShare says how much of the time the machine ran slow: of the runs
+// of the arithmetic loop the probes recorded (Probe.Runs, about a
+// millisecond each, taken about once a second), how many took SlowFactor
+// times the usual time or more — the usual time being the median of the
+// probes' fastest runs. On a shared host the cores run slower by half or
+// more in stretches of one to a few hundred milliseconds (a neighbour on
+// a sibling hyperthread, the host's clock); the fastest-of-five probe
+// time (Ns) is made to look past those stretches, this share counts them.
+// It returns false when fewer than three probes recorded their runs.
+func SlowShare(probes []Probe) (slow, runs int, ok bool) {
+	var best []float64
+	for _, p := range probes {
+		if len(p.Runs) > 0 && p.Ns > 0 {
+			best = append(best, p.Ns)
+		}
+	}
+	if len(best) < 3 {
+		return 0, 0, false
+	}
+	usual := Quantile(best, 0.5)
+	for _, p := range probes {
+		if p.Ns <= 0 {
+			continue
+		}
+		for _, v := range p.Runs {
+			runs++
+			if v >= SlowFactor*usual {
+				slow++
+			}
+		}
+	}
+	return slow, runs, true
 }
 
 // Quantile returns the q-quantile of vs by linear interpolation between

@@ -140,12 +140,40 @@ func TestBadProbeLine(t *testing.T) {
 	for _, probe := range []string{
 		`{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":0}`,
 		`{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":1,"mem_ns":-5}`,
+		`{"kind":"probe","t":"2026-11-24T02:00:00Z","ns":1,"runs_ns":[1,0]}`,
 	} {
 		in := `{"kind":"env","schema":4,"cpu":"x","cores":1,"gomaxprocs":1,"goos":"linux","goarch":"amd64","go_version":"go1.26","serbench_version":"0","start":"2026-11-24T02:00:00Z","scale":"quick","count":1,"command":null}
 ` + probe + "\n"
 		_, err := Read(strings.NewReader(in), "bad.jsonl")
 		if err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") || !strings.Contains(err.Error(), "probe") {
 			t.Errorf("%s: error %v, want one naming bad.jsonl:2 and the probe", probe, err)
+		}
+	}
+}
+
+// TestSlowShare: every recorded run of the probe loop counts, slow when
+// it took SlowFactor times the median of the probes' fastest runs or
+// more; probes without runs (older files) are left out.
+func TestSlowShare(t *testing.T) {
+	at := func(best float64, runs ...float64) Probe { return Probe{Ns: best, Runs: runs} }
+	steady := []Probe{at(100, 100, 101, 102, 100, 103), at(100, 100, 100, 100, 100, 100), at(101, 101, 105, 110, 101, 102)}
+	tests := []struct {
+		name       string
+		probes     []Probe
+		slow, runs int
+		ok         bool
+	}{
+		{"steady", steady, 0, 15, true},
+		// usual = median of 100, 100, 101, 160 = 100.5: slow from 130.65 on
+		{"a slow stretch across a probe", append(steady[:3:3], at(160, 160, 170, 165, 180, 200)), 5, 20, true},
+		{"slow runs inside a fast probe", []Probe{at(100, 100, 131, 100, 200, 129), at(100, 100, 100, 100, 100, 100), at(100, 100, 100, 100, 100, 100)}, 2, 15, true},
+		{"older probes without runs", []Probe{{Ns: 100}, {Ns: 100}, at(100, 100, 200)}, 0, 0, false},
+		{"none", nil, 0, 0, false},
+	}
+	for _, tt := range tests {
+		slow, runs, ok := SlowShare(tt.probes)
+		if slow != tt.slow || runs != tt.runs || ok != tt.ok {
+			t.Errorf("%s: SlowShare = %d of %d (%v), want %d of %d (%v)", tt.name, slow, runs, ok, tt.slow, tt.runs, tt.ok)
 		}
 	}
 }

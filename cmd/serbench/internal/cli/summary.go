@@ -41,6 +41,9 @@ func machineLine(run *results.Run) string {
 	if m, ok := results.LoopDrift(run.Probes, results.MemoryLoop, results.NoiseThreshold); ok {
 		line += fmt.Sprintf("; a memory chase %s to %s", table.SignedPct(m.Lo-1), table.SignedPct(m.Hi-1))
 	}
+	if slow, runs, ok := results.SlowShare(run.Probes); ok {
+		line += fmt.Sprintf("; the cores ran %g× slower or worse %s of the time", results.SlowFactor, table.Pct(float64(slow)/float64(runs)))
+	}
 	return line
 }
 

@@ -29,4 +29,13 @@ func TestMachineLine(t *testing.T) {
 	if got := machineLine(run); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// With the probes' runs, the share of slow ones (usual: 100).
+	for i := range run.Probes {
+		run.Probes[i].Runs = []float64{run.Probes[i].Ns, 101, 100, 100}
+	}
+	run.Probes[2].Runs[3] = 140
+	want += "; the cores ran 1.3× slower or worse 5.0% of the time"
+	if got := machineLine(run); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
