@@ -145,6 +145,13 @@ type Options struct {
 	// (default 6: the fewest samples whose order statistics give a 95%
 	// interval of the median).
 	MinRounds int
+	// CaseSampling, when positive, is the sampling time of a case that
+	// sets no Budget of its own: it takes no new sample once its samples
+	// took CaseSampling and it has MinRounds of them (Count still caps
+	// them). It spends a count meant for short samples on a slow op no
+	// longer than on a fast one: fifty samples of a 400 ms scan would
+	// take 20 s, where six give the interval of the median.
+	CaseSampling time.Duration
 	// TurnTime is how long a member samples in its turn of a round, a
 	// sample at a time, before the next member's turn (default five
 	// sample times): samples shorter than an op's turn are taken a few
@@ -263,9 +270,11 @@ type member struct {
 	c        *Case
 	rc       results.Case
 	b        B
-	n        int  // iterations per sample
-	count    int  // samples wanted
-	cut      bool // stopped by Options.Deadline
+	n        int           // iterations per sample
+	count    int           // samples wanted
+	budget   time.Duration // sampling time allowed (CaseBudget); 0: none
+	minCount int           // samples taken whatever the budget
+	cut      bool          // stopped by Options.Deadline
 	sampling time.Duration
 	t0       time.Time
 	active   bool
@@ -347,7 +356,20 @@ func (m *member) wantsMore() bool {
 	if !m.active || m.done || len(m.rc.Samples) >= m.count {
 		return false
 	}
-	return m.c.Budget <= 0 || len(m.rc.Samples) < max(m.c.MinCount, 1) || m.sampling < m.c.Budget
+	return m.budget <= 0 || len(m.rc.Samples) < m.minCount || m.sampling < m.budget
+}
+
+// CaseBudget returns how long c may sample and how many samples it takes
+// whatever that time: its own Budget and MinCount when it sets a budget,
+// else the run's CaseSampling with MinRounds samples, else no limit.
+func CaseBudget(c *Case, opts Options) (time.Duration, int) {
+	switch {
+	case c.Budget > 0:
+		return c.Budget, max(c.MinCount, 1)
+	case opts.CaseSampling > 0:
+		return opts.CaseSampling, max(opts.MinRounds, c.MinCount, 1)
+	}
+	return 0, max(c.MinCount, 1)
 }
 
 // MeasureGroup sets up, verifies and measures the cases of one comparison
@@ -377,6 +399,7 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 	for i := range cases {
 		c := &cases[i]
 		m := &member{c: c, t0: time.Now(), count: opts.Count, watch: opts.watch}
+		m.budget, m.minCount = CaseBudget(c, opts)
 		if c.Count > 0 {
 			m.count = c.Count
 		}
@@ -661,10 +684,10 @@ func Estimate(c *Case, opts Options) time.Duration {
 	if op < opts.SampleTime {
 		// Calibration grows N geometrically to one sample's time (about
 		// two samples' worth in all), then the samples.
-		n := budgeted(c, count, opts.SampleTime)
+		n := budgeted(c, count, opts.SampleTime, opts)
 		return time.Duration(n+burstRuns(c, n)+2)*opts.SampleTime + op
 	}
-	n := budgeted(c, count, op)
+	n := budgeted(c, count, op, opts)
 	extra := 2 // a cold run and a warm-up
 	if c.NoWarmup {
 		extra = 0
@@ -703,14 +726,15 @@ func burstRuns(c *Case, n int) int {
 	return (n + c.PerRound - 1) / c.PerRound
 }
 
-// budgeted is how many of count samples lasting d each c's Budget lets it
-// take (at least MinCount).
-func budgeted(c *Case, count int, d time.Duration) int {
-	if c.Budget <= 0 || d <= 0 {
+// budgeted is how many of count samples lasting d each c's sampling
+// budget (CaseBudget) lets it take.
+func budgeted(c *Case, count int, d time.Duration, opts Options) int {
+	budget, least := CaseBudget(c, opts)
+	if budget <= 0 || d <= 0 {
 		return count
 	}
-	n := 1 + int((c.Budget-1)/d)
-	return min(count, max(n, c.MinCount, 1))
+	n := 1 + int((budget-1)/d)
+	return min(count, max(n, least))
 }
 
 // roundNs is a member's ns/op in one round: its sample's, or the median of

@@ -316,6 +316,21 @@ func TestFloor(t *testing.T) {
 	}
 }
 
+// TestEstimateCaseSampling: a slow op without a budget of its own is
+// estimated with the samples CaseSampling leaves it (at least MinRounds).
+func TestEstimateCaseSampling(t *testing.T) {
+	ms := time.Millisecond
+	opts := Options{Count: 50, SampleTime: 2 * ms, CaseSampling: 500 * ms}
+	// six samples + cold run + warm-up + setup
+	if got, want := Estimate(&Case{OpTime: 400 * ms}, opts), 9*400*ms; got != want {
+		t.Errorf("400 ms op: Estimate = %v, want %v", got, want)
+	}
+	// its own budget: 250 ms holds three of 100 ms
+	if got, want := Estimate(&Case{OpTime: 100 * ms, Budget: 250 * ms}, opts), 6*100*ms; got != want {
+		t.Errorf("100 ms op with a budget: Estimate = %v, want %v", got, want)
+	}
+}
+
 // TestOptionsCut: the budget is spent only past a set Deadline, and a cut
 // group takes MinRounds (6 by default).
 func TestOptionsCut(t *testing.T) {

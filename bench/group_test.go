@@ -417,3 +417,33 @@ func TestTurns(t *testing.T) {
 }
 
 var spinSink int
+
+// TestCaseSampling: a case without a budget of its own samples for at
+// most CaseSampling, with MinRounds samples whatever it costs; a case's
+// own Budget and MinCount take precedence; a fast op takes its count.
+func TestCaseSampling(t *testing.T) {
+	var calls []string
+	slow := spinCase(&calls, "slow", "", 3*time.Millisecond)
+	slow.Iters = 1
+	own := spinCase(&calls, "own", "", 3*time.Millisecond)
+	own.Iters, own.Budget, own.MinCount = 1, 10*time.Millisecond, 2
+	fast := spinCase(&calls, "fast", "", 10*time.Microsecond)
+	opts := Options{Count: 30, SampleTime: 100 * time.Microsecond, TurnTime: time.Nanosecond, CaseSampling: 10 * time.Millisecond}
+	for _, tt := range []struct {
+		c      Case
+		lo, hi int
+		stop   string
+	}{
+		{slow, 6, 6, StopBudget},  // 3 ms samples: past 10 ms after four, MinRounds asks six
+		{own, 2, 4, StopBudget},   // its own 10 ms budget and MinCount 2: under six
+		{fast, 30, 30, StopCount}, // ~100 µs samples: the count first
+	} {
+		rs, err := MeasureGroup(context.Background(), []Case{tt.c}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(rs[0].Samples); n < tt.lo || n > tt.hi || rs[0].Stop != tt.stop {
+			t.Errorf("%s: %d samples, stop %q; want %d…%d, %q", rs[0].FullName(), n, rs[0].Stop, tt.lo, tt.hi, tt.stop)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 		return nil, err
 	}
 	cfg := workload.Config{Scale: o.Scale, Subjects: o.Subjects, DryRun: true}
-	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, Target: o.Target}
+	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, CaseSampling: o.caseSampling(), Target: o.Target}
 	var out []Planned
 	var planned []workload.Workload
 	total := 0

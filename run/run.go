@@ -410,7 +410,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		rec.Probes = append(rec.Probes, p)
 		return rw.WriteProbe(p)
 	}
-	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, Target: o.Target, CaseTimeout: o.CaseTimeout, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
+	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, CaseSampling: o.caseSampling(), Target: o.Target, CaseTimeout: o.CaseTimeout, Probe: &bench.Prober{Every: ProbeEvery, Sink: probe}}
 	defer opts.Probe.Close()
 	prog := &offsetProgress{p: o.Progress}
 	// Each case's estimated cost, and each workload's (all cases, and
@@ -895,4 +895,13 @@ func budgetShare(avail time.Duration, w string, est, floor map[string]time.Durat
 		share += time.Duration(float64(spare) * float64(max(est[w]-floor[w], 0)) / float64(flex))
 	}
 	return max(share, 0)
+}
+
+// caseSampling is the sampling time of a case that sets no budget of its
+// own (bench.Options.CaseSampling): what --count samples of --benchtime
+// take when a turn holds five of them — 500 ms at the defaults. A fast
+// op takes its count within it; a slow one stops there, with at least
+// six samples.
+func (o Options) caseSampling() time.Duration {
+	return time.Duration(o.Count) * 5 * o.Benchtime
 }

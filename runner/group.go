@@ -105,7 +105,8 @@ func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, opts bench
 				spec.Count = c.Count
 			}
 		}
-		spec.MinCount, spec.BudgetNs, spec.PerRound, spec.NoWarmup = c.MinCount, int64(c.Budget), c.PerRound, c.NoWarmup
+		budget, least := bench.CaseBudget(c, opts)
+		spec.MinCount, spec.BudgetNs, spec.PerRound, spec.NoWarmup = least, int64(budget), c.PerRound, c.NoWarmup
 		if cut {
 			spec.Count = min(spec.Count, max(spec.MinCount, rounds))
 		}

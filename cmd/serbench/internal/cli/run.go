@@ -98,7 +98,7 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.scale, "scale", "default", "input sizes: quick, default or full")
 	fl.StringVar(&f.filter, "filter", "", "only run cases whose full name matches this regular expression")
 	fl.StringSliceVar(&f.subjects, "subject", nil, "only run these subjects (comma-separated)")
-	fl.IntVar(&f.count, "count", defaultCount, "samples per case (50 give a 95% interval of the median from the 18th to the 32nd sample)")
+	fl.IntVar(&f.count, "count", defaultCount, "samples per case (50 give a 95% interval of the median from the 18th to the 32nd sample), within count × 5 × benchtime of sampling (at least 6 samples) unless the case sets its own budget")
 	fl.DurationVar(&f.benchtime, "benchtime", defaultBenchtime, "target duration of one sample")
 	fl.Float64Var(&f.target, "target", defaultTarget, "stop sampling a case once the 95% intervals of its ratios to its group's baseline and limit row are narrower than ±this fraction (after 6 rounds; --count caps the samples); 0: take --count samples of every case")
 	fl.DurationVar(&f.timeout, "case-timeout", defaultCaseTimeout, "FAIL a case whose set-up, verification or one sample runs longer than this, and go on with the rest in a fresh process (0: no limit)")
