@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The verdict check of sequential sampling (issue 28): a long reference run
-# (40 samples a case, no target) and the default, budgeted run of the same
+# (150 samples a case, three times the default count, no target, no
+# budget) and the default, budgeted run of the same
 # build, then `serbench compare --verdicts`: every pair of a group's members
 # whose intervals are disjoint in the reference must keep its order, and
 # ≥ 95% of the ratios to the limit row must lie inside the reference's
@@ -8,13 +9,13 @@
 #
 #   scripts/verdicts.sh [WORKLOAD...]      # default: features envelope
 #
-# The reference takes several times the budgeted run (features and envelope:
-# about an hour on 2 cores). OUT (default: a temporary directory) keeps both.
+# The reference takes several times the budgeted run. OUT (default: a
+# temporary directory) keeps both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 workloads=("${@:-features envelope}")
 out="${OUT:-$(mktemp -d)}"
 go build -o "$out/serbench" ./cmd/serbench
-"$out/serbench" run ${workloads[*]} --count 40 --target 0 --progress lines --out "$out/reference"
+"$out/serbench" run ${workloads[*]} --count 150 --target 0 --budget 0 --progress lines --out "$out/reference"
 "$out/serbench" run ${workloads[*]} --progress lines --out "$out/budgeted"
 "$out/serbench" compare --verdicts "$out/reference/results.jsonl" "$out/budgeted/results.jsonl"
