@@ -194,11 +194,11 @@ func scales() workload.ScaleTable[sizes] {
 		Quick: sizes{TPCH: 4000, Media: 4000, UserEvents: 200, Singles: 3, PerK: 1, DecodeProject: true},
 		// The default answers the seed's questions on all three datasets
 		// within the main job's budget: fewer records, fewer queries (the
-		// fitted time per column needs a few points per k, not five), no
+		// fitted time per column needs a point per k, not five), no
 		// decode-and-project row reads of sub-schemas (a full read each),
 		// and the other languages on the seed's TPC-H; full measures every
 		// leaf, five subsets per k, and every dataset in every language.
-		Default: sizes{TPCH: 20_000, Media: 20_000, UserEvents: 1000, Singles: 6, PerK: 2, RunnerDatasets: []string{"tpch"}},
+		Default: sizes{TPCH: 20_000, Media: 20_000, UserEvents: 1000, Singles: 6, PerK: 1, RunnerDatasets: []string{"tpch"}},
 		Full:    sizes{TPCH: tpch.FullRecords, Media: 401_000, UserEvents: 31_000, Singles: 0, PerK: 5, DecodeProject: true},
 		Describe: func(s sizes) string {
 			singles := "every leaf"
