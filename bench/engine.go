@@ -375,8 +375,9 @@ func CaseBudget(c *Case, opts Options) (time.Duration, int) {
 // MeasureGroup sets up, verifies and measures the cases of one comparison
 // group. Every case is set up and verified first, then calibrated (which
 // warms it up) one after another; then the samples are taken in rounds:
-// one sample of each case per round (PerRound back to back, for a case
-// that asks), the order rotated by one each round (and never starting
+// one turn of each case per round — samples back to back until the turn
+// has lasted TurnTime (one sample of a slow op; PerRound of them for a
+// case that asks) — the order rotated by one each round (and never starting
 // with the case that ended the previous round), a GC before each case's
 // turn. A sample records its ratio to the ns/op of the group's baseline
 // and limit row taken in the same round. The results come

@@ -875,11 +875,6 @@ func (o *offsetProgress) Done(done, _ int, r *results.Case) {
 // server's scans, whole-file reads) no longer draws the time that only a
 // workload with many fast samples could have used. When the floors alone
 // exceed the time left, w gets its floor.
-//
-// (Before, the time left was shared in proportion to the estimates alone:
-// the main job's fast workloads, whose estimates are small, were cut to a
-// few samples while the last workload's floor ran minutes past the
-// budget.)
 func budgetShare(avail time.Duration, w string, est, floor map[string]time.Duration) time.Duration {
 	var flex, floors time.Duration
 	for name, e := range est {
