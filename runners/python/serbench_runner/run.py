@@ -169,6 +169,23 @@ class Runner:
                 self.finished += 1
                 continue
             members.append(mb)
+        # What the group holds from here to its end (the datasets, each
+        # member's encoded input and bound subject) is frozen out of the
+        # collector: the gc.collect() before each calibration and turn then
+        # traverses only what was allocated since, instead of every live
+        # object of the group (a collection then costs what the last turn
+        # left behind, not the size of the data), and still frees every
+        # cycle the previous turn made.
+        gc.collect()
+        gc.freeze()
+        try:
+            self._measure(members)
+        finally:
+            gc.unfreeze()
+
+    def _measure(self, members: list[_Member]) -> None:
+        """Calibrates the verified members one after another, then samples
+        them in interleaved rounds (§4.2, §4.3)."""
         sampled = []
         for mb in members:
             if self.stop:

@@ -163,6 +163,12 @@ public final class Runner {
     }
   }
 
+  /** How much the heap in use may grow past liveHeap before a turn collects (collectGarbage). */
+  static final long GARBAGE_SLACK = 16L << 20;
+
+  /** The heap in use after the last full collection (its live data); -1 before the first. */
+  private long liveHeap = -1;
+
   private void error(CaseSpec c, String phase, String message) {
     out.line(Out.obj("type", "error", "case", c.id(), "phase", phase, "message", message));
   }
@@ -282,7 +288,7 @@ public final class Runner {
             m.pending = null;
             emit(m, round + 1, pos, t, null);
           } else if (m.c.perRound() > 1) {
-            gc();
+            collectGarbage();
             m.loop.time(m.n); // untimed run before the burst
             for (int s = 0; s < m.c.perRound() && m.wants() && !stop; s++) {
               long g0 = gcNanos();
@@ -290,7 +296,7 @@ public final class Runner {
               emit(m, round + 1, pos, t, gcNanos() - g0);
             }
           } else {
-            gc();
+            collectGarbage();
             long g0 = gcNanos();
             Loop.Timing t = m.loop.time(m.n);
             emit(m, round + 1, pos, t, gcNanos() - g0);
@@ -315,8 +321,29 @@ public final class Runner {
     out.line(line);
   }
 
-  private static void gc() {
+  private void gc() {
     System.gc();
+    liveHeap = heapUsed();
+  }
+
+  /**
+   * The collection before a turn: a full collection when the turns since the last one left
+   * garbage (the heap in use grew by GARBAGE_SLACK or more), else none. A full collection
+   * costs time in proportion to everything the group holds (each member's encoded input),
+   * whatever the last turn left; a turn that allocated less than the slack (a copy, an Arrow
+   * read of a few buffers) leaves the next member at most that much of eden's gigabyte
+   * filled, which moves its next young collection by as little. Reports whether it collected.
+   */
+  boolean collectGarbage() {
+    if (liveHeap < 0 || heapUsed() - liveHeap >= GARBAGE_SLACK) {
+      gc();
+      return true;
+    }
+    return false;
+  }
+
+  private static long heapUsed() {
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   private static long gcNanos() {
