@@ -299,7 +299,7 @@ func env(scale workload.Scale) map[string]string {
 		coverage = "the seed's formats (" + strings.Join(seedFormats, ", ") + ") with every codec, the other formats with " + strings.Join(scaleCodecs, " and ") + " only (--scale full: every format with every codec)"
 	}
 	return map[string]string{envBuffer: table.Bytes(filebench.DefaultBufferSize), envVerify: table.Int(filecase.VerifyRecords),
-		envBudget: table.Duration(float64(filecase.Budget)), envHeapEvery: "every " + table.Int(filebench.SampleEvery) + " records",
+		envBudget: table.Duration(float64(budgetFor(scales().At(scale)))), envHeapEvery: "every " + table.Int(filebench.SampleEvery) + " records",
 		envCoverage: coverage}
 }
 
@@ -413,15 +413,29 @@ func (p *pair) labels(op string) results.Labels {
 }
 
 // sampleBudget is the time a case may spend on samples beyond its first
-// (see bench.Case.Budget): one op at 1M records takes 0.05–30 s on a small
-// machine, so slow ops get one or two samples and fast ones up to --count;
-// reports show n. A bare-loop comparison gets no budget: it needs every
-// pair of runs to tell a 10% difference from noise.
+// (see bench.Case.Budget): budgetFor the pair's records. A bare-loop
+// comparison gets no budget: it needs every pair of runs to tell a 10%
+// difference from noise.
 func (p *pair) sampleBudget() time.Duration {
 	if p.bare != nil {
 		return 0
 	}
-	return filecase.Budget
+	return budgetFor(p.n)
+}
+
+// minBudget is the least sampling budget of a case, whatever its records:
+// nested's whole-file reads get the same.
+const minBudget = 250 * time.Millisecond
+
+// budgetFor is the sampling budget of a case over n records: at the seed's
+// 1M records filecase.Budget (one op takes 0.05–30 s on a small machine, so
+// slow ops get one or two samples and fast ones up to --count; reports show
+// n), and the same share of it as of the records below that — as many
+// samples of an op as it gets at the seed's scale, in a tenth of the time
+// for a tenth of the records — but at least minBudget.
+func budgetFor(n int) time.Duration {
+	full := scales().Full
+	return max(minBudget, time.Duration(int64(filecase.Budget)*int64(min(n, full))/int64(full)))
 }
 
 // readBytesPerRound is how many samples the read-bytes floor takes back

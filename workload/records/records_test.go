@@ -87,12 +87,15 @@ func testPlan(t *testing.T, scale workload.Scale, seedOnly bool) {
 		if isLimit := c.Labels.Get(filecase.LabelOp) == filecase.OpReadBytes || c.Labels.Get(filecase.LabelOp) == filecase.OpDecompress; isLimit != limit {
 			t.Errorf("%s: role %q", c.FullName(), c.Role)
 		}
-		wantBudget, wantCount, wantPerRound := filecase.Budget, 0, 0 // 0: --count, one per round
+		wantBudget, wantCount, wantPerRound := budgetFor(scales().At(scale)), 0, 0 // 0: --count, one per round
 		switch {
 		case c.Labels.Get(filecase.LabelOp) == filecase.OpReadBytes:
 			wantPerRound = readBytesPerRound
 		case limit:
 			wantCount = filecase.LimitCount
+		case c.Labels.Get(filecase.LabelVariant) == filecase.VariantUnbuffered:
+			// Its records are capped: its budget is theirs.
+			wantBudget = budgetFor(min(scales().At(scale), unbufferedRecords))
 		case pair == filecase.BareSubject+"/zstd/" || pair == filecase.BareMsgpSubject+"/none/":
 			// The harness comparison takes every planned pair of runs.
 			wantBudget, wantCount = 0, 10
@@ -291,6 +294,28 @@ func TestUnwritableTempDir(t *testing.T) {
 		r := measure(t, c)
 		if r.OK() || !strings.Contains(r.Error, "not a directory") {
 			t.Errorf("%s: status %s, error %q", r.FullName(), r.Status, r.Error)
+		}
+	}
+}
+
+// TestBudgetFor: a case's sampling budget is filecase.Budget at the seed's
+// 1M records, the same share of it as of the records below (never less
+// than minBudget), and no more above.
+func TestBudgetFor(t *testing.T) {
+	for _, tc := range []struct {
+		records int
+		want    time.Duration
+	}{
+		{1, minBudget},
+		{25_000, minBudget},
+		{100_000, minBudget},
+		{250_000, 250 * time.Millisecond},
+		{500_000, 500 * time.Millisecond},
+		{1_000_000, filecase.Budget},
+		{4_000_000, filecase.Budget},
+	} {
+		if got := budgetFor(tc.records); got != tc.want {
+			t.Errorf("budgetFor(%d) = %v, want %v", tc.records, got, tc.want)
 		}
 	}
 }

@@ -96,7 +96,7 @@ func runnerWants(src *source, n int, scale workload.Scale) ([]runner.Want, error
 		}
 		for _, op := range []struct{ proto, label string }{{runner.OpEncode, filecase.OpWrite}, {runner.OpDecode, filecase.OpRead}} {
 			wants = append(wants, runner.Want{Dataset: dset, Op: op.proto, Codec: spec, Group: "runner/" + cname + "/" + op.label,
-				Metrics: metrics, Budget: filecase.Budget, OpTime: filecase.OpTime(int64(n), op.label, cname), Accept: accept,
+				Metrics: metrics, Budget: budgetFor(n), OpTime: filecase.OpTime(int64(n), op.label, cname), Accept: accept,
 				NoLimit: op.proto == runner.OpEncode,
 				Labels: func(subject string, s *runner.Subject) results.Labels {
 					o := op.label
