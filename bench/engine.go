@@ -84,7 +84,8 @@ type Case struct {
 	// MinCount is the number of samples taken even when they exceed Budget
 	// (default 1; never more than the count). With a small Budget and the
 	// default count, a fast op gets many cheap samples and a slow op still
-	// gets MinCount.
+	// gets MinCount. Without a Budget, a MinCount replaces MinRounds as the
+	// floor under the run's CaseSampling.
 	MinCount int
 	// Remote, when set, measures the case's whole comparison group in
 	// another process (a runner in another language; see package
@@ -361,13 +362,16 @@ func (m *member) wantsMore() bool {
 
 // CaseBudget returns how long c may sample and how many samples it takes
 // whatever that time: its own Budget and MinCount when it sets a budget,
-// else the run's CaseSampling with MinRounds samples, else no limit.
+// else the run's CaseSampling with its MinCount samples (MinRounds when it
+// sets none), else no limit.
 func CaseBudget(c *Case, opts Options) (time.Duration, int) {
 	switch {
 	case c.Budget > 0:
 		return c.Budget, max(c.MinCount, 1)
+	case opts.CaseSampling > 0 && c.MinCount > 0:
+		return opts.CaseSampling, c.MinCount
 	case opts.CaseSampling > 0:
-		return opts.CaseSampling, max(opts.MinRounds, c.MinCount, 1)
+		return opts.CaseSampling, max(opts.MinRounds, 1)
 	}
 	return 0, max(c.MinCount, 1)
 }

@@ -419,14 +419,17 @@ func TestTurns(t *testing.T) {
 var spinSink int
 
 // TestCaseSampling: a case without a budget of its own samples for at
-// most CaseSampling, with MinRounds samples whatever it costs; a case's
-// own Budget and MinCount take precedence; a fast op takes its count.
+// most CaseSampling, with MinRounds samples whatever it costs (its own
+// MinCount when it sets one); a case's own Budget and MinCount take
+// precedence; a fast op takes its count.
 func TestCaseSampling(t *testing.T) {
 	var calls []string
 	slow := spinCase(&calls, "slow", "", 3*time.Millisecond)
 	slow.Iters = 1
 	own := spinCase(&calls, "own", "", 3*time.Millisecond)
 	own.Iters, own.Budget, own.MinCount = 1, 10*time.Millisecond, 2
+	floor := spinCase(&calls, "floor", "", 5*time.Millisecond)
+	floor.Iters, floor.MinCount = 1, 3
 	fast := spinCase(&calls, "fast", "", 10*time.Microsecond)
 	opts := Options{Count: 30, SampleTime: 100 * time.Microsecond, TurnTime: time.Nanosecond, CaseSampling: 10 * time.Millisecond}
 	for _, tt := range []struct {
@@ -436,6 +439,7 @@ func TestCaseSampling(t *testing.T) {
 	}{
 		{slow, 6, 6, StopBudget},  // 3 ms samples: past 10 ms after four, MinRounds asks six
 		{own, 2, 4, StopBudget},   // its own 10 ms budget and MinCount 2: under six
+		{floor, 3, 3, StopBudget}, // 5 ms samples, past 10 ms after two: its MinCount, not MinRounds
 		{fast, 30, 30, StopCount}, // ~100 µs samples: the count first
 	} {
 		rs, err := MeasureGroup(context.Background(), []Case{tt.c}, opts)

@@ -661,11 +661,17 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 			c.Notes = append(c.Notes, "not compared (read in binary; pgarrow reads these types in text form): "+strings.Join(cols, ", "))
 		}
 	}
-	// Reads of ten million rows and more take seconds each: three samples,
-	// and the verification pass is their warm-up.
+	// Reads of a million rows and more take tenths of a second each: at
+	// least three samples within the run's sampling time (not MinRounds),
+	// and the verification pass, which reads the same rows through the
+	// same server, is their warm-up. Ten million and more take seconds
+	// each: three samples.
+	if rows >= 1_000_000 {
+		c.MinCount = 3
+		c.NoWarmup = true
+	}
 	if rows >= 10_000_000 {
 		c.Count = 3
-		c.NoWarmup = true
 	}
 	// About 0.5 µs a row on a small machine, the server's ceiling.
 	c.OpTime = time.Duration(rows) * 500 * time.Nanosecond

@@ -605,3 +605,27 @@ func TestConnectorXStartKeepsPasswordOffArgv(t *testing.T) {
 		t.Errorf("start line %q (%v): want the DSN, driver and partitioning", start, err)
 	}
 }
+
+// TestLargeReadsSampling: a read of a million rows and more takes at least
+// three samples (not MinRounds) within the run's sampling time, its
+// verification as its warm-up; ten million and more take exactly three.
+func TestLargeReadsSampling(t *testing.T) {
+	for _, tc := range []struct {
+		rows            int64
+		minCount, count int
+		noWarmup        bool
+	}{
+		{100_000, 0, 0, false},
+		{999_999, 0, 0, false},
+		{1_000_000, 3, 0, true},
+		{10_000_000, 3, 3, true},
+	} {
+		for _, m := range methods() {
+			c := newCase(nil, m, tc.rows, 0)
+			if c.MinCount != tc.minCount || c.Count != tc.count || c.NoWarmup != tc.noWarmup {
+				t.Errorf("%s: MinCount %d, Count %d, NoWarmup %v; want %d, %d, %v",
+					c.FullName(), c.MinCount, c.Count, c.NoWarmup, tc.minCount, tc.count, tc.noWarmup)
+			}
+		}
+	}
+}
