@@ -166,6 +166,10 @@ type sizes struct {
 	Singles int
 	// PerK is the number of random subsets per k.
 	PerK int
+	// Rungs, when set, are the k of the ladder (kLadder) measured; every
+	// scale measures all leaves but one. The subsets of the other rungs
+	// are still drawn, so a subset is the same leaves at every scale.
+	Rungs []int
 	// RunnerDatasets are the datasets the runners for other languages
 	// read, and whose interop matrix they take part in (nil: every one).
 	RunnerDatasets []string
@@ -194,11 +198,12 @@ func scales() workload.ScaleTable[sizes] {
 		Quick: sizes{TPCH: 4000, Media: 4000, UserEvents: 200, Singles: 3, PerK: 1, DecodeProject: true},
 		// The default answers the seed's questions on all three datasets
 		// within the main job's budget: fewer records, fewer queries (the
-		// fitted time per column needs a point per k, not five), no
+		// fitted time per column needs a few points spread over the
+		// number of columns, not five at every rung of the ladder), no
 		// decode-and-project row reads of sub-schemas (a full read each),
 		// and the other languages on the seed's TPC-H; full measures every
 		// leaf, five subsets per k, and every dataset in every language.
-		Default: sizes{TPCH: 20_000, Media: 20_000, UserEvents: 1000, Singles: 6, PerK: 1, RunnerDatasets: []string{"tpch"}},
+		Default: sizes{TPCH: 20_000, Media: 20_000, UserEvents: 1000, Singles: 6, PerK: 1, Rungs: []int{2, 5, 13, 34}, RunnerDatasets: []string{"tpch"}},
 		Full:    sizes{TPCH: tpch.FullRecords, Media: 401_000, UserEvents: 31_000, Singles: 0, PerK: 5, DecodeProject: true},
 		Describe: func(s sizes) string {
 			singles := "every leaf"
@@ -213,8 +218,16 @@ func scales() workload.ScaleTable[sizes] {
 			if !s.DecodeProject {
 				rows = "; sub-schemas not read by decoding rows whole"
 			}
-			return fmt.Sprintf("tpch %s, media %s, userevents %s records; %s, %d subsets per k%s; %s",
-				table.Int(float64(s.TPCH)), table.Int(float64(s.Media)), table.Int(float64(s.UserEvents)), singles, s.PerK, rows, langs)
+			ks := "k"
+			if s.Rungs != nil {
+				var r []string
+				for _, k := range s.Rungs {
+					r = append(r, strconv.Itoa(k))
+				}
+				ks = "k of " + strings.Join(r, ", ") + " and all but one"
+			}
+			return fmt.Sprintf("tpch %s, media %s, userevents %s records; %s, %d subsets per %s%s; %s",
+				table.Int(float64(s.TPCH)), table.Int(float64(s.Media)), table.Int(float64(s.UserEvents)), singles, s.PerK, ks, rows, langs)
 		}}
 }
 
@@ -389,8 +402,12 @@ type query struct {
 	cols   []int    // leaf indices in schema order
 }
 
+// kLadder is the seed's Fibonacci-like ladder of subset sizes.
+func kLadder() []int { return []int{2, 3, 5, 8, 13, 21, 34} }
+
 // makeQueries draws a dataset's queries: single leaves, seeded random
-// subsets for each k of the seed's Fibonacci-like ladder, and all leaves.
+// subsets for each k of the seed's Fibonacci-like ladder (the scale's
+// Rungs of it) and of all leaves but one, and all leaves.
 func makeQueries(name string, leaves []string, sz sizes) []*query {
 	n := len(leaves)
 	rng := rand.New(rand.NewPCG(0x5eed_0004, uint64(len(name))*7919+uint64(n)))
@@ -417,12 +434,17 @@ func makeQueries(name string, leaves []string, sz sizes) []*query {
 	for _, i := range singles {
 		out = append(out, mk(fmt.Sprintf("k01-%s", leaves[i]), []int{i}))
 	}
-	for _, k := range []int{2, 3, 5, 8, 13, 21, 34, n - 1} {
-		if k >= n || k < 2 || (k == n-1 && slices.Contains([]int{2, 3, 5, 8, 13, 21, 34}, k)) {
-			continue
+	ladder := kLadder()
+	for i, k := range append(slices.Clone(ladder), n-1) {
+		if k >= n || k < 2 || (i == len(ladder) && slices.Contains(ladder, k)) {
+			continue // all but one is a rung already drawn
 		}
+		keep := sz.Rungs == nil || slices.Contains(sz.Rungs, k) || k == n-1
 		for j := range sz.PerK {
-			out = append(out, mk(fmt.Sprintf("k%02d-%d", k, j+1), rng.Perm(n)[:k]))
+			idx := rng.Perm(n)[:k]
+			if keep {
+				out = append(out, mk(fmt.Sprintf("k%02d-%d", k, j+1), idx))
+			}
 		}
 	}
 	all := make([]int, n)
