@@ -39,8 +39,12 @@ type Timing struct {
 	Estimate time.Duration `json:"estimate_ns"`
 	Local    time.Duration `json:"local_ns"`
 	Actual   time.Duration `json:"actual_ns"`
-	Cases    int           `json:"cases"`
-	When     time.Time     `json:"when"`
+	// Remote is the part of Actual the runners' groups took (their cases'
+	// wall time); 0 in a history written before it was kept, or with no
+	// runner cases.
+	Remote time.Duration `json:"remote_ns,omitempty"`
+	Cases  int           `json:"cases"`
+	When   time.Time     `json:"when"`
 }
 
 // historyKey names a workload's timings: its name, scale and runners, and
@@ -123,6 +127,28 @@ func (h *History) Factor(workload, scale string, runners []string, identity stri
 		est = t.Local
 	}
 	return min(max(float64(t.Actual)/float64(est), 0.125), 8)
+}
+
+// Factors are what the estimates of the workload's cases measured in Go
+// (local) and by the runners for other languages (remote) are multiplied
+// by: each part's actual ÷ estimated time in its last complete run, each
+// clamped as Factor. The two parts err apart — a runner's group pays its
+// process start, warm-up and collections, which bench.Estimate does not
+// model — and one factor for both (Factor) makes the progress line run
+// ahead over the Go cases and behind over the runners'. Without a record
+// of the runners' part, both are Factor's.
+func (h *History) Factors(workload, scale string, runners []string, identity string) (local, remote float64) {
+	t, ok := h.Lookup(workload, scale, runners, identity)
+	if !ok {
+		return 1, 1
+	}
+	clamp := func(f float64) float64 { return min(max(f, 0.125), 8) }
+	whole := clamp(float64(t.Actual) / float64(t.Estimate))
+	remoteEst := t.Estimate - t.Local
+	if t.Remote <= 0 || t.Local <= 0 || remoteEst <= 0 || t.Remote >= t.Actual {
+		return whole, whole
+	}
+	return clamp(float64(t.Actual-t.Remote) / float64(t.Local)), clamp(float64(t.Remote) / float64(remoteEst))
 }
 
 // Record stores a workload's complete run, replacing its previous one.

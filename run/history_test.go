@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -48,6 +50,69 @@ func TestHistoryFactor(t *testing.T) {
 	var nilH *History
 	if f := nilH.Factor("nested", "default", nil, "", false); f != 1 || nilH.Record("x", "y", nil, "", Timing{}) != nil {
 		t.Error("a nil history must scale nothing and record nothing")
+	}
+}
+
+// TestHistoryFactors: the Go cases and the runners' are scaled apart, each
+// by its own part of the last run; a history without the runners' part
+// scales both by the whole.
+func TestHistoryFactors(t *testing.T) {
+	h := &History{Path: filepath.Join(t.TempDir(), "timings.json")}
+	for _, r := range []struct {
+		workload string
+		t        Timing
+	}{
+		// Go: 4 min estimated, 6 taken; runners: 4 min estimated, 2 taken.
+		{"nested", Timing{Estimate: 8 * time.Minute, Local: 4 * time.Minute, Actual: 8 * time.Minute, Remote: 2 * time.Minute}},
+		{"old", Timing{Estimate: 8 * time.Minute, Local: 4 * time.Minute, Actual: 12 * time.Minute}},
+		{"go-only", Timing{Estimate: 4 * time.Minute, Local: 4 * time.Minute, Actual: 2 * time.Minute}},
+		{"odd", Timing{Estimate: time.Minute, Local: 30 * time.Second, Actual: time.Hour, Remote: time.Second}},
+	} {
+		if err := h.Record(r.workload, "default", nil, "", r.t); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		workload      string
+		local, remote float64
+	}{
+		{"nested", 1.5, 0.5},
+		{"old", 1.5, 1.5},
+		{"go-only", 0.5, 0.5},
+		{"odd", 8, 0.125},
+		{"none", 1, 1},
+	} {
+		l, r := h.Factors(tc.workload, "default", nil, "")
+		if l != tc.local || r != tc.remote {
+			t.Errorf("%s: factors %v, %v; want %v, %v", tc.workload, l, r, tc.local, tc.remote)
+		}
+	}
+}
+
+// TestRemoteWall: the runners' part of a workload is the union of its
+// runner cases' spans, whatever the other cases and workloads did.
+func TestRemoteWall(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	remote := fakeRemote{}
+	planned := []bench.Case{
+		{Workload: "w", Name: "Go"},
+		{Workload: "w", Name: "J1", Remote: remote},
+		{Workload: "w", Name: "J2", Remote: remote},
+		{Workload: "w", Name: "P1", Remote: remote},
+	}
+	rs := []results.Case{
+		{Workload: "w", Name: "Go", Start: at(0), End: at(100)},
+		{Workload: "w", Name: "J1", Start: at(100), End: at(160)}, // one group: the same span
+		{Workload: "w", Name: "J2", Start: at(100), End: at(160)},
+		{Workload: "w", Name: "P1", Start: at(170), End: at(200)},
+		{Workload: "other", Name: "J1", Start: at(300), End: at(900)},
+	}
+	if got := remoteWall(rs, "w", planned); got != 90*time.Second {
+		t.Errorf("remote wall %v, want 1m30s", got)
+	}
+	if got := remoteWall(rs, "w", planned[:1]); got != 0 {
+		t.Errorf("no runner cases: remote wall %v, want 0", got)
 	}
 }
 
@@ -129,4 +194,11 @@ func TestHistorySampling(t *testing.T) {
 			t.Errorf("%s: factor %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// fakeRemote stands for a runner for another language; it measures nothing.
+type fakeRemote struct{}
+
+func (fakeRemote) MeasureGroup(context.Context, []bench.Case, bench.Options) ([]results.Case, error) {
+	return nil, nil
 }

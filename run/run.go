@@ -417,11 +417,14 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	// those measured in Go), for the progress line and the History.
 	cost := map[string]CaseCost{}
 	estimate, local := map[string]time.Duration{}, map[string]time.Duration{}
-	floor := map[string]time.Duration{} // each workload's cost when the budget cuts all it can
+	// The estimates and floors (each workload's cost when the budget cuts
+	// all it can) of the workloads not yet run, scaled by the timing
+	// history.
+	left, leftFloor := map[string]time.Duration{}, map[string]time.Duration{}
 	for _, p := range plans {
 		name := p.w.Name()
 		f := max(forks[name], 1)
-		factor := o.History.Factor(name, string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), false)
+		localFactor, remoteFactor := o.History.Factors(name, string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan))
 		for i := range p.plan.Cases {
 			c := p.plan.Cases[i]
 			if c.Remote == nil && f > 1 {
@@ -431,21 +434,23 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			}
 			e := bench.Estimate(&c, opts)
 			estimate[name] += e * time.Duration(f)
+			factor, runs := remoteFactor, 1
 			if c.Remote == nil {
 				local[name] += e * time.Duration(f)
+				factor, runs = localFactor, f
 			}
+			var fl time.Duration
 			if c.Remote == nil && f > 1 {
 				// The budget stops a forked case after its second
 				// process, each process taking its whole share.
-				floor[name] += e * time.Duration(min(f, 2))
+				fl = e * time.Duration(min(f, 2))
 			} else {
-				floor[name] += bench.Floor(&c, opts)
+				fl = bench.Floor(&c, opts)
 			}
-			runs := 1
-			if c.Remote == nil {
-				runs = f
-			}
-			cost[CostKey(c.Workload, c.FullName())] = CaseCost{PerRun: time.Duration(float64(e) * factor), Runs: runs}
+			scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * factor) }
+			left[name] += scale(e * time.Duration(runs))
+			leftFloor[name] += scale(min(fl, e*time.Duration(runs)))
+			cost[CostKey(c.Workload, c.FullName())] = CaseCost{PerRun: scale(e), Runs: runs}
 		}
 	}
 	if o.Progress != nil {
@@ -457,15 +462,6 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		nCases += len(p.plan.Cases)
 	}
 	runStart := time.Now()
-	// The estimates and floors of the workloads not yet run, scaled by
-	// the timing history.
-	left, leftFloor := map[string]time.Duration{}, map[string]time.Duration{}
-	for _, p := range plans {
-		name := p.w.Name()
-		factor := o.History.Factor(name, string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), false)
-		left[name] = time.Duration(float64(estimate[name]) * factor)
-		leftFloor[name] = time.Duration(float64(min(floor[name], estimate[name])) * factor)
-	}
 	for _, p := range plans {
 		n := len(p.plan.Cases)
 		nPlanned, started := n, time.Now()
@@ -510,7 +506,8 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			break
 		}
 		if o.whole() && prev == nil && n > 0 {
-			t := Timing{Estimate: estimate[p.w.Name()], Local: local[p.w.Name()], Actual: time.Since(started), Cases: nPlanned, When: time.Now().UTC()}
+			t := Timing{Estimate: estimate[p.w.Name()], Local: local[p.w.Name()], Actual: time.Since(started),
+				Remote: remoteWall(rec.Cases, p.w.Name(), p.plan.Cases), Cases: nPlanned, When: time.Now().UTC()}
 			if err := o.History.Record(p.w.Name(), string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), t); err != nil {
 				fmt.Fprintf(o.Log, "serbench: %v\n", err)
 			}
@@ -899,4 +896,41 @@ func budgetShare(avail time.Duration, w string, est, floor map[string]time.Durat
 // six samples.
 func (o Options) caseSampling() time.Duration {
 	return time.Duration(o.Count) * 5 * o.Benchtime
+}
+
+// remoteWall is the wall time workload's cases measured by runners for
+// other languages took, from their results: the union of their cases'
+// [start, end] (the cases of one runner group share theirs).
+func remoteWall(rs []results.Case, workload string, planned []bench.Case) time.Duration {
+	remote := map[string]bool{}
+	for i := range planned {
+		if planned[i].Remote != nil {
+			remote[planned[i].FullName()] = true
+		}
+	}
+	var spans [][2]time.Time
+	for i := range rs {
+		r := &rs[i]
+		if r.Workload == workload && remote[r.FullName()] && !r.Start.IsZero() && r.End.After(r.Start) {
+			spans = append(spans, [2]time.Time{r.Start, r.End})
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
+	var total time.Duration
+	var cur [2]time.Time
+	for i, sp := range spans {
+		switch {
+		case i == 0:
+			cur = sp
+		case sp[0].After(cur[1]):
+			total += cur[1].Sub(cur[0])
+			cur = sp
+		case sp[1].After(cur[1]):
+			cur[1] = sp[1]
+		}
+	}
+	if len(spans) > 0 {
+		total += cur[1].Sub(cur[0])
+	}
+	return total
 }

@@ -10,7 +10,13 @@
 #   scripts/verdicts.sh [WORKLOAD...]      # default: features envelope
 #
 # The reference takes several times the budgeted run. OUT (default: a
-# temporary directory) keeps both.
+# temporary directory) keeps all three runs.
+#
+# A second reference, the same command run again, is checked against the
+# first as well: it shows what the check can ask on this machine. When two
+# long runs of the same build disagree (a shared host whose speed moves
+# between runs moves every interval with it), the budgeted run cannot agree
+# better, and its check says more of the host than of the budget.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 workloads=("${@:-features envelope}")
@@ -18,4 +24,8 @@ out="${OUT:-$(mktemp -d)}"
 go build -o "$out/serbench" ./cmd/serbench
 "$out/serbench" run ${workloads[*]} --count 150 --target 0 --budget 0 --progress lines --out "$out/reference"
 "$out/serbench" run ${workloads[*]} --progress lines --out "$out/budgeted"
+"$out/serbench" run ${workloads[*]} --count 150 --target 0 --budget 0 --progress lines --out "$out/reference2"
+echo "== the second reference against the first (what this machine allows)"
+"$out/serbench" compare --verdicts "$out/reference/results.jsonl" "$out/reference2/results.jsonl" || true
+echo "== the budgeted run against the first reference"
 "$out/serbench" compare --verdicts "$out/reference/results.jsonl" "$out/budgeted/results.jsonl"
