@@ -196,9 +196,64 @@ func TestHistorySampling(t *testing.T) {
 	}
 }
 
-// fakeRemote stands for a runner for another language; it measures nothing.
+// fakeRemote stands for a runner for another language: it takes 20 ms
+// over a group and returns one sample of each case.
 type fakeRemote struct{}
 
-func (fakeRemote) MeasureGroup(context.Context, []bench.Case, bench.Options) ([]results.Case, error) {
-	return nil, nil
+func (fakeRemote) MeasureGroup(_ context.Context, cases []bench.Case, _ bench.Options) ([]results.Case, error) {
+	start := time.Now()
+	time.Sleep(20 * time.Millisecond)
+	var out []results.Case
+	for _, c := range cases {
+		r := results.Case{Workload: c.Workload, Name: c.Name, Labels: c.Labels, Role: results.RoleSubject, Group: c.Group,
+			Status: results.StatusOK, Samples: []results.Sample{{Iters: 1, NsPerOp: 2e7}}, Start: start, End: time.Now()}
+		r.Summarize()
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// withRunner is the fake workload with two cases of a runner for another
+// language beside its Go cases.
+type withRunner struct{ fake }
+
+func (withRunner) Name() string { return "fake" }
+
+func (w withRunner) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
+	p, err := w.fake.Plan(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range []string{"java:a", "java:b"} {
+		p.Cases = append(p.Cases, bench.Case{Workload: "fake", Name: "Fake", Group: "runner", Remote: fakeRemote{}, OpTime: time.Second,
+			Labels: results.Labels{{Key: "subject", Value: s}, {Key: "op", Value: "x"}, {Key: "language", Value: "java"}}})
+		p.Descriptors = append(p.Descriptors, results.Descriptor{Key: "subject", Name: s, Role: results.RoleSubject, What: "test runner subject " + s})
+	}
+	return p, nil
+}
+
+// TestRunRecordsRunnersPart: a whole run records the wall time of the
+// runners' groups apart, and it is theirs: above the group's 20 ms, below
+// the workload's whole time.
+func TestRunRecordsRunnersPart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "timings.json")
+	o := opts(t, t.TempDir(), func(o *Options) {
+		o.History = &History{Path: path}
+		o.Workloads = workload.Set{withRunner{fake{dsn: "postgres://x@127.0.0.1:5/db"}}}
+	})
+	out, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Run.Cases) != 6 {
+		t.Fatalf("%d cases, want 6", len(out.Run.Cases))
+	}
+	plan, err := withRunner{fake{dsn: "postgres://x@127.0.0.1:5/db"}}.Plan(context.Background(), workload.Config{Scale: workload.Quick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, ok := o.History.Lookup("fake", "quick", nil, planIdentity(plan))
+	if !ok || tm.Remote < 20*time.Millisecond || tm.Remote >= tm.Actual || tm.Local >= tm.Estimate {
+		t.Fatalf("recorded %+v, %v: want the runners' part apart", tm, ok)
+	}
 }

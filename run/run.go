@@ -499,6 +499,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			}
 		}
 		prog.offset += n
+		// The runners' part of the workload, for the timing history, while
+		// the plan still says which cases are theirs.
+		remote := remoteWall(rec.Cases, p.w.Name(), p.plan.Cases)
 		// Release the workload's data (servers, files, in-memory inputs)
 		// now, so the next workload's GCs and peak RSS do not carry it.
 		release(p)
@@ -507,7 +510,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 		if o.whole() && prev == nil && n > 0 {
 			t := Timing{Estimate: estimate[p.w.Name()], Local: local[p.w.Name()], Actual: time.Since(started),
-				Remote: remoteWall(rec.Cases, p.w.Name(), p.plan.Cases), Cases: nPlanned, When: time.Now().UTC()}
+				Remote: remote, Cases: nPlanned, When: time.Now().UTC()}
 			if err := o.History.Record(p.w.Name(), string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), t); err != nil {
 				fmt.Fprintf(o.Log, "serbench: %v\n", err)
 			}
