@@ -226,8 +226,12 @@ func scales() workload.ScaleTable[sizes] {
 				}
 				ks = "k of " + strings.Join(r, ", ") + " and all but one"
 			}
-			return fmt.Sprintf("tpch %s, media %s, userevents %s records; %s, %d subsets per %s%s; %s",
-				table.Int(float64(s.TPCH)), table.Int(float64(s.Media)), table.Int(float64(s.UserEvents)), singles, s.PerK, ks, rows, langs)
+			subsets := strconv.Itoa(s.PerK) + " subsets"
+			if s.PerK == 1 {
+				subsets = "1 subset"
+			}
+			return fmt.Sprintf("tpch %s, media %s, userevents %s records; %s, %s per %s%s; %s",
+				table.Int(float64(s.TPCH)), table.Int(float64(s.Media)), table.Int(float64(s.UserEvents)), singles, subsets, ks, rows, langs)
 		}}
 }
 

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/serbench/serbench/results"
 )
@@ -170,6 +172,12 @@ func TestListAndVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "features") || !strings.Contains(stdout, "scales: quick, default, full") {
 		t.Errorf("list exit %d:\n%s", code, stdout)
 	}
+	_, scales, _ := strings.Cut(stdout, "\nscales:")
+	for _, l := range strings.Split(scales, "\n")[1:] {
+		if n := utf8.RuneCountInString(l); n > listWidth {
+			t.Errorf("list: a scale line of %d characters (want ≤ %d): %q", n, listWidth, l)
+		}
+	}
 	code, stdout, _ = runCLI(t, "version")
 	if code != 0 || !strings.HasPrefix(stdout, "serbench ") {
 		t.Errorf("version exit %d: %q", code, stdout)
@@ -324,6 +332,27 @@ func TestShardsMergeToTheUnshardedRun(t *testing.T) {
 	for n := range all {
 		if !seen[n] {
 			t.Errorf("%s is on no shard", n)
+		}
+	}
+}
+
+// TestWrap: words fill lines up to the width; a longer word has a line of
+// its own; nothing is lost.
+func TestWrap(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  []string
+	}{
+		{"", 10, []string{""}},
+		{"one two three", 20, []string{"one two three"}},
+		{"one two three", 7, []string{"one two", "three"}},
+		{"one two three", 3, []string{"one", "two", "three"}},
+		{"a verylongword b", 5, []string{"a", "verylongword", "b"}},
+		{"×× ×× ××", 5, []string{"×× ××", "××"}},
+	} {
+		if got := wrap(tc.s, tc.width); !slices.Equal(got, tc.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
 		}
 	}
 }

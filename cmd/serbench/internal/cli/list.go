@@ -7,12 +7,14 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/run"
+	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -50,17 +52,16 @@ func (a *app) listCmd() *cobra.Command {
 			for _, s := range workload.Scales() {
 				scales = append(scales, string(s))
 			}
-			fmt.Fprintf(a.stdout, "\nscales: %s (default: default)\n", strings.Join(scales, ", "))
-			// What each scale measures, its cases and their estimated
-			// time at the default --count and --benchtime.
-			// With the default runners, as `serbench run` would.
+			fmt.Fprintf(a.stdout, "\nscales: %s (default: default); what each measures, its cases and its time here:\n", strings.Join(scales, ", "))
+			// With the default runners and sampling, as `serbench run
+			// --scale S` would: its estimates and its timing history.
 			runners, err := a.runners(defaultRunners())
 			if err != nil {
 				return err
 			}
 			perScale := map[workload.Scale]map[string]run.Planned{}
 			for _, sc := range workload.Scales() {
-				planned, err := run.DryRun(cmd.Context(), run.Options{Workloads: a.workloads, Scale: sc, Count: defaultCount, Benchtime: defaultBenchtime, Runners: runners, History: history()})
+				planned, err := run.DryRun(cmd.Context(), scaleOptions(a.workloads, sc, runners))
 				if err != nil {
 					return err
 				}
@@ -69,10 +70,12 @@ func (a *app) listCmd() *cobra.Command {
 					perScale[sc][p.Workload] = p
 				}
 			}
-			tw = tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "WORKLOAD\t"+strings.ToUpper(strings.Join(scales, "\t")))
+			width := 0
+			for _, sc := range scales {
+				width = max(width, len(sc))
+			}
 			for _, w := range a.workloads {
-				row := []string{w.Name()}
+				fmt.Fprintln(a.stdout, w.Name())
 				for _, sc := range workload.Scales() {
 					var parts []string
 					if s, ok := w.(workload.Scaler); ok {
@@ -87,14 +90,49 @@ func (a *app) listCmd() *cobra.Command {
 						}
 						parts = append(parts, plural(len(p.Cases), "case")+", "+cost)
 					}
-					row = append(row, strings.Join(parts, ": "))
+					indent := "  " + string(sc) + strings.Repeat(" ", width-len(sc)+2)
+					for _, l := range wrap(strings.Join(parts, ": "), listWidth-len(indent)) {
+						fmt.Fprintln(a.stdout, indent+l)
+						indent = strings.Repeat(" ", len(indent))
+					}
 				}
-				fmt.Fprintln(tw, strings.Join(row, "\t"))
 			}
-			tw.Flush()
 			return nil
 		},
 	}
+}
+
+// listWidth is the width the scale table of `serbench list` wraps at.
+const listWidth = 100
+
+// scaleOptions are the options `serbench run --scale sc` runs the main
+// job's workloads with by default: its count, target, sample time, budget
+// and runners, and the timing history's key for them.
+func scaleOptions(ws workload.Set, sc workload.Scale, runners *runner.Available) run.Options {
+	budget, _ := parseBudget("auto", sc, defaultCount, defaultTarget)
+	return run.Options{Workloads: ws, Scale: sc, Count: defaultCount, Benchtime: defaultBenchtime, Target: defaultTarget,
+		Budget: budget, Runners: runners, History: history(), Sampling: sampling(sc, defaultCount, defaultTarget, defaultBenchtime, budget)}
+}
+
+// wrap breaks s into lines of at most width runes at spaces (a longer
+// word has a line of its own).
+func wrap(s string, width int) []string {
+	var lines []string
+	var cur strings.Builder
+	for _, word := range strings.Fields(s) {
+		if cur.Len() > 0 && utf8.RuneCountInString(cur.String())+1+utf8.RuneCountInString(word) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(word)
+	}
+	if cur.Len() > 0 || len(lines) == 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }
 
 func (a *app) versionCmd() *cobra.Command {
