@@ -45,7 +45,42 @@ type Timing struct {
 	Remote time.Duration `json:"remote_ns,omitempty"`
 	Cases  int           `json:"cases"`
 	When   time.Time     `json:"when"`
+	// Earlier are the complete runs before this one, newest first (at
+	// most keptRuns-1): estimates go by the median of the runs kept, so
+	// that one run on a loaded machine does not set the next estimate.
+	Earlier []Timing `json:"earlier,omitempty"`
 }
+
+// keptRuns is how many complete runs of a workload the history keeps.
+const keptRuns = 3
+
+// runs are t and its Earlier runs, each without its own.
+func (t Timing) runs() []Timing {
+	out := []Timing{t}
+	out[0].Earlier = nil
+	for _, e := range t.Earlier {
+		if e.Actual > 0 && e.Estimate > 0 {
+			e.Earlier = nil
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// median is the median of fs (the mean of the middle two of an even
+// count); fs is sorted in place.
+func median(fs []float64) float64 {
+	slices.Sort(fs)
+	n := len(fs)
+	if n%2 == 1 {
+		return fs[n/2]
+	}
+	return (fs[n/2-1] + fs[n/2]) / 2
+}
+
+// clampFactor bounds a factor to [1/8, 8], so that one odd run cannot
+// make an estimate absurd.
+func clampFactor(f float64) float64 { return min(max(f, 0.125), 8) }
 
 // historyKey names a workload's timings: its name, scale and runners, and
 // for a plan that measures something given (the data workload's input,
@@ -112,46 +147,56 @@ func (h *History) Lookup(workload, scale string, runners []string, identity stri
 	return t, ok && t.Actual > 0 && t.Estimate > 0
 }
 
-// Factor is what estimates of the workload are multiplied by: its last
-// complete run's actual ÷ estimated time (local: ÷ the local estimate, for
-// a dry run, which does not plan the runners' cases), clamped to
-// [1/8, 8] so that one odd run cannot make an estimate absurd; 1 without
-// a history.
+// Factor is what estimates of the workload are multiplied by: the median
+// over its last complete runs (keptRuns) of actual ÷ estimated time
+// (local: ÷ the local estimate, for a dry run, which does not plan the
+// runners' cases), each clamped to [1/8, 8]; 1 without a history.
 func (h *History) Factor(workload, scale string, runners []string, identity string, local bool) float64 {
 	t, ok := h.Lookup(workload, scale, runners, identity)
 	if !ok {
 		return 1
 	}
-	est := t.Estimate
-	if local && t.Local > 0 {
-		est = t.Local
+	var fs []float64
+	for _, r := range t.runs() {
+		est := r.Estimate
+		if local && r.Local > 0 {
+			est = r.Local
+		}
+		fs = append(fs, clampFactor(float64(r.Actual)/float64(est)))
 	}
-	return min(max(float64(t.Actual)/float64(est), 0.125), 8)
+	return median(fs)
 }
 
 // Factors are what the estimates of the workload's cases measured in Go
 // (local) and by the runners for other languages (remote) are multiplied
-// by: each part's actual ÷ estimated time in its last complete run, each
-// clamped as Factor. The two parts err apart — a runner's group pays its
-// process start, warm-up and collections, which bench.Estimate does not
-// model — and one factor for both (Factor) makes the progress line run
-// ahead over the Go cases and behind over the runners'. Without a record
-// of the runners' part, both are Factor's.
+// by: each part's actual ÷ estimated time, the median over its last
+// complete runs, each clamped as Factor. The two parts err apart — a
+// runner's group pays its process start, warm-up and collections, which
+// bench.Estimate does not model — and one factor for both (Factor) makes
+// the progress line run ahead over the Go cases and behind over the
+// runners'. A run without a record of the runners' part counts its whole
+// ratio for both.
 func (h *History) Factors(workload, scale string, runners []string, identity string) (local, remote float64) {
 	t, ok := h.Lookup(workload, scale, runners, identity)
 	if !ok {
 		return 1, 1
 	}
-	clamp := func(f float64) float64 { return min(max(f, 0.125), 8) }
-	whole := clamp(float64(t.Actual) / float64(t.Estimate))
-	remoteEst := t.Estimate - t.Local
-	if t.Remote <= 0 || t.Local <= 0 || remoteEst <= 0 || t.Remote >= t.Actual {
-		return whole, whole
+	var ls, rs []float64
+	for _, r := range t.runs() {
+		whole := clampFactor(float64(r.Actual) / float64(r.Estimate))
+		remoteEst := r.Estimate - r.Local
+		if r.Remote <= 0 || r.Local <= 0 || remoteEst <= 0 || r.Remote >= r.Actual {
+			ls, rs = append(ls, whole), append(rs, whole)
+			continue
+		}
+		ls = append(ls, clampFactor(float64(r.Actual-r.Remote)/float64(r.Local)))
+		rs = append(rs, clampFactor(float64(r.Remote)/float64(remoteEst)))
 	}
-	return clamp(float64(t.Actual-t.Remote) / float64(t.Local)), clamp(float64(t.Remote) / float64(remoteEst))
+	return median(ls), median(rs)
 }
 
-// Record stores a workload's complete run, replacing its previous one.
+// Record stores a workload's complete run, keeping the keptRuns-1 before
+// it (Timing.Earlier).
 // The file is replaced atomically, so a concurrent reader sees the old or
 // the new history, never half of one.
 func (h *History) Record(workload, scale string, runners []string, identity string, t Timing) error {
@@ -159,7 +204,13 @@ func (h *History) Record(workload, scale string, runners []string, identity stri
 		return nil
 	}
 	all := h.load()
-	all[historyKey(workload, scale, runners, identity)] = t
+	k := historyKey(workload, scale, runners, identity)
+	t.Earlier = nil
+	if prev, ok := all[k]; ok {
+		earlier := prev.runs()
+		t.Earlier = earlier[:min(len(earlier), keptRuns-1)]
+	}
+	all[k] = t
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return fmt.Errorf("timing history: %w", err)

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,6 +86,40 @@ func TestHistoryFactors(t *testing.T) {
 		l, r := h.Factors(tc.workload, "default", nil, "")
 		if l != tc.local || r != tc.remote {
 			t.Errorf("%s: factors %v, %v; want %v, %v", tc.workload, l, r, tc.local, tc.remote)
+		}
+	}
+}
+
+// TestHistoryMedian: estimates go by the median of the last three runs,
+// so one run on a loaded machine does not set the next estimate; a fourth
+// run drops the oldest.
+func TestHistoryMedian(t *testing.T) {
+	h := &History{Path: filepath.Join(t.TempDir(), "timings.json")}
+	run := func(ratio float64) Timing {
+		// Go part at ratio, the runners' part at half of it.
+		return Timing{Estimate: 200 * time.Second, Local: 100 * time.Second,
+			Actual: time.Duration(150*ratio) * time.Second, Remote: time.Duration(50*ratio) * time.Second}
+	}
+	for _, tc := range []struct {
+		ratio        float64
+		whole, local float64
+		remote       float64
+		kept         int
+	}{
+		{1.0, 0.75, 1.0, 0.5, 1},
+		{1.2, 0.825, 1.1, 0.55, 2}, // two runs: the mean of both
+		{2.0, 0.9, 1.2, 0.6, 3},    // the loaded run does not set it
+		{1.0, 0.9, 1.2, 0.6, 3},    // the first run is dropped: 1.0, 2.0, 1.2
+		{1.0, 0.75, 1.0, 0.5, 3},   // 1.0, 1.0, 2.0
+	} {
+		if err := h.Record("nested", "default", nil, "", run(tc.ratio)); err != nil {
+			t.Fatal(err)
+		}
+		tm, _ := h.Lookup("nested", "default", nil, "")
+		whole := h.Factor("nested", "default", nil, "", false)
+		l, r := h.Factors("nested", "default", nil, "")
+		if n := len(tm.runs()); n != tc.kept || math.Abs(whole-tc.whole) > 1e-9 || math.Abs(l-tc.local) > 1e-9 || math.Abs(r-tc.remote) > 1e-9 {
+			t.Errorf("after a run at %v: %d runs kept, factor %v, factors %v, %v; want %d, %v, %v, %v", tc.ratio, n, whole, l, r, tc.kept, tc.whole, tc.local, tc.remote)
 		}
 	}
 }
