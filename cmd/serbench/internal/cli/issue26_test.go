@@ -207,7 +207,7 @@ func TestHelpListVersion(t *testing.T) {
 			t.Errorf("list row ends with a colon: %q", l)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^data +the input's first 10,000 rows +the input's first 1,000,000 rows +the whole input$`).MatchString(list) {
+	if !regexp.MustCompile(`(?m)^data\n  quick +the input's first 10,000 rows\n  default +the input's first 1,000,000 rows\n  full +the whole input$`).MatchString(list) {
 		t.Errorf("list lacks the data row:\n%s", list)
 	}
 

@@ -52,7 +52,7 @@ func (a *app) listCmd() *cobra.Command {
 			for _, s := range workload.Scales() {
 				scales = append(scales, string(s))
 			}
-			fmt.Fprintf(a.stdout, "\nscales: %s (default: default); what each measures, its cases and its time here:\n", strings.Join(scales, ", "))
+			fmt.Fprintf(a.stdout, "\nscales: %s (default: default), each with what it measures, its cases and its time here\n", strings.Join(scales, ", "))
 			// With the default runners and sampling, as `serbench run
 			// --scale S` would: its estimates and its timing history.
 			runners, err := a.runners(defaultRunners())
