@@ -103,3 +103,50 @@ func FuzzArrow(f *testing.F) {
 		fuzzRead(t, "x.arrows", data) // a stream
 	})
 }
+
+// FuzzJSONRecords feeds arbitrary bytes as a .json input, and as the
+// member array of a top-level object (Options.Records): no crash, one-line
+// errors, and an array read as a member gives the rows it gives at the top
+// level.
+//
+//	go test ./dataset/userdata -run '^$' -fuzz '^FuzzJSONRecords$' -fuzztime 60s -parallel 1
+func FuzzJSONRecords(f *testing.F) {
+	seeds(f, ".json")
+	for _, s := range []string{`[{"a":1},{"a":[1,{"b":"]"}]}]`, `{"r":[{"a":1}]}`, `[]`, `[1]`, `{"a":{"b":[{"c":{"d":1}}]}}`, `[{"m":{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8}}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		read := func(name, records string, content []byte) (*Data, error) {
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d, err := ReadAll(p, Options{BatchSize: 64, Limit: 1000, Records: records})
+			if err != nil && strings.ContainsAny(err.Error(), "\n\r") {
+				t.Errorf("error of more than one line: %q", err)
+			}
+			return d, err
+		}
+		top, err := read("top.json", "", data)
+		if d, err := read("member.json", "a.b", data); err == nil {
+			d.Release()
+		}
+		if err != nil {
+			return
+		}
+		defer top.Release()
+		wrapped := append(append([]byte(`{"pre":[1,{"x":"]}"}],"a":{"b":`), data...), `},"post":{"y":[]}}`...)
+		m, err := read("wrapped.json", "a.b", wrapped)
+		if err != nil {
+			if data[0] == '[' || data[0] == ' ' {
+				t.Logf("wrapped: %v", err) // the top level may have been JSON Lines content
+			}
+			return
+		}
+		defer m.Release()
+		if m.Rows != top.Rows || !m.Schema.Equal(top.Schema) {
+			t.Errorf("as a member: %d rows %s; at the top level: %d rows %s", m.Rows, m.Schema, top.Rows, top.Schema)
+		}
+	})
+}

@@ -12,7 +12,9 @@ import (
 // A .json input holds either one top-level array of objects, streamed
 // element by element (encoding/json's Decoder.Token and More: the file is
 // never loaded whole), or JSON objects one per line (JSON Lines content): the
-// first byte other than a byte order mark or white space tells which.
+// first byte other than a byte order mark or white space tells which. One
+// top-level object alone is refused (OneObjectError) unless Options.Records
+// names its member array of records (records.go).
 
 // utf8BOM is the UTF-8 byte order mark.
 var utf8BOM = []byte("\ufeff")
@@ -60,11 +62,27 @@ func firstByte(br *bufio.Reader) (byte, int64, error) {
 // newJSONFileSource reads a .json input: JSON Lines content if it starts
 // with '{', else a top-level array of objects.
 func newJSONFileSource(r *Reader) (*jsonSource, error) {
+	if r.opts.Records != "" {
+		segs, err := ParseRecordsPath(r.opts.Records)
+		if err != nil {
+			return nil, fmt.Errorf("userdata: %s: %w", r.path, err)
+		}
+		s, err := newObjectSource(r, openMember(segs))
+		if err == nil {
+			r.notes = append(r.notes, fmt.Sprintf("rows: the elements of the member array %s of the file's top-level object (--records)", FormatRecordsPath(segs)))
+		}
+		return s, err
+	}
 	c, err := sniffJSON(r)
 	if err != nil {
 		return nil, err
 	}
 	if c == '{' {
+		// One object alone is a document, not records (scanOneObject);
+		// followed by more, JSON Lines content.
+		if err := r.scanOneObject(); err != nil {
+			return nil, err
+		}
 		return newObjectSource(r, openLines)
 	}
 	return newObjectSource(r, openArray)
@@ -80,6 +98,11 @@ type arrayValues struct {
 	n       int64 // elements returned or failed
 	done    bool
 	raw     json.RawMessage
+	// label is the member path of the array for messages, when it is a
+	// member of a top-level object (Options.Records), and rest checks what
+	// follows its closing ']'; empty and nil for a top-level array.
+	label string
+	rest  func() error
 }
 
 // openArray reads in as a top-level array, checking its opening '['.
@@ -113,6 +136,10 @@ func topLevelKind(c byte) string {
 		return "a boolean"
 	case c == 'n':
 		return "null"
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
 	}
 	return fmt.Sprintf("not JSON (it starts with %q)", rune(c))
 }
@@ -138,6 +165,13 @@ func (a *arrayValues) next() ([]byte, error) {
 		if tok != json.Delim(']') {
 			a.n++
 			return nil, fmt.Errorf("malformed JSON: unexpected %v in the array", tok)
+		}
+		if a.rest != nil {
+			if err := a.rest(); err != nil {
+				a.n = 0 // not an element's fault
+				return nil, err
+			}
+			return nil, io.EOF
 		}
 		if _, err := a.dec.Token(); err != io.EOF {
 			a.n = 0 // not an element's fault
@@ -173,10 +207,22 @@ func (a *arrayValues) badJSON(err error) error {
 func (a *arrayValues) pos() int64 { return a.n }
 
 func (a *arrayValues) where(path string, p int64) string {
-	if p == 0 {
+	switch {
+	case p == 0:
 		return path
+	case a.label != "":
+		return fmt.Sprintf("%s: element %s of %s", path, thousands(p), a.label)
 	}
 	return fmt.Sprintf("%s: element %s", path, thousands(p))
+}
+
+// what names the array for messages: "the array", "the array
+// objects.land.geometries".
+func (a *arrayValues) what() string {
+	if a.label != "" {
+		return "the array " + a.label
+	}
+	return "the array"
 }
 
 func (a *arrayValues) unit() string { return "elements" }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,22 +73,82 @@ type jtype struct {
 	fields  []string            // object fields in first-seen order
 	byName  map[string]*jtype
 	elem    *jtype // array elements
+	// objects counts the objects merged (null excluded); seen counts the
+	// objects of the enclosing type this member appeared in (as null too):
+	// how often a key occurs is what tells a map from a record (mapRule).
+	objects int64
+	seen    int64
+	// vals is set once an object type passes MaxFields distinct member
+	// names: the union of every member's value (fields and byName are
+	// dropped). Such a type can only be a map.
+	vals *jtype
 }
 
 func newJType() *jtype { return &jtype{kinds: map[jsonv.Kind]bool{}} }
 
-// MaxFields bounds the distinct field names inference accepts in one
-// object type: JSON objects used as maps (a key per user, per timestamp…)
-// would otherwise grow the schema without limit.
+// MaxFields bounds the distinct field names inference tracks one by one in
+// one object type. Past it the object can only be a map (a key per user,
+// per timestamp…; see MapMinKeys): its values must share one kind, else the
+// input is refused, as Arrow would need a column per field.
 const MaxFields = 10000
 
-// errTooManyFields is returned by merge when an object type passes MaxFields.
-type errTooManyFields struct{ path string }
+// The rule that infers an object field as a map — stored as a list of
+// {key, value} entries, list<struct<key: string, value: V>> — rather than
+// as a struct of one column per key. The field must hold only objects
+// whose member values share one JSON kind (V is their unified type), and
+// its keys must vary from row to row. Over the objects of the inference
+// sample, with n distinct keys and an object holding on average a share p
+// of them (the mean over the keys of the share of objects a key is in):
+//
+//   - n > MapMinKeys and p < MapMaxPresence (many keys, most absent from
+//     any one object), or
+//   - n ≥ MapSparseMinKeys and p < MapSparsePresence (keys that seldom
+//     repeat: code points, IDs, dates, tags), or
+//   - n > MaxFields (nothing else can hold it).
+//
+// A record whose fields are present in most rows stays a struct however
+// wide it is, and so does any object whose values mix kinds (a union of
+// record types, such as event payloads).
+const (
+	// MapMinKeys is the distinct keys a field must pass to be a map when
+	// an object holds under MapMaxPresence of them on average.
+	MapMinKeys     = 32
+	MapMaxPresence = 0.5
+	// MapSparseMinKeys is the distinct keys a field must have at least to
+	// be a map when an object holds under MapSparsePresence of them.
+	MapSparseMinKeys  = 8
+	MapSparsePresence = 0.25
+)
+
+// errTooManyFields is returned by merge when an object type passes
+// MaxFields and cannot be a map.
+type errTooManyFields struct {
+	path  string
+	kinds string // the kinds its values mix, if it could otherwise be a map
+}
 
 func (e errTooManyFields) Error() string {
-	return fmt.Sprintf("object %s has more than %d distinct field names (a map, not a record?); "+
-		"Arrow needs one column per field", e.path, MaxFields)
+	if e.path == "" {
+		return fmt.Sprintf("the rows have more than %d distinct field names; Arrow needs one column per field", MaxFields)
+	}
+	return fmt.Sprintf("object %s has more than %d distinct field names and its values mix %s: "+
+		"neither a record (Arrow needs one column per field) nor a map (one value type)", e.path, MaxFields, e.kinds)
 }
+
+// kindList names t's kinds, "number and string".
+func (t *jtype) kindList() []string {
+	var kinds []string
+	for _, k := range []jsonv.Kind{jsonv.Bool, jsonv.Number, jsonv.String, jsonv.Array, jsonv.Object} {
+		if t.kinds[k] {
+			kinds = append(kinds, k.String())
+		}
+	}
+	return kinds
+}
+
+// mapValuePath is the path of the values of the map at path: the value
+// field of its entries, as the schema names it.
+func mapValuePath(path string) string { return path + "[].value" }
 
 func (t *jtype) merge(v *jsonv.Value, path string) error {
 	if v.Kind == jsonv.Null {
@@ -106,6 +167,10 @@ func (t *jtype) merge(v *jsonv.Value, path string) error {
 			t.floats = true
 		}
 	case jsonv.Object:
+		t.objects++
+		if t.vals != nil {
+			return t.mergeValues(v.Items, path)
+		}
 		if t.byName == nil {
 			t.byName = map[string]*jtype{}
 		}
@@ -113,12 +178,17 @@ func (t *jtype) merge(v *jsonv.Value, path string) error {
 			c, ok := t.byName[k]
 			if !ok {
 				if len(t.fields) >= MaxFields {
-					return errTooManyFields{path}
+					if path == "" { // the rows themselves: columns, never a map
+						return errTooManyFields{path: path}
+					}
+					t.spill()
+					return t.mergeValues(v.Items[i:], path)
 				}
 				c = newJType()
 				t.byName[k] = c
 				t.fields = append(t.fields, k)
 			}
+			c.seen++
 			p := k
 			if path != "" {
 				p = path + "." + k
@@ -140,11 +210,107 @@ func (t *jtype) merge(v *jsonv.Value, path string) error {
 	return nil
 }
 
+// mergeValues merges the member values items of an object of a spilled
+// type (vals), which must keep to one kind.
+func (t *jtype) mergeValues(items []jsonv.Value, path string) error {
+	for i := range items {
+		if err := t.vals.merge(&items[i], mapValuePath(path)); err != nil {
+			return err
+		}
+	}
+	if kinds := t.vals.kindList(); len(kinds) > 1 {
+		return errTooManyFields{path: path, kinds: strings.Join(kinds, " and ")}
+	}
+	return nil
+}
+
+// spill turns t's member types into the one type of their values, vals:
+// t has passed MaxFields distinct names.
+func (t *jtype) spill() {
+	u := newJType()
+	for _, k := range t.fields {
+		u.absorb(t.byName[k])
+	}
+	t.vals, t.fields, t.byName = u, nil, nil
+}
+
+// absorb merges the inferred type o into t, as if t had seen o's values.
+func (t *jtype) absorb(o *jtype) {
+	for k := range o.kinds {
+		t.kinds[k] = true
+	}
+	t.ints, t.floats, t.bigInts = t.ints || o.ints, t.floats || o.floats, t.bigInts || o.bigInts
+	t.objects += o.objects
+	t.seen += o.seen
+	if o.vals != nil && t.vals == nil {
+		t.spill()
+	}
+	for i := 0; i < len(o.fields); i++ {
+		oc := o.byName[o.fields[i]]
+		if t.vals != nil {
+			t.vals.absorb(oc)
+			continue
+		}
+		c, ok := t.byName[o.fields[i]]
+		if !ok {
+			if len(t.fields) >= MaxFields {
+				t.spill()
+				i-- // absorb it into vals
+				continue
+			}
+			if t.byName == nil {
+				t.byName = map[string]*jtype{}
+			}
+			c = newJType()
+			t.byName[o.fields[i]] = c
+			t.fields = append(t.fields, o.fields[i])
+		}
+		c.absorb(oc)
+	}
+	if o.vals != nil {
+		t.vals.absorb(o.vals)
+	}
+	if o.elem != nil {
+		if t.elem == nil {
+			t.elem = newJType()
+		}
+		t.elem.absorb(o.elem)
+	}
+}
+
+// mapRule reports whether the object type t (of one kind, with fields) is
+// to be a map by the counts of its keys (the value kinds are checked by the
+// caller), and says why, for the note.
+func (t *jtype) mapRule() (bool, string) {
+	n := len(t.fields)
+	if n < MapSparseMinKeys || t.objects == 0 {
+		return false, ""
+	}
+	var held int64
+	for _, k := range t.fields {
+		held += t.byName[k].seen
+	}
+	p := float64(held) / float64(t.objects) / float64(n)
+	why := fmt.Sprintf("%s distinct keys; an object holds %s of them on average, over %s objects", thousands(int64(n)), percent(p), thousands(t.objects))
+	return n > MapMinKeys && p < MapMaxPresence || p < MapSparsePresence, why
+}
+
+// percent formats a fraction for notes: "4%", "0.3%".
+func percent(f float64) string {
+	if f < 0.01 {
+		return strconv.FormatFloat(100*f, 'g', 1, 64) + "%"
+	}
+	return strconv.FormatFloat(100*f, 'f', 0, 64) + "%"
+}
+
 // inference turns jtypes into Arrow types, collecting notes and the paths of
 // string fields that hold a mix of kinds as JSON text.
 type inference struct {
 	notes   []string
 	lenient map[string]bool
+	// entries are the paths of the object fields inferred as maps, stored
+	// as lists of {key, value} entries (mapRule).
+	entries map[string]bool
 	groups  map[string][]string // columns by the note they share
 	order   []string            // the groups' notes in first-seen order
 }
@@ -245,6 +411,18 @@ func (in *inference) arrow(t *jtype, path string) arrow.DataType {
 		}
 		return arrow.ListOfField(arrow.Field{Name: "item", Type: elem, Nullable: true})
 	default: // object
+		if t.vals != nil {
+			return in.mapType(t.vals, path, "more than "+thousands(MaxFields)+" distinct keys")
+		}
+		if ok, why := t.mapRule(); ok {
+			u := newJType()
+			for _, k := range t.fields {
+				u.absorb(t.byName[k])
+			}
+			if len(u.kindList()) == 1 {
+				return in.mapType(u, path, why)
+			}
+		}
 		if len(t.fields) == 0 {
 			in.note("field %s: objects always empty in the sample; stored as string (JSON text)", path)
 			in.lenient[path] = true
@@ -256,6 +434,36 @@ func (in *inference) arrow(t *jtype, path string) arrow.DataType {
 		}
 		return arrow.StructOf(fs...)
 	}
+}
+
+// mapType returns the type of the map at path, a list of {key, value}
+// entries whose values have the type vals, and notes it.
+func (in *inference) mapType(vals *jtype, path, why string) arrow.DataType {
+	in.note("field %s: an object whose keys vary from row to row (%s); stored as a map: a list of {key, value} entries, keys as strings, in the order of each object", path, why)
+	if in.entries == nil {
+		in.entries = map[string]bool{}
+	}
+	in.entries[path] = true
+	var vt arrow.DataType
+	if len(vals.kinds) == 0 {
+		in.note("field %s: only null in the sample; typed string", mapValuePath(path))
+		vt = arrow.BinaryTypes.String
+	} else {
+		vt = in.arrow(vals, mapValuePath(path))
+	}
+	return EntriesType(vt)
+}
+
+// EntriesType is the type of a JSON object inferred as a map with values
+// of type value: list<item: struct<key: string not null, value: value>>,
+// the layout of an Arrow map without the map type, which every
+// schema-driven format, every runner and the digest hold as a list of
+// structs.
+func EntriesType(value arrow.DataType) arrow.DataType {
+	return arrow.ListOfField(arrow.Field{Name: "item", Nullable: true, Type: arrow.StructOf(
+		arrow.Field{Name: "key", Type: arrow.BinaryTypes.String},
+		arrow.Field{Name: "value", Type: value, Nullable: true},
+	)})
 }
 
 // valueReader yields the JSON text of an input's rows, one value a row:
@@ -311,6 +519,8 @@ type jsonSource struct {
 	rows    int64 // values seen (for sampling)
 	emitted int64
 	sampled int // rows the schema was inferred from
+	// reshape rewrites the objects of map columns as entry lists.
+	reshape *reshape
 	b       *array.RecordBuilder
 	lineNos []int64 // the line of each row of the last batch
 }
@@ -346,6 +556,7 @@ func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, erro
 	root.kinds[jsonv.Object] = true
 	limit := r.opts.inferRows()
 	sampled := 0
+	others := map[jsonv.Kind]bool{} // the kinds of the values that were not objects
 	for limit < 0 || sampled < limit {
 		text, err := vals.next()
 		if err == io.EOF {
@@ -355,6 +566,11 @@ func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, erro
 		if err == nil {
 			v, err = jsonv.Parse(text)
 			if err == nil && v.Kind != jsonv.Object {
+				if a, ok := vals.(*arrayValues); ok && a.pos() == 1 && !r.opts.SkipBad {
+					closeIn()
+					return nil, notObjects(r.path, a, v.Kind)
+				}
+				others[v.Kind] = true
 				err = fmt.Errorf("expected a JSON object, got %s", v.Kind)
 			}
 		}
@@ -380,8 +596,17 @@ func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, erro
 		fields[i] = arrow.Field{Name: k, Type: inf.arrow(root.byName[k], k), Nullable: true}
 	}
 	if len(fields) == 0 {
-		if _, ok := vals.(*arrayValues); ok && vals.pos() == 0 {
-			return nil, fmt.Errorf("userdata: %s: the array is empty: no rows to measure", r.path)
+		if a, ok := vals.(*arrayValues); ok && vals.pos() == 0 {
+			return nil, fmt.Errorf("userdata: %s: %s is empty: no rows to measure", r.path, a.what())
+		}
+		if sampled == 0 && len(others) > 0 {
+			var kinds []string
+			for _, k := range []jsonv.Kind{jsonv.Null, jsonv.Bool, jsonv.Number, jsonv.String, jsonv.Array} {
+				if others[k] {
+					kinds = append(kinds, k.String())
+				}
+			}
+			return nil, fmt.Errorf("userdata: %s: no JSON object among the %s read (%s): %s", r.path, vals.unit(), strings.Join(kinds, ", "), recordsAre)
 		}
 		return nil, fmt.Errorf("userdata: %s: no JSON object with any field in the first %d %s", r.path, sampled, vals.unit())
 	}
@@ -404,9 +629,28 @@ func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, erro
 		return nil, err
 	}
 	return &jsonSource{
-		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled, vals: vals,
+		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled, vals: vals, reshape: newReshape(sch, inf.entries),
 		b: array.NewRecordBuilder(r.opts.Allocator, sch),
 	}, nil
+}
+
+// recordsAre says what records a JSON input holds.
+const recordsAre = "records are JSON objects, in an array ([{…}, …]) or one per line (JSON Lines)"
+
+// notObjects is the error of an array (a's) whose first element is of kind
+// k, not an object.
+func notObjects(path string, a *arrayValues, k jsonv.Kind) error {
+	what := "a " + k.String()
+	switch k {
+	case jsonv.Array:
+		what = "an array"
+	case jsonv.Null:
+		what = "null"
+	}
+	if a.label != "" {
+		return fmt.Errorf("userdata: %s: element 1 of %s is %s, not an object: --records names an array of objects, the records", path, a.label, what)
+	}
+	return fmt.Errorf("userdata: %s: element 1 of the top-level array is %s, not an object: %s", path, what, recordsAre)
 }
 
 // isIOError reports whether err came from reading the input rather than from
@@ -446,6 +690,7 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 		if err == nil {
 			v, err = jsonv.Parse(text)
 			if err == nil {
+				s.reshape.apply(&v)
 				err = s.app.Check(&v)
 			}
 		}

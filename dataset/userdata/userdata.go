@@ -1,12 +1,15 @@
 // Package userdata reads a user's own data file — JSON Lines, a JSON array
-// of objects (.json), CSV/TSV, Parquet, Arrow IPC (file or stream) or Avro
+// of objects (.json) or the member array of one JSON object
+// (Options.Records), CSV/TSV, Parquet, Arrow IPC (file or stream) or Avro
 // OCF, optionally compressed — as a stream of Arrow record batches with
 // bounded memory, whatever the file's size.
 //
 // Self-describing inputs (Parquet, Arrow, Avro) keep their stored schema. For
 // JSON Lines and CSV the schema is inferred from a first pass over a sample of
 // the input (Options.InferRows, the first 1000 rows by default; -1 scans the
-// whole file), then the file is read again from the start. Every decision the
+// whole file), then the file is read again from the start. A JSON object
+// field whose keys vary from row to row is inferred as a map, stored as a
+// list of {key, value} entries (MapMinKeys gives the rule). Every decision the
 // inference takes that a user might not expect (an int column widened to
 // float64, a mix of kinds stored as text, a column always empty in the sample)
 // is reported by Reader.Notes.
@@ -104,6 +107,14 @@ type Options struct {
 	// (Parquet, Arrow files) is decompressed to (empty: os.TempDir). A
 	// program that cleans up after killed runs passes a directory it owns.
 	TempDir string
+	// Records names the member array whose elements are the rows of a
+	// .json input holding one top-level object (a GeoJSON
+	// FeatureCollection: "features"; a TopoJSON Topology:
+	// "objects.countries.geometries"): a dotted path of member names, or
+	// a JSON Pointer ("/a.b/c") for names holding a dot (ParseRecordsPath).
+	// Empty: such an input is refused with a *OneObjectError listing its
+	// member arrays. Only for KindJSON.
+	Records string
 	// KeepDictionaries keeps dictionary-encoded top-level columns of
 	// Parquet and Arrow inputs as they are; by default they are decoded to
 	// their value type (which every dynamic format can hold), with a note.
@@ -272,6 +283,9 @@ func Open(path string, opts Options) (*Reader, error) {
 	}
 	if opts.Compression != "" {
 		comp = opts.Compression
+	}
+	if opts.Records != "" && kind != KindJSON {
+		return nil, fmt.Errorf("userdata: %s: --records selects a member array of a .json file holding one JSON object, not rows of a %s input", path, kind)
 	}
 	if opts.SampleFraction < 0 || opts.SampleFraction > 1 {
 		return nil, fmt.Errorf("userdata: %s: SampleFraction %v outside [0, 1]", path, opts.SampleFraction)

@@ -397,18 +397,41 @@ func TestInferWholeFileAndTSV(t *testing.T) {
 	}
 }
 
+// TestTooManyFields: an object with more than MaxFields distinct keys is a
+// map when its values share one kind, else an error naming the line; the
+// rows themselves (the columns) never become a map.
 func TestTooManyFields(t *testing.T) {
-	var sb strings.Builder
-	sb.WriteString(`{"m":{`)
-	for i := 0; i <= MaxFields; i++ {
-		if i > 0 {
-			sb.WriteString(",")
+	object := func(open string, value func(i int) string) string {
+		var sb strings.Builder
+		sb.WriteString(open)
+		for i := 0; i <= MaxFields; i++ {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			sb.WriteString(`"k` + strconv.Itoa(i) + `":` + value(i))
 		}
-		sb.WriteString(`"k` + strconv.Itoa(i) + `":1`)
+		return sb.String()
 	}
-	sb.WriteString("}}\n")
-	_, err := ReadAll(writeTemp(t, "m.jsonl", sb.String()), Options{})
-	if err == nil || !strings.Contains(err.Error(), "m.jsonl:1: object m has more than 10000 distinct field names") {
+	one := func(int) string { return "1" }
+	d := readAll(t, writeTemp(t, "m.jsonl", object(`{"m":{`, one)+"}}\n"), Options{})
+	if got := d.Schema.Field(0).Type; !arrow.TypeEqual(got, EntriesType(arrow.PrimitiveTypes.Int64)) {
+		t.Errorf("type %s", got)
+	}
+	if notes := strings.Join(d.Notes, "\n"); !strings.Contains(notes, "field m: an object whose keys vary from row to row (more than 10,000 distinct keys)") {
+		t.Errorf("notes %s", notes)
+	}
+	mixed := "{\"m\":{\"a\":1}}\n" + object(`{"m":{`, func(i int) string {
+		if i == MaxFields {
+			return `"s"`
+		}
+		return "1"
+	}) + "}}\n"
+	_, err := ReadAll(writeTemp(t, "m.jsonl", mixed), Options{})
+	if err == nil || !strings.Contains(err.Error(), "m.jsonl:2: object m has more than 10000 distinct field names and its values mix number and string") {
+		t.Errorf("err = %v", err)
+	}
+	_, err = ReadAll(writeTemp(t, "m.jsonl", object("{", one)+"}\n"), Options{})
+	if err == nil || !strings.Contains(err.Error(), "m.jsonl:1: the rows have more than 10000 distinct field names") {
 		t.Errorf("err = %v", err)
 	}
 }

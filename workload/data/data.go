@@ -1,5 +1,6 @@
 // Package data is the data workload: the user's own file (`serbench run data
-// --input FILE`) — JSON Lines, CSV/TSV, Parquet, Arrow IPC or Avro OCF,
+// --input FILE`) — JSON Lines, a JSON array of objects or the member array
+// of one JSON object (--records), CSV/TSV, Parquet, Arrow IPC or Avro OCF,
 // optionally compressed — read into Arrow record batches (package
 // dataset/userdata), then written with every schema-driven format of
 // package format/dynamic × every codec to a real file through filebench,
@@ -12,9 +13,10 @@
 // code would gain.
 //
 // Planning streams through the whole input (up to the row limit, bounded
-// memory) before anything is measured: a malformed line, a truncated file or
-// an unknown extension is a *workload.UsageError naming the file and the line
-// or offset. The rows are loaded into memory by the workload's first case, so
+// memory) before anything is measured: a malformed line, a truncated file,
+// an unknown extension or a .json file holding one object without
+// --records is a *workload.UsageError naming the file and the line or
+// offset (or the member arrays to choose from). The rows are loaded into memory by the workload's first case, so
 // other workloads of the same run are measured without them.
 package data
 
@@ -111,6 +113,11 @@ type Settings struct {
 	// Formats and Codecs restrict the formats and codecs measured (empty:
 	// all of them).
 	Formats, Codecs []string
+	// Records names the member array that holds the records of a .json
+	// Input whose top level is one object (--records: a dotted path or a
+	// JSON Pointer, userdata.ParseRecordsPath); empty: such an input is
+	// refused, naming its member arrays.
+	Records string
 }
 
 // Workload is the data workload.
@@ -143,7 +150,11 @@ func (w *Workload) WithLog(log io.Writer) *Workload {
 
 // AddFlags implements workload.Options: --input and its companions.
 func (w *Workload) AddFlags(fl *pflag.FlagSet) {
-	fl.StringVar(&w.s.Input, "input", w.s.Input, "data workload: your file (.jsonl, .json array of objects, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …)")
+	fl.StringVar(&w.s.Input, "input", w.s.Input, "data workload: your file (.jsonl, .json array of objects, .csv, .tsv, .parquet, .arrow/.feather, .arrows, .avro; optionally .gz, .zst, …). "+
+		"A .json file holding one object is refused, naming its member arrays: choose one with --records. "+
+		fmt.Sprintf("A JSON object field whose keys vary from row to row is a map, a list of {key, value} entries: its values share one kind and, of its n distinct keys, an object holds on average under %.0f%% (n > %d) or under %.0f%% (n ≥ %d)",
+			100*userdata.MapMaxPresence, userdata.MapMinKeys, 100*userdata.MapSparsePresence, userdata.MapSparseMinKeys))
+	fl.StringVar(&w.s.Records, "records", w.s.Records, "data workload: the member array holding the records of a .json file whose top level is one object, as a dotted `PATH` (features, objects.countries.geometries) or a JSON Pointer for a name holding a dot (/objects/a.b/geometries; ~1 is /, ~0 is ~)")
 	fl.Int64Var(&w.s.Limit, "limit", w.s.Limit, "data workload: read at most N rows (default: the scale's, 10,000 quick, 1,000,000 default, all at full)")
 	fl.StringVar(&w.s.Sample, "sample", w.s.Sample, "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
 	fl.BoolVar(&w.s.SkipBad, "skip-bad", w.s.SkipBad, "data workload: skip and count malformed lines instead of failing")
@@ -159,7 +170,7 @@ func (w *Workload) CheckFlags(named, set bool) error {
 	case named && w.s.Input == "":
 		return workload.Usagef("the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)")
 	case set && w.s.Input == "":
-		return workload.Usagef("--limit, --sample, --skip-bad, --infer-rows, --formats and --codecs apply to the data workload: give --input FILE")
+		return workload.Usagef("--limit, --sample, --skip-bad, --infer-rows, --formats and --codecs apply to the data workload: give --input FILE (--records too)")
 	}
 	if w.inferRows != "" {
 		n, err := ParseInferRows(w.inferRows)
@@ -276,6 +287,11 @@ func CheckSettings(s Settings) error {
 	if s.Limit < 0 {
 		return fmt.Errorf("--limit must not be negative, got %d", s.Limit)
 	}
+	if s.Records != "" {
+		if _, err := userdata.ParseRecordsPath(s.Records); err != nil {
+			return err
+		}
+	}
 	names := FormatNames()
 	for _, f := range s.Formats {
 		if !slices.Contains(names, f) {
@@ -309,7 +325,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	if limit == 0 {
 		limit = scales().At(cfg.Scale)
 	}
-	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: s.SkipBad, InferRows: s.InferRows, TempDir: cfg.TempDir}
+	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: s.SkipBad, InferRows: s.InferRows, Records: s.Records, TempDir: cfg.TempDir}
 	in, err := readInput(ctx, s.Input, opts)
 	if err != nil {
 		if ctx.Err() != nil {
