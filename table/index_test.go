@@ -41,7 +41,7 @@ func TestFindingHelpers(t *testing.T) {
 			func(c *results.Case) bool { return c == nil })), []string{"slow", "fast"}},
 		{"Across length", len(NewIndex(nil, "subject", "op").Across([]string{"a", "b"}, "read")), 2},
 		{"IntLabel", IntLabel("100000") + " " + IntLabel("x"), "100,000 0"},
-		{"Held", Held(true) + " " + Held(false), "**held** **not held**"},
+		{"Claim words", Held.String() + " " + NotHeld.String() + " " + Inconclusive.String(), "**held** **not held** inconclusive"},
 		{"Met", Met(true) + " " + Met(false), "met **not met**"},
 		{"LargestFirst under the cap", LargestFirst([]Ranked{{"a", 1}, {"b", 2}}, 2, "%d more"), []string{"b", "a"}},
 		{"LargestFirst over the cap, equals in order", LargestFirst([]Ranked{{"a", 1}, {"b", 3}, {"c", 3}, {"d", 2}}, 2, "%d more"), []string{"b", "c", "2 more"}},

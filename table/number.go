@@ -169,15 +169,6 @@ func Plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// Held is the verdict on a seed's claim: "**held**" when this run bears
-// it out, "**not held**" otherwise.
-func Held(ok bool) string {
-	if ok {
-		return "**held**"
-	}
-	return "**not held**"
-}
-
 // Met is the verdict on a goal: "met" when this run reaches it, "**not
 // met**" otherwise.
 func Met(ok bool) string {

@@ -16,6 +16,10 @@ type point struct {
 	// overlap is set when the two ns/op confidence intervals overlap: at
 	// this size the order of flat and wrapped is within the noise.
 	overlap bool
+	// wrappedFaster is the verdict on "wrapped is faster than flat" at
+	// this size, from their time ratio's interval: Held and NotHeld
+	// settle the order, Inconclusive leaves it open.
+	wrappedFaster table.Claim
 }
 
 // crossKind classifies how flat and wrapped compare over a size range.
@@ -46,6 +50,14 @@ type crossing struct {
 	// flatWins counts the sizes at which flat is faster; n the sizes
 	// compared and overlaps those whose intervals overlap.
 	flatWins, n, overlaps int
+	// wrappedTo is the largest size at which wrapped is established
+	// faster (point.wrappedFaster Held), flatFrom the smallest larger one
+	// at which flat is (NotHeld); 0 when there is none. The crossover
+	// lies above the one and at or below the other, whatever the medians
+	// of the sizes between say.
+	wrappedTo, flatFrom float64
+	// settled counts the sizes at which the order is established.
+	settled int
 }
 
 // findCrossover finds the payload size from which flat stays faster than
@@ -64,6 +76,19 @@ func findCrossover(pts []point) crossing {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].bytes < ps[j].bytes })
 	c := crossing{lo: ps[0].bytes, hi: ps[len(ps)-1].bytes, n: len(ps)}
 	last := -1
+	for _, p := range ps {
+		switch p.wrappedFaster {
+		case table.Held:
+			c.wrappedTo, c.flatFrom = p.bytes, 0
+		case table.NotHeld:
+			if c.flatFrom == 0 {
+				c.flatFrom = p.bytes
+			}
+		}
+		if p.wrappedFaster != table.Inconclusive {
+			c.settled++
+		}
+	}
 	for i, p := range ps {
 		if p.overlap {
 			c.overlaps++
@@ -88,6 +113,36 @@ func findCrossover(pts []point) crossing {
 		c.estimate = math.Exp(math.Log(a.bytes) + frac*(math.Log(b.bytes)-math.Log(a.bytes)))
 	}
 	return c
+}
+
+// near is the verdict on the seed's claim that flat overtakes wrapped
+// within the sizes (lo, hi]: the established sizes bracket the crossover
+// in (wrappedTo, flatFrom] (an end without one open), and the verdict is
+// Held when that bracket lies inside (lo, hi], NotHeld when it lies
+// outside, Inconclusive when it reaches across an edge — as when the
+// intervals at the sizes next to the medians' crossover overlap.
+func (c crossing) near(lo, hi float64) table.Claim {
+	switch {
+	case c.wrappedTo > 0 && c.wrappedTo >= hi, c.flatFrom > 0 && c.flatFrom <= lo:
+		return table.NotHeld
+	case c.wrappedTo >= lo && c.flatFrom > 0 && c.flatFrom <= hi:
+		return table.Held
+	}
+	return table.Inconclusive
+}
+
+// bracket says where the established sizes put the crossover.
+func (c crossing) bracket() string {
+	switch {
+	case c.settled == 0:
+		return fmt.Sprintf("no size settles which is faster (the intervals overlap at all %d sizes)", c.n)
+	case c.wrappedTo > 0 && c.flatFrom > 0:
+		return fmt.Sprintf("wrapped is established faster up to %s and flat from %s, so the crossover lies between (%d of %d sizes settled)", sizeText(c.wrappedTo), sizeText(c.flatFrom), c.settled, c.n)
+	case c.wrappedTo > 0:
+		return fmt.Sprintf("wrapped is established faster up to %s and flat at no larger size (%d of %d sizes settled)", sizeText(c.wrappedTo), c.settled, c.n)
+	default:
+		return fmt.Sprintf("flat is established faster from %s and wrapped at no size (%d of %d sizes settled)", sizeText(c.flatFrom), c.settled, c.n)
+	}
 }
 
 // sentence describes c for the comparison what (e.g. "protobuf marshal"),
@@ -119,6 +174,22 @@ func (c crossing) verdict(what string) string {
 		}
 		return fmt.Sprintf("%s: no crossover in range (%s): flat is not faster at the largest size.", what, rng)
 	}
+}
+
+// byMedians says where the medians put the crossover, for a seed claim's
+// line.
+func (c crossing) byMedians() string {
+	switch c.kind {
+	case crossAlways:
+		return "flat is faster at every size"
+	case crossAt:
+		return fmt.Sprintf("flat overtakes wrapped at %s (interpolated ≈ %s)", sizeText(c.at), table.Bytes(c.estimate))
+	case crossNone:
+		if c.flatWins == 0 {
+			return "wrapped is faster or equal at every size"
+		}
+	}
+	return "flat is not faster at the largest size"
 }
 
 // sizeText formats a measured payload size exactly: "8 B", "16 KiB",

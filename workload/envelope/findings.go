@@ -76,16 +76,29 @@ func (m measured) crossing(lib, fop, wop string) crossing {
 		if f != nil && w != nil && f.OK() && w.OK() {
 			fs, _ := f.Stat(results.UnitNsPerOp)
 			ws, _ := w.Stat(results.UnitNsPerOp)
-			pts = append(pts, point{bytes: float64(z.Bytes), flat: fs.Median, wrapped: ws.Median, overlap: fs.Lo <= ws.Hi && ws.Lo <= fs.Hi})
+			faster, _ := table.FasterThan(w, f)
+			pts = append(pts, point{bytes: float64(z.Bytes), flat: fs.Median, wrapped: ws.Median, overlap: fs.Lo <= ws.Hi && ws.Lo <= fs.Hi, wrappedFaster: faster})
 		}
 	}
 	return findCrossover(pts)
 }
 
+// The seed's crossover, "about 16 KiB", read as a band of sizes: the
+// crossover is near it when it lies above nearLo and at or below nearHi,
+// a factor of four either side (two steps of the power-of-two sweep).
+const (
+	nearLo = 4 << 10
+	nearHi = 64 << 10
+)
+
+// seedCrossover is the seed's figure for its crossover claims.
+const seedCrossover = "wrapped faster below about 16 KiB, flat faster above"
+
 // crossover says, for each library measured in both layouts, where flat
-// overtakes wrapped: for the findings, marshal against the seed's ~16 KiB;
-// for its section, marshal and unmarshal with how many sizes were within
-// the noise.
+// overtakes wrapped: for the findings, the seed's claims (marshal and,
+// where the wrapped layout has one, outer-only unmarshal near 16 KiB; the
+// outer-only unmarshal's fewer allocations); for its section, marshal and
+// unmarshal with how many sizes were within the noise.
 func (m measured) crossover() (seed []string, blocks []table.Block) {
 	var lines []string
 	for _, s := range m.subjects {
@@ -94,23 +107,92 @@ func (m measured) crossover() (seed []string, blocks []table.Block) {
 			continue
 		}
 		c := m.crossing(lib, OpMarshal, OpMarshal)
-		line := c.verdict(lib + " marshal")
-		if held := c.kind == crossAt && c.estimate >= 4<<10 && c.estimate <= 64<<10; held || c.hi > 0 {
-			line += " Seed (crossover near 16 KiB): " + table.Held(held) + "."
+		if l := c.seedLine(lib + " marshal"); l != "" {
+			seed = append(seed, l)
 		}
-		seed, lines = append(seed, line), append(lines, c.sentence(lib+" marshal"))
+		lines = append(lines, c.sentence(lib+" marshal"))
 		if slices.Contains(m.outerOnly, lib+"-wrapped") {
-			lines = append(lines, m.crossing(lib, OpUnmarshal, OpHeader).sentence(lib+" unmarshal, wrapped (outer only, as in the seed)"))
+			u := m.crossing(lib, OpUnmarshal, OpHeader)
+			if l := u.seedLine(lib + " unmarshal (wrapped: the outer message only, as in the seed)"); l != "" {
+				seed = append(seed, l)
+			}
+			lines = append(lines, u.sentence(lib+" unmarshal, wrapped (outer only, as in the seed)"))
 		}
 		lines = append(lines, m.crossing(lib, OpUnmarshal, OpUnmarshal).sentence(lib+" unmarshal, wrapped (outer + inner)"))
 	}
 	if len(lines) == 0 {
 		return nil, nil
 	}
+	if l := m.allocClaim(); l != "" {
+		seed = append(seed, l)
+	}
 	return seed, []table.Block{table.Findings(lines), &table.Text{Body: "The crossover is computed from the medians: the first payload size after the last one at which flat is not faster than wrapped. " +
 		"The interpolated size is where the log of flat ÷ wrapped, linear in log size between those two points, reaches zero. " +
 		"Where the confidence intervals of the two overlap, the order at that size is not established; a noisy machine can move the crossover. " +
-		"The seed found wrapped faster below about 16 KiB and flat faster above, for marshal and for (outer-only) unmarshal."}}
+		"The seed found wrapped faster below about 16 KiB and flat faster above, for marshal and for (outer-only) unmarshal. " +
+		"Its claim is checked on the sizes where the order is established (the interval of wrapped ÷ flat, taken within each sampling round where both were sampled together, lies wholly on one side of 1): the crossover lies above the largest size at which wrapped is established faster and at or below the next one at which flat is. " +
+		"It is held when that bracket lies within " + sizeText(nearLo) + " … " + sizeText(nearHi) + ", not held when it lies outside, and inconclusive when it reaches across (as when the intervals at the sizes next to the crossover overlap)."}}
+}
+
+// seedLine checks the seed's crossover claim for what (a library and
+// op) against c: "" when nothing was compared.
+func (c crossing) seedLine(what string) string {
+	if c.n == 0 {
+		return ""
+	}
+	return table.SeedLine(what+": flat overtakes wrapped near 16 KiB, taken as above "+sizeText(nearLo)+" and at most "+sizeText(nearHi), seedCrossover,
+		c.near(nearLo, nearHi), c.bracket()+"; by the medians, "+c.byMedians())
+}
+
+// allocClaim checks the seed's claim that unmarshalling only the outer
+// message of a wrapped layout makes fewer allocations than unmarshalling
+// the flat message, at every named size, for each library whose wrapped
+// layout has that read; "" when none was measured. Each library is quoted
+// at the size that decides its verdict (the largest when all hold).
+func (m measured) allocClaim() string {
+	var all []table.Claim
+	var here []string
+	for _, w := range m.outerOnly {
+		lib, ok := strings.CutSuffix(w, "-wrapped")
+		if !ok {
+			continue
+		}
+		type sized struct {
+			z    ds.Size
+			a, b table.Interval
+		}
+		var got []sized
+		var parts []table.Claim
+		for _, z := range m.named {
+			x, y := table.IntervalOf(m.ix.Get(w, z.Name, OpHeader), results.UnitAllocsPerOp), table.IntervalOf(m.ix.Get(lib+"-flat", z.Name, OpUnmarshal), results.UnitAllocsPerOp)
+			if x.N > 0 && y.N > 0 {
+				v := table.Below(x, y)
+				got, parts = append(got, sized{z, x, y}), append(parts, v)
+			}
+		}
+		if len(got) == 0 {
+			continue
+		}
+		// Quoted: the first size with the library's verdict (the one
+		// that refutes it, or leaves it open), the largest when it holds.
+		v := table.All(parts...)
+		q := got[len(got)-1]
+		if i := slices.Index(parts, v); v != table.Held && i >= 0 {
+			q = got[i]
+		}
+		at, a, b := q.z, q.a, q.b
+		allocs := func(x float64) string { return table.Count(x) }
+		h := fmt.Sprintf("%s (outer only) %s vs %s-flat %s allocs/op at %s", w, a.Text(allocs), lib, b.Text(allocs), at.Name)
+		if u := table.Unsettled(v, a, b); u != "" {
+			h += " (" + u + ")"
+		}
+		all, here = append(all, v), append(here, h)
+	}
+	if len(all) == 0 {
+		return ""
+	}
+	return table.SeedLine("unmarshalling only the outer message of a wrapped layout makes fewer allocations than unmarshalling the flat message, at every named size",
+		"14 vs 24 allocs/op at every size", table.All(all...), strings.Join(here, "; "))
 }
 
 // fastest names the fastest marshal and unmarshal at the smallest and

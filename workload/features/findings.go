@@ -11,26 +11,39 @@ import (
 	"github.com/serbench/serbench/table"
 )
 
-// seedClaim is one of the seed report's key findings, at int32 and the
-// size it was made at, as a ratio this run can check: the time (or size)
-// of a over b.
+// seedClaim is one of the seed report's key findings at int32 and the
+// size it was made at, as this run can check it: a's value of metric
+// lies below b's (a is faster, or smaller).
 type seedClaim struct {
 	n      string
 	a, b   string
 	op     string
-	metric string // results.UnitNsPerOp or MetricSerialized
-	// ratio is the seed's a ÷ b.
-	ratio float64
-	text  string
+	metric string // results.UnitNsPerOp, results.UnitAllocsPerOp or MetricSerialized
+	text   string
+	// seed is the seed's own figure, quoted beside this run's.
+	seed string
 }
 
 // seedClaims are the seed's key findings (its summary), at int32.
 var seedClaims = []seedClaim{
-	{"100000", "psdb", "proto3", "encode", results.UnitNsPerOp, 359932.0 / 556541, "psdb encodes 35% faster than proto3 at 100,000 features"},
-	{"100000", "psdb", "arrow", "encode", results.UnitNsPerOp, 359932.0 / 118489, "Arrow encodes 3× faster than psdb at 100,000 features (\"67% slower\")"},
-	{"100", "psdb", "arrow", "encode", results.UnitNsPerOp, 625.0 / 3831, "psdb encodes 6× faster than Arrow at 100 features"},
-	{"100000", "psdb", "proto3", "encode", MetricSerialized, 1 - 0.18, "psdb blocks are 18% smaller than proto3's"},
+	{"100000", "psdb", "proto3", "encode", results.UnitNsPerOp, "psdb encodes 35% faster than proto3 at 100,000 features", "359,932 ns vs 556,541 ns, 0.65×"},
+	{"100000", "arrow", "psdb", "encode", results.UnitNsPerOp, "Arrow encodes 3× faster than psdb at 100,000 features (\"67% slower\")", "118,489 ns vs 359,932 ns, 0.33×"},
+	{"100", "psdb", "arrow", "encode", results.UnitNsPerOp, "psdb encodes 6× faster than Arrow at 100 features", "625 ns vs 3,831 ns, 0.16×"},
+	{"100000", "psdb", "proto3", "encode", MetricSerialized, "psdb blocks are 18% smaller than proto3's", "400,009 B vs 487,225 B, 82.1%"},
+	{"100000", "psdb", "arrow", "encode", results.UnitAllocsPerOp, "psdb makes 93% fewer allocations than Arrow", "4 vs 66 allocs/op"},
 }
+
+// smallScale is the seed's claim that psdb excels at small-to-medium
+// scales: the fastest encoder of the seed's three formats at each of
+// these sizes, with the seed's times (psdb, proto3, arrow).
+var smallScale = []struct{ n, seed string }{
+	{"100", "psdb 625 ns vs proto3 696 ns and arrow 3,831 ns"},
+	{"1000", "psdb 4,056 ns vs proto3 6,004 ns and arrow 5,191 ns"},
+}
+
+// psdbHeader is the size of a psdb block's header (layout 1): the seed
+// sizes every int32 block at it plus the raw values, exactly.
+const psdbHeader = 9
 
 // measured is what a run's cases hold: the cases by subject, type, n and
 // op, and the label values in report order.
@@ -93,21 +106,101 @@ func findings(m measured) []string {
 	if l := goalFinding(m); l != "" {
 		lines = append(lines, l)
 	}
+	return append(lines, seedLines(m)...)
+}
+
+// seedLines checks the seed's key findings at int32 against this run,
+// each with the seed's figure beside this run's; a claim whose cases this
+// run did not measure is left out.
+func seedLines(m measured) []string {
+	var lines []string
 	for _, cl := range seedClaims {
 		a, b := m.ix.Get(cl.a, "int32", cl.n, cl.op), m.ix.Get(cl.b, "int32", cl.n, cl.op)
 		if a == nil || b == nil || !a.OK() || !b.OK() {
 			continue
 		}
-		got := table.Ns(a) / table.Ns(b)
-		how := fmt.Sprintf("%s: %s vs %s", cl.a, table.FasterText(a, b), cl.b)
-		if cl.metric == MetricSerialized {
-			got = a.Metrics[MetricSerialized] / b.Metrics[MetricSerialized]
-			how = fmt.Sprintf("%s is %s of %s's size", cl.a, table.Pct(got), cl.b)
+		var v table.Claim
+		var here string
+		switch cl.metric {
+		case results.UnitNsPerOp:
+			var r table.Interval
+			v, r = table.FasterThan(a, b)
+			here = fmt.Sprintf("%s %s vs %s %s, ratio %s", cl.a, table.ClaimTime(a), cl.b, table.ClaimTime(b), r.Text(table.Times))
+			if u := table.Unsettled(v, r); u != "" {
+				here += "; " + u
+			}
+		default:
+			f := table.ExactBytes
+			if cl.metric == results.UnitAllocsPerOp {
+				f = func(x float64) string { return table.Count(x) + " allocs/op" }
+			}
+			x, y := table.IntervalOf(a, cl.metric), table.IntervalOf(b, cl.metric)
+			v = table.Below(x, y)
+			here = fmt.Sprintf("%s %s vs %s %s", cl.a, x.Text(f), cl.b, y.Text(f))
+			if q := table.Quotient(x, y); q.Exact && cl.metric == MetricSerialized {
+				here += ", " + table.Pct(q.V)
+			}
+			if u := table.Unsettled(v, x, y); u != "" {
+				here += "; " + u
+			}
 		}
-		// The claim holds when this run's ratio is on the same side of 1.
-		lines = append(lines, fmt.Sprintf("Seed: %s — %s here (%s).", cl.text, table.Held((got < 1) == (cl.ratio < 1)), how))
+		lines = append(lines, table.SeedLine(cl.text, cl.seed, v, here))
+	}
+	if l := smallScaleLine(m); l != "" {
+		lines = append(lines, l)
+	}
+	if l := headerLine(m); l != "" {
+		lines = append(lines, l)
 	}
 	return lines
+}
+
+// smallScaleLine checks the seed's claim that psdb excels at small to
+// medium scales: at each such size measured, psdb encodes int32 faster
+// than proto3 and Arrow (the seed's three formats).
+func smallScaleLine(m measured) string {
+	var parts []table.Claim
+	var here, seed []string
+	for _, z := range smallScale {
+		p := m.ix.Get("psdb", "int32", z.n, "encode")
+		others := []*results.Case{m.ix.Get("proto3", "int32", z.n, "encode"), m.ix.Get("arrow", "int32", z.n, "encode")}
+		if p == nil || !p.OK() || slices.ContainsFunc(others, func(c *results.Case) bool { return c == nil || !c.OK() }) {
+			continue
+		}
+		v, rival := table.FastestOf(p, others)
+		parts = append(parts, v)
+		at := fmt.Sprintf("N = %s: psdb %s vs proto3 %s and arrow %s", table.IntLabel(z.n), table.ClaimTime(p), table.ClaimTime(others[0]), table.ClaimTime(others[1]))
+		if v == table.Inconclusive {
+			_, r := table.FasterThan(p, rival)
+			at += " (against " + rival.Labels.Get("subject") + ": " + table.Unsettled(v, r) + ")"
+		}
+		here, seed = append(here, at), append(seed, "N = "+table.IntLabel(z.n)+": "+z.seed)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return table.SeedLine("psdb is the fastest int32 encoder of psdb, proto3 and Arrow at small to medium scales", strings.Join(seed, "; "), table.All(parts...), strings.Join(here, "; "))
+}
+
+// headerLine checks the seed's layout: every int32 block psdb wrote is
+// the raw values plus its 9-byte header, exactly (sizes are a property
+// of the format, so they must match the seed's to the byte).
+func headerLine(m measured) string {
+	var sizes []string
+	ok := true
+	for _, n := range m.sizes {
+		c := m.ix.Get("psdb", "int32", n, "encode")
+		if c == nil || !c.OK() || c.Metrics[MetricRaw] == 0 {
+			continue
+		}
+		got, raw := c.Metrics[MetricSerialized], c.Metrics[MetricRaw]
+		ok = ok && got == raw+psdbHeader
+		sizes = append(sizes, fmt.Sprintf("%s at %s", table.ExactBytes(got), table.IntLabel(n)))
+	}
+	if len(sizes) == 0 {
+		return ""
+	}
+	return table.SeedLine("a psdb block is its 9-byte header and the raw data", "409 B at 100 … 400,009 B at 100,000", table.Decided(ok), "int32 blocks of "+strings.Join(sizes, ", "))
 }
 
 // limitNote says what the run's limit row did, from its recorded

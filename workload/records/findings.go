@@ -53,21 +53,83 @@ func findings(run *results.Run, cases []*results.Case) *table.Text {
 			lines = append(lines, fmt.Sprintf("Best balance of size and round-trip time: **%s** (%s).", p.Subject(), filecase.Tradeoff(p.Point)))
 		}
 	}
-	// The seed's key findings: MsgPack + Zstd best overall, MsgPack + XZ
-	// the best compression; any MessagePack implementation holds them.
-	for _, claim := range []struct{ text, rule, codec string }{
-		{"the best balance is MsgPack + Zstd", "Best balance", "zstd"},
-		{"the best compression is MsgPack + XZ", "Smallest file", "xz"},
-	} {
-		if got, ok := picks[claim.rule]; ok {
-			verdict := "**not held**: here it is " + got.Subject()
-			if strings.HasPrefix(got.Format, "msgpack") && got.Codec == claim.codec {
-				verdict = "**held** (" + got.Subject() + ")"
-			}
-			lines = append(lines, fmt.Sprintf("Seed: %s — %s.", claim.text, verdict))
+	lines = append(lines, seedClaims(picks, cases)...)
+	return table.Findings(lines)
+}
+
+// seedClaims checks seed 001's headline claims against this run, each
+// with the seed's figure beside ours. The timed claims are decided by
+// intervals among the seed's own pairs (its three formats × every codec,
+// the standard pipeline): held when the claimed pair's interval lies
+// below every other's, not held when another's lies below it,
+// inconclusive otherwise. Sizes are exact and decided. The best balance
+// is this run's rule (Best balance); any MessagePack implementation
+// holds it and the best compression.
+func seedClaims(picks map[string]filecase.Pick, cases []*results.Case) []string {
+	type pair struct{ format, codec string }
+	op := func(p pair, o string) *results.Case {
+		cs := table.Where(cases, filecase.LabelFormat, p.format, filecase.LabelCodec, p.codec, filecase.LabelOp, o, filecase.LabelVariant, "")
+		if len(cs) == 0 || !cs[0].OK() {
+			return nil
+		}
+		return cs[0]
+	}
+	var pairs []pair
+	for _, c := range table.Where(cases, filecase.LabelOp, filecase.OpWrite, filecase.LabelVariant, "") {
+		if p := (pair{c.Labels.Get(filecase.LabelFormat), c.Labels.Get(filecase.LabelCodec)}); slices.Contains(seedFormats, p.format) && op(p, filecase.OpRead) != nil && c.OK() {
+			pairs = append(pairs, p)
 		}
 	}
-	return table.Findings(lines)
+	name := func(p pair) string { return p.format + " + " + p.codec }
+	var lines []string
+	// fastest is a timed claim: claimed's interval of f below every other
+	// pair's.
+	fastest := func(claim, figure string, claimed pair, f func(pair) table.Interval, text func(table.Interval) string) {
+		var others []table.Interval
+		var names []pair
+		for _, p := range pairs {
+			if p != claimed {
+				others, names = append(others, f(p)), append(names, p)
+			}
+		}
+		c := f(claimed)
+		if !slices.Contains(pairs, claimed) || len(others) == 0 {
+			lines = append(lines, table.SeedUnchecked(claim, figure, name(claimed)+" was not measured here"))
+			return
+		}
+		v := table.Lowest(c, others)
+		evidence := name(claimed) + " " + text(c)
+		if i := table.Rival(c, others, v); i >= 0 {
+			rel := map[table.Claim]string{table.Held: "the next", table.NotHeld: "faster", table.Inconclusive: "not told apart from"}[v]
+			evidence += fmt.Sprintf("; %s: %s %s", rel, name(names[i]), text(others[i]))
+		}
+		if v == table.Inconclusive {
+			evidence += " (" + table.Unsettled(v, append(others, c)...) + ")"
+		}
+		lines = append(lines, table.SeedLine(claim, figure, v, evidence))
+	}
+	timeOf := func(o string) func(pair) table.Interval {
+		return func(p pair) table.Interval { return table.IntervalOf(op(p, o), results.UnitNsPerOp) }
+	}
+	dur := func(iv table.Interval) string { return iv.Text(table.Duration) }
+	fastest("the fastest write is JSONL + Zstd", "0.44 s", pair{"jsonl", "zstd"}, timeOf(filecase.OpWrite), dur)
+	fastest("the fastest read is FlatBuffers plain", "0.07 s, zero-copy", pair{"flatbuffers", "none"}, timeOf(filecase.OpRead), dur)
+	fastest("the fastest round trip is FlatBuffers plain", "0.72 s", pair{"flatbuffers", "none"}, func(p pair) table.Interval {
+		return table.Sum(timeOf(filecase.OpWrite)(p), timeOf(filecase.OpRead)(p))
+	}, dur)
+	fastest("the best compression is MsgPack + XZ", "0.94 MB", pair{"msgpack", "xz"}, func(p pair) table.Interval {
+		if c := op(p, filecase.OpWrite); c != nil {
+			if b, ok := c.Metrics[filecase.MetricFile]; ok {
+				return table.Exactly(b)
+			}
+		}
+		return table.Interval{}
+	}, func(iv table.Interval) string { return iv.Text(table.ExactBytes) })
+	if got, ok := picks["Best balance"]; ok {
+		held := strings.HasPrefix(got.Format, "msgpack") && got.Codec == "zstd"
+		lines = append(lines, table.SeedLine("the best balance is MsgPack + Zstd", "1.22 s round trip, 7.64 MB", table.Decided(held), "by this run's best-balance rule it is "+got.Subject()))
+	}
+	return lines
 }
 
 // samples follows the method: the records each file holds and the samples
