@@ -318,9 +318,12 @@ func fewerNoteOf(a, b *results.Case, unit string) string {
 }
 
 // Faster says how c's time compares with base's as people say it: "43×
-// faster" (base/t) or "1.3× slower" (t/base), "~ same" when the samples do
-// not differ significantly (Mann-Whitney U, α = 0.05). Its value, for
-// sorting, is t ÷ base.
+// faster" (base/t) or "1.3× slower" (t/base). Its value, for sorting, is
+// t ÷ base. Differ decides what the words may claim: "~ same" only where
+// its test could have told the two apart and did not; a ratio "(n too
+// small: 2 processes)" where the observations — samples of one process,
+// or processes when there were several — are too few for any test to
+// tell.
 func Faster(c, base *results.Case) Cell {
 	if c == nil || base == nil || !c.OK() || !base.OK() {
 		return Cell{Kind: Missing}
@@ -338,11 +341,11 @@ func Faster(c, base *results.Case) Cell {
 	} else if x, ok := base.Stat(results.UnitVsBaseline); ok && c.Role == results.RoleBaseline && c.Group != "" && c.Group == base.Group && x.Median > 0 {
 		r = 1 / x.Median
 	}
-	if !testable(len(c.Samples), len(base.Samples)) {
-		return Cell{Kind: Value, V: r, Format: FasterF, Text: " (too few samples to test)"}
-	}
-	if !Significant(c, base, results.UnitNsPerOp) {
+	switch d := Differ(c, base, results.UnitNsPerOp); d.Verdict {
+	case Same:
 		return StrV("~ same", r)
+	case CannotTell:
+		return Cell{Kind: Value, V: r, Format: FasterF, Text: " (" + d.Note() + ")"}
 	}
 	return Cell{Kind: Value, V: r, Format: FasterF}
 }
@@ -364,10 +367,10 @@ func smallerWords(r float64) string {
 	return Times(1/r) + " smaller"
 }
 
-// Significant reports whether a and b differ in unit at α = 0.05.
+// Significant reports whether a and b differ in unit at α = 0.05 by
+// Differ's test.
 func Significant(a, b *results.Case, unit string) bool {
-	cmp, _, ok := CompareSamples(a, b, unit)
-	return ok && cmp.P <= cmp.Alpha
+	return Differ(a, b, unit).Verdict == Different
 }
 
 // Number parses a numeric label value (a size, a count); it returns 0 for

@@ -248,7 +248,9 @@ func Count(v float64) string {
 }
 
 // FasterRule is the note that explains Faster's arithmetic in reports.
-const FasterRule = "n× faster = t_other ÷ t; n× slower = t ÷ t_other (within a comparison group the median of the ratios taken in each sampling round, otherwise the ratio of the medians). \"~ same\": the two sets of samples do not differ significantly (Mann-Whitney U test, α = 0.05); with fewer than 4 samples a side no difference can be significant, and the cell says so."
+const FasterRule = "n× faster = t_other ÷ t; n× slower = t ÷ t_other (within a comparison group the median of the ratios taken in each sampling round, otherwise the ratio of the medians). " +
+	"The unit of repetition is the process: with one process per case the samples are tested (Mann-Whitney U, α = 0.05); with several (--forks) each process's samples are tested on its own, and the difference counts when it is significant in every process in the same direction, or when the processes' medians differ significantly (4 or more a side). " +
+	"\"~ same\" only where that test could have found a difference, found none, and the two intervals overlap; where the samples or processes are too few for any test to tell, the cell says \"n too small\" with the count instead."
 
 // testable reports whether samples of sizes n1 and n2 can ever yield a
 // Mann-Whitney p-value at or below α (see MinP).

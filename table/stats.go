@@ -1,8 +1,6 @@
 package table
 
 import (
-	"sort"
-
 	"golang.org/x/perf/benchmath"
 
 	"github.com/serbench/serbench/results"
@@ -43,26 +41,11 @@ func SampleValues(c *results.Case, unit string) []float64 {
 // processMedians returns the median of unit over each process that
 // measured c, in fork order, or nil when c was measured in one process.
 func processMedians(c *results.Case, unit string) []float64 {
-	byFork := map[int][]float64{}
-	for i := range c.Samples {
-		one := results.Case{BytesPerOp: c.BytesPerOp, Samples: c.Samples[i : i+1]}
-		if v := SampleValues(&one, unit); len(v) == 1 {
-			byFork[c.Samples[i].Fork] = append(byFork[c.Samples[i].Fork], v[0])
-		}
-	}
+	byFork := forkValues(c, unit)
 	if len(byFork) < 2 {
 		return nil
 	}
-	forks := make([]int, 0, len(byFork))
-	for f := range byFork {
-		forks = append(forks, f)
-	}
-	sort.Ints(forks)
-	out := make([]float64, 0, len(forks))
-	for _, f := range forks {
-		out = append(out, results.Summarize(byFork[f]).Median)
-	}
-	return out
+	return medians(byFork)
 }
 
 // CompareSamples tests a and b in unit with Mann-Whitney U. When both
