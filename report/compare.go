@@ -180,6 +180,14 @@ type Comparison struct {
 	Deltas           []Delta
 	// Threshold is the regression threshold (a fraction).
 	Threshold float64
+	// Noise is the run-to-run noise the time rows' changes show, which a
+	// time row must move past to count as changed (Noise.Floor beyond
+	// Noise.Shift). The zero Noise (a Comparison built by hand) applies
+	// the threshold alone.
+	Noise Noise
+	// NoiseBy is the Noise of each stratum's time rows, by workload and
+	// subject (noiseByStratum); a row is judged by its stratum's.
+	NoiseBy map[string]Noise
 	// OldProbe and NewProbe are the median times of the machine probe
 	// loop in each run (0 when a run recorded fewer than three probes):
 	// how fast each run's machine was, whatever it measured.
@@ -245,7 +253,14 @@ func NewComparison(oldName, newName string, old, new *results.Run, opts CompareO
 		th = results.NoiseThreshold
 	}
 	opts.Threshold = th
-	return &Comparison{OldName: oldName, NewName: newName, Deltas: Compare(old, new, opts), Threshold: th,
+	ds := Compare(old, new, opts)
+	noise, by := noiseByStratum(ds, th)
+	for i := range ds {
+		if d := &ds[i]; d.Note == "" && isTime(d.Unit) {
+			d.Changed = d.Significant && by[stratumOf(*d)].beyond(d.Change, gap(*d), th)
+		}
+	}
+	return &Comparison{OldName: oldName, NewName: newName, Deltas: ds, Threshold: th, Noise: noise, NoiseBy: by,
 		OldProbe: probeMedian(old, results.CPULoop), NewProbe: probeMedian(new, results.CPULoop),
 		OldMemory: probeMedian(old, results.MemoryLoop), NewMemory: probeMedian(new, results.MemoryLoop),
 		OldCount: old.Env.Count, NewCount: new.Env.Count, Inputs: DifferentInputs(old, new)}
@@ -299,7 +314,33 @@ func (c *Comparison) Unjudged() int {
 // more than the threshold but whose samples are too few to tell whether
 // that is a change: the row a regression gate cannot pass in silence.
 func (c *Comparison) CannotTell(d Delta) bool {
-	return d.Note == "" && d.TooFew && isTime(d.Unit) && d.Change >= c.Threshold
+	return d.Note == "" && d.TooFew && isTime(d.Unit) && d.Change > 0 && c.noiseOf(d).beyond(d.Change, gap(d), c.Threshold)
+}
+
+// noiseOf is the Noise row d is judged by: its stratum's.
+func (c *Comparison) noiseOf(d Delta) Noise {
+	if n, ok := c.NoiseBy[stratumOf(d)]; ok {
+		return n
+	}
+	return c.Noise
+}
+
+// gap is how far apart d's old and new intervals lie, as a change: new's
+// low end ÷ old's high end − 1 for a slowdown (new's high end ÷ old's low
+// end − 1 for a speed-up), 0 when they overlap — what the row moved by
+// beyond the spread of its own samples.
+func gap(d Delta) float64 {
+	so, ok1 := d.Old.Stat(d.Unit)
+	sn, ok2 := d.New.Stat(d.Unit)
+	switch {
+	case !ok1 || !ok2 || so.Lo <= 0 || so.Hi <= 0:
+		return 0
+	case sn.Lo > so.Hi:
+		return sn.Lo/so.Hi - 1
+	case sn.Hi < so.Lo:
+		return sn.Hi/so.Lo - 1
+	}
+	return 0
 }
 
 // CannotTells returns the rows CannotTell picks.
@@ -470,8 +511,8 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	if tf := c.TooFewNote(); tf != "" {
 		judged = ", " + tf
 	}
-	if _, err := fmt.Fprintf(w, "%d of %d rows changed%s. ~: no significant difference (Mann-Whitney U, α = 0.05); (±x%%): significant, but smaller than the %g%% threshold.%s\n",
-		changed, compared, judged, c.Threshold*100, note); err != nil {
+	if _, err := fmt.Fprintf(w, "%d of %d rows changed%s. ~: no significant difference (Mann-Whitney U, α = 0.05); (±x%%): significant, but within the threshold or the noise floor.%s\n%s\n",
+		changed, compared, judged, note, c.Noise.Rule(c.Threshold)); err != nil {
 		return err
 	}
 	if m := c.machineNote(); m != "" {
@@ -515,6 +556,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	if c.byProcess() {
 		b.WriteString("\n" + strings.TrimSpace(processNote) + "\n")
 	}
+	b.WriteString("\n" + c.Noise.Rule(c.Threshold) + "\n")
 	if m := c.machineNote(); m != "" {
 		b.WriteString("\n" + m + "\n")
 	}
@@ -579,6 +621,9 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		Old         string             `json:"old"`
 		New         string             `json:"new"`
 		Threshold   float64            `json:"threshold"`
+		Noise       Noise              `json:"noise"`
+		NoiseBy     map[string]Noise   `json:"noise_by_subject,omitempty"`
+		Rule        string             `json:"rule"`
 		Regressions int                `json:"regressions"`
 		Geomean     map[string]float64 `json:"geomean_change"`
 		Machine     *float64           `json:"machine_change,omitempty"`
@@ -589,7 +634,7 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		CannotTell int           `json:"cannot_tell,omitempty"`
 		Inputs     string        `json:"different_inputs,omitempty"`
 		Rows       []compareJSON `json:"rows"`
-	}{c.OldName, c.NewName, c.Threshold, c.Regressions(), geo, machine, memory, c.Unjudged(), len(c.CannotTells()), c.Inputs, rows})
+	}{c.OldName, c.NewName, c.Threshold, c.Noise, c.NoiseBy, c.Noise.Rule(c.Threshold), c.Regressions(), geo, machine, memory, c.Unjudged(), len(c.CannotTells()), c.Inputs, rows})
 }
 
 // WriteCompare prints deltas as text (see Comparison.WriteText) and

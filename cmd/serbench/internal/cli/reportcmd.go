@@ -65,9 +65,9 @@ func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 
 func (a *app) compareCmd() *cobra.Command {
 	var (
-		failOnRegression, normalize, allowDifferent, verdicts bool
-		format                                                string
-		threshold                                             float64
+		failOnRegression, failOnUnjudged, normalize, allowDifferent, verdicts bool
+		format                                                                string
+		threshold                                                             float64
 	)
 	cmd := &cobra.Command{
 		Use:   "compare OLD NEW",
@@ -79,11 +79,18 @@ func (a *app) compareCmd() *cobra.Command {
 			"(0.33 for 2 against 2, 0.1 for 3 against 3); below 4 samples a side no change can be significant at\n" +
 			"α = 0.05. Such rows say \"too few samples to tell\" instead of ~, the summary counts them and says\n" +
 			"what --count would do.\n\n" +
-			"With --fail-on-regression compare exits 1 when any case got significantly slower by more than\n" +
-			"--threshold, and also — \"cannot tell: too few samples\" — when any case's median got slower by more\n" +
-			"than --threshold but its samples are too few to tell whether that is a change: a gate that cannot see\n" +
-			"does not pass. Rows with too few samples whose medians did not move past --threshold do not fail it\n" +
-			"(a warning on stderr counts them).\n\n" +
+			"A row counts as changed (the rule the gate applies, printed under every comparison) when\n" +
+			"  1. its samples differ significantly (Mann-Whitney U, α = 0.05; by process where both runs forked),\n" +
+			"  2. its median moved by at least --threshold (default 5%), and\n" +
+			"  3. the gap between its old and new intervals exceeds the run-to-run noise floor beyond the common shift:\n" +
+			"     the floor is 4 × the robust spread (1.4826 × MAD) of the log changes of all time rows of the same\n" +
+			"     workload and subject (of the workload, or of all rows, where there are fewer than 10), and the shift\n" +
+			"     their median change. Two runs of one build differ from process to process by more than a test of\n" +
+			"     one process's samples can see; the floor is what this pair of runs shows that difference to be.\n" +
+			"With --fail-on-regression compare exits 1 when any time row is a slowdown by that rule.\n" +
+			"Rows whose medians slowed past the floor but whose samples are too few to tell (\"cannot tell: too few\n" +
+			"samples\") are listed and counted on stderr; --fail-on-unjudged makes them fail the gate too: a gate that\n" +
+			"cannot see does not pass.\n\n" +
 			"Different data: compare refuses (exit 2) two runs that measured different data — another --scale, or\n" +
 			"for the same workload another input file, row or column count, or query, as each run recorded them\n" +
 			"in its environment — unless --allow-different-inputs is given; then it compares and says so.",
@@ -139,10 +146,10 @@ func (a *app) compareCmd() *cobra.Command {
 			reg, blind := cmp.Regressions(), cmp.CannotTells()
 			if format == "text" {
 				if reg > 0 {
-					fmt.Fprintf(a.stdout, "\n%d case(s) significantly slower by more than %g%%\n", reg, threshold)
+					fmt.Fprintf(a.stdout, "\n%d case(s) significantly slower by more than %g%% and past the noise floor\n", reg, threshold)
 				}
 				if len(blind) > 0 {
-					fmt.Fprintf(a.stdout, "\n%d case(s) slower by more than %g%% by their medians, with too few samples to tell whether that is a change:\n", len(blind), threshold)
+					fmt.Fprintf(a.stdout, "\n%d case(s) slower by more than %g%% and past the noise floor by their medians, with too few samples to tell whether that is a change:\n", len(blind), threshold)
 					for _, d := range blind {
 						fmt.Fprintf(a.stdout, "  %s  %s %s\n", d.Name, table.SignedPct(d.Change), d.Unit)
 					}
@@ -158,9 +165,13 @@ func (a *app) compareCmd() *cobra.Command {
 			if reg > 0 {
 				why = append(why, fmt.Sprintf("%d regression(s) past %g%%", reg, threshold))
 			}
-			if len(blind) > 0 {
+			switch {
+			case len(blind) > 0 && failOnUnjudged:
 				why = append(why, fmt.Sprintf("cannot tell: too few samples: %d case(s) slower by more than %g%% by their medians could not be judged (%s)",
 					len(blind), threshold, cmp.Rerun()))
+			case len(blind) > 0:
+				fmt.Fprintf(a.stderr, "serbench: warning: cannot tell: too few samples: %d case(s) slower past the noise floor by their medians could not be judged and do not fail the gate (--fail-on-unjudged: they do; %s)\n",
+					len(blind), cmp.Rerun())
 			}
 			if len(why) > 0 {
 				return exitError{ExitFailure, errors.New(strings.Join(why, "; "))}
@@ -170,7 +181,8 @@ func (a *app) compareCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to its group's baseline (the baseline's to the limit row) in the same sampling round, so a machine slower in one run shows no change")
-	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold, or slower by more than --threshold by its medians with too few samples to tell (\"cannot tell: too few samples\")")
+	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold and past the run-to-run noise floor (the rule above)")
+	fl.BoolVar(&failOnUnjudged, "fail-on-unjudged", false, "with --fail-on-regression, also exit 1 when a case slowed past the noise floor by its medians with too few samples to tell (\"cannot tell: too few samples\")")
 	fl.BoolVar(&allowDifferent, "allow-different-inputs", false, "compare runs that measured different data (another --scale, input file, row count or query) instead of refusing; the output says so")
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
 	fl.BoolVar(&verdicts, "verdicts", false, "check that NEW (a budgeted run) reaches the verdicts of the reference OLD (a long run of the same build): every pair of a group's members whose intervals are disjoint in OLD keeps its order, and ≥ 95% of the ratios to the limit row lie inside OLD's interval widened by 5%; exit 1 when not")
