@@ -352,6 +352,14 @@ func (m *member) cutFloor(opts Options) int {
 	return min(floor, m.count)
 }
 
+// spent reports whether the run's budget has run out and the member has
+// the floor of samples a cut keeps but not yet its count (one at its count
+// stops by the count).
+func (m *member) spent(opts Options) bool {
+	n := len(m.rc.Samples)
+	return !opts.Deadline.IsZero() && n >= m.cutFloor(opts) && n < m.count && time.Now().After(opts.Deadline)
+}
+
 // wantsMore reports whether the member takes part in another round.
 func (m *member) wantsMore() bool {
 	if !m.active || m.done || len(m.rc.Samples) >= m.count {
@@ -477,6 +485,12 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 				m.rc.Samples = append(m.rc.Samples, s)
 				m.sampling += d
 				turn += d
+				if i != baseline && i != limit && m.spent(opts) {
+					// The budget ran out during this turn: a subject
+					// with its floor stops now, not at the round's end
+					// (a turn of fast samples could take its count).
+					m.done, m.cut = true, true
+				}
 			}
 			if m.active {
 				inRound[i] = roundNs(m.rc.Samples[first[i]:])

@@ -390,6 +390,11 @@ func TestForksStopAtTarget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(spawned) != tt.forks {
+			for _, c := range run.Cases {
+				t.Logf("%s: %s, %d samples, converged %v", c.FullName(), c.Status, len(c.Samples), bench.Converged(&c, tt.target))
+			}
+		}
 		for _, c := range run.Cases {
 			if c.OK() && c.Stop != tt.stop {
 				t.Errorf("target %g: %s stopped by %q, want %q", tt.target, c.FullName(), c.Stop, tt.stop)
