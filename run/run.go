@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -389,6 +390,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	for _, p := range plans {
 		for _, d := range p.plan.Descriptors {
 			d.Workload = p.w.Name()
+			d = withOperations(d, p.plan.Cases)
 			if rec.Descriptor(d.Workload, d.Key, d.Name) != nil {
 				continue
 			}
@@ -936,4 +938,34 @@ func remoteWall(rs []results.Case, workload string, planned []bench.Case) time.D
 		total += cur[1].Sub(cur[0])
 	}
 	return total
+}
+
+// withOperations records in a subject's descriptor what each op its cases
+// measure means (Settings "operations": "write: values → a real file;
+// read: …"), in the vocabulary every language shares (results.OpMeaning),
+// unless the descriptor says so already (a runner's does).
+func withOperations(d results.Descriptor, cases []bench.Case) results.Descriptor {
+	if d.Role == results.RoleLimit || d.Settings["operations"] != "" {
+		return d
+	}
+	var ops []string
+	for _, c := range cases {
+		if c.Labels.Get(d.Key) != d.Name {
+			continue
+		}
+		op := c.Labels.Get(results.OpLabel)
+		if m := results.OpMeaning(op); m != "" && !slices.Contains(ops, op+": "+m) {
+			ops = append(ops, op+": "+m)
+		}
+	}
+	if len(ops) == 0 {
+		return d
+	}
+	settings := maps.Clone(d.Settings)
+	if settings == nil {
+		settings = map[string]string{}
+	}
+	settings["operations"] = strings.Join(ops, "; ")
+	d.Settings = settings
+	return d
 }

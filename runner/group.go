@@ -138,7 +138,61 @@ func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, opts bench
 			out[i].Summarize()
 		}
 	}
+	checkVisits(out, specs)
 	return stamp(out, t0), nil
+}
+
+// VisitFactor is how many times the copy limit row's bandwidth a decode
+// may reach before checkVisits calls it a decode that visited no value:
+// visiting every value reads every byte of the input at least once, and
+// reading is at most about twice as fast as copying (a copy reads and
+// writes).
+const VisitFactor = 2
+
+// checkVisits fails every decode (results.OpDecode) of the group that
+// processed its bytes faster than VisitFactor × the group's copy limit row
+// copied its own, by their intervals (the decode's slowest bound against
+// the copy's fastest): such a read cannot have visited every value — it
+// built a lazy or zero-copy view, which is an open, and a subject whose
+// decode does so must announce zero_copy=yes in hello (Operation then
+// labels it open). A query reads only its columns and is not checked.
+func checkVisits(out []results.Case, specs []Case) {
+	var limit *results.Case
+	for i, s := range specs {
+		if s.Op == OpCopy && out[i].Status == results.StatusOK {
+			limit = &out[i]
+		}
+	}
+	if limit == nil {
+		return
+	}
+	for i, s := range specs {
+		c := &out[i]
+		if s.Op != OpDecode || c.Status != results.StatusOK || c.Labels.Get(results.OpLabel) != results.OpDecode {
+			continue
+		}
+		if why := visitless(c, limit); why != "" {
+			fail(c, why)
+		}
+	}
+}
+
+// visitless says why decode c cannot have visited every value against the
+// copy limit row limit (both summarized), "" when it may have.
+func visitless(c, limit *results.Case) string {
+	sc, ok1 := c.Stat(results.UnitNsPerOp)
+	sl, ok2 := limit.Stat(results.UnitNsPerOp)
+	// One or two samples have no interval to judge by.
+	if !ok1 || !ok2 || sc.N < 3 || sl.N < 3 || sc.Hi <= 0 || sl.Lo <= 0 || c.BytesPerOp <= 0 || limit.BytesPerOp <= 0 {
+		return ""
+	}
+	decode := float64(c.BytesPerOp) / sc.Hi * 1e3     // MB/s at its slowest
+	copied := float64(limit.BytesPerOp) / sl.Lo * 1e3 // MB/s at its fastest
+	if decode <= VisitFactor*copied {
+		return ""
+	}
+	return fmt.Sprintf("decode visits no value: it processed its %s bytes at %.0f MB/s, %.1f× the %.0f MB/s at which this runtime copies bytes — a read that fast builds a lazy or zero-copy view (an open), and its subject must announce zero_copy=yes",
+		strconv.FormatInt(c.BytesPerOp, 10), decode, decode/copied, copied)
 }
 
 // invoke writes a work directory for the cases and runs the runner in it.

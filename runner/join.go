@@ -69,6 +69,9 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 			var first string
 			add := func(subject, role string, s *Subject, spec Case) {
 				ls := append(slices.Clone(w.Labels(subject, s)), results.Label{Key: "language", Value: h.Language})
+				if s != nil {
+					ls = withOp(ls, Operation(w.Op, s))
+				}
 				c := bench.Case{Workload: workload, Name: name, Labels: ls, Role: role, Group: group, Affinity: w.Affinity,
 					Metrics: copyMetrics(w.Metrics), OpTime: w.OpTime, Count: w.Count, Budget: w.Budget, MinCount: w.MinCount, Remote: g}
 				spec.ID, spec.Group, spec.Role, spec.Dataset, spec.Size = c.FullName(), group, role, w.Dataset.Name, w.Dataset.Rows
@@ -98,6 +101,37 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 		}
 	}
 	return cases, descs
+}
+
+// Operation is what a runner's subject s measures for protocol op op, in
+// the shared vocabulary (results.OpEncode, OpDecode, OpOpen): encode is
+// encode; a decode or query is a decode when it visits every value and an
+// open when the subject announces a zero-copy view (labels zero_copy=yes)
+// without saying it visits every value (read=every value, as rkyv's
+// validated access does). A runner decodes from memory, so its ops are
+// never a file's write or read.
+func Operation(op string, s *Subject) string {
+	switch op {
+	case OpEncode:
+		return results.OpEncode
+	case OpDecode, OpQuery:
+		if s.Labels["zero_copy"] == "yes" && s.Labels["read"] != "every value" {
+			return results.OpOpen
+		}
+		return results.OpDecode
+	}
+	return op
+}
+
+// withOp is ls with its op label set to op (added when it has none).
+func withOp(ls results.Labels, op string) results.Labels {
+	for i := range ls {
+		if ls[i].Key == results.OpLabel {
+			ls[i].Value = op
+			return ls
+		}
+	}
+	return append(ls, results.Label{Key: results.OpLabel, Value: op})
 }
 
 // LabelNesting is the subject label (hello's subjects[].labels) saying
@@ -157,6 +191,17 @@ func subjectDescriptor(h *Hello, s *Subject, name string) results.Descriptor {
 	}
 	for k, v := range s.Labels {
 		settings[k] = v
+	}
+	// What each of its ops means, in the vocabulary every language shares.
+	var ops []string
+	for _, op := range []string{OpEncode, OpDecode} {
+		if slices.Contains(s.Ops, op) {
+			o := Operation(op, s)
+			ops = append(ops, o+": "+results.OpMeaning(o))
+		}
+	}
+	if len(ops) > 0 {
+		settings["operations"] = strings.Join(ops, "; ")
 	}
 	return results.Descriptor{Key: "subject", Name: name, Role: results.RoleSubject,
 		What:   fmt.Sprintf("%s through %s in %s (the %s runner)", s.Format, s.Library, runtimeOf(h), h.Runner),

@@ -116,7 +116,8 @@ func valued(v float64, f table.Format, text string, notes ...string) table.Cell 
 func Derive(name string, run *results.Run, cases []*results.Case) table.Derived {
 	ps := group(name, run, cases)
 	d := table.Derived{"anomalies": ps.anomalies()}
-	if ls := table.Languages(run, name, LabelFormat, table.Where(cases, LabelOp, OpRead), scope(cases), "read", name+"-languages.svg", pairName); ls != nil {
+	reads := slices.Concat(table.Where(cases, LabelOp, OpRead), table.Where(cases, LabelOp, results.OpDecode), table.Where(cases, LabelOp, results.OpOpen))
+	if ls := table.Languages(run, name, LabelFormat, reads, scope(cases), "read", name+"-languages.svg", pairName); ls != nil {
 		d["languages"] = ls
 	}
 	if _, pts := ps.points(); len(pts) > 0 {

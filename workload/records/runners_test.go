@@ -46,11 +46,11 @@ func TestRunnerWants(t *testing.T) {
 		want  []string
 	}{
 		{workload.Default, []string{
-			"java:jackson-json none write", "java:jackson-json none read", "java:copy none read-bytes"}},
+			"java:jackson-json none encode", "java:jackson-json none decode", "java:copy none read-bytes"}},
 		{workload.Full, []string{
-			"java:jackson-json none write", "java:avro none write", "java:jackson-json none read", "java:avro none read", "java:copy none read-bytes",
-			"java:jackson-json gzip write", "java:jackson-json gzip read", "java:copy gzip read-bytes",
-			"java:jackson-json zstd write", "java:avro zstd write", "java:jackson-json zstd read", "java:avro zstd read", "java:copy zstd read-bytes"}},
+			"java:jackson-json none encode", "java:avro none encode", "java:jackson-json none decode", "java:avro none decode", "java:copy none read-bytes",
+			"java:jackson-json gzip encode", "java:jackson-json gzip decode", "java:copy gzip read-bytes",
+			"java:jackson-json zstd encode", "java:avro zstd encode", "java:jackson-json zstd decode", "java:avro zstd decode", "java:copy zstd read-bytes"}},
 	} {
 		t.Run(string(tc.scale), func(t *testing.T) {
 			wants, err := runnerWants(&source{n: 10}, 10, tc.scale)
