@@ -307,14 +307,15 @@ func Unsettled(c Claim, ivs ...Interval) string {
 // were sampled in one comparison group it is the median, over a's
 // samples, of each sample over b's median in the same round (and
 // process), as the tables' in-round ratios are: drift of the machine
-// between rounds cancels out of it. Otherwise it is the Quotient of their
-// ns/op intervals. inRound says which. The zero Interval when either case
+// between rounds cancels out of it. Otherwise (or with fewer than
+// FewSamples such pairs) it is the Quotient of their ns/op intervals.
+// inRound says which. The zero Interval when either case
 // has no time.
 func TimeRatio(a, b *results.Case) (r Interval, inRound bool) {
 	if a == nil || b == nil || !a.OK() || !b.OK() {
 		return Interval{}, false
 	}
-	if rs := pairedRatios(a, b); len(rs) > 0 {
+	if rs := pairedRatios(a, b); len(rs) >= FewSamples {
 		return StatInterval(results.Summarize(rs)), true
 	}
 	return Quotient(IntervalOf(a, results.UnitNsPerOp), IntervalOf(b, results.UnitNsPerOp)), false
