@@ -27,10 +27,14 @@ type Planned struct {
 	Err error
 	// Forks is the number of processes the cases would be measured in.
 	Forks int
+	// Unbuilt names the runners the run would build first: their cases
+	// are not in Cases, since only a runner's hello says what it has.
+	Unbuilt []string
 }
 
 // DryRun plans the chosen workloads without acquiring anything (no
-// server, no generated data, no output directory) and returns, per
+// server, no generated data, no output directory, no runner built; a
+// runner already built is started for its hello) and returns, per
 // workload, the cases that the same options would measure and an
 // estimated duration. A workload that reads the user's input reads it as
 // the run would. Bad input is refused as the run refuses it (a
@@ -46,10 +50,14 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 	if err := checkSubjects(ws, o.Subjects); err != nil {
 		return nil, err
 	}
-	cfg := workload.Config{Scale: o.Scale, Subjects: o.Subjects, DryRun: true}
+	// The runners already built say hello, so that their cases are
+	// listed; none is built by a dry run (Planned.Unbuilt names them).
+	peek := o.Runners.Peek()
+	cfg := workload.Config{Scale: o.Scale, Subjects: o.Subjects, DryRun: true, Runners: peek}
 	opts := bench.Options{Count: o.Count, SampleTime: o.Benchtime, CaseSampling: o.caseSampling(), Target: o.Target}
 	var out []Planned
 	var planned []workload.Workload
+	var planCases [][]bench.Case
 	total := 0
 	for _, w := range ws {
 		pl := Planned{Workload: w.Name()}
@@ -72,7 +80,8 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 		if t, ok := o.History.Lookup(w.Name(), string(o.Scale), o.runnerNames(), id); ok {
 			pl.Measured = &t
 		}
-		cases := o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter))
+		planCases = append(planCases, p.Cases)
+		cases := o.Shard.Select(w.Name(), workload.FilterCases(selectSubjects(p.Cases, o.Subjects), o.Filter))
 		// Every fork calibrates and warms each case up again.
 		pl.Forks = o.planForks(p)
 		for i := range cases {
@@ -91,6 +100,12 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 		out = append(out, pl)
 		planned = append(planned, w)
 		total += len(pl.Cases)
+	}
+	if err := checkSelected(ws, planCases, o.Subjects); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Unbuilt = peek.Unbuilt()
 	}
 	if total == 0 && len(planned) > 0 && o.Shard.N <= 1 {
 		// The run refuses a selection without cases: so does its dry run.

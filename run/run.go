@@ -293,6 +293,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	total := 0
 	var ran []workload.Workload
+	var planCases [][]bench.Case // each plan's cases, before the selection
 	forks := map[string]int{}
 	for _, w := range ws {
 		p, err := w.Plan(ctx, cfg)
@@ -316,7 +317,8 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		if err := sameIdentity(prev, w.Name(), p); err != nil {
 			return nil, err
 		}
-		p.Cases = notDone(o.Shard.Select(w.Name(), workload.FilterCases(p.Cases, o.Filter)), done)
+		planCases = append(planCases, p.Cases)
+		p.Cases = notDone(o.Shard.Select(w.Name(), workload.FilterCases(selectSubjects(p.Cases, o.Subjects), o.Filter)), done)
 		if o.Cases != nil {
 			p.Cases = only(p.Cases, o.Cases)
 		}
@@ -340,6 +342,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 		total += len(p.Cases) * max(1, forks[w.Name()])
 		ran = append(ran, w)
+	}
+	if err := checkSelected(ws, planCases, o.Subjects); err != nil {
+		return nil, err
 	}
 	if total == 0 && prev != nil {
 		// Killed after its last case (while writing the report): render
@@ -800,7 +805,7 @@ func checkSubjects(ws []workload.Workload, subjects []string) error {
 		}
 	}
 	for _, s := range subjects {
-		if !slices.Contains(all, s) {
+		if !slices.Contains(all, s) && !runnerSubject(s) {
 			return workload.Usagef("unknown subject %q for %s (valid: %s)", s, strings.Join(names(ws), ", "), strings.Join(all, ", "))
 		}
 	}

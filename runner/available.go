@@ -2,10 +2,15 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
 )
+
+// ErrNotBuilt is Find's error for a runner whose build is not in the cache
+// yet.
+var ErrNotBuilt = errors.New("not built yet")
 
 // A Source makes one runner available: it finds or builds it (Make) so
 // that its hello can be asked.
@@ -17,6 +22,10 @@ type Source struct {
 	// (its toolchain is missing, its build failed): its subjects are
 	// skipped with the error as the one line that says why.
 	Make func(ctx context.Context, cacheDir string, log io.Writer) (*Runner, error)
+	// Find returns the runner when its build for these sources is in
+	// cacheDir, building nothing; its error wraps ErrNotBuilt when the
+	// cache has none, as Make's does when the runner cannot run here.
+	Find func(ctx context.Context, cacheDir string) (*Runner, error)
 }
 
 // Ready is a runner that answered its hello.
@@ -32,19 +41,58 @@ type Available struct {
 	Sources  []Source
 	CacheDir string
 	Log      io.Writer
+	// NoBuild asks only the runners already built (Source.Find) for
+	// their hello, as a dry run does: a runner not built yet is left out
+	// and named by Unbuilt, not built.
+	NoBuild bool
 
-	once  sync.Once
-	ready []Ready
+	once    sync.Once
+	ready   []Ready
+	unbuilt []string
 }
 
-// Get returns the runners that answered, building them the first time.
+// Peek is a's runners as a dry run sees them: the same sources and
+// cache, building none (NoBuild).
+func (a *Available) Peek() *Available {
+	if a == nil {
+		return nil
+	}
+	return &Available{Sources: a.Sources, CacheDir: a.CacheDir, Log: a.Log, NoBuild: true}
+}
+
+// Unbuilt names the runners Get left out because NoBuild is set and
+// their build is not in the cache yet.
+func (a *Available) Unbuilt() []string {
+	if a == nil {
+		return nil
+	}
+	return a.unbuilt
+}
+
+// Get returns the runners that answered, building them the first time
+// (with NoBuild, only those already built).
 func (a *Available) Get(ctx context.Context) []Ready {
 	if a == nil {
 		return nil
 	}
 	a.once.Do(func() {
 		for _, s := range a.Sources {
-			r, err := s.Make(ctx, a.CacheDir, a.Log)
+			var (
+				r   *Runner
+				err error
+			)
+			switch {
+			case !a.NoBuild:
+				r, err = s.Make(ctx, a.CacheDir, a.Log)
+			case s.Find == nil:
+				err = ErrNotBuilt
+			default:
+				r, err = s.Find(ctx, a.CacheDir)
+			}
+			if errors.Is(err, ErrNotBuilt) {
+				a.unbuilt = append(a.unbuilt, s.Name)
+				continue
+			}
 			if err == nil {
 				var h *Hello
 				if h, err = r.Hello(ctx); err == nil {

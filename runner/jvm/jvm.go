@@ -35,23 +35,16 @@ var Flags = []string{"-Xms4g", "-Xmx4g", "-XX:+UseParallelGC", "-XX:-UsePerfData
 const jarName = "serbench-runner.jar"
 
 // Source is the JVM runner as a run's runner source.
-func Source() runner.Source { return runner.Source{Name: "jvm", Make: Build} }
+func Source() runner.Source { return runner.Source{Name: "jvm", Make: Build, Find: Find} }
 
 // Build returns the JVM runner, building it first when the cache holds
 // no jar of these sources. Progress of a build goes to log. cacheDir is
 // serbench's cache directory (os.UserCacheDir()/serbench by default).
 func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner, error) {
-	java, err := exec.LookPath("java")
-	if err != nil {
-		return nil, fmt.Errorf("%w: java not found", ErrMissing)
-	}
-	hash, err := runner.Hash(serbench.RunnerSources)
+	r, dir, jar, err := locate(cacheDir)
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(cacheDir, "runners", "jvm-"+hash[:12])
-	jar := filepath.Join(dir, jarName)
-	r := &runner.Runner{Name: "jvm", Command: append(append([]string{java}, Flags...), "-jar", jar)}
 	exists := func() bool { _, err := os.Stat(jar); return err == nil }
 	if exists() {
 		return r, nil
@@ -80,6 +73,34 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 		return nil, err
 	}
 	return r, nil
+}
+
+// Find returns the JVM runner when the cache holds its jar for these
+// sources; the error wraps runner.ErrNotBuilt when it does not.
+func Find(_ context.Context, cacheDir string) (*runner.Runner, error) {
+	r, _, jar, err := locate(cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(jar); err != nil {
+		return nil, fmt.Errorf("jvm runner: %w", runner.ErrNotBuilt)
+	}
+	return r, nil
+}
+
+// locate is the runner of these sources, its cache directory and its jar.
+func locate(cacheDir string) (r *runner.Runner, dir, jar string, err error) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		return nil, "", "", fmt.Errorf("%w: java not found", ErrMissing)
+	}
+	hash, err := runner.Hash(serbench.RunnerSources)
+	if err != nil {
+		return nil, "", "", err
+	}
+	dir = filepath.Join(cacheDir, "runners", "jvm-"+hash[:12])
+	jar = filepath.Join(dir, jarName)
+	return &runner.Runner{Name: "jvm", Command: append(append([]string{java}, Flags...), "-jar", jar)}, dir, jar, nil
 }
 
 // tailOf is the last n bytes of b, from a line start.

@@ -33,35 +33,16 @@ import (
 var ErrMissing = errors.New("the Python subjects need python3 3.10 or newer with venv (Debian: apt-get install python3 python3-venv)")
 
 // Source is the Python runner as a run's runner source.
-func Source() runner.Source { return runner.Source{Name: "python", Make: Build} }
+func Source() runner.Source { return runner.Source{Name: "python", Make: Build, Find: Find} }
 
 // Build returns the Python runner, creating its virtual environment first
 // when the cache holds none for these sources. Progress goes to log.
 func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner, error) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		return nil, fmt.Errorf("%w: python3 not found", ErrMissing)
-	}
-	out, err := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.version_info >= (3, 10))").Output()
-	if err != nil || strings.TrimSpace(string(out)) != "True" {
-		return nil, fmt.Errorf("%w: %s is older", ErrMissing, py)
-	}
-	hash, err := runner.Hash(serbench.PythonRunnerSources)
+	l, err := locate(ctx, cacheDir)
 	if err != nil {
 		return nil, err
 	}
-	descs, err := nestedpb.Descriptors()
-	if err != nil {
-		return nil, fmt.Errorf("python runner: %w", err)
-	}
-	// The descriptors are part of what is built: a changed .proto is a new
-	// cache directory, as a changed Python source is.
-	sum := sha256.Sum256([]byte(hash + "\x00" + string(descs)))
-	dir := filepath.Join(cacheDir, "runners", "python-"+hex.EncodeToString(sum[:])[:12])
-	venv, src := filepath.Join(dir, "venv"), filepath.Join(dir, "src")
-	pb := filepath.Join(dir, nestedpb.File)
-	r := &runner.Runner{Name: "python", Command: []string{filepath.Join(venv, "bin", "python"), "-m", "serbench_runner"},
-		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1", nestedpb.Env + "=" + pb}}
+	py, dir, venv, pb, descs, r := l.py, l.dir, l.venv, l.pb, l.descs, l.r
 	done := filepath.Join(dir, ".complete")
 	exists := func() bool { _, err := os.Stat(done); return err == nil }
 	err = runner.Cached(dir, serbench.PythonRunnerSources, exists, func(src string) error {
@@ -93,6 +74,57 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 		return nil, err
 	}
 	return r, nil
+}
+
+// Find returns the Python runner when the cache holds its finished
+// virtual environment for these sources; the error wraps
+// runner.ErrNotBuilt when it does not.
+func Find(ctx context.Context, cacheDir string) (*runner.Runner, error) {
+	l, err := locate(ctx, cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(l.dir, ".complete")); err != nil {
+		return nil, fmt.Errorf("python runner: %w", runner.ErrNotBuilt)
+	}
+	return l.r, nil
+}
+
+// location is where the runner of these sources lives in the cache.
+type location struct {
+	py, dir, venv, pb string
+	descs             []byte
+	r                 *runner.Runner
+}
+
+// locate finds python3 (3.10 or newer) and the cache directory of these
+// sources and message descriptors.
+func locate(ctx context.Context, cacheDir string) (*location, error) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return nil, fmt.Errorf("%w: python3 not found", ErrMissing)
+	}
+	out, err := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.version_info >= (3, 10))").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "True" {
+		return nil, fmt.Errorf("%w: %s is older", ErrMissing, py)
+	}
+	hash, err := runner.Hash(serbench.PythonRunnerSources)
+	if err != nil {
+		return nil, err
+	}
+	descs, err := nestedpb.Descriptors()
+	if err != nil {
+		return nil, fmt.Errorf("python runner: %w", err)
+	}
+	// The descriptors are part of what is built: a changed .proto is a new
+	// cache directory, as a changed Python source is.
+	sum := sha256.Sum256([]byte(hash + "\x00" + string(descs)))
+	dir := filepath.Join(cacheDir, "runners", "python-"+hex.EncodeToString(sum[:])[:12])
+	venv, src := filepath.Join(dir, "venv"), filepath.Join(dir, "src")
+	pb := filepath.Join(dir, nestedpb.File)
+	r := &runner.Runner{Name: "python", Command: []string{filepath.Join(venv, "bin", "python"), "-m", "serbench_runner"},
+		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1", nestedpb.Env + "=" + pb}}
+	return &location{py: py, dir: dir, venv: venv, pb: pb, descs: descs, r: r}, nil
 }
 
 // lastLines is the last n lines of b.

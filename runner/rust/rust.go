@@ -38,28 +38,17 @@ var MinRustc = [2]int{1, 88}
 const binName = "serbench-runner"
 
 // Source is the Rust runner as a run's runner source.
-func Source() runner.Source { return runner.Source{Name: "rust", Make: Build} }
+func Source() runner.Source { return runner.Source{Name: "rust", Make: Build, Find: Find} }
 
 // Build returns the Rust runner, compiling it first when the cache holds
 // no binary of these sources. Progress of a build (cargo's lines) goes to
 // log. cacheDir is serbench's cache directory.
 func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner, error) {
-	hash, err := runner.Hash(serbench.RustRunnerSources)
+	r, dir, bin, err := locate(cacheDir)
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(cacheDir, "runners", "rust-"+hash[:12])
-	bin := filepath.Join(dir, binName)
-	r := &runner.Runner{Name: "rust", Command: []string{bin}}
-	withDescriptors := func() (*runner.Runner, error) {
-		// The prost subject's message types (package nestedpb).
-		_, env, err := nestedpb.Write(dir)
-		if err != nil {
-			return nil, fmt.Errorf("rust runner: %w", err)
-		}
-		r.Env = append(r.Env, env)
-		return r, nil
-	}
+	withDescriptors := func() (*runner.Runner, error) { return withDescriptors(r, dir) }
 	if _, err := os.Stat(bin); err == nil {
 		return withDescriptors()
 	}
@@ -104,6 +93,42 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 		return nil, err
 	}
 	return withDescriptors()
+}
+
+// Find returns the Rust runner when the cache holds its binary for these
+// sources; the error wraps runner.ErrNotBuilt when it does not.
+func Find(_ context.Context, cacheDir string) (*runner.Runner, error) {
+	r, dir, bin, err := locate(cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return nil, fmt.Errorf("rust runner: %w", runner.ErrNotBuilt)
+	}
+	return withDescriptors(r, dir)
+}
+
+// locate is the runner of these sources, its cache directory and its
+// binary.
+func locate(cacheDir string) (r *runner.Runner, dir, bin string, err error) {
+	hash, err := runner.Hash(serbench.RustRunnerSources)
+	if err != nil {
+		return nil, "", "", err
+	}
+	dir = filepath.Join(cacheDir, "runners", "rust-"+hash[:12])
+	bin = filepath.Join(dir, binName)
+	return &runner.Runner{Name: "rust", Command: []string{bin}}, dir, bin, nil
+}
+
+// withDescriptors is r with the prost subject's message types (package
+// nestedpb) written beside its binary in dir.
+func withDescriptors(r *runner.Runner, dir string) (*runner.Runner, error) {
+	_, env, err := nestedpb.Write(dir)
+	if err != nil {
+		return nil, fmt.Errorf("rust runner: %w", err)
+	}
+	r.Env = append(r.Env, env)
+	return r, nil
 }
 
 // run runs cmd, copying each line cargo writes ("Compiling serde v1…")

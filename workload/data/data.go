@@ -159,7 +159,7 @@ func (w *Workload) AddFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&w.s.Sample, "sample", w.s.Sample, "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
 	fl.BoolVar(&w.s.SkipBad, "skip-bad", w.s.SkipBad, "data workload: skip and count malformed lines instead of failing")
 	fl.StringVar(&w.inferRows, "infer-rows", w.inferRows, fmt.Sprintf("data workload: the rows a JSON Lines or CSV input's schema is inferred from, `N|all` (default: the first %s; all: every row, an extra pass over the input); raise it when a later row does not fit the inferred schema", table.Int(DefaultInferRows)))
-	fl.StringSliceVar(&w.s.Formats, "formats", w.s.Formats, "data workload: only these formats (comma-separated; default all)")
+	fl.StringSliceVar(&w.s.Formats, "formats", w.s.Formats, "data workload: only these formats, in Go and every runner (comma-separated; default all)")
 	fl.StringSliceVar(&w.s.Codecs, "codecs", w.s.Codecs, "data workload: only these codecs (comma-separated; default all)")
 }
 

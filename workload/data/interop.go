@@ -23,8 +23,8 @@ const InteropRows = 10_000
 // writer's file read by every reader, each read checked against the
 // digest of the rows. The cells are one group whose Remote builds the
 // whole matrix once.
-func interopCases(ready []runner.Ready, in *input, dir string) []bench.Case {
-	g := &interop.Group{Ready: ready, Dir: filepath.Join(dir, "interop"), Dataset: func() (interop.Dataset, func(), error) {
+func interopCases(ready []runner.Ready, in *input, formats []string, dir string) []bench.Case {
+	g := &interop.Group{Ready: ready, Dir: filepath.Join(dir, "interop"), Options: interop.Options{Formats: formats}, Dataset: func() (interop.Dataset, func(), error) {
 		d, err := in.load()
 		if err != nil {
 			return interop.Dataset{}, nil, err

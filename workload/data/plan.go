@@ -349,12 +349,10 @@ func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, lo
 	}
 	descs = append(descs, codecDescriptors(used)...)
 	descs = append(descs, in.descriptors()...)
-	rc, rd := runnerCases(ctx, in, cfg, files.Dir)
+	rc, rd := runnerCases(ctx, in, cfg, s.Formats, files.Dir)
 	cases, descs = append(cases, rc...), append(descs, rd...)
-	if !cfg.DryRun {
-		if ic := interopCases(cfg.Runners.Get(ctx), in, files.Dir); len(ic) > 0 {
-			cases, descs = append(cases, ic...), append(descs, interop.Descriptor(Name))
-		}
+	if ic := interopCases(cfg.Runners.Get(ctx), in, interopFormats(s.Formats), files.Dir); len(ic) > 0 {
+		cases, descs = append(cases, ic...), append(descs, interop.Descriptor(Name))
 	}
 	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(), Identity: []string{"input", "rows", "columns"},
 		Close: func() error {

@@ -3,10 +3,13 @@ package data
 import (
 	"context"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/workload"
@@ -19,8 +22,8 @@ import (
 // each decode verified by the digest of every column against the Go
 // side's. A runner encodes to and decodes from memory; the Go pairs go
 // through a real file.
-func runnerCases(ctx context.Context, in *input, cfg workload.Config, dir string) ([]bench.Case, []results.Descriptor) {
-	if cfg.Runners == nil || cfg.DryRun {
+func runnerCases(ctx context.Context, in *input, cfg workload.Config, formats []string, dir string) ([]bench.Case, []results.Descriptor) {
+	if cfg.Runners == nil {
 		return nil, nil
 	}
 	ready := cfg.Runners.Get(ctx)
@@ -43,7 +46,9 @@ func runnerCases(ctx context.Context, in *input, cfg workload.Config, dir string
 	// Subjects bound to the nested datasets' generated classes cannot
 	// hold a user's schema; the parallel readers (nested's -par, label
 	// threads) are their base subjects in batches.
-	schemaDriven := func(s *runner.Subject) bool { return s.Format != "protobuf" && s.Labels["threads"] == "" }
+	schemaDriven := func(s *runner.Subject) bool {
+		return s.Format != "protobuf" && s.Labels["threads"] == "" && selectsFormat(formats, s.Format)
+	}
 	for _, op := range []struct{ proto, label string }{{runner.OpEncode, filecase.OpWrite}, {runner.OpDecode, filecase.OpRead}} {
 		wants = append(wants, runner.Want{Dataset: ds, Op: op.proto, Codec: "none", Group: "runner/" + op.label, Affinity: in.path,
 			Metrics: metrics, Budget: filecase.Budget, OpTime: opTime(in.memB, op.label, "none"), Accept: schemaDriven, NoLimit: op.proto == runner.OpEncode,
@@ -56,4 +61,54 @@ func runnerCases(ctx context.Context, in *input, cfg workload.Config, dir string
 			}})
 	}
 	return runner.Join(Name, caseName, filepath.Join(dir, "runners"), filecase.MetricFile, ready, wants)
+}
+
+// sameFile is the runner subject formats (hello's subjects[].format) that
+// write and read the file format of Go format f; a variant (parquet-zstd)
+// extends its base's name with a codec's and is the same file format.
+func sameFile(f string) []string {
+	for _, b := range []struct {
+		base string
+		subs []string
+	}{
+		{"arrow-stream", []string{"arrow-ipc-stream", "arrow-ipc", "arrow-ipc-file", "arrow"}},
+		{"parquet", []string{"parquet"}},
+		{"avro-ocf", []string{"avro"}},
+		{"msgpack", []string{"msgpack"}},
+		{"cbor", []string{"cbor"}},
+		{"jsonl", []string{"json"}},
+		{"protobuf", []string{"protobuf"}},
+		{"csv", []string{"csv"}},
+	} {
+		if f == b.base || strings.HasPrefix(f, b.base+"-") {
+			return b.subs
+		}
+	}
+	return nil
+}
+
+// selectsFormat reports whether --formats (Go format names; empty: all)
+// selects a runner subject of subjectFormat: a Go format selects its file
+// format in every language, so --formats parquet-zstd keeps the runners'
+// parquet subjects as --formats parquet does.
+func selectsFormat(formats []string, subjectFormat string) bool {
+	if len(formats) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(formats, func(f string) bool { return slices.Contains(sameFile(f), subjectFormat) })
+}
+
+// interopFormats are the interop matrix's formats (interop.Formats'
+// names) that --formats selects; nil selects them all.
+func interopFormats(formats []string) []string {
+	if len(formats) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, f := range interop.Formats() {
+		if slices.ContainsFunc(f.Subjects, func(s string) bool { return selectsFormat(formats, s) }) {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }

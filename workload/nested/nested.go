@@ -295,18 +295,16 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 		}
 	}
 	descs := descriptors(cfg)
-	if cfg.Runners != nil && !cfg.DryRun {
+	if cfg.Runners != nil {
+		// The runners' cases and the interop cells are selected by
+		// --subject in the run (run.selectSubjects), as every workload's.
 		ready := cfg.Runners.Get(ctx)
 		rc, rd := runner.Join(Name, caseName, filepath.Join(dir, "runners"), MetricFile, ready, wants)
-		for _, c := range rc {
-			if cfg.WantSubject(c.Labels.Get(LabelSubject)) || cfg.WantSubject(c.Labels.Get("language")) {
-				cases = append(cases, c)
-			}
-		}
+		cases = append(cases, rc...)
 		descs = append(descs, rd...)
 		// Who reads whose files, on every dataset: the nested schemas are
 		// where languages disagree, and protobuf's file exists only here.
-		if ic := interopCases(igs, ready, dir); len(ic) > 0 && cfg.WantSubject(interop.Subject) {
+		if ic := interopCases(igs, ready, dir); len(ic) > 0 {
 			cases = append(cases, ic...)
 			descs = append(descs, interop.Descriptor(Name))
 		}

@@ -42,7 +42,7 @@ var runnerCodecs = []string{"none"}
 // without the file's system calls (whose floor, read-bytes, the tables show
 // per codec).
 func runnerCases(ctx context.Context, src *source, n int, cfg workload.Config, dir string) ([]bench.Case, []results.Descriptor, error) {
-	if cfg.Runners == nil || cfg.DryRun {
+	if cfg.Runners == nil {
 		return nil, nil, nil
 	}
 	ready := cfg.Runners.Get(ctx)

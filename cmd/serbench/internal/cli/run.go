@@ -476,6 +476,10 @@ func (a *app) dryRun(ctx context.Context, o run.Options) error {
 		n += len(p.Cases)
 	}
 	fmt.Fprintf(a.stdout, "total: %s, about %s (estimates from the target sample time and each workload's expected op times, scaled by this machine's last whole run of the workload where there is one)\n", plural(n, "case"), roundEstimate(total))
+	if len(planned) > 0 && len(planned[0].Unbuilt) > 0 {
+		// Only a runner's hello says which subjects it has.
+		fmt.Fprintf(a.stdout, "not listed: the cases of the %s runner (not built yet: the run builds it first, once)\n", strings.Join(planned[0].Unbuilt, ", "))
+	}
 	return nil
 }
 
