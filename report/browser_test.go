@@ -163,6 +163,10 @@ func TestReportInBrowser(t *testing.T) {
 	must(chromedp.Do(ctx, chromedp.EmulateViewport(800, 1000)))
 	narrow, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
 	must(err)
+	// 800 px wide, the navigation is one bar of workload links (the
+	// sections are not listed), so the answers still open the page.
+	narrowSections := eval(`String(Array.from(document.querySelectorAll("#side a.s")).filter(a => a.getClientRects().length > 0).length)`)
+	narrowNav := eval(`String(Math.round(document.getElementById("side").getBoundingClientRect().height))`)
 	stopConsole()
 	<-consoleDone
 
@@ -179,6 +183,12 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	if b, err := strconv.Atoi(glanceBottom); err != nil || b > 900 {
 		t.Errorf("the answer block ends at %s px: not on the first screen (900 px)", glanceBottom)
+	}
+	if narrowSections != "0" {
+		t.Errorf("800 px wide: %s section links shown in the navigation, want only the workloads'", narrowSections)
+	}
+	if h, err := strconv.Atoi(narrowNav); err != nil || h > 100 {
+		t.Errorf("800 px wide: the navigation is %s px high, want a bar of at most 100 above the answers", narrowNav)
 	}
 	if plots != "2" || emptyPlots != "0" {
 		t.Errorf("%s plots (want 2, one per run), %s of them empty", plots, emptyPlots)

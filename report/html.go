@@ -31,7 +31,7 @@ section.glance div{background:#fff;border:1px solid #ddd;border-radius:6px;paddi
 section.glance a{color:#0057a3;text-decoration:none}section.glance ul{margin:.3em 0 0;padding-left:1.1em}
 .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}
 .card dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 1.2em;margin:0;font-size:13px}.card dt{color:#666}.card dd{margin:0;overflow-wrap:anywhere}
-@media (max-width:900px){#side{position:static;width:auto;border-right:0;border-bottom:1px solid #ddd}main{margin-left:0;padding:1em}}`
+@media (max-width:900px){#side{position:static;width:auto;border-right:0;border-bottom:1px solid #ddd;padding:.5em 1em}#side a,#side .w{display:inline-block;margin:0 1em 0 0}#side .s,#side .r{display:none}main{margin-left:0;padding:1em}}`
 
 // script sorts a table by the column whose header is clicked (numbers by
 // the data-v value each numeric cell carries) and filters the rows of a
