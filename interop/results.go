@@ -16,7 +16,7 @@ const CaseName = "Interop"
 const MetricFileBytes = "file-B"
 
 // OpInterop is the op label of the interop cases.
-const OpInterop = "interop"
+const OpInterop = results.OpInterop
 
 // LabelReads is the label saying whether the reader read the writer's file
 // to the dataset's digest: ReadsYes or ReadsNo.

@@ -116,6 +116,12 @@ func Compare(old, new *results.Run, opts CompareOptions) []Delta {
 			out = append(out, Delta{Name: o.FullName(), Unit: results.UnitNsPerOp, Old: o, New: n, Note: "FAILED in " + failedSide(o, n)})
 			continue
 		}
+		if o.Labels.Get(results.OpLabel) == results.OpInterop {
+			// A check, not a measurement: its one cold read is no time
+			// to gate on (a cell that stops reading is only in one run,
+			// its reads label having changed).
+			continue
+		}
 		for _, unit := range []string{timeUnit(o, n, opts), results.UnitBytesPerOp, results.UnitAllocsPerOp} {
 			so, ok1 := o.Stat(unit)
 			sn, ok2 := n.Stat(unit)
@@ -282,9 +288,16 @@ func (c *Comparison) Shared() int {
 func isTime(unit string) bool { return unitOrder(unit) <= 2 }
 
 // Regression reports whether d is a significant slowdown past the
-// threshold.
+// threshold and the noise floor of a case of the build: a limit row (a
+// copy, reading a file's bytes) measures the machine, not the build, so
+// its change is shown but never gated.
 func (c *Comparison) Regression(d Delta) bool {
-	return d.Note == "" && d.Changed && isTime(d.Unit) && d.Change > 0
+	return d.Note == "" && d.Changed && isTime(d.Unit) && d.Change > 0 && !isLimit(d)
+}
+
+// isLimit reports whether d compares a physical-limit row.
+func isLimit(d Delta) bool {
+	return d.Old != nil && d.Old.IsLimit() || d.New != nil && d.New.IsLimit()
 }
 
 // Regressions counts the significant slowdowns past the threshold.
@@ -314,7 +327,7 @@ func (c *Comparison) Unjudged() int {
 // more than the threshold but whose samples are too few to tell whether
 // that is a change: the row a regression gate cannot pass in silence.
 func (c *Comparison) CannotTell(d Delta) bool {
-	return d.Note == "" && d.TooFew && isTime(d.Unit) && d.Change > 0 && c.noiseOf(d).beyond(d.Change, gap(d), c.Threshold)
+	return d.Note == "" && d.TooFew && isTime(d.Unit) && d.Change > 0 && !isLimit(d) && c.noiseOf(d).beyond(d.Change, gap(d), c.Threshold)
 }
 
 // noiseOf is the Noise row d is judged by: its stratum's.

@@ -103,3 +103,61 @@ func TestGateRulePrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareSkipsChecks: an interop cell is a check whose one sample is
+// a cold read, not a measurement: compare gives it no time row, however
+// far its read moved, while a measured case beside it is compared.
+func TestCompareSkipsChecks(t *testing.T) {
+	run := func(ns float64) *results.Run {
+		cell := results.Case{Workload: "w", Name: "Interop", Status: results.StatusOK, Role: results.RoleSubject,
+			Labels:  results.Labels{{Key: "subject", Value: "interop"}, {Key: results.OpLabel, Value: results.OpInterop}},
+			Samples: []results.Sample{{Iters: 1, NsPerOp: ns}}}
+		measured := results.Case{Workload: "w", Name: "W", Status: results.StatusOK, Role: results.RoleSubject,
+			Labels: results.Labels{{Key: "subject", Value: "a"}, {Key: results.OpLabel, Value: results.OpDecode}}}
+		for i := range 10 {
+			measured.Samples = append(measured.Samples, results.Sample{Iters: 1, NsPerOp: 1000 + float64(i)})
+		}
+		cell.Summarize()
+		measured.Summarize()
+		return &results.Run{Cases: []results.Case{cell, measured}}
+	}
+	ds := Compare(run(1e6), run(3e6), CompareOptions{})
+	for _, d := range ds {
+		if strings.HasPrefix(d.Name, "Interop") {
+			t.Errorf("an interop cell has a row: %s %s %+.0f%%", d.Name, d.Unit, 100*d.Change)
+		}
+	}
+	if len(ds) == 0 {
+		t.Error("the measured case has no row")
+	}
+}
+
+// TestLimitRowsNotGated: a limit row's slowdown is the machine's, not
+// the build's: shown as changed, never a regression nor a row the gate
+// cannot tell.
+func TestLimitRowsNotGated(t *testing.T) {
+	mk := func(role string, ns float64) results.Case {
+		c := results.Case{Workload: "w", Name: "W", Status: results.StatusOK, Role: role,
+			Labels: results.Labels{{Key: "subject", Value: role}}}
+		for i := range 20 {
+			c.Samples = append(c.Samples, results.Sample{Iters: 1, NsPerOp: ns + float64(i)})
+		}
+		c.Summarize()
+		return c
+	}
+	old := &results.Run{Cases: []results.Case{mk(results.RoleLimit, 1000), mk(results.RoleSubject, 1000)}}
+	new := &results.Run{Cases: []results.Case{mk(results.RoleLimit, 3000), mk(results.RoleSubject, 3000)}}
+	c := NewComparison("old", "new", old, new, CompareOptions{})
+	for _, d := range c.Deltas {
+		if d.Unit != results.UnitNsPerOp {
+			continue
+		}
+		limit := d.Old.IsLimit()
+		if !d.Changed {
+			t.Errorf("%s (limit %v): 3× slower, not changed", d.Name, limit)
+		}
+		if got := c.Regression(d); got == limit {
+			t.Errorf("%s (limit %v): regression %v", d.Name, limit, got)
+		}
+	}
+}

@@ -21,6 +21,12 @@ const (
 	OpRead = "read"
 )
 
+// OpInterop is the op of an interop matrix cell: a check (did the reader
+// read the writer's file to the dataset's digest?) whose one sample is a
+// cold read by the reader's clock, not a measurement: it is never ranked
+// nor compared as a time.
+const OpInterop = "interop"
+
 // OpLabel is the label key that names a case's operation.
 const OpLabel = "op"
 

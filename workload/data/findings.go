@@ -84,8 +84,9 @@ func findings(run *results.Run, cases []*results.Case, more ...string) *table.Te
 		lines = append(lines, fmt.Sprintf("Smallest file: **%s**, %s%s.", p.Subject(), table.Bytes(p.FileB), vs))
 	}
 	if w, r := picks["Fastest write"], picks["Fastest read"]; w.Name != "" && r.Name != "" {
-		lines = append(lines, fmt.Sprintf("Fastest write: **%s** (%s%s); fastest read, every row verified: **%s** (%s%s).",
-			w.Subject(), table.Duration(w.WriteNs), table.FewNote(w.WriteN), r.Subject(), table.Duration(r.ReadNs), table.FewNote(r.ReadN)))
+		lines = append(lines, fmt.Sprintf("Fastest write: **%s** (%s%s%s); fastest read, every row verified: **%s** (%s%s%s).",
+			w.Subject(), table.Duration(w.WriteNs), table.FewNote(w.WriteN), tiedWith(cases, filecase.OpWrite, w.Subject()),
+			r.Subject(), table.Duration(r.ReadNs), table.FewNote(r.ReadN), tiedWith(cases, filecase.OpRead, r.Subject())))
 	}
 	if p, ok := picks["Best balance"]; ok {
 		lines = append(lines, fmt.Sprintf("Best balance of size and round trip: **%s** (%s, write + read %s%s).", p.Subject(), table.Bytes(p.FileB), table.Duration(p.TotalNs()), table.FewNote(min(p.WriteN, p.ReadN))))
@@ -283,4 +284,33 @@ func siblingsNote(run *results.Run) string {
 		i = j
 	}
 	return "% saved = 1 − file ÷ the same format uncompressed (codec none); for a format that compresses itself, its uncompressed sibling: " + strings.Join(parts, ", ") + "."
+}
+
+// tiedWith is ", tied with X (time)" when the fastest of Go's file cases
+// of op, pair winner ("format + codec"), cannot be told from the next
+// fastest: their intervals overlap (table.Below is not Held), so naming
+// one the fastest would claim what the run did not show; "" otherwise,
+// and when either has too few samples for an interval (FewNote says so).
+func tiedWith(cases []*results.Case, op, winner string) string {
+	var pool []*results.Case
+	var win *results.Case
+	for _, c := range cases {
+		if !c.OK() || c.IsLimit() || c.Labels.Get(filecase.LabelOp) != op || table.Language(c) != "go" {
+			continue
+		}
+		if c.Labels.Get(filecase.LabelFormat)+" + "+c.Labels.Get(filecase.LabelCodec) == winner {
+			win = c
+			continue
+		}
+		pool = append(pool, c)
+	}
+	if win == nil || len(pool) == 0 {
+		return ""
+	}
+	next := slices.MinFunc(pool, func(a, b *results.Case) int { return cmp.Compare(table.Ns(a), table.Ns(b)) })
+	a, b := table.IntervalOf(win, results.UnitNsPerOp), table.IntervalOf(next, results.UnitNsPerOp)
+	if !a.Known() || !b.Known() || table.Below(a, b) == table.Held {
+		return "" // too few samples are marked n=N already
+	}
+	return fmt.Sprintf(", tied within the intervals with %s + %s at %s", next.Labels.Get(filecase.LabelFormat), next.Labels.Get(filecase.LabelCodec), table.Duration(table.Ns(next)))
 }
