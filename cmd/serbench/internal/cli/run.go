@@ -227,8 +227,11 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(), Budget: budget, Deadline: deadline,
 		Sampling: sampling(scale, f.count, f.target, f.benchtime, budget),
 	})
-	if res == nil {
-		removeCreated(created) // failed before measuring: leave no empty --out (outdir.go)
+	if res == nil && !errors.Is(err, run.ErrOutInUse) {
+		// Failed before measuring: leave no empty --out (outdir.go). A
+		// directory another run is writing to is that run's, even while
+		// it is still empty.
+		removeCreated(created)
 	}
 	if ue := (*workload.UsageError)(nil); errors.As(err, &ue) {
 		return ue
