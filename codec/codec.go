@@ -193,9 +193,9 @@ func (r *Registry) Describe() []string {
 // Module paths and versions of the libraries, used when the running binary carries
 // no build information (test binaries). TestModuleVersions checks them against go.mod.
 var fallbackVersions = map[string]string{
-	"github.com/klauspost/compress": "v1.20.3",
+	"github.com/klauspost/compress": "v1.20.4",
 	"github.com/pierrec/lz4/v4":     "v4.1.33",
-	"github.com/andybalholm/brotli": "v1.2.8",
+	"github.com/andybalholm/brotli": "v1.3.0",
 	"github.com/ulikunitz/xz":       "v0.5.17",
 	"github.com/golang/snappy":      "v1.0.0",
 }

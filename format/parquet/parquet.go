@@ -67,7 +67,7 @@ func (f *Format[T]) Descriptor() format.Descriptor {
 	return format.Descriptor{
 		Name:         "parquet-" + f.compression,
 		Library:      lib,
-		Version:      format.ModuleVersion(lib, "v0.32.0"),
+		Version:      format.ModuleVersion(lib, "v0.32.1"),
 		Labels:       []string{format.LabelReflection, format.LabelBinary, format.LabelColumnar, format.LabelContainer},
 		Compresses:   f.compression != "none",
 		RandomAccess: true,

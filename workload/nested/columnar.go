@@ -16,11 +16,9 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
-	pqformat "github.com/parquet-go/parquet-go/format"
 
 	"github.com/serbench/serbench/dataset/nested/nestedparquet"
 	"github.com/serbench/serbench/format"
-	"github.com/serbench/serbench/results"
 )
 
 // parquetCodecs are the Parquet page codecs of the workload, by name.
@@ -309,11 +307,6 @@ func pqGoRead[T any](path string, leaves []string, out []T, par bool) (err error
 		}
 		opts = append(opts, s)
 	}
-	defer func() {
-		if err != nil && usesLz4Raw(pf) {
-			err = fmt.Errorf("%w (%s)", err, lz4RawBug)
-		}
-	}()
 	rgs := pf.RowGroups()
 	starts := make([]int, len(rgs)+1)
 	for g, rg := range rgs {
@@ -358,25 +351,4 @@ func pqGoRead[T any](path string, leaves []string, out []T, par bool) (err error
 		}
 		return nil
 	})
-}
-
-// lz4RawBug explains why parquet-go v0.32.0 fails on the LZ4_RAW files it
-// writes itself. Its lz4 codec's Decode reserves 3× the compressed size and
-// allocates a new buffer when the pooled page buffer is smaller than that;
-// Column.decompress (column.go:714) keeps the returned slice only when its
-// length differs from the page's uncompressed size, so a page compressing
-// less than 3:1 is decoded from the stale pooled buffer. No lz4 setting
-// avoids it (Level only changes Encode); arrow-go reads the same files.
-const lz4RawBug = results.KnownBug + "LZ4_RAW file: unless the file is damaged, this is parquet-go v0.32.0's bug: an LZ4_RAW page compressing less than 3:1 is decoded from a stale buffer because Column.decompress drops the buffer lz4.Codec.Decode reallocates (parquet-go/parquet-go#608, fix in PR #609, unreleased; v0.32.0 is the newest on the module proxy); pqarrow reads the same files"
-
-// usesLz4Raw reports whether any column chunk of pf is LZ4_RAW.
-func usesLz4Raw(pf *pq.File) bool {
-	for _, rg := range pf.Metadata().RowGroups {
-		for _, c := range rg.Columns {
-			if c.MetaData.Codec == pqformat.Lz4Raw {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -982,9 +982,6 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 		return guarded(func() error { return r(f.path, q, out) })
 	}
 	var df dsn.Differ[T]
-	// parquet-go's LZ4_RAW bug (lz4RawBug) decodes a page from a stale
-	// buffer: the read fails, or returns wrong values the check finds.
-	lz4Raw := f.kind == "parquet" && f.codec == "lz4" && (subject == SubjectParquetGo || subject == SubjectParquetGoPar)
 	check := func(stride int) error {
 		out := d.src.out
 		if len(out) != len(want) {
@@ -992,9 +989,6 @@ func (d *dsCases[T]) readCase(f *dfile[T], subject string, q *query, tier, group
 		}
 		for i := 0; i < len(want); i += stride {
 			if err := df.Diff(&out[i], &want[i]); err != nil {
-				if lz4Raw {
-					return fmt.Errorf("record %d: %w (%s)", i, err, lz4RawBug)
-				}
 				return fmt.Errorf("record %d: %w", i, err)
 			}
 		}
@@ -1205,7 +1199,7 @@ func (d *dsCases[T]) sizeCase(dir string, s pqSettings) bench.Case {
 // descriptors describes every subject and codec of the plan.
 func descriptors(cfg workload.Config) []results.Descriptor {
 	arrowV := format.ModuleVersion("github.com/apache/arrow-go/v18", "v18.8.0")
-	pqV := format.ModuleVersion("github.com/parquet-go/parquet-go", "v0.32.0")
+	pqV := format.ModuleVersion("github.com/parquet-go/parquet-go", "v0.32.1")
 	par := "row groups across GOMAXPROCS goroutines, each with its own reader"
 	var out []results.Descriptor
 	add := func(d results.Descriptor) {

@@ -49,9 +49,6 @@ func TestPlanRuns(t *testing.T) {
 	}
 	defer p.Close()
 	for _, c := range runPlan(t, p) {
-		if knownFailure(c) {
-			continue
-		}
 		if c.Status != results.StatusOK {
 			t.Errorf("%s: %s: %s", c.FullName(), c.Status, c.Error)
 		}
@@ -93,12 +90,4 @@ func TestDecodeProjectScale(t *testing.T) {
 	if sk == 0 || sk != skAll || full != fullAll {
 		t.Errorf("skipping readers %d vs %d, full reads %d vs %d: want the same, and some", sk, skAll, full, fullAll)
 	}
-}
-
-// knownFailure reports a case that fails for a library bug the report
-// shows: parquet-go v0.32.0 cannot decode the LZ4_RAW pages it wrote for
-// some string columns (arrow-go reads the same file).
-func knownFailure(c results.Case) bool {
-	return c.Status == results.StatusFailed && c.Labels.Get(LabelCodec) == "lz4" &&
-		(c.Labels.Get(LabelSubject) == SubjectParquetGo || c.Labels.Get(LabelSubject) == SubjectParquetGoPar)
 }
