@@ -102,7 +102,9 @@ func checkSelected(ws []workload.Workload, plans [][]bench.Case, subjects []stri
 		for _, c := range cases {
 			ls := c.Labels
 			for _, k := range []string{"subject", labelLanguage, labelWriter, labelReader, labelWriterLanguage, labelReaderLanguage} {
-				if v := ls.Get(k); v != "" && (k == "subject" || k == labelLanguage || ls.Get(results.OpLabel) == opInterop) {
+				// Go's side of a cell ("go" as its language) is selected
+				// by its Go subject, not by a language name.
+				if v := ls.Get(k); v != "" && v != "go" && (k == "subject" || k == labelLanguage || ls.Get(results.OpLabel) == opInterop) {
 					valid[v] = true
 				}
 			}
