@@ -599,7 +599,10 @@ type compareJSON struct {
 // WriteJSON prints the comparison as one JSON document: both files, the
 // threshold, every row (medians, change as a fraction, p-value, whether it
 // is a regression) and the geomean per unit.
-func (c *Comparison) WriteJSON(w io.Writer) error {
+func (c *Comparison) WriteJSON(w io.Writer) error { return c.writeJSON(w, nil) }
+
+// writeJSON is WriteJSON with the gate's verdict when g is not nil.
+func (c *Comparison) writeJSON(w io.Writer, g *Gate) error {
 	median := func(cs *results.Case, unit string) *float64 {
 		if cs == nil || !cs.OK() {
 			return nil
@@ -647,7 +650,9 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		CannotTell int           `json:"cannot_tell,omitempty"`
 		Inputs     string        `json:"different_inputs,omitempty"`
 		Rows       []compareJSON `json:"rows"`
-	}{c.OldName, c.NewName, c.Threshold, c.Noise, c.NoiseBy, c.Noise.Rule(c.Threshold), c.Regressions(), geo, machine, memory, c.Unjudged(), len(c.CannotTells()), c.Inputs, rows})
+		Shifts     []Shift       `json:"shifts,omitempty"`
+		Gate       *Gate         `json:"gate,omitempty"`
+	}{c.OldName, c.NewName, c.Threshold, c.Noise, c.NoiseBy, c.Noise.Rule(c.Threshold), c.Regressions(), geo, machine, memory, c.Unjudged(), len(c.CannotTells()), c.Inputs, rows, c.Shifts(), g})
 }
 
 // WriteCompare prints deltas as text (see Comparison.WriteText) and

@@ -55,7 +55,7 @@ func TestBadInput(t *testing.T) {
 		{"report corrupt", []string{"report", corrupt}, 2, corrupt + ":2: case X: status ok but no samples"},
 		{"report foreign", []string{"report", foreign}, 2, foreign + ":1: not a serbench results file"},
 		{"report missing", []string{"report", "/nonexistent/results.jsonl"}, 2, "no such file"},
-		{"compare one arg", []string{"compare", corrupt}, 2, "accepts 2 arg(s)"},
+		{"compare one arg", []string{"compare", corrupt}, 2, "compare takes pairs of results files, OLD NEW [OLD2 NEW2 ...], got 1"},
 		{"bad shard", []string{"run", "features", "--shard", "4/3"}, 2, `--shard "4/3": want K/N with 1 ≤ K ≤ N, or auto/N`},
 		{"auto shard without index", []string{"run", "features", "--shard", "auto/3"}, 2, "JOB_COMPLETION_INDEX"},
 		{"compare format", []string{"compare", "--format", "yaml", "../../../../report/testdata/run-a.jsonl", "../../../../report/testdata/run-b.jsonl"}, 2, `unknown --format "yaml" (valid: text, markdown, json)`},

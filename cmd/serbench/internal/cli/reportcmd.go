@@ -70,7 +70,7 @@ func (a *app) compareCmd() *cobra.Command {
 		threshold                                                             float64
 	)
 	cmd := &cobra.Command{
-		Use:   "compare OLD NEW",
+		Use:   "compare OLD NEW [OLD2 NEW2 ...]",
 		Short: "Compare two results files: deltas with significance, as benchstat prints them",
 		Long: "compare matches cases by name and prints, per unit, the old and new medians with their intervals,\n" +
 			"the change (or ~ when the samples do not differ significantly: Mann-Whitney U, α = 0.05), the p-value\n" +
@@ -79,23 +79,38 @@ func (a *app) compareCmd() *cobra.Command {
 			"(0.33 for 2 against 2, 0.1 for 3 against 3); below 4 samples a side no change can be significant at\n" +
 			"α = 0.05. Such rows say \"too few samples to tell\" instead of ~, the summary counts them and says\n" +
 			"what --count would do.\n\n" +
-			"A row counts as changed (the rule the gate applies, printed under every comparison) when\n" +
+			"A row counts as changed (printed under every comparison) when\n" +
 			"  1. its samples differ significantly (Mann-Whitney U, α = 0.05; by process where both runs forked),\n" +
 			"  2. its median moved by at least --threshold (default 5%), and\n" +
 			"  3. the gap between its old and new intervals exceeds the run-to-run noise floor beyond the common shift:\n" +
-			"     the floor is 4 × the robust spread (1.4826 × MAD) of the log changes of all time rows of the same\n" +
+			"     the floor is 3 × the robust spread (1.4826 × MAD) of the log changes of all time rows of the same\n" +
 			"     workload and subject (of the workload, or of all rows, where there are fewer than 10), and the shift\n" +
 			"     their median change. Two runs of one build differ from process to process by more than a test of\n" +
-			"     one process's samples can see; the floor is what this pair of runs shows that difference to be.\n" +
-			"With --fail-on-regression compare exits 1 when any time row is a slowdown by that rule.\n" +
+			"     one process's samples can see; the floor is what this pair of runs shows that difference to be.\n\n" +
+			"The gate (--fail-on-regression exits 1) fails on\n" +
+			"  - a subject's operation slower as a whole: the median change of its time rows (6 or more; limit rows\n" +
+			"    left out) beyond the machine's shift is at least --threshold and 3 standard errors of that median,\n" +
+			"    and a sign test of its rows is significant (α = 0.05) — a change to a library moves all its rows;\n" +
+			"  - a row that counts as changed and slower in every pair, given two pairs or more:\n" +
+			"    serbench compare OLD NEW OLD2 NEW2 (run old, new, old, new: interleaved, as a shared machine needs).\n" +
+			"One row slower in one pair is \"suspected\" and listed, not failed: on a shared machine one row of a run\n" +
+			"moves by more than the run's other rows predict (docs/method.md gives the A/A figures).\n" +
 			"Rows whose medians slowed past the floor but whose samples are too few to tell (\"cannot tell: too few\n" +
 			"samples\") are listed and counted on stderr; --fail-on-unjudged makes them fail the gate too: a gate that\n" +
 			"cannot see does not pass.\n\n" +
 			"Different data: compare refuses (exit 2) two runs that measured different data — another --scale, or\n" +
 			"for the same workload another input file, row or column count, or query, as each run recorded them\n" +
 			"in its environment — unless --allow-different-inputs is given; then it compares and says so.",
-		Args: cobra.ExactArgs(2),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 || len(args)%2 != 0 {
+				return usagef("compare takes pairs of results files, OLD NEW [OLD2 NEW2 ...], got %d", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if verdicts && len(args) != 2 {
+				return usagef("--verdicts takes one pair, REF RUN, got %d files", len(args))
+			}
 			if format != "text" && format != "markdown" && format != "json" {
 				return usagef("unknown --format %q (valid: text, markdown, json)", format)
 			}
@@ -119,51 +134,67 @@ func (a *app) compareCmd() *cobra.Command {
 				}
 				return nil
 			}
-			cmp := report.NewComparison(args[0], args[1], runs[0], runs[1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100})
-			if cmp.Shared() == 0 {
+			var cmps []*report.Comparison
+			for i := 0; i < len(runs); i += 2 {
+				cmp := report.NewComparison(args[i], args[i+1], runs[i], runs[i+1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100})
+				if cmp.Shared() == 0 {
+					if cmp.Inputs != "" {
+						return usagef("%s and %s share no measured case: nothing to compare (%s)", args[i], args[i+1], cmp.Inputs)
+					}
+					return usagef("%s and %s share no measured case: nothing to compare (are they runs of the same workloads and scale?)", args[i], args[i+1])
+				}
 				if cmp.Inputs != "" {
-					return usagef("%s and %s share no measured case: nothing to compare (%s)", args[0], args[1], cmp.Inputs)
+					if !allowDifferent {
+						return usagef("%s: these runs measured different data; pass --allow-different-inputs to compare them anyway", cmp.Inputs)
+					}
+					fmt.Fprintf(a.stderr, "serbench: warning: %s: these runs measured different data; compared anyway (--allow-different-inputs)\n", cmp.Inputs)
 				}
-				return usagef("%s and %s share no measured case: nothing to compare (are they runs of the same workloads and scale?)", args[0], args[1])
+				cmps = append(cmps, cmp)
 			}
-			if cmp.Inputs != "" {
-				if !allowDifferent {
-					return usagef("%s: these runs measured different data; pass --allow-different-inputs to compare them anyway", cmp.Inputs)
-				}
-				fmt.Fprintf(a.stderr, "serbench: warning: %s: these runs measured different data; compared anyway (--allow-different-inputs)\n", cmp.Inputs)
-			}
+			gate := report.NewGate(cmps)
+			cmp := cmps[0]
 			switch format {
 			case "markdown":
 				err = cmp.WriteMarkdown(a.stdout)
 			case "json":
-				err = cmp.WriteJSON(a.stdout)
+				err = report.WriteGateJSON(a.stdout, cmps, gate)
 			default:
 				err = cmp.WriteText(a.stdout)
 			}
 			if err != nil {
 				return err
 			}
-			reg, blind := cmp.Regressions(), cmp.CannotTells()
-			if format == "text" {
-				if reg > 0 {
-					fmt.Fprintf(a.stdout, "\n%d case(s) significantly slower by more than %g%% and past the noise floor\n", reg, threshold)
+			blind := cmp.CannotTells()
+			if format != "json" {
+				for _, c := range cmps[1:] {
+					changed, compared := c.Changes()
+					fmt.Fprintf(a.stdout, "\n%s → %s: %d of %d rows changed.\n", c.OldName, c.NewName, changed, compared)
 				}
-				if len(blind) > 0 {
-					fmt.Fprintf(a.stdout, "\n%d case(s) slower by more than %g%% and past the noise floor by their medians, with too few samples to tell whether that is a change:\n", len(blind), threshold)
-					for _, d := range blind {
-						fmt.Fprintf(a.stdout, "  %s  %s %s\n", d.Name, table.SignedPct(d.Change), d.Unit)
-					}
+				if err := gate.WriteText(a.stdout, threshold/100); err != nil {
+					return err
+				}
+			}
+			if format == "text" && len(blind) > 0 {
+				fmt.Fprintf(a.stdout, "\n%d case(s) slower by more than %g%% and past the noise floor by their medians, with too few samples to tell whether that is a change:\n", len(blind), threshold)
+				for _, d := range blind {
+					fmt.Fprintf(a.stdout, "  %s  %s %s\n", d.Name, table.SignedPct(d.Change), d.Unit)
 				}
 			}
 			if tf := cmp.TooFewNote(); tf != "" {
 				fmt.Fprintf(a.stderr, "serbench: warning: %s\n", tf)
 			}
+			if n := len(gate.Suspected); n > 0 {
+				fmt.Fprintf(a.stderr, "serbench: warning: %d row(s) suspected slower, not confirmed by another pair of runs: they do not fail the gate (compare OLD NEW OLD2 NEW2 confirms)\n", n)
+			}
 			if !failOnRegression {
 				return nil
 			}
 			var why []string
-			if reg > 0 {
-				why = append(why, fmt.Sprintf("%d regression(s) past %g%%", reg, threshold))
+			if n := len(gate.Shifts); n > 0 {
+				why = append(why, fmt.Sprintf("%d subject operation(s) slower as a whole past %g%% (first: %s %s)", n, threshold, gate.Shifts[0].Stratum, table.SignedPct(gate.Shifts[0].Change)))
+			}
+			if n := len(gate.Rows); n > 0 {
+				why = append(why, fmt.Sprintf("%d row(s) slower past %g%% in every pair (first: %s)", n, threshold, gate.Rows[0].Case))
 			}
 			switch {
 			case len(blind) > 0 && failOnUnjudged:
@@ -181,7 +212,7 @@ func (a *app) compareCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&normalize, "normalize", false, "compare each case's time as its ratio to its group's baseline (the baseline's to the limit row) in the same sampling round, so a machine slower in one run shows no change")
-	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a case is significantly slower by more than --threshold and past the run-to-run noise floor (the rule above)")
+	fl.BoolVar(&failOnRegression, "fail-on-regression", false, "exit 1 when a subject's operation is slower as a whole, or a row slower past its noise floor in every pair of runs given (the rule above)")
 	fl.BoolVar(&failOnUnjudged, "fail-on-unjudged", false, "with --fail-on-regression, also exit 1 when a case slowed past the noise floor by its medians with too few samples to tell (\"cannot tell: too few samples\")")
 	fl.BoolVar(&allowDifferent, "allow-different-inputs", false, "compare runs that measured different data (another --scale, input file, row count or query) instead of refusing; the output says so")
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")

@@ -59,6 +59,7 @@ func TestCompareCannotSee(t *testing.T) {
 	old, new, other := dir+"few-old.jsonl", dir+"few-new.jsonl", dir+"few-other.jsonl"
 	a, b := dir+"run-a.jsonl", dir+"run-b.jsonl"
 	slowed := slowSubject(t, a, "arrow", 3)
+	slowedB := slowSubject(t, b, "arrow", 3)
 	const differs = "OLD measured data with input movies.jsonl (10,000 rows, 7 columns), NEW with input github.csv (336,776 rows, 12 columns): these runs measured different data"
 	tests := []struct {
 		name string
@@ -96,8 +97,18 @@ func TestCompareCannotSee(t *testing.T) {
 			[]string{"0 of 42 rows changed", "A row counts as changed when"}, nil, []string{"cannot tell", "could not be judged", "regression"}},
 		{"A/A normalized passes", []string{"compare", "--fail-on-regression", "--normalize", a, b}, 0,
 			nil, nil, []string{"regression"}},
-		{"one subject 3× slower fails", []string{"compare", "--fail-on-regression", a, slowed}, 1,
-			[]string{"1 case(s) significantly slower by more than 5% and past the noise floor"}, []string{"serbench: 1 regression(s) past 5%\n"}, []string{"cannot tell", "could not be judged"}},
+		// The fixture's subject has one row per operation: no shift to
+		// judge, so one pair can only suspect its row, and two confirm it.
+		{"one row 3× slower in one pair is suspected", []string{"compare", "--fail-on-regression", a, slowed}, 0,
+			[]string{"1 row(s) suspected (measure another pair and pass both: compare OLD NEW OLD2 NEW2):\n  Features/subject=arrow/type=int32/n=100/op=encode  +200.0% ns/op\n"},
+			[]string{"serbench: warning: 1 row(s) suspected slower"}, []string{"cannot tell", "could not be judged"}},
+		{"one row 3× slower in two pairs fails", []string{"compare", "--fail-on-regression", a, slowed, b, slowedB}, 1,
+			[]string{"1 row(s) slower past their floor in every pair:\n  Features/subject=arrow/type=int32/n=100/op=encode  +200.0%, +200.0% ns/op\n"},
+			[]string{"serbench: 1 row(s) slower past 5% in every pair (first: Features/subject=arrow/type=int32/n=100/op=encode)\n"}, []string{"cannot tell", "could not be judged"}},
+		{"one row 3× slower in one of two pairs is suspected", []string{"compare", "--fail-on-regression", a, slowed, a, b}, 0,
+			[]string{"1 row(s) suspected (not slower in every pair)"}, nil, nil},
+		{"pairs only", []string{"compare", a, b, slowed}, 2,
+			nil, []string{"serbench: compare takes pairs of results files, OLD NEW [OLD2 NEW2 ...], got 3\n"}, nil},
 		{"enough samples: no regression passes", []string{"compare", "--fail-on-regression", a, a}, 0,
 			nil, nil, []string{"cannot tell", "could not be judged", "regression"}},
 		{"help says what the gate does", []string{"compare", "--help"}, 0,
