@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use criterion::Criterion;
+use serbench_runner::bound::Bound;
 use serbench_runner::measure::{self, Run};
 use serbench_runner::subjects::testing::row_bounds;
-use serbench_runner::subjects::Bound;
 use serbench_runner::value::{Field, IntKind, Ty, Value};
 
 /// A row type like nested's media records: scalars, a timestamp, a

@@ -12,8 +12,8 @@ use apache_avro::{Reader, Schema, Writer};
 use bytes::Bytes;
 use serde_json::{json, Value as Json};
 
+use crate::bound::{Bound, Dataset, Decoded, Enc, Res};
 use crate::projection::{project, Projection, Sel};
-use crate::subjects::{Bound, Dataset, Decoded, Enc, Res};
 use crate::value::{plain_decimal, unscaled_i128, IntKind, Ty, Value};
 
 /// The bound subject.

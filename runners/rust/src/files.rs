@@ -14,8 +14,9 @@ use bytes::Bytes;
 
 use crate::arrowconv;
 use crate::avro;
+use crate::bound::{Bound, Dataset, Decoded, Res};
+use crate::columnar::ParquetBound;
 use crate::rowfiles;
-use crate::subjects::{Bound, Dataset, Decoded, Res};
 use crate::value::{Ty, Value};
 
 /// Whether the subject has the file ops.
@@ -61,10 +62,9 @@ pub fn write_file(subject: &str, ds: &Dataset, ctx: &FileCtx, path: &Path) -> Re
         return rowfiles::write_rows(fmt, &ty, &rows, std::io::BufWriter::with_capacity(256 << 10, f));
     }
     match subject {
-        "parquet" | "apache-avro" => {
-            let b = crate::subjects::testing::bind(subject, ds)?.encode()?;
-            std::fs::write(path, b.as_slice()).map_err(err)
-        }
+        // encode's bytes: the subjects' files are their encodings.
+        "parquet" => std::fs::write(path, ParquetBound::new(ds).encode()?.as_slice()).map_err(err),
+        "apache-avro" => std::fs::write(path, avro::AvroBound::new(ds)?.encode()?.as_slice()).map_err(err),
         // encode's bytes: each message preceded by its size as a varint.
         "prost" => std::fs::write(path, ctx.bound()?.encode()?.as_slice()).map_err(err),
         "arrow-ipc" => {

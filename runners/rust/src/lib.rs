@@ -4,9 +4,12 @@
 //! holds everything so the tests and the criterion check use the same code.
 
 pub mod alloc;
+pub mod archived;
 pub mod arrowconv;
 pub mod avro;
+pub mod bound;
 pub mod codecs;
+pub mod columnar;
 pub mod digest;
 pub mod files;
 pub mod measure;
@@ -15,6 +18,7 @@ pub mod projection;
 pub mod protobuf;
 pub mod rowfiles;
 pub mod run;
+pub mod serde_formats;
 pub mod serde_rows;
 pub mod subjects;
 pub mod value;

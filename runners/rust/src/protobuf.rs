@@ -37,8 +37,8 @@ use bytes::Bytes;
 use prost::Message as _;
 use prost_reflect::{DescriptorPool, DynamicMessage, EnumDescriptor, FieldDescriptor, Kind, MessageDescriptor};
 
+use crate::bound::{Bound, Dataset, Decoded, Enc, Res};
 use crate::projection::Sel;
-use crate::subjects::{Bound, Dataset, Decoded, Enc, Res};
 use crate::value::{IntKind, Ty, Value};
 
 /// The environment variable naming the descriptor set's file.

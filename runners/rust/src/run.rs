@@ -9,11 +9,12 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde_json::{json, Value as Json};
 
+use crate::bound::{Bound, Dataset, Decoded, Enc, Res};
 use crate::codecs::Codec;
 use crate::measure::{self, Member, Run, Timed};
 use crate::out::{line, log, one_line};
 use crate::projection::{self, Projection};
-use crate::subjects::{Bound, Dataset, Decoded, Enc, Res, Subject};
+use crate::subjects::Subject;
 use crate::value::Ty;
 
 /// Set by SIGTERM/SIGINT: stop at the next sample boundary.

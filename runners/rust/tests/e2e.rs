@@ -10,8 +10,8 @@ use arrow_array::builder::*;
 use arrow_array::types::*;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
+use serbench_runner::bound::Dataset;
 use serbench_runner::digest::digest_rows;
-use serbench_runner::subjects::Dataset;
 use serde_json::{json, Value as Json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_serbench-runner");

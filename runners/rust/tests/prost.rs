@@ -23,11 +23,11 @@ use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use bytes::Bytes;
 use prost::Message as _;
 use prost_reflect::{DescriptorPool, DynamicMessage, Kind, MessageDescriptor};
+use serbench_runner::bound::{Bound, Dataset, Decoded};
 use serbench_runner::codecs::Codec;
 use serbench_runner::digest::{digest_rows, leaves};
 use serbench_runner::projection;
 use serbench_runner::protobuf::{self, exact, ProstBound};
-use serbench_runner::subjects::{Bound, Dataset, Decoded};
 use serbench_runner::value::{Ty, Value};
 use serde_json::{json, Value as Json};
 

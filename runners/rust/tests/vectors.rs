@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use serbench_runner::bound::{Bound, Decoded};
 use serbench_runner::digest::digest_rows;
 use serbench_runner::projection;
-use serbench_runner::subjects::{Bound, Decoded};
 use serbench_runner::value::{plain_decimal, unscaled_i128, Field, IntKind, Ty, Value};
 use serde_json::Value as Json;
 

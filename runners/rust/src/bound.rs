@@ -1,0 +1,120 @@
+//! What every subject implements, and the types its implementations
+//! share: the [`Bound`] trait (a subject bound to a dataset), the
+//! [`Dataset`] it binds to, and what its ops return. The subject modules
+//! (`serde_formats`, `archived`, `columnar`, `avro`, `protobuf`) depend on
+//! this module; the subject list (`subjects`) and the file ops (`files`)
+//! depend on them, and nothing they use depends on those two.
+
+use std::sync::{Arc, OnceLock};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use bytes::Bytes;
+
+use crate::arrowconv;
+use crate::projection::{self, Projection};
+use crate::value::{Ty, Value};
+
+/// Result with a one-line message.
+pub type Res<T> = Result<T, String>;
+
+/// A dataset of the work directory: its schema, batches, and (built on
+/// first use) its native rows.
+pub struct Dataset {
+    pub name: String,
+    pub schema: SchemaRef,
+    pub ty: Arc<Ty>,
+    pub batches: Vec<RecordBatch>,
+    rows: OnceLock<Result<Arc<Vec<Value>>, String>>,
+}
+
+impl Dataset {
+    /// A dataset of these batches.
+    pub fn new(name: &str, schema: SchemaRef, batches: Vec<RecordBatch>) -> Res<Dataset> {
+        let ty = Ty::of_schema(&schema).map_err(|e| e.to_string())?;
+        Ok(Dataset {
+            name: name.into(),
+            schema,
+            ty: Arc::new(ty),
+            batches,
+            rows: OnceLock::new(),
+        })
+    }
+
+    /// Reads an Arrow IPC stream file.
+    pub fn read(name: &str, path: &std::path::Path) -> Res<Dataset> {
+        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let r = arrow_ipc::reader::StreamReader::try_new(std::io::BufReader::new(f), None)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let schema = r.schema();
+        let batches = r
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Dataset::new(name, schema, batches)
+    }
+
+    /// The number of rows.
+    pub fn num_rows(&self) -> usize {
+        self.batches.iter().map(|b| b.num_rows()).sum()
+    }
+
+    /// The native rows (built once, outside timing).
+    pub fn rows(&self) -> Res<Arc<Vec<Value>>> {
+        self.rows
+            .get_or_init(|| arrowconv::rows_of(&self.batches).map(Arc::new))
+            .clone()
+    }
+}
+
+/// An op's result, held until the next iteration.
+pub enum Decoded {
+    Rows(Vec<Value>),
+    Batches(Vec<RecordBatch>),
+    /// An archived view's row count (rkyv: the decode is an access).
+    Count(usize),
+    /// protobuf messages (prost-reflect's dynamic messages).
+    Protobuf(Vec<prost_reflect::DynamicMessage>),
+}
+
+/// Encoded bytes, aligned for rkyv where needed.
+pub enum Enc {
+    Vec(Vec<u8>),
+    Aligned(rkyv::util::AlignedVec),
+}
+
+impl Enc {
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            Enc::Vec(v) => v,
+            Enc::Aligned(v) => v,
+        }
+    }
+}
+
+/// A subject bound to a dataset.
+pub trait Bound {
+    /// Native objects to bytes.
+    fn encode(&self) -> Res<Enc>;
+    /// Bytes to native objects.
+    fn decode(&self, b: &Bytes) -> Res<Decoded>;
+    /// Prepares `query` for this projection (an Avro reader schema).
+    fn prepare_query(&mut self, _p: &Projection) -> Res<()> {
+        Ok(())
+    }
+    /// Bytes to the projection's objects: by default, decode then project.
+    fn query(&self, b: &Bytes, p: &Projection) -> Res<Decoded> {
+        match self.decode(b)? {
+            Decoded::Rows(rows) => Ok(Decoded::Rows(projection::project_rows(rows, p))),
+            other => Ok(other),
+        }
+    }
+    /// The decoded rows, for the digest (outside timing).
+    fn rows(&self, _b: &Bytes, d: Decoded) -> Res<Vec<Value>> {
+        match d {
+            Decoded::Rows(r) => Ok(r),
+            Decoded::Batches(bs) => arrowconv::rows_of(&bs),
+            Decoded::Count(_) | Decoded::Protobuf(_) => Err("no rows to digest".into()),
+        }
+    }
+}
