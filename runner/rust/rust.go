@@ -28,11 +28,12 @@ import (
 // ErrMissing is wrapped by Build's error when cargo or rustc is not
 // installed, or rustc is older than MinRustc: the Rust subjects are then
 // skipped with one line.
-var ErrMissing = errors.New("the Rust subjects need cargo and rustc 1.88 or newer on the PATH (install Rust with rustup; Debian's cargo package may be older)")
+var ErrMissing = errors.New("the Rust subjects need cargo and rustc 1.89 or newer on the PATH (install Rust with rustup; Debian's cargo package may be older)")
 
-// MinRustc is the oldest rustc that builds the runner (the parquet and
-// arrow crates' rust-version).
-var MinRustc = [2]int{1, 88}
+// MinRustc is the oldest rustc that builds the runner: the highest
+// rust-version among its locked crates (uuid 1.29.3's, through
+// apache-avro), as runners/rust/Cargo.toml's rust-version says.
+var MinRustc = [2]int{1, 89}
 
 // binName is the runner's binary as cargo leaves it.
 const binName = "serbench-runner"

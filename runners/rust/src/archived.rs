@@ -45,7 +45,7 @@ impl RkyvBound {
 }
 
 fn aligned(b: &Bytes) -> std::borrow::Cow<'_, [u8]> {
-    if (b.as_ptr() as usize) % 16 == 0 {
+    if (b.as_ptr() as usize).is_multiple_of(16) {
         std::borrow::Cow::Borrowed(b.as_ref())
     } else {
         std::borrow::Cow::Owned(b.to_vec())
@@ -60,7 +60,7 @@ impl Bound for RkyvBound {
     }
 
     fn decode(&self, b: &Bytes) -> Res<Decoded> {
-        if (b.as_ptr() as usize) % 16 != 0 {
+        if !(b.as_ptr() as usize).is_multiple_of(16) {
             let mut v = rkyv::util::AlignedVec::<16>::with_capacity(b.len());
             v.extend_from_slice(b);
             return self.decode(&Bytes::from_owner(v));
@@ -83,7 +83,7 @@ impl Bound for RkyvBound {
 
     fn rows(&self, b: &Bytes, _d: Decoded) -> Res<Vec<Value>> {
         let a = aligned(b);
-        if (a.as_ptr() as usize) % 16 != 0 {
+        if !(a.as_ptr() as usize).is_multiple_of(16) {
             let mut v = rkyv::util::AlignedVec::<16>::with_capacity(a.len());
             v.extend_from_slice(&a);
             return rkyv::from_bytes::<Vec<Value>, rkyv::rancor::Error>(&v).map_err(err);
