@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -49,7 +51,29 @@ type vtype struct {
 	dt     arrow.DataType
 }
 
-var decimalRE = regexp.MustCompile(`^decimal128\((\d+),\s*(-?\d+)\)$`)
+var (
+	decimalRE     = regexp.MustCompile(`^decimal(128|256)\((\d+),\s*(-?\d+)\)$`)
+	fixedBinaryRE = regexp.MustCompile(`^fixed_size_binary\((\d+)\)$`)
+	unitRE        = regexp.MustCompile(`^(time32|time64|duration)\[(s|ms|us|ns)\]$`)
+)
+
+// unitType parses time32[s|ms], time64[us|ns] and duration[s|ms|us|ns].
+func unitType(name string) (arrow.DataType, bool) {
+	m := unitRE.FindStringSubmatch(name)
+	if m == nil {
+		return nil, false
+	}
+	u := map[string]arrow.TimeUnit{"s": arrow.Second, "ms": arrow.Millisecond, "us": arrow.Microsecond, "ns": arrow.Nanosecond}[m[2]]
+	switch {
+	case m[1] == "duration":
+		return &arrow.DurationType{Unit: u}, true
+	case m[1] == "time32" && u <= arrow.Millisecond:
+		return &arrow.Time32Type{Unit: u}, true
+	case m[1] == "time64" && u >= arrow.Microsecond:
+		return &arrow.Time64Type{Unit: u}, true
+	}
+	return nil, false
+}
 
 func readVector(path string) (*vector, error) {
 	b, err := os.ReadFile(path)
@@ -128,14 +152,39 @@ func parseType(raw json.RawMessage) (*vtype, error) {
 			t.dt = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 		case "timestamp[ns]":
 			t.dt = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+		case "null":
+			t.dt = arrow.Null
+		case "float16":
+			t.dt = arrow.FixedWidthTypes.Float16
+		case "large_binary":
+			t.dt = arrow.BinaryTypes.LargeBinary
+		case "string_view":
+			t.dt = arrow.BinaryTypes.StringView
+		case "binary_view":
+			t.dt = arrow.BinaryTypes.BinaryView
+		case "date64":
+			t.dt = arrow.FixedWidthTypes.Date64
 		default:
+			if dt, ok := unitType(name); ok {
+				t.dt = dt
+				break
+			}
+			if m := fixedBinaryRE.FindStringSubmatch(name); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				t.dt = &arrow.FixedSizeBinaryType{ByteWidth: n}
+				break
+			}
 			m := decimalRE.FindStringSubmatch(name)
 			if m == nil {
 				return nil, fmt.Errorf("unknown type %q", name)
 			}
-			p, _ := strconv.Atoi(m[1])
-			s, _ := strconv.Atoi(m[2])
-			t.dt = &arrow.Decimal128Type{Precision: int32(p), Scale: int32(s)}
+			p, _ := strconv.Atoi(m[2])
+			s, _ := strconv.Atoi(m[3])
+			if m[1] == "256" {
+				t.dt = &arrow.Decimal256Type{Precision: int32(p), Scale: int32(s)}
+			} else {
+				t.dt = &arrow.Decimal128Type{Precision: int32(p), Scale: int32(s)}
+			}
 		}
 		return t, nil
 	}
@@ -164,6 +213,23 @@ func parseType(raw json.RawMessage) (*vtype, error) {
 			}
 			return t, nil
 		}
+	}
+	if e, ok := obj["map"]; ok {
+		var kv struct{ Key, Value json.RawMessage }
+		if err := json.Unmarshal(e, &kv); err != nil {
+			return nil, fmt.Errorf("map: %w", err)
+		}
+		k, err := parseType(kv.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := parseType(kv.Value)
+		if err != nil {
+			return nil, err
+		}
+		t.dt = arrow.MapOf(k.dt, v.dt)
+		t.list, t.elem = "map", &vtype{fields: []*vfield{{Name: "key", elem: k, dt: k.dt}, {Name: "value", elem: v, dt: v.dt}}, dt: t.dt.(*arrow.MapType).Elem()}
+		return t, nil
 	}
 	if e, ok := obj["dictionary"]; ok {
 		elem, err := parseType(e)
@@ -274,6 +340,83 @@ func appendValue(b array.Builder, t *vtype, v any) error {
 			return fmt.Errorf("want a bool, got %v", v)
 		}
 		bb.Append(x)
+	case *array.MapBuilder:
+		xs, ok := v.([]any)
+		if !ok {
+			return fmt.Errorf("want an array of {key, value}, got %v", v)
+		}
+		bb.Append(true)
+		for j, x := range xs {
+			kv, ok := x.(map[string]any)
+			if !ok {
+				return fmt.Errorf("[%d]: want {key, value}, got %v", j, x)
+			}
+			if err := appendValue(bb.KeyBuilder(), t.elem.fields[0].elem, kv["key"]); err != nil {
+				return fmt.Errorf("[%d].key: %w", j, err)
+			}
+			if err := appendValue(bb.ItemBuilder(), t.elem.fields[1].elem, kv["value"]); err != nil {
+				return fmt.Errorf("[%d].value: %w", j, err)
+			}
+		}
+	case *array.Date64Builder, *array.Time32Builder, *array.Time64Builder, *array.DurationBuilder:
+		x, err := intValue(v)
+		if err != nil {
+			return err
+		}
+		switch bb := b.(type) {
+		case *array.Date64Builder:
+			bb.Append(arrow.Date64(x))
+		case *array.Time32Builder:
+			if x != int64(int32(x)) {
+				return fmt.Errorf("%d overflows time32", x)
+			}
+			bb.Append(arrow.Time32(x))
+		case *array.Time64Builder:
+			bb.Append(arrow.Time64(x))
+		case *array.DurationBuilder:
+			bb.Append(arrow.Duration(x))
+		}
+	case *array.Float16Builder:
+		x, err := floatValue(v, true)
+		if err != nil {
+			return err
+		}
+		bb.Append(float16.New(float32(x)))
+	case *array.StringViewBuilder:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("want a string, got %v", v)
+		}
+		bb.Append(s)
+	case *array.BinaryViewBuilder, *array.FixedSizeBinaryBuilder:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("want a hex string, got %v", v)
+		}
+		x, err := hex.DecodeString(s)
+		if err != nil {
+			return err
+		}
+		switch bb := b.(type) {
+		case *array.BinaryViewBuilder:
+			bb.Append(x)
+		case *array.FixedSizeBinaryBuilder:
+			if len(x) != bb.Type().(*arrow.FixedSizeBinaryType).ByteWidth {
+				return fmt.Errorf("%d bytes for %s", len(x), bb.Type())
+			}
+			bb.Append(x)
+		}
+	case *array.Decimal256Builder:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("want a decimal string, got %v", v)
+		}
+		dt := t.dt.(*arrow.Decimal256Type)
+		x, err := decimal256.FromString(s, dt.Precision, dt.Scale)
+		if err != nil {
+			return err
+		}
+		bb.Append(x)
 	case *array.Int8Builder, *array.Int16Builder, *array.Int32Builder, *array.Int64Builder,
 		*array.Date32Builder, *array.TimestampBuilder:
 		x, err := intValue(v)
@@ -351,7 +494,7 @@ func appendValue(b array.Builder, t *vtype, v any) error {
 			return fmt.Errorf("want a string, got %v", v)
 		}
 		bb.Append(s)
-	case *array.BinaryBuilder:
+	case *array.BinaryBuilder: // binary and large_binary
 		s, ok := v.(string)
 		if !ok {
 			return fmt.Errorf("want a hex string, got %v", v)
