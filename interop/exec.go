@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/serbench/serbench/digest"
 	"github.com/serbench/serbench/runner"
 )
@@ -38,9 +37,9 @@ func (p *plan) invoke(ctx context.Context, rd *runner.Ready, work string, cases 
 	return res, ""
 }
 
-// workDir creates a work directory for one invocation: tmp/ and the
+// workDir creates a work directory for one invocation of rd: tmp/ and the
 // dataset linked under datasets/.
-func (p *plan) workDir(name string) (string, error) {
+func (p *plan) workDir(name string, rd *runner.Ready) (string, error) {
 	work := filepath.Join(p.dir, name)
 	if err := os.RemoveAll(work); err != nil {
 		return "", err
@@ -51,7 +50,7 @@ func (p *plan) workDir(name string) (string, error) {
 	if err := os.MkdirAll(filepath.Join(work, "datasets"), 0o755); err != nil {
 		return "", err
 	}
-	src, err := p.datasetDir()
+	src, err := p.datasetDir(rd.Hello.WantsJSONL())
 	if err != nil {
 		return "", err
 	}
@@ -62,32 +61,11 @@ func (p *plan) workDir(name string) (string, error) {
 	return work, os.Symlink(abs, filepath.Join(work, "datasets", p.ds.Name))
 }
 
-// datasetDir writes the dataset's data.arrows once.
-func (p *plan) datasetDir() (string, error) {
+// datasetDir writes the dataset's files once (runner.WriteDataset), with
+// data.jsonl when a runner that reads it asks.
+func (p *plan) datasetDir(jsonl bool) (string, error) {
 	dir := filepath.Join(p.dir, "dataset", p.ds.Name)
-	path := filepath.Join(dir, "data.arrows")
-	if _, err := os.Stat(path); err == nil {
-		return dir, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return "", err
-	}
-	w := ipc.NewWriter(f, ipc.WithSchema(p.ds.Schema))
-	for _, b := range p.ds.Batches {
-		if err := w.Write(b); err != nil {
-			f.Close()
-			return "", err
-		}
-	}
-	if err := w.Close(); err != nil {
-		f.Close()
-		return "", err
-	}
-	return dir, f.Close()
+	return dir, runner.WriteDataset(dir, p.ds.Schema, p.ds.Batches, jsonl)
 }
 
 // runnerExport runs every export case of rd's subjects in one invocation
@@ -115,7 +93,7 @@ func (p *plan) runnerExport(ctx context.Context, rd *runner.Ready) {
 		return
 	}
 	lang := rd.Hello.Language
-	work, err := p.workDir("work-" + lang + "-export")
+	work, err := p.workDir("work-"+lang+"-export", rd)
 	var res map[string]*outcome
 	why := ""
 	if err != nil {
@@ -196,7 +174,7 @@ func (p *plan) runnerImport(ctx context.Context, rd *runner.Ready) {
 		return
 	}
 	lang := rd.Hello.Language
-	work, err := p.workDir("work-" + lang + "-import")
+	work, err := p.workDir("work-"+lang+"-import", rd)
 	var res map[string]*outcome
 	why := ""
 	if err == nil {

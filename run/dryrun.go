@@ -47,7 +47,7 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSubjects(ws, o.Subjects); err != nil {
+	if err := checkSubjects(ws, o.Subjects, o.Runners.Languages()); err != nil {
 		return nil, err
 	}
 	// The runners already built say hello, so that their cases are
@@ -101,7 +101,7 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 		planned = append(planned, w)
 		total += len(pl.Cases)
 	}
-	if err := checkSelected(ws, planCases, o.Subjects); err != nil {
+	if err := checkSelected(ws, planCases, o.Subjects, o.Runners.Languages()); err != nil {
 		return nil, err
 	}
 	for i := range out {

@@ -208,7 +208,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSubjects(ws, o.Subjects); err != nil {
+	if err := checkSubjects(ws, o.Subjects, o.Runners.Languages()); err != nil {
 		return nil, err
 	}
 	if o.Log == nil {
@@ -343,7 +343,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		total += len(p.Cases) * max(1, forks[w.Name()])
 		ran = append(ran, w)
 	}
-	if err := checkSelected(ws, planCases, o.Subjects); err != nil {
+	if err := checkSelected(ws, planCases, o.Subjects, o.Runners.Languages()); err != nil {
 		return nil, err
 	}
 	if total == 0 && prev != nil {
@@ -792,7 +792,7 @@ func names(ws []workload.Workload) []string {
 	return out
 }
 
-func checkSubjects(ws []workload.Workload, subjects []string) error {
+func checkSubjects(ws []workload.Workload, subjects, langs []string) error {
 	if len(subjects) == 0 {
 		return nil
 	}
@@ -805,7 +805,7 @@ func checkSubjects(ws []workload.Workload, subjects []string) error {
 		}
 	}
 	for _, s := range subjects {
-		if !slices.Contains(all, s) && !runnerSubject(s) {
+		if !slices.Contains(all, s) && !runnerSubject(s, langs) {
 			return workload.Usagef("unknown subject %q for %s (valid: %s)", s, strings.Join(names(ws), ", "), strings.Join(all, ", "))
 		}
 	}

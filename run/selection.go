@@ -26,18 +26,8 @@ const (
 // have said hello: a language ("python"), a runner's subject
 // ("python:orjson", "java:jackson") or the interop matrix. checkSubjects
 // leaves such names to checkSelected, which runs on the plans.
-func runnerSubject(name string) bool {
-	return strings.Contains(name, ":") || name == subjectInterop || isLanguage(name)
-}
-
-// isLanguage reports whether name is a language the runners speak (their
-// hello's language), which --subject accepts for all of its subjects.
-func isLanguage(name string) bool {
-	switch name {
-	case "java", "python", "rust":
-		return true
-	}
-	return false
+func runnerSubject(name string, languages []string) bool {
+	return strings.Contains(name, ":") || name == subjectInterop || slices.Contains(languages, name)
 }
 
 // selectSubjects keeps, of a plan's cases measured by runners for other
@@ -89,9 +79,10 @@ func selectSubjects(cases []bench.Case, subjects []string) []bench.Case {
 }
 
 // checkSelected refuses a --subject name that only the runners or the
-// interop matrix could know (runnerSubject) when no planned case has it,
+// interop matrix could know (runnerSubject; langs are the runners'
+// languages) when no planned case has it,
 // naming the valid subjects of the plans.
-func checkSelected(ws []workload.Workload, plans [][]bench.Case, subjects []string) error {
+func checkSelected(ws []workload.Workload, plans [][]bench.Case, subjects, langs []string) error {
 	valid := map[string]bool{}
 	for _, w := range ws {
 		for _, s := range w.Subjects() {
@@ -111,7 +102,7 @@ func checkSelected(ws []workload.Workload, plans [][]bench.Case, subjects []stri
 		}
 	}
 	for _, s := range subjects {
-		if runnerSubject(s) && !valid[s] {
+		if runnerSubject(s, langs) && !valid[s] {
 			all := make([]string, 0, len(valid))
 			for v := range valid {
 				all = append(all, v)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -70,16 +71,17 @@ func TestSelectSubjects(t *testing.T) {
 func TestCheckSelected(t *testing.T) {
 	ws := []workload.Workload{fake{}}
 	plans := [][]bench.Case{selectionPlan()}
+	langs := []string{"java", "python", "rust"}
 	for _, ok := range [][]string{{"python:orjson"}, {"java"}, {"interop"}, {"a"}, {"go:jsonl"}} {
-		if err := checkSelected(ws, plans, ok); err != nil {
+		if err := checkSelected(ws, plans, ok, langs); err != nil {
 			t.Errorf("--subject %q: %v", ok, err)
 		}
 	}
-	err := checkSelected(ws, plans, []string{"rust:serde"})
+	err := checkSelected(ws, plans, []string{"rust:serde"}, langs)
 	if err == nil || !errors.As(err, new(*workload.UsageError)) || !strings.Contains(err.Error(), `unknown subject "rust:serde"`) || !strings.Contains(err.Error(), "python:orjson") {
 		t.Errorf("--subject rust:serde: %v", err)
 	}
-	if err := checkSelected(ws, nil, []string{"python"}); err == nil || !strings.Contains(err.Error(), "--runners") {
+	if err := checkSelected(ws, nil, []string{"python"}, langs); err == nil || !strings.Contains(err.Error(), "--runners") {
 		t.Errorf("--subject python without runners: %v", err)
 	}
 }
@@ -115,6 +117,9 @@ func TestDryRunListsWhatRuns(t *testing.T) {
 	for _, subjects := range [][]string{nil, {"python"}, {"java:jackson"}, {"interop"}, {"jsonl", "python:pyarrow"}} {
 		o := opts(t, t.TempDir(), func(o *Options) {
 			o.Workloads, o.Subjects, o.Count = workload.Set{languages{}}, subjects, 1
+			// The runners the fake plan's languages stand for: named, never
+			// built (the fake plans their cases itself).
+			o.Runners = &runner.Available{Sources: []runner.Source{{Name: "python", Language: "python"}, {Name: "jvm", Language: "java"}}}
 		})
 		planned, err := DryRun(context.Background(), o)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 )
 
@@ -17,6 +18,14 @@ var ErrNotBuilt = errors.New("not built yet")
 type Source struct {
 	// Name is the runner's name ("jvm", "python").
 	Name string
+	// Language is the language its hello announces ("java"), which
+	// prefixes its subjects' names and which --subject accepts for all of
+	// them before the runner has said hello. A user's runner (User) is
+	// named and prefixed by Name, whatever its hello says.
+	Language string
+	// User is set for a runner the user added (User), not one serbench
+	// ships.
+	User bool
 	// Make returns the runner, building it into cacheDir on first use;
 	// progress goes to log. An error means the runner cannot run here
 	// (its toolchain is missing, its build failed): its subjects are
@@ -96,6 +105,9 @@ func (a *Available) Get(ctx context.Context) []Ready {
 			if err == nil {
 				var h *Hello
 				if h, err = r.Hello(ctx); err == nil {
+					if s.Language != "" {
+						h.Language = s.Language
+					}
 					a.ready = append(a.ready, Ready{Runner: r, Hello: h})
 					continue
 				}
@@ -104,4 +116,84 @@ func (a *Available) Get(ctx context.Context) []Ready {
 		}
 	})
 	return a.ready
+}
+
+// Languages are the languages of a's sources: what --subject accepts for
+// all of a runner's subjects.
+func (a *Available) Languages() []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range a.Sources {
+		if s.Language != "" {
+			out = append(out, s.Language)
+		}
+	}
+	return out
+}
+
+// User is the source of a runner the user names on the command line or in
+// a project file: command (its words) started as it is. Its subjects are
+// name:subject and its language column name, whatever its hello says.
+func User(name string, command []string) Source {
+	mk := func(context.Context, string) (*Runner, error) {
+		return &Runner{Name: name, Command: slices.Clone(command)}, nil
+	}
+	return Source{Name: name, Language: name, User: true,
+		Make: func(ctx context.Context, dir string, _ io.Writer) (*Runner, error) { return mk(ctx, dir) },
+		Find: mk}
+}
+
+// SplitCommand splits a command line into words: blanks separate words,
+// single quotes keep everything up to the next single quote, double
+// quotes everything up to the next unescaped double quote, and a
+// backslash outside single quotes escapes the next character. No
+// variables, globs or redirections: the words are the command.
+func SplitCommand(s string) ([]string, error) {
+	var (
+		words []string
+		cur   []rune
+		in    bool // a word has started (an empty "" is a word)
+		quote rune
+	)
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur = append(cur, r)
+			}
+		case r == '\\' && quote != '\'':
+			if i+1 == len(rs) {
+				return nil, fmt.Errorf("command %q ends in a backslash", s)
+			}
+			i++
+			cur, in = append(cur, rs[i]), true
+		case quote == '"':
+			if r == '"' {
+				quote = 0
+			} else {
+				cur = append(cur, r)
+			}
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if in {
+				words, cur, in = append(words, string(cur)), nil, false
+			}
+		default:
+			cur, in = append(cur, r), true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("command %q has an unclosed %c", s, quote)
+	}
+	if in {
+		words = append(words, string(cur))
+	}
+	return words, nil
 }

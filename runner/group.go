@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,6 +76,8 @@ type Group struct {
 	// SizeMetric names the case metric the encoded size is recorded
 	// under ("serialized-B"); empty: not recorded.
 	SizeMetric string
+	// JSONL writes data.jsonl beside data.arrows (Hello.WantsJSONL).
+	JSONL bool
 
 	mu      sync.Mutex
 	written map[string]error
@@ -284,25 +287,7 @@ func (g *Group) dataset(name string) (string, error) {
 		if d.want, err = digest.Batches(schema, recs...); err != nil {
 			return err
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		f, err := os.Create(filepath.Join(dir, "data.arrows"))
-		if err != nil {
-			return err
-		}
-		w := ipc.NewWriter(f, ipc.WithSchema(schema))
-		for _, r := range recs {
-			if err := w.Write(r); err != nil {
-				f.Close()
-				return err
-			}
-		}
-		if err := w.Close(); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return WriteDataset(dir, schema, recs, g.JSONL)
 	}()
 	if err != nil {
 		err = fmt.Errorf("runner dataset %s: %w", name, err)
@@ -468,4 +453,67 @@ func writeJSON(path string, v any) error {
 		return fmt.Errorf("runner work directory: %w", err)
 	}
 	return nil
+}
+
+// WriteDataset writes a dataset's files into dir (created when missing):
+// data.arrows, schema.json and, when jsonl, data.jsonl (§1 of the
+// protocol). A file already there is left as it is.
+func WriteDataset(dir string, schema *arrow.Schema, recs []arrow.RecordBatch, jsonl bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	write := func(name string, fill func(io.Writer) error) error {
+		path := filepath.Join(dir, name)
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		tmp := path + ".partial"
+		f, err := os.Create(tmp)
+		if err != nil {
+			return err
+		}
+		if err := fill(f); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := f.Close(); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		return os.Rename(tmp, path)
+	}
+	err := write("data.arrows", func(f io.Writer) error {
+		w := ipc.NewWriter(f, ipc.WithSchema(schema))
+		for _, r := range recs {
+			if err := w.Write(r); err != nil {
+				return err
+			}
+		}
+		return w.Close()
+	})
+	if err != nil {
+		return err
+	}
+	if err := write("schema.json", func(f io.Writer) error {
+		b, err := digest.SchemaJSON(schema)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(b)
+		return err
+	}); err != nil {
+		return err
+	}
+	if !jsonl {
+		return nil
+	}
+	return write("data.jsonl", func(f io.Writer) error {
+		for _, r := range recs {
+			if err := digest.RowsJSON(f, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -55,7 +55,7 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 	described := map[string]bool{}
 	for _, rd := range ready {
 		h := rd.Hello
-		g := &Group{Runner: rd.Runner, Dir: filepath.Join(dir, "runner-"+rd.Runner.Name), Datasets: map[string]*Dataset{}, Cases: map[string]Case{}, SizeMetric: sizeMetric}
+		g := &Group{Runner: rd.Runner, Dir: filepath.Join(dir, "runner-"+rd.Runner.Name), Datasets: map[string]*Dataset{}, Cases: map[string]Case{}, SizeMetric: sizeMetric, JSONL: rd.Hello.WantsJSONL()}
 		describe := func(d results.Descriptor) {
 			if !described[d.Name] {
 				described[d.Name] = true

@@ -13,6 +13,7 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/serbench/serbench/digest"
 )
@@ -74,18 +75,27 @@ const (
 
 // Hello is the runner's first line: what it is and what it measures.
 type Hello struct {
-	Type           string    `json:"type"`
-	Protocol       int       `json:"protocol"`
-	Runner         string    `json:"runner"`
-	Language       string    `json:"language"`
-	Runtime        string    `json:"runtime"`
-	RuntimeVersion string    `json:"runtime_version"`
-	VMFlags        []string  `json:"vm_flags"`
-	OS             string    `json:"os"`
-	Arch           string    `json:"arch"`
-	Alloc          string    `json:"alloc"`
-	Subjects       []Subject `json:"subjects"`
+	Type           string   `json:"type"`
+	Protocol       int      `json:"protocol"`
+	Runner         string   `json:"runner"`
+	Language       string   `json:"language"`
+	Runtime        string   `json:"runtime"`
+	RuntimeVersion string   `json:"runtime_version"`
+	VMFlags        []string `json:"vm_flags"`
+	OS             string   `json:"os"`
+	Arch           string   `json:"arch"`
+	Alloc          string   `json:"alloc"`
+	// Inputs are the forms of a dataset the runner reads besides
+	// data.arrows and schema.json: "jsonl" asks for data.jsonl (§1).
+	Inputs   []string  `json:"inputs,omitempty"`
+	Subjects []Subject `json:"subjects"`
 }
+
+// WantsJSONL reports whether the runner reads data.jsonl.
+func (h *Hello) WantsJSONL() bool { return h != nil && slices.Contains(h.Inputs, InputJSONL) }
+
+// InputJSONL is the Hello.Inputs word that asks for data.jsonl.
+const InputJSONL = "jsonl"
 
 // Subject is one subject a runner announces.
 type Subject struct {

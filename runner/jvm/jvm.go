@@ -35,7 +35,9 @@ var Flags = []string{"-Xms4g", "-Xmx4g", "-XX:+UseParallelGC", "-XX:-UsePerfData
 const jarName = "serbench-runner.jar"
 
 // Source is the JVM runner as a run's runner source.
-func Source() runner.Source { return runner.Source{Name: "jvm", Make: Build, Find: Find} }
+func Source() runner.Source {
+	return runner.Source{Name: "jvm", Language: "java", Make: Build, Find: Find}
+}
 
 // Build returns the JVM runner, building it first when the cache holds
 // no jar of these sources. Progress of a build goes to log. cacheDir is

@@ -33,7 +33,9 @@ import (
 var ErrMissing = errors.New("the Python subjects need python3 3.10 or newer with venv (Debian: apt-get install python3 python3-venv)")
 
 // Source is the Python runner as a run's runner source.
-func Source() runner.Source { return runner.Source{Name: "python", Make: Build, Find: Find} }
+func Source() runner.Source {
+	return runner.Source{Name: "python", Language: "python", Make: Build, Find: Find}
+}
 
 // Build returns the Python runner, creating its virtual environment first
 // when the cache holds none for these sources. Progress goes to log.

@@ -39,7 +39,9 @@ var MinRustc = [2]int{1, 89}
 const binName = "serbench-runner"
 
 // Source is the Rust runner as a run's runner source.
-func Source() runner.Source { return runner.Source{Name: "rust", Make: Build, Find: Find} }
+func Source() runner.Source {
+	return runner.Source{Name: "rust", Language: "rust", Make: Build, Find: Find}
+}
 
 // Build returns the Rust runner, compiling it first when the cache holds
 // no binary of these sources. Progress of a build (cargo's lines) goes to

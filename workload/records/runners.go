@@ -57,18 +57,27 @@ func runnerCases(ctx context.Context, src *source, n int, cfg workload.Config, d
 	return cases, descs, nil
 }
 
-// runnerWants are the groups runnerCases asks every runner for at scale:
-// per codec, the encodes (no limit row) and the decodes with their copy
-// limit row.
-func runnerWants(src *source, n int, scale workload.Scale) ([]runner.Want, error) {
+// recordsDataset is src's first n records as the runners get them.
+func recordsDataset(src *source, n int) *runner.Dataset {
 	am := recordsfmt.Arrow()
-	dset := &runner.Dataset{Name: fmt.Sprintf("records-%d", n), Rows: n, Nested: runner.NestedSchema(am.Schema), Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
+	return &runner.Dataset{Name: fmt.Sprintf("records-%d", n), Rows: n, Nested: runner.NestedSchema(am.Schema), Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
 		t, err := src.table()
 		if err != nil {
 			return nil, nil, err
 		}
 		return batches(am, t, n)
 	}}
+}
+
+// CheckDataset is the workload's first n records as the runners get
+// them: what `serbench runner check` drives a runner with.
+func CheckDataset(n int) *runner.Dataset { return recordsDataset(&source{n: n}, n) }
+
+// runnerWants are the groups runnerCases asks every runner for at scale:
+// per codec, the encodes (no limit row) and the decodes with their copy
+// limit row.
+func runnerWants(src *source, n int, scale workload.Scale) ([]runner.Want, error) {
+	dset := recordsDataset(src, n)
 	codecs := codec.Default()
 	full := scale == workload.Full
 	accept := func(s *runner.Subject) bool {

@@ -137,7 +137,7 @@ func (a *app) rootCmd() *cobra.Command {
 	// `serbench completion bash|zsh|fish|powershell` and `serbench --version`.
 	root.Version = versionLine()
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &workload.UsageError{Err: err} })
-	root.AddCommand(a.runCmd(), a.listCmd(), a.reportCmd(), a.compareCmd(), a.versionCmd())
+	root.AddCommand(a.runCmd(), a.listCmd(), a.reportCmd(), a.compareCmd(), a.runnerCmd(), a.versionCmd())
 	return root
 }
 

@@ -55,7 +55,7 @@ func (a *app) listCmd() *cobra.Command {
 			fmt.Fprintf(a.stdout, "\nscales: %s (default: default), each with what it measures, its cases and its time here\n", strings.Join(scales, ", "))
 			// With the default runners and sampling, as `serbench run
 			// --scale S` would: its estimates and its timing history.
-			runners, err := a.runners(defaultRunners())
+			runners, err := a.runners(defaultRunners(), nil)
 			if err != nil {
 				return err
 			}

@@ -48,10 +48,11 @@ type runFlags struct {
 	dryRun    bool
 	forks     int
 	runners   []string
-	fork      string // "K/N" in a fork (hidden)
-	cases     string // a fork's case list (hidden)
-	iters     string // a fork's iterations per sample (hidden)
-	deadline  string // a fork's end of the run's budget (hidden)
+	user      []string // --runner NAME=COMMAND
+	fork      string   // "K/N" in a fork (hidden)
+	cases     string   // a fork's case list (hidden)
+	iters     string   // a fork's iterations per sample (hidden)
+	deadline  string   // a fork's end of the run's budget (hidden)
 	// own are the options of the workloads that have some (options.go).
 	own []workloadFlags
 }
@@ -112,8 +113,9 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.shard, "shard", "", "run only shard `K/N` (1 ≤ K ≤ N), or auto/N to take K from $JOB_COMPLETION_INDEX+1; serbench report merges the shards' results")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "list the cases and an estimated duration per workload; measure nothing")
 	fl.StringVar(&f.budget, "budget", "auto", "the time the run should take: past each workload's share of it, groups stop at their floor (6 samples of a slow op, 20 of a fast one) and forks after 2 processes (set-up and the floors still run); auto: "+defaultBudget.String()+" at the default scale with the default --count and a --target, else none; 0: none")
-	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features: 4 by default, envelope and nested: 1); the others always measure in this process")
+	fl.IntVar(&f.forks, "forks", 0, "measure each case in N child processes one after another, the samples split among them, for the workloads that can fork (features and envelope: 4 by default, nested: 1); the others always measure in this process")
 	fl.StringSliceVar(&f.runners, "runners", defaultRunners(), "measure the subjects of these runners for other languages beside Go's where the workload can (jvm, python, rust; none: Go only); a runner whose toolchain is missing is skipped with one line")
+	fl.StringArrayVar(&f.user, "runner", nil, "add a runner of your own: `NAME=COMMAND` speaking docs/runner-protocol.md, its subjects measured as NAME:subject (repeatable; serbench.toml's [runners] adds them for every run in its directory)")
 	fl.StringVar(&f.fork, "fork", "", "internal: this process is fork K/N of a run")
 	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
 	fl.StringVar(&f.iters, "iters", "", "internal: iterations per sample of each case, as an earlier fork calibrated them")
@@ -151,7 +153,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	runners, err := a.runners(f.runners)
+	runners, err := a.runners(f.runners, f.user)
 	if err != nil {
 		return err
 	}
@@ -519,7 +521,11 @@ func runnerSources() []runner.Source {
 
 // runners resolves --runners: the named runners, built into serbench's
 // cache when a workload first asks for them; nil for "none".
-func (a *app) runners(names []string) (*runner.Available, error) {
+func (a *app) runners(names, user []string) (*runner.Available, error) {
+	own, err := userRunners(user)
+	if err != nil {
+		return nil, err
+	}
 	all := runnerSources()
 	valid := make([]string, len(all))
 	for i, s := range all {
@@ -531,13 +537,18 @@ func (a *app) runners(names []string) (*runner.Available, error) {
 			if len(names) > 1 {
 				return nil, usagef("--runners: none cannot be combined with other runners")
 			}
-			return nil, nil
+			chosen = nil
+			break
 		}
 		i := slices.Index(valid, n)
 		if i < 0 {
 			return nil, usagef("--runners: unknown runner %q (valid: %s, or none)", n, strings.Join(valid, ", "))
 		}
 		chosen = append(chosen, all[i])
+	}
+	chosen = append(chosen, own...)
+	if len(chosen) == 0 {
+		return nil, nil
 	}
 	return &runner.Available{Sources: chosen, CacheDir: cacheDir(), Log: a.stderr}, nil
 }
