@@ -25,7 +25,9 @@ import (
 // a runner that speaks the protocol correctly ("ok") or breaks it in one
 // of the ways a real runner can.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("SERBENCH_FAKE_RUNNER"); mode != "" {
+	if mode := os.Getenv("SERBENCH_FAKE_RUNNER"); strings.HasPrefix(mode, "conform-") {
+		os.Exit(conformRunner(strings.TrimPrefix(mode, "conform-"), os.Args[1:]))
+	} else if mode != "" {
 		os.Exit(fakeRunner(mode, os.Args[1:]))
 	}
 	os.Exit(m.Run())

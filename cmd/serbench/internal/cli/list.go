@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,9 +21,10 @@ import (
 )
 
 func (a *app) listCmd() *cobra.Command {
-	return &cobra.Command{
+	var user []string
+	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List workloads, their subjects, and the scales",
+		Short: "List workloads, their subjects, the runners for other languages and theirs, and the scales",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
@@ -55,10 +58,11 @@ func (a *app) listCmd() *cobra.Command {
 			fmt.Fprintf(a.stdout, "\nscales: %s (default: default), each with what it measures, its cases and its time here\n", strings.Join(scales, ", "))
 			// With the default runners and sampling, as `serbench run
 			// --scale S` would: its estimates and its timing history.
-			runners, err := a.runners(defaultRunners(), nil)
+			runners, err := a.runners(defaultRunners(), user)
 			if err != nil {
 				return err
 			}
+			a.listRunners(cmd.Context(), runners)
 			perScale := map[workload.Scale]map[string]run.Planned{}
 			for _, sc := range workload.Scales() {
 				planned, err := run.DryRun(cmd.Context(), scaleOptions(a.workloads, sc, runners))
@@ -99,6 +103,45 @@ func (a *app) listCmd() *cobra.Command {
 			}
 			return nil
 		},
+	}
+	cmd.Flags().StringArrayVar(&user, "runner", nil, "also list the subjects of a runner of your own, `NAME=COMMAND` (as run's --runner)")
+	return cmd
+}
+
+// listRunners prints each runner, where it comes from and whether it is
+// ready, with its subjects when it is: a built-in runner not built yet is
+// not built here (its first run builds it), a user's is asked its hello.
+func (a *app) listRunners(ctx context.Context, av *runner.Available) {
+	if av == nil {
+		return
+	}
+	fmt.Fprintln(a.stdout, "\nrunners for other languages (subjects NAME:subject; --runners, --runner NAME=COMMAND):")
+	for _, s := range av.Sources {
+		from := "built in, from serbench's own sources"
+		if s.User {
+			from = "yours"
+		}
+		r, err := s.Find(ctx, av.CacheDir)
+		var h *runner.Hello
+		if err == nil {
+			h, err = r.Hello(ctx)
+		}
+		switch {
+		case errors.Is(err, runner.ErrNotBuilt):
+			fmt.Fprintf(a.stdout, "  %s (%s): not built yet — built on the first run that needs it\n", s.Language, from)
+		case err != nil:
+			fmt.Fprintf(a.stdout, "  %s (%s): cannot run here: %v\n", s.Language, from, err)
+		default:
+			var names []string
+			for _, sub := range h.Subjects {
+				names = append(names, s.Language+":"+sub.Name)
+			}
+			indent := "  "
+			for _, l := range wrap(fmt.Sprintf("%s (%s; %s %s): %s", s.Language, from, h.Runtime, h.RuntimeVersion, strings.Join(names, ", ")), listWidth-4) {
+				fmt.Fprintln(a.stdout, indent+l)
+				indent = "    "
+			}
+		}
 	}
 }
 
