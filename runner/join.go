@@ -163,7 +163,8 @@ func NestedSchema(s *arrow.Schema) bool {
 // parses any level of a codec it names.
 func hasCodec(codecs []string, c string) bool {
 	name := codecName(c)
-	return slices.ContainsFunc(codecs, func(a string) bool { return a == c || codecName(a) == name })
+	// "zstd:3" announces that level only; "zstd" any level of it.
+	return slices.ContainsFunc(codecs, func(a string) bool { return a == c || !strings.Contains(a, ":") && a == name })
 }
 
 // codecName is a protocol codec's name without its level ("zstd:3" →

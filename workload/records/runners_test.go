@@ -50,7 +50,8 @@ func TestRunnerWants(t *testing.T) {
 		{workload.Full, []string{
 			"java:jackson-json none encode", "java:avro none encode", "java:jackson-json none decode", "java:avro none decode", "java:copy none read-bytes",
 			"java:jackson-json gzip encode", "java:jackson-json gzip decode", "java:copy gzip read-bytes",
-			"java:jackson-json zstd encode", "java:avro zstd encode", "java:jackson-json zstd decode", "java:avro zstd decode", "java:copy zstd read-bytes"}},
+			// avro announces zstd:1 only: the workload's zstd:3 is not sent to it.
+			"java:jackson-json zstd encode", "java:jackson-json zstd decode", "java:copy zstd read-bytes"}},
 	} {
 		t.Run(string(tc.scale), func(t *testing.T) {
 			wants, err := runnerWants(&source{n: 10}, 10, tc.scale)
