@@ -5,8 +5,8 @@ package main
 import (
 	"os"
 
-	"github.com/serbench/serbench/cmd/serbench/internal/cli"
 	"github.com/serbench/serbench/dataset/nested/tpch"
+	"github.com/serbench/serbench/internal/cli"
 )
 
 func main() {

@@ -12,7 +12,8 @@
 //     workload/ that is no workload (workloadHelpers).
 //   - TestDatasetsImportNoFormat: datasets are pure data: no package under
 //     dataset/ imports a format (tests included).
-//   - TestNothingBelowRunImportsRun: only run's callers (cmd/...) import run
+//   - TestNothingBelowRunImportsRun: only run's callers (cmd/..., internal/cli,
+//     runnerkit) import run
 //     (tests included).
 package arch
 
@@ -20,6 +21,7 @@ import (
 	"errors"
 	"go/build"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -117,6 +119,11 @@ func packages(t *testing.T) []string {
 			return nil
 		}
 		if name := d.Name(); path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		// A directory with a go.mod of its own is another module (a
+		// user's, as examples/go-subject shows): not serbench's packages.
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
 			return filepath.SkipDir
 		}
 		rel, err := filepath.Rel(root, path)
@@ -270,7 +277,7 @@ func TestDatasetsImportNoFormat(t *testing.T) {
 
 // runCallers are the packages that may import run: the command line (run's
 // caller) and run itself.
-var runCallers = []string{"cmd", "run"} // and the packages below them
+var runCallers = []string{"cmd", "run", "internal/cli", "runnerkit"} // and the packages below them
 
 // TestNothingBelowRunImportsRun: run orchestrates workloads, the engine,
 // results and reports; nothing it orchestrates and no library depends on

@@ -58,8 +58,8 @@ func TestBadInput(t *testing.T) {
 		{"compare one arg", []string{"compare", corrupt}, 2, "compare takes pairs of results files, OLD NEW [OLD2 NEW2 ...], got 1"},
 		{"bad shard", []string{"run", "features", "--shard", "4/3"}, 2, `--shard "4/3": want K/N with 1 ≤ K ≤ N, or auto/N`},
 		{"auto shard without index", []string{"run", "features", "--shard", "auto/3"}, 2, "JOB_COMPLETION_INDEX"},
-		{"compare format", []string{"compare", "--format", "yaml", "../../../../report/testdata/run-a.jsonl", "../../../../report/testdata/run-b.jsonl"}, 2, `unknown --format "yaml" (valid: text, markdown, json)`},
-		{"compare nothing shared", []string{"compare", "../../../../report/testdata/run-a.jsonl", "../../../../workload/records/testdata/small.jsonl"}, 2, "share no measured case"},
+		{"compare format", []string{"compare", "--format", "yaml", "../../report/testdata/run-a.jsonl", "../../report/testdata/run-b.jsonl"}, 2, `unknown --format "yaml" (valid: text, markdown, json)`},
+		{"compare nothing shared", []string{"compare", "../../report/testdata/run-a.jsonl", "../../workload/records/testdata/small.jsonl"}, 2, "share no measured case"},
 		{"force and resume", []string{"run", "features", "--scale", "quick", "--force", "--resume", "--out", t.TempDir()}, 2, "--force and --resume exclude each other"},
 	}
 	for _, tt := range tests {
@@ -158,7 +158,7 @@ func TestDryRunAndCompareFormats(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "features: 42 cases in 4 processes, about ") || !strings.Contains(out, "  Features/subject=psdb/type=int32/n=100/op=encode") {
 		t.Fatalf("dry run: exit %d\n%s%s", code, out, stderr)
 	}
-	a, b := "../../../../report/testdata/run-a.jsonl", "../../../../report/testdata/run-b.jsonl"
+	a, b := "../../report/testdata/run-a.jsonl", "../../report/testdata/run-b.jsonl"
 	for format, want := range map[string]string{"text": "geomean", "markdown": "| case | old ns/op |", "json": `"regressions":`} {
 		code, out, stderr := runCLI(t, "compare", "--format", format, "--threshold", "50", a, b)
 		if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "run-a.jsonl") {

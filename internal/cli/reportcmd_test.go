@@ -55,7 +55,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // tell a change, and compare of runs over different data. The fixtures
 // are written by report's TestFewSamplesFixtures with results.Writer.
 func TestCompareCannotSee(t *testing.T) {
-	const dir = "../../../../report/testdata/"
+	const dir = "../../report/testdata/"
 	old, new, other := dir+"few-old.jsonl", dir+"few-new.jsonl", dir+"few-other.jsonl"
 	a, b := dir+"run-a.jsonl", dir+"run-b.jsonl"
 	slowed := slowSubject(t, a, "arrow", 3)
@@ -90,7 +90,7 @@ func TestCompareCannotSee(t *testing.T) {
 			[]string{"Note: " + differs + ".\n"}, []string{"serbench: warning: " + differs + "; compared anyway (--allow-different-inputs)\n"}, nil},
 		{"different data, anyway, gate", []string{"compare", "--allow-different-inputs", "--fail-on-regression", "--fail-on-unjudged", "--format", "markdown", old, other}, 1,
 			[]string{"> **Note:** " + differs + ".\n"}, []string{"cannot tell: too few samples"}, nil},
-		{"different data and nothing shared", []string{"compare", a, "../../../../workload/records/testdata/small.jsonl"}, 2,
+		{"different data and nothing shared", []string{"compare", a, "../../workload/records/testdata/small.jsonl"}, 2,
 			nil, []string{"share no measured case: nothing to compare (OLD ran at scale quick, NEW at scale 2000 records)\n"}, nil},
 		{"same data in another directory", []string{"compare", old, new}, 0, nil, nil, []string{"different data"}},
 		{"A/A: two runs of one build pass", []string{"compare", "--fail-on-regression", a, b}, 0,
