@@ -108,6 +108,9 @@ func (a *Available) Get(ctx context.Context) []Ready {
 					if s.Language != "" {
 						h.Language = s.Language
 					}
+					for i := range h.Subjects {
+						h.Subjects[i].User = s.User
+					}
 					a.ready = append(a.ready, Ready{Runner: r, Hello: h})
 					continue
 				}

@@ -107,6 +107,9 @@ type Subject struct {
 	Codecs       []string          `json:"codecs"`
 	CodecLibrary string            `json:"codec_library"`
 	Labels       map[string]string `json:"labels"`
+	// User is set for the subjects of a user's runner (Source.User):
+	// a workload measures them whatever formats its scale picks.
+	User bool `json:"-"`
 }
 
 // Subject returns the announced subject called name, or nil.

@@ -87,7 +87,8 @@ func runnerWants(src *source, n int, scale workload.Scale) ([]runner.Want, error
 		if s.Format == "protobuf" || s.Labels["threads"] != "" {
 			return false
 		}
-		return full || slices.Contains(runnerFormats, s.Format)
+		// A user's own subject is what they came to measure: at every scale.
+		return full || s.User || slices.Contains(runnerFormats, s.Format)
 	}
 	metrics := map[string]float64{filecase.MetricRecords: float64(n)}
 	var wants []runner.Want
