@@ -41,6 +41,9 @@ const checkUnknownOp = "serbench-check-unknown-op"
 // wrong digest names the first column that differs and, found by running
 // the subject again on shorter prefixes of the rows, the first row.
 func Conform(ctx context.Context, r *Runner, dir string, ds *Dataset) (*Hello, []Problem, error) {
+	own := *r
+	own.keep = true // every line is checked against the protocol's schema
+	r = &own
 	h, err := r.Hello(ctx)
 	if err != nil {
 		return nil, []Problem{{Case: "hello", What: err.Error()}}, nil
@@ -110,6 +113,11 @@ func Conform(ctx context.Context, r *Runner, dir string, ds *Dataset) (*Hello, [
 	inv, err := r.conformRun(ctx, filepath.Join(dir, "work"), h, ds.Name, schema, recs, cases)
 	if err != nil {
 		return h, probs, err
+	}
+	for i, l := range inv.lines {
+		if err := Validate("line", l); err != nil {
+			add("run", "line %d %.80q %v", i+1, l, err)
+		}
 	}
 	if inv.fatal != "" {
 		add("run", "%s", inv.fatal)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,9 @@ type Runner struct {
 	// Silence is how long a runner may write nothing before it is taken
 	// to hang and stopped (default DefaultSilence).
 	Silence time.Duration
+	// keep keeps every output line in the invocation (Conform checks
+	// each against the protocol's schema).
+	keep bool
 }
 
 // DefaultSilence is how long a runner may be silent by default: longer
@@ -64,8 +68,10 @@ type invocation struct {
 	errs    map[string]string
 	// fatal is the runner's own error line, or why the output was cut
 	// (a garbled line, a hang); exit the process's exit error.
-	fatal  string
-	end    bool
+	fatal string
+	end   bool
+	// lines are the output lines read, when the Runner keeps them.
+	lines  [][]byte
 	exit   error
 	stderr string
 }
@@ -206,6 +212,9 @@ read:
 			timer.Reset(silence)
 			if stopped || inv.end {
 				continue // drain: output after end (or a stop) is ignored
+			}
+			if r.keep {
+				inv.lines = append(inv.lines, slices.Clone(b))
 			}
 			if err := inv.take(b); err != nil {
 				stop(fmt.Sprintf("runner %s wrote %v", r.Name, err))
