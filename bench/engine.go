@@ -286,6 +286,9 @@ type member struct {
 
 func (m *member) fail(stage string, err error) {
 	m.rc.Status = results.StatusFailed
+	if errors.Is(err, results.ErrCannotHold) {
+		m.rc.Status = results.StatusCannotHold // the format's limit, not a failure
+	}
 	m.rc.Error = fmt.Sprintf("%s: %v", stage, err)
 	m.rc.Samples, m.rc.Summary = nil, nil
 	m.rc.Metrics = copyMetrics(m.c.Metrics)

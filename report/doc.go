@@ -505,7 +505,11 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 	var raw strings.Builder
 	for _, c := range cases {
 		if !c.OK() {
-			fmt.Fprintf(&raw, "%s\t%s: %s\n", c.FullName(), strings.ToUpper(c.Status), c.Error)
+			st := strings.ToUpper(c.Status)
+			if c.CannotHold() {
+				st = "cannot hold"
+			}
+			fmt.Fprintf(&raw, "%s\t%s: %s\n", c.FullName(), st, c.Error)
 			continue
 		}
 		fmt.Fprintf(&raw, "%s", c.FullName())

@@ -6,6 +6,7 @@ package results
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -35,7 +36,16 @@ const (
 	// StatusSkipped marks a case that could not run on this machine (a
 	// peer that is not installed); Error says why and how to fix it.
 	StatusSkipped = "skipped"
+	// StatusCannotHold marks a case whose format cannot represent the
+	// data (nested columns in CSV, NaN in JSON): a finding about the
+	// format, not a failure; Error says which column and value.
+	StatusCannotHold = "cannot-hold"
 )
+
+// ErrCannotHold is wrapped by the error of a format that cannot hold a
+// schema or a value; a case that fails with it is recorded
+// StatusCannotHold, not FAILED. Test for it with errors.Is.
+var ErrCannotHold = errors.New("cannot hold this data")
 
 // KnownBug starts the part of a FAILED case's error that names a measured
 // library's published defect (its upstream issue): the report lists the
@@ -296,6 +306,13 @@ func (c *Case) OK() bool { return c.Status == StatusOK }
 // Skipped reports whether the case could not run on this machine.
 func (c *Case) Skipped() bool { return c.Status == StatusSkipped }
 
+// CannotHold reports whether the case's format cannot hold its data.
+func (c *Case) CannotHold() bool { return c.Status == StatusCannotHold }
+
+// Failed reports whether the case FAILED: its setup, verification or a
+// run went wrong (not a format that cannot hold the data, not skipped).
+func (c *Case) Failed() bool { return c.Status == StatusFailed }
+
 // Stat returns the summary of unit, and whether it exists.
 func (c *Case) Stat(unit string) (Stat, bool) {
 	s, ok := c.Summary[unit]
@@ -435,7 +452,7 @@ func (c *Case) validateShape() error {
 		return fmt.Errorf("case without workload")
 	case c.Name == "":
 		return fmt.Errorf("case without name")
-	case c.Status != StatusOK && c.Status != StatusFailed && c.Status != StatusSkipped:
+	case c.Status != StatusOK && c.Status != StatusFailed && c.Status != StatusSkipped && c.Status != StatusCannotHold:
 		return fmt.Errorf("case %s: unknown status %q", c.FullName(), c.Status)
 	case c.Status == StatusOK && len(c.Samples) == 0:
 		return fmt.Errorf("case %s: status ok but no samples", c.FullName())

@@ -27,6 +27,9 @@ const (
 	Failed
 	// Skipped is a case that could not run here: "not run".
 	Skipped
+	// CannotHold is a case whose format cannot hold the data: "cannot
+	// hold" (the reason is in the case's error, listed with the findings).
+	CannotHold
 )
 
 // Format says how a number is written.
@@ -150,6 +153,8 @@ func (c Cell) String() string {
 		return FailedText
 	case Skipped:
 		return SkippedText
+	case CannotHold:
+		return CannotHoldText
 	case Words:
 		out = c.Text
 	case Value:
@@ -196,6 +201,8 @@ func status(c *results.Case) (Cell, bool) {
 		return Cell{Kind: Missing}, true
 	case c.Skipped():
 		return Cell{Kind: Skipped}, true
+	case c.CannotHold():
+		return Cell{Kind: CannotHold}, true
 	case !c.OK():
 		return Cell{Kind: Failed}, true
 	}
@@ -401,7 +408,7 @@ func MemText(c *results.Case) string { return Mem(c).String() }
 // FasterText is Faster as text, for sentences.
 func FasterText(c, base *results.Case) string { return Faster(c, base).String() }
 
-var kindNames = [...]string{Missing: "missing", Words: "text", Value: "value", Stat: "stat", Failed: "failed", Skipped: "skipped"}
+var kindNames = [...]string{Missing: "missing", Words: "text", Value: "value", Stat: "stat", Failed: "failed", Skipped: "skipped", CannotHold: "cannot-hold"}
 
 // MarshalJSON writes a cell as its text and, for a number, its value
 // (with its interval and sample count when it is a statistic): what a

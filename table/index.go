@@ -124,10 +124,16 @@ func ByTime(cs []*results.Case) []*results.Case {
 	return out
 }
 
-// FailedCases returns the cases of cs that failed (not those skipped), in
-// order.
+// FailedCases returns the cases of cs that FAILED (not those skipped, nor
+// those whose format cannot hold the data), in order.
 func FailedCases(cs []*results.Case) []*results.Case {
-	return slices.DeleteFunc(slices.Clone(cs), func(c *results.Case) bool { return c.Status != results.StatusFailed })
+	return slices.DeleteFunc(slices.Clone(cs), func(c *results.Case) bool { return !c.Failed() })
+}
+
+// CannotHoldCases returns the cases of cs whose format cannot hold the
+// data, in order.
+func CannotHoldCases(cs []*results.Case) []*results.Case {
+	return slices.DeleteFunc(slices.Clone(cs), func(c *results.Case) bool { return !c.CannotHold() })
 }
 
 // Tagged returns the names of the run's descriptors of workload with key

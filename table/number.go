@@ -289,6 +289,10 @@ func MinSamples(alpha float64) int {
 // FailedText is the cell text for a case that failed verification or setup.
 const FailedText = "FAILED"
 
+// CannotHoldText is the cell text for a case whose format cannot hold the
+// data.
+const CannotHoldText = "cannot hold"
+
 // SkippedText is the cell text for a case that could not run here.
 const SkippedText = "not run"
 

@@ -60,6 +60,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/serbench/serbench/format"
+	"github.com/serbench/serbench/results"
 )
 
 // Batch is the value type of the dynamic formats.
@@ -173,7 +174,7 @@ func Constructors() []Entry {
 // an Arrow type without a mapping): a documented limit of the format, not a
 // bug. Test for it with errors.Is; its text, "cannot hold this data",
 // starts the error's message.
-var ErrCannotHold = errors.New("cannot hold this data")
+var ErrCannotHold = results.ErrCannotHold
 
 // cannotHold returns an error wrapping ErrCannotHold. Types and long
 // strings (column paths) among args are shown elided (shortType, elide):

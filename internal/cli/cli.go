@@ -124,9 +124,9 @@ func (a *app) rootCmd() *cobra.Command {
 			"through many formats and codecs, verifies every round trip, measures each case repeatedly " +
 			"with confidence intervals, and writes Markdown/HTML/SVG reports, JSON Lines and benchstat input.\n\n" +
 			"Exit status:\n" +
-			"  0    success: every case ok, skipped (a peer not installed) or FAILED only because its format\n" +
-			"       cannot hold the data (nested columns in CSV, NaN in JSON) or another language cannot\n" +
-			"       read a file (an interop cell)\n" +
+			"  0    success: every case ok, skipped (a peer not installed), \"cannot hold\" (its format cannot\n" +
+			"       represent the data: nested columns in CSV, NaN in JSON), or an interop cell another\n" +
+			"       language cannot read\n" +
 			"  1    a case FAILED (results and report are still written), an error while running, or\n" +
 			"       compare --fail-on-regression found a regression\n" +
 			"  2    bad input: an unknown name or flag, an --out that holds a run or is in use by another run\n" +

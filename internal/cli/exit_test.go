@@ -15,7 +15,7 @@ import (
 func TestFailedCasesExitOne(t *testing.T) {
 	ok := results.Case{Name: "X", Labels: results.Labels{{Key: "subject", Value: "a"}}, Status: results.StatusOK}
 	skipped := results.Case{Name: "X", Labels: results.Labels{{Key: "subject", Value: "adbc"}}, Status: results.StatusSkipped, Error: "pip install adbc-driver-postgresql"}
-	cannot := results.Case{Name: "X", Labels: results.Labels{{Key: "subject", Value: "csv"}}, Status: results.StatusFailed, Error: "setup: cannot hold this data: column tags is a list"}
+	cannot := results.Case{Name: "X", Labels: results.Labels{{Key: "subject", Value: "csv"}}, Status: results.StatusCannotHold, Error: "setup: cannot hold this data: column tags is a list"}
 	failed := results.Case{Name: "X", Labels: results.Labels{{Key: "subject", Value: "arrow-stream"}}, Status: results.StatusFailed, Error: "verify: values differ"}
 	bug := results.Case{Name: "X", Labels: results.Labels{{Key: "subject", Value: "parquet-go"}}, Status: results.StatusFailed,
 		Error: "verify: bad page (" + results.KnownBug + "parquet-go/parquet-go#608)"}

@@ -158,6 +158,9 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 		// A file another language cannot read: a finding of the run.
 		p.clear()
 		fmt.Fprintf(p.w, "interop ✗ %s: %s → %s: %s\n", r.Labels.Get("format"), r.Labels.Get("writer"), r.Labels.Get("reader"), r.Error)
+	case r.CannotHold():
+		p.clear()
+		fmt.Fprintf(p.w, "cannot hold %s: %s\n", r.FullName(), r.Error)
 	case !r.OK():
 		p.clear()
 		fmt.Fprintf(p.w, "FAILED %s: %s\n", r.FullName(), r.Error)

@@ -19,7 +19,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
@@ -405,8 +404,7 @@ func failedError(r *results.Run) error {
 		// A format that cannot hold the data, a file another language
 		// cannot read (an interop cell) or a measured library's published
 		// bug is a finding, not a failure.
-		if c.Status == results.StatusFailed && !strings.Contains(c.Error, dynamic.ErrCannotHold.Error()) &&
-			!strings.Contains(c.Error, results.KnownBug) && c.Labels.Get("op") != interop.OpInterop {
+		if c.Failed() && !strings.Contains(c.Error, results.KnownBug) && c.Labels.Get("op") != interop.OpInterop {
 			failed = append(failed, c)
 		}
 	}

@@ -95,13 +95,11 @@ func findings(run *results.Run, cases []*results.Case, more ...string) *table.Te
 		top := ts[0].Rows[0]
 		lines = append(lines, fmt.Sprintf("Column **%s** takes %s of the uncompressed Parquet file's column data (%s).", top[0], table.Pct(top[2].V), table.Bytes(top[1].V)))
 	}
-	failed := table.FailedCases(cases)
-	hold := slices.DeleteFunc(slices.Clone(failed), func(c *results.Case) bool { return !strings.Contains(c.Error, CannotHold) })
-	if len(hold) > 0 {
-		lines = append(lines, fmt.Sprintf("%s FAILED because the format cannot hold this data (%s); see Anomalies for the reasons.", table.Plural(len(hold), "case"), filecase.CondenseCases(hold, false, 300)))
+	if hold := table.CannotHoldCases(cases); len(hold) > 0 {
+		lines = append(lines, fmt.Sprintf("%s cannot hold this data, as the format says (%s); see Anomalies for the reasons.", table.Plural(len(hold), "case"), filecase.CondenseCases(hold, false, 300)))
 	}
-	if other := len(failed) - len(hold); other > 0 {
-		lines = append(lines, fmt.Sprintf("%s FAILED otherwise (verification, set-up or a run error), each left out of every ranking; see Anomalies, one line per distinct error.", table.Plural(other, "case")))
+	if failed := table.FailedCases(cases); len(failed) > 0 {
+		lines = append(lines, fmt.Sprintf("%s FAILED (verification, set-up or a run error), each left out of every ranking; see Anomalies, one line per distinct error.", table.Plural(len(failed), "case")))
 	}
 	return table.Findings(slices.DeleteFunc(append(lines, more...), func(l string) bool { return l == "" }))
 }

@@ -243,23 +243,30 @@ func (ps *pairs) anomalies() []table.Block {
 
 // FailedLines lists failed cases one line per distinct error, in the
 // order of each error's first case: "FAILED subject=csv/codec=none/op=write:
-// why" for a case alone, "FAILED 8 cases — csv + none, gzip (write, read);
+// why" for a case alone ("cannot hold: …" for a format that cannot hold the
+// data), "FAILED 8 cases — csv + none, gzip (write, read);
 // jsonl + zstd (read): why" for several (their names condensed by
 // CondenseCases, about 300 bytes at most).
 func FailedLines(failed []*results.Case) []string {
 	byErr := map[string][]*results.Case{}
 	var errs, out []string
 	for _, c := range failed {
-		if byErr[c.Error] == nil {
-			errs = append(errs, c.Error)
+		key := c.Status + "\x00" + c.Error
+		if byErr[key] == nil {
+			errs = append(errs, key)
 		}
-		byErr[c.Error] = append(byErr[c.Error], c)
+		byErr[key] = append(byErr[key], c)
 	}
-	for _, e := range errs {
-		if cs := byErr[e]; len(cs) == 1 {
-			out = append(out, fmt.Sprintf("FAILED %s: %s", strings.TrimPrefix(cs[0].FullName(), cs[0].Name+"/"), e))
+	for _, k := range errs {
+		cs := byErr[k]
+		word, e := "FAILED", cs[0].Error
+		if cs[0].CannotHold() {
+			word = "cannot hold:"
+		}
+		if len(cs) == 1 {
+			out = append(out, fmt.Sprintf("%s %s: %s", word, strings.TrimPrefix(cs[0].FullName(), cs[0].Name+"/"), e))
 		} else {
-			out = append(out, fmt.Sprintf("FAILED %d cases — %s: %s", len(cs), CondenseCases(cs, true, 300), e))
+			out = append(out, fmt.Sprintf("%s %d cases — %s: %s", word, len(cs), CondenseCases(cs, true, 300), e))
 		}
 	}
 	return out
