@@ -66,6 +66,8 @@ type invocation struct {
 	verify  map[string]*line
 	samples map[string][]*line
 	errs    map[string]string
+	// hold are the cases whose error line says cannot_hold.
+	hold map[string]bool
 	// fatal is the runner's own error line, or why the output was cut
 	// (a garbled line, a hang); exit the process's exit error.
 	fatal string
@@ -159,7 +161,7 @@ func (r *Runner) invoke(ctx context.Context, work string, args []string) (*invoc
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("runner %s: start %s: %w", r.Name, r.Command[0], err)
 	}
-	inv := &invocation{verify: map[string]*line{}, samples: map[string][]*line{}, errs: map[string]string{}}
+	inv := &invocation{verify: map[string]*line{}, samples: map[string][]*line{}, errs: map[string]string{}, hold: map[string]bool{}}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -292,6 +294,7 @@ func (inv *invocation) take(b []byte) error {
 			return nil
 		}
 		inv.errs[l.Case] = fmt.Sprintf("%s (%s)", l.Message, l.Phase)
+		inv.hold[l.Case] = l.CannotHold
 	case "end":
 		inv.end = true
 	}

@@ -302,6 +302,9 @@ func (g *Group) dataset(name string) (string, error) {
 func (g *Group) record(rc *results.Case, s Case, inv *invocation) {
 	if msg, ok := inv.errs[s.ID]; ok {
 		fail(rc, msg)
+		if inv.hold[s.ID] {
+			rc.Status = results.StatusCannotHold // the format's limit, said by the runner
+		}
 		return
 	}
 	v := inv.verify[s.ID]

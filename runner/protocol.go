@@ -146,6 +146,9 @@ type line struct {
 	// error
 	Phase   string `json:"phase"`
 	Message string `json:"message"`
+	// CannotHold marks an error line of a subject whose format cannot
+	// represent the dataset (§3.4): the case is "cannot hold", not FAILED.
+	CannotHold bool `json:"cannot_hold"`
 	// end
 	Cases  int `json:"cases"`
 	Failed int `json:"failed"`

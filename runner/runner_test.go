@@ -81,6 +81,10 @@ func fakeRunner(mode string, args []string) int {
 			emit(map[string]any{"type": "error", "case": c.ID, "phase": "setup", "message": "java.lang.OutOfMemoryError: Java heap space"})
 			continue
 		}
+		if mode == "hold-case" && c.Subject == "b" {
+			emit(map[string]any{"type": "error", "case": c.ID, "phase": "setup", "cannot_hold": true, "message": "csv: column tags: a list"})
+			continue
+		}
 		var d any
 		if c.Op != OpCopy {
 			r, err := digestArrow(filepath.Join(work, "datasets", c.Dataset, "data.arrows"))
@@ -102,7 +106,7 @@ func fakeRunner(mode string, args []string) int {
 	}
 	for round := 1; round <= 3; round++ {
 		for k, c := range cases {
-			if mode == "error-case" && c.Subject == "b" {
+			if (mode == "error-case" || mode == "hold-case") && c.Subject == "b" {
 				continue
 			}
 			ns := map[string]float64{"a": 200, "b": 100, "copy": 10}[c.Subject] * (1 + float64(round)/100)
@@ -189,6 +193,7 @@ func TestGroup(t *testing.T) {
 		{"ok", map[string]string{"a": "ok", "b": "ok", "copy": "ok"}},
 		{"wrong-digest", map[string]string{"a": "ok", "b": `verify: digest mismatch: column "id" digest 00000000000000000000000000000000, want`, "copy": "ok"}},
 		{"error-case", map[string]string{"a": "ok", "b": "java.lang.OutOfMemoryError: Java heap space (setup)", "copy": "ok"}},
+		{"hold-case", map[string]string{"a": "ok", "b": "cannot hold: csv: column tags: a list (setup)", "copy": "ok"}},
 		{"crash", map[string]string{"a": "runner crashed (exit status 134); its stderr ends: fatal error: SIGSEGV in the runtime", "b": "runner crashed", "copy": "runner crashed"}},
 		{"hang", map[string]string{"a": "runner fake wrote nothing for 2s and was stopped (a hang)", "b": "runner fake wrote nothing", "copy": "runner fake wrote nothing"}},
 		{"garbage", map[string]string{"a": "runner fake wrote not a protocol line", "b": "runner fake wrote not a protocol line", "copy": "runner fake wrote not a protocol line"}},
@@ -210,6 +215,12 @@ func TestGroup(t *testing.T) {
 				if want == "ok" {
 					if r.Status != results.StatusOK {
 						t.Errorf("%s: %s %q, want ok", s, r.Status, r.Error)
+					}
+					continue
+				}
+				if w, ok := strings.CutPrefix(want, "cannot hold: "); ok {
+					if r.Status != results.StatusCannotHold || !strings.HasPrefix(r.Error, w) {
+						t.Errorf("%s: %s %q, want cannot-hold starting %q", s, r.Status, r.Error, w)
 					}
 					continue
 				}
