@@ -304,7 +304,11 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 		if err != nil {
 			if len(o.Names) == 0 && workload.IsUnavailable(err) {
-				fmt.Fprintf(o.Log, "serbench: skipping %s: %v\n", w.Name(), err)
+				if errors.Is(err, workload.ErrNeedsInput) {
+					fmt.Fprintf(o.Log, "serbench: %s is not in this run: %s (serbench run %[1]s --input FILE)\n", w.Name(), workload.ErrNeedsInput)
+				} else {
+					fmt.Fprintf(o.Log, "serbench: skipping %s: %v\n", w.Name(), err)
+				}
 				continue
 			}
 			return nil, fmt.Errorf("%s: %w", w.Name(), err)

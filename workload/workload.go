@@ -259,6 +259,11 @@ func Usagef(format string, args ...any) error {
 // workload named skips such a workload with a message instead of failing.
 var ErrUnavailable = errors.New("unavailable on this machine")
 
+// ErrNeedsInput is wrapped, with ErrUnavailable, by the Plan error of a
+// workload that measures the user's own input and was given none: left
+// out of a run of every workload, not a fault of the machine.
+var ErrNeedsInput = errors.New("it measures a file of yours")
+
 // IsUnavailable reports whether err wraps ErrUnavailable.
 func IsUnavailable(err error) bool { return errors.Is(err, ErrUnavailable) }
 

@@ -315,7 +315,7 @@ func CheckSettings(s Settings) error {
 func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
 	s := w.s
 	if s.Input == "" {
-		return nil, &workload.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w", workload.ErrUnavailable)}
+		return nil, &workload.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w: %w", workload.ErrNeedsInput, workload.ErrUnavailable)}
 	}
 	if err := CheckSettings(s); err != nil {
 		return nil, &workload.UsageError{Err: err}
