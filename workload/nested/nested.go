@@ -269,7 +269,9 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 		switch name {
 		case "tpch":
 			load := func() ([]tpch.LineItem, error) {
-				t, err := tpch.Load(ctx, tpch.Options{Output: os.Stderr})
+				// dbgen's own progress lines are not serbench's: kept only
+				// for the error of a child that fails.
+				t, err := tpch.Load(ctx, tpch.Options{})
 				if err != nil {
 					return nil, fmt.Errorf("tpch: %w", err)
 				}
