@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
 import lzma
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 ANNOUNCED = [
@@ -99,13 +100,35 @@ def parse(spec: str | None) -> Codec:
     raise ValueError(f"unknown codec {spec}")
 
 
-def library() -> str:
+@functools.cache
+def _usable(spec: str) -> bool:
+    try:
+        parse(spec)
+    except ImportError:
+        return False
+    return True
+
+
+def usable(specs: Iterable[str]) -> list[str]:
+    """The codecs of specs this environment can apply (their library
+    imports), in order; an unknown codec is a ValueError."""
+    return [s for s in specs if _usable(s)]
+
+
+def library(specs: Iterable[str] = ANNOUNCED) -> str:
+    """The libraries that apply the codecs of specs, for hello's codec_library
+    ("" when none but none)."""
     from .versions import version
 
-    return (
-        "stdlib gzip, lzma (xz); "
-        f"zstandard {version('zstandard')} (zstd, one frame); "
-        f"lz4 {version('lz4')} (lz4.frame); "
-        f"brotli {version('brotli')}; "
-        f"cramjam {version('cramjam')} (snappy raw)"
-    )
+    names = {s.partition(":")[0] for s in specs}
+    std = [lib for lib, n in (("gzip", ("gzip",)), ("lzma (xz)", ("xz", "lzma"))) if names.intersection(n)]
+    parts = ["stdlib " + ", ".join(std)] if std else []
+    for n, lib, what in (
+        ("zstd", "zstandard", " (zstd, one frame)"),
+        ("lz4", "lz4", " (lz4.frame)"),
+        ("brotli", "brotli", ""),
+        ("snappy", "cramjam", " (snappy raw)"),
+    ):
+        if n in names:
+            parts.append(f"{lib} {version(lib)}{what}")
+    return "; ".join(parts)

@@ -105,7 +105,7 @@ def ds(request):
 def test_announced():
     assert SUBJECT.format == "protobuf" and not SUBJECT.any_schema
     assert SUBJECT.labels["backend"] == "upb"  # the wheel's C backend, not the pure-Python one
-    assert SUBJECT.version() == "7.36.2"
+    assert SUBJECT.resolved_version() == "7.36.2"
 
 
 @pytest.mark.parametrize("codec", ["none", "zstd:3"])

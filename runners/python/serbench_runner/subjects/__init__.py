@@ -1,16 +1,18 @@
-"""The subjects this runner announces, in hello order."""
+"""serbench's built-in Python subjects, declared with the kit's public API
+(serbench_runner.kit.Subject and Bound), in hello order."""
 
 from __future__ import annotations
 
+from ..cli import installed
+from ..kit import Bound, Subject
 from .arrow import PolarsParquet, PyarrowFeather, PyarrowIpc, PyarrowParquet
 from .avro import Fastavro
-from .base import Bound, Subject
 from .msgspec_ import MsgspecJson, MsgspecMsgpack
 from .protobuf_ import Protobuf
 from .rowformats import Cbor2, Msgpack, Orjson, Pyfory, StdJson
 from .textformats import PolarsCsv, PolarsNdjson, PyarrowCsv
 
-ALL = [
+ALL: list[type[Subject]] = [
     StdJson,
     Orjson,
     MsgspecJson,
@@ -30,17 +32,14 @@ ALL = [
 ]
 
 
+def builtin() -> list[Subject]:
+    """One of each subject, installed or not."""
+    return [cls() for cls in ALL]
+
+
 def available(log=None) -> dict[str, Subject]:
     """The installed subjects by name; log(msg) hears of the others."""
-    out = {}
-    for cls in ALL:
-        s = cls()
-        why = s.available()
-        if why is None:
-            out[s.name] = s
-        elif log is not None:
-            log(f"subject {s.name} not available: {why}")
-    return out
+    return {s.name: s for s in installed(builtin(), log)}
 
 
-__all__ = ["ALL", "Bound", "Subject", "available"]
+__all__ = ["ALL", "Bound", "Subject", "available", "builtin"]

@@ -11,7 +11,7 @@ import io
 import pyarrow as pa
 
 from .. import dataset, digest
-from .base import FILE_OPS, Bound, Subject, labels
+from ..kit import FILE_OPS, Bound, Subject, labels
 
 
 class _TableBound(Bound):

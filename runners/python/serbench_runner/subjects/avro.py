@@ -12,7 +12,7 @@ import io
 
 import pyarrow as pa
 
-from .base import FILE_OPS, Bound, Subject, labels
+from ..kit import FILE_OPS, Bound, Subject, labels
 
 
 def avro_name(n: str) -> str:

@@ -12,7 +12,7 @@ from typing import Optional
 
 import pyarrow as pa
 
-from .base import FILE_OPS, Bound, Subject, labels
+from ..kit import FILE_OPS, Bound, Subject, labels
 
 
 def _attr(name: str, i: int) -> str:

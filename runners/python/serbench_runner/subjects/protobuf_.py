@@ -30,7 +30,7 @@ import os
 
 import pyarrow as pa
 
-from .base import FILE_OPS, Bound, Subject, labels
+from ..kit import FILE_OPS, Bound, Subject, labels
 
 ENV = "SERBENCH_PROTOBUF_DESCRIPTORS"
 

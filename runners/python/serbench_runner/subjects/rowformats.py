@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import io
 import json
+import platform
 
 from .. import wire
+from ..kit import FILE_OPS, Bound, Subject, labels
 from ..projection import rows_projector
-from .base import FILE_OPS, Bound, Subject, labels
 
 
 class _Fixed(Bound):
@@ -77,12 +78,8 @@ class StdJson(_FileRowSubject):
     name = "json"
     format = "json"
     library = "python"  # the standard library: the interpreter's version
+    version = platform.python_version()
     labels = labels(query="full decode, then projection", model="dict rows", timestamps="ISO 8601 strings", binary="base64", decimals="strings")
-
-    def version(self):
-        import platform
-
-        return platform.python_version()
 
     def bind(self, schema):
         fix = wire.rows_fixer(schema, wire.json_leaf)

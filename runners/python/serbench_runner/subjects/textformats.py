@@ -14,8 +14,8 @@ import re
 
 import pyarrow as pa
 
+from ..kit import Subject, labels
 from .arrow import _TableBound
-from .base import Subject, labels
 
 
 def _is_nested(t: pa.DataType) -> bool:
