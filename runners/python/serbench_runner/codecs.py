@@ -84,7 +84,9 @@ def parse(spec: str | None) -> Codec:
         import brotli
 
         lv = _level(spec, level, 5, 0, 11)
-        return Codec(spec, lambda b: brotli.compress(b, quality=lv), brotli.decompress)
+        # brotli takes only a C-contiguous buffer: a memoryview of the
+        # encoded bytes (of a pyarrow Buffer too), no copy.
+        return Codec(spec, lambda b: brotli.compress(memoryview(b), quality=lv), brotli.decompress)
     if name == "snappy":
         if level is not None:
             raise ValueError(f"codec {spec}: snappy takes no level")
