@@ -23,9 +23,12 @@ public final class Versions {
 
   private Versions() {}
 
-  /** The version of {@code group:artifact}. */
+  /** The version of {@code group:artifact}; {@code unknown} when neither source has one. */
   public static String of(String ga) {
-    int c = ga.indexOf(':');
+    int c = ga == null ? -1 : ga.indexOf(':');
+    if (c <= 0 || c == ga.length() - 1) {
+      return "unknown";
+    }
     String path = "/META-INF/maven/" + ga.substring(0, c) + "/" + ga.substring(c + 1) + "/pom.properties";
     try (InputStream in = Versions.class.getResourceAsStream(path)) {
       if (in != null) {
@@ -42,6 +45,7 @@ public final class Versions {
     return PINNED.getProperty(ga, "unknown");
   }
 
+  /** The version of this runner (and of the kit: the Maven project's version). */
   public static String runner() {
     return PINNED.getProperty("runner", "unknown");
   }

@@ -15,7 +15,7 @@ import dev.serbench.runner.digest.Digest;
 import dev.serbench.runner.digest.Nav;
 import dev.serbench.runner.subjects.ParallelSubject;
 import dev.serbench.runner.subjects.ProtobufSubject;
-import dev.serbench.runner.subjects.Subject;
+import dev.serbench.runner.kit.Subject;
 import dev.serbench.runner.subjects.Subjects;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;

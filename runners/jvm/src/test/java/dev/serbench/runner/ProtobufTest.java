@@ -11,7 +11,7 @@ import dev.serbench.runner.digest.Digest;
 import dev.serbench.runner.digest.Nav;
 import dev.serbench.runner.measure.Codec;
 import dev.serbench.runner.subjects.ProtobufSubject;
-import dev.serbench.runner.subjects.Subject;
+import dev.serbench.runner.kit.Subject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,26 +1,46 @@
-package dev.serbench.runner.subjects;
+package dev.serbench.runner.kit;
 
 import dev.serbench.runner.arrow.Dataset;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A schema-less subject whose native objects are the generic rows themselves (a
- * {@code java.util.List} of {@code LinkedHashMap}), encoded as one sequence value. A query
- * decodes everything (a row format has no other way) and the digest reads the projected columns.
+ * A subject that writes only {@link #encode} and {@link #decode}: its native objects are the
+ * dataset's rows in the kit's generic model (a {@code java.util.List} of one {@code
+ * LinkedHashMap<String,Object>} per row, see {@link dev.serbench.runner.arrow.Dataset}), built
+ * outside timing; {@code encode} turns them into bytes and {@code decode} builds rows back from
+ * bytes, which the digest reads through {@link #nav()} (by default: {@code Map} by field name,
+ * {@code Object[]} by position, {@code List} or {@code Object[]} as lists, leaves as the generic
+ * model's values). A query decodes everything (a row format has no other way) and the digest
+ * reads the projected columns.
+ *
+ * <pre>{@code
+ * final class Mine extends GenericSubject {
+ *   Mine() { super("mine", "mine-format", "org.example:mine", Kit.labels("codegen", "no")); }
+ *   public byte[] encode(List<Map<String, Object>> rows) throws Exception { ... }
+ *   public List<?> decode(byte[] bytes) throws Exception { ... }
+ * }
+ * }</pre>
  */
 public abstract class GenericSubject implements Subject {
   private final String name;
   private final String format;
   private final String library;
+  private final String version;
   private final Map<String, String> labels;
 
+  /** A subject whose version is {@link Subject#version()}'s default (the library's pom.properties). */
   protected GenericSubject(String name, String format, String library, Map<String, String> labels) {
+    this(name, format, library, null, labels);
+  }
+
+  /** A subject of {@code library} at {@code version} (null: {@link Subject#version()}'s default). */
+  protected GenericSubject(String name, String format, String library, String version, Map<String, String> labels) {
     this.name = name;
     this.format = format;
     this.library = library;
+    this.version = version;
     this.labels = labels;
   }
 
@@ -37,6 +57,11 @@ public abstract class GenericSubject implements Subject {
   @Override
   public String library() {
     return library;
+  }
+
+  @Override
+  public String version() {
+    return version != null ? version : Subject.super.version();
   }
 
   @Override
@@ -63,9 +88,9 @@ public abstract class GenericSubject implements Subject {
     throw new UnsupportedOperationException("import");
   }
 
-  /** How the digest reads {@link #readFile}'s rows. */
+  /** How the digest reads {@link #readFile}'s rows (by default as {@link #nav()} does). */
   protected dev.serbench.runner.digest.Nav fileNav() {
-    return FileValues.NAV;
+    return nav();
   }
 
   @Override
@@ -73,19 +98,19 @@ public abstract class GenericSubject implements Subject {
     return labels;
   }
 
-  static Map<String, String> labels(String... kv) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (int i = 0; i < kv.length; i += 2) {
-      m.put(kv[i], kv[i + 1]);
-    }
-    return m;
+  /** {@link Kit#labels(String...)}, for a subclass's constructor. */
+  protected static Map<String, String> labels(String... kv) {
+    return Kit.labels(kv);
   }
 
-  /** Encodes the rows. */
-  protected abstract byte[] write(List<Map<String, Object>> rows) throws Exception;
+  /** Encodes the rows (the timed encode; the case's codec compresses what it returns). */
+  public abstract byte[] encode(List<Map<String, Object>> rows) throws Exception;
 
-  /** Decodes rows. */
-  protected abstract List<?> read(byte[] bytes) throws Exception;
+  /**
+   * Decodes rows from bytes {@link #encode} wrote (the timed decode): every value built, as the
+   * library's own objects that {@link #nav()} reads.
+   */
+  public abstract List<?> decode(byte[] bytes) throws Exception;
 
   /** How the digest reads this subject's decoded objects. */
   protected dev.serbench.runner.digest.Nav nav() {
@@ -104,17 +129,17 @@ public abstract class GenericSubject implements Subject {
       @Override
       @SuppressWarnings("unchecked")
       public byte[] encode(Object natives) throws Exception {
-        return s.write((List<Map<String, Object>>) natives);
+        return s.encode((List<Map<String, Object>>) natives);
       }
 
       @Override
       public Object decode(byte[] bytes) throws Exception {
-        return s.read(bytes);
+        return s.decode(bytes);
       }
 
       @Override
       public Object query(byte[] bytes, Projection p) throws Exception {
-        return s.read(bytes);
+        return s.decode(bytes);
       }
 
       @Override

@@ -1,4 +1,4 @@
-package dev.serbench.runner.subjects;
+package dev.serbench.runner.kit;
 
 import dev.serbench.runner.digest.Digest;
 import java.util.ArrayList;

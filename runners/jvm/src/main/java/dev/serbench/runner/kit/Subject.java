@@ -1,13 +1,20 @@
-package dev.serbench.runner.subjects;
+package dev.serbench.runner.kit;
 
+import dev.serbench.runner.Versions;
 import dev.serbench.runner.arrow.Dataset;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** A serialization library measured by the runner, bound per dataset. */
+/**
+ * A serialization library measured by a runner, bound per dataset: what the built-in runner's
+ * subjects implement and what {@link Kit#main} runs. Most subjects extend {@link GenericSubject}
+ * and write only its {@code encode} and {@code decode}; implement this interface directly for
+ * native objects of your own ({@link Bound#prepare}), a query, or a decode that must release
+ * what it built.
+ */
 public interface Subject {
-  /** The name announced in hello (unique within the runner). */
+  /** The name announced in hello (unique within the runner; not {@code copy}). */
   String name();
 
   /** The format's name. */
@@ -15,6 +22,15 @@ public interface Subject {
 
   /** The library as {@code group:artifact}. */
   String library();
+
+  /**
+   * The library's resolved version: by default the version in the library's own {@code
+   * META-INF/maven/GROUP/ARTIFACT/pom.properties} on the class path (what a jar built by Maven, or
+   * a shaded jar, carries), else the one the built-in runner pins, else {@code unknown}.
+   */
+  default String version() {
+    return Versions.of(library());
+  }
 
   /** The ops it supports (encode, decode, query). */
   default List<String> ops() {
@@ -29,7 +45,10 @@ public interface Subject {
     return true;
   }
 
-  /** serbench's fairness labels. */
+  /**
+   * serbench's fairness labels ({@code codegen}, {@code reuse}, {@code zero_copy}, …) as strings;
+   * {@link Kit#labels} makes the map.
+   */
   Map<String, String> labels();
 
   /** Binds the subject to a dataset's schema; {@code tmp} is WORK/tmp (may be null in tests). */

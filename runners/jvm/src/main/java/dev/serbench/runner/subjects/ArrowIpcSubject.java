@@ -4,6 +4,8 @@ import dev.serbench.runner.arrow.Arrow;
 import dev.serbench.runner.arrow.ArrowRows;
 import dev.serbench.runner.arrow.ArrowWrite;
 import dev.serbench.runner.arrow.Dataset;
+import dev.serbench.runner.kit.Kit;
+import dev.serbench.runner.kit.Subject;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.Channels;
@@ -49,7 +51,7 @@ public final class ArrowIpcSubject implements Subject {
 
   @Override
   public Map<String, String> labels() {
-    return GenericSubject.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
+    return Kit.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
         "model", "VectorSchemaRoot (columnar)", "layout", "columnar");
   }
 

@@ -2,6 +2,9 @@ package dev.serbench.runner.subjects;
 
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.Kit;
+import dev.serbench.runner.kit.Projection;
+import dev.serbench.runner.kit.Subject;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,7 +72,7 @@ public final class AvroSubject implements Subject {
 
   @Override
   public Map<String, String> labels() {
-    return GenericSubject.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
+    return Kit.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
         "model", "GenericRecord (schema derived from Arrow)", "framing", "count + binary datums");
   }
 

@@ -8,6 +8,9 @@ import clojure.lang.PersistentHashMap;
 import clojure.lang.PersistentVector;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.Kit;
+import dev.serbench.runner.kit.Projection;
+import dev.serbench.runner.kit.Subject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,7 +59,7 @@ public final class EdnSubject implements Subject {
 
   @Override
   public Map<String, String> labels() {
-    return GenericSubject.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
+    return Kit.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
         "model", "Clojure persistent maps (keyword keys) and vectors");
   }
 

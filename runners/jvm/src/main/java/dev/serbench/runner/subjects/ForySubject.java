@@ -1,5 +1,6 @@
 package dev.serbench.runner.subjects;
 
+import dev.serbench.runner.kit.GenericSubject;
 import java.util.List;
 import java.util.Map;
 import org.apache.fory.Fory;
@@ -24,12 +25,12 @@ public final class ForySubject extends GenericSubject {
   }
 
   @Override
-  protected byte[] write(List<Map<String, Object>> rows) {
+  public byte[] encode(List<Map<String, Object>> rows) {
     return fory.serialize(rows);
   }
 
   @Override
-  protected List<?> read(byte[] bytes) {
+  public List<?> decode(byte[] bytes) {
     return (List<?>) fory.deserialize(bytes);
   }
 }

@@ -1,5 +1,6 @@
 package dev.serbench.runner.subjects;
 
+import dev.serbench.runner.kit.GenericSubject;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -20,7 +21,7 @@ public final class FressianSubject extends GenericSubject {
   }
 
   @Override
-  protected byte[] write(List<Map<String, Object>> rows) throws Exception {
+  public byte[] encode(List<Map<String, Object>> rows) throws Exception {
     ByteArrayOutputStream bos = new ByteArrayOutputStream(4096);
     FressianWriter w = new FressianWriter(bos);
     w.writeObject(rows);
@@ -29,7 +30,7 @@ public final class FressianSubject extends GenericSubject {
   }
 
   @Override
-  protected List<?> read(byte[] bytes) throws Exception {
+  public List<?> decode(byte[] bytes) throws Exception {
     FressianReader r = new FressianReader(new ByteArrayInputStream(bytes));
     return (List<?>) r.readObject();
   }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.GenericSubject;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -57,12 +58,12 @@ public final class JacksonSubject extends GenericSubject {
   }
 
   @Override
-  protected byte[] write(List<Map<String, Object>> rows) throws Exception {
+  public byte[] encode(List<Map<String, Object>> rows) throws Exception {
     return writer.writeValueAsBytes(rows);
   }
 
   @Override
-  protected List<?> read(byte[] bytes) throws Exception {
+  public List<?> decode(byte[] bytes) throws Exception {
     return reader.readValue(bytes);
   }
 

@@ -3,6 +3,7 @@ package dev.serbench.runner.subjects;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import dev.serbench.runner.kit.GenericSubject;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,14 +30,14 @@ public final class KryoSubject extends GenericSubject {
   }
 
   @Override
-  protected byte[] write(List<Map<String, Object>> rows) {
+  public byte[] encode(List<Map<String, Object>> rows) {
     Output out = new Output(4096, -1);
     kryo.writeObject(out, rows);
     return out.toBytes();
   }
 
   @Override
-  protected List<?> read(byte[] bytes) {
+  public List<?> decode(byte[] bytes) {
     return kryo.readObject(new Input(bytes), ArrayList.class);
   }
 }

@@ -1,5 +1,7 @@
 package dev.serbench.runner.subjects;
 
+import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.GenericSubject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -25,11 +27,16 @@ public final class MsgpackSubject extends GenericSubject {
   }
 
   @Override
-  protected byte[] write(List<Map<String, Object>> rows) throws Exception {
+  public byte[] encode(List<Map<String, Object>> rows) throws Exception {
     MessageBufferPacker p = MessagePack.newDefaultBufferPacker();
     pack(p, rows);
     p.close();
     return p.toByteArray();
+  }
+
+  @Override
+  protected Nav fileNav() {
+    return FileValues.NAV;
   }
 
   @Override
@@ -104,7 +111,7 @@ public final class MsgpackSubject extends GenericSubject {
   }
 
   @Override
-  protected List<?> read(byte[] bytes) throws Exception {
+  public List<?> decode(byte[] bytes) throws Exception {
     try (MessageUnpacker u = MessagePack.newDefaultUnpacker(bytes)) {
       return (List<?>) unpack(u);
     }

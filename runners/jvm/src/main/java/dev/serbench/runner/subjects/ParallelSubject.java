@@ -1,6 +1,7 @@
 package dev.serbench.runner.subjects;
 
 import dev.serbench.runner.arrow.Dataset;
+import dev.serbench.runner.kit.Subject;
 import dev.serbench.runner.measure.Loop;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -53,6 +54,11 @@ public final class ParallelSubject implements Subject {
   @Override
   public String library() {
     return base.library();
+  }
+
+  @Override
+  public String version() {
+    return base.version();
   }
 
   @Override

@@ -2,6 +2,9 @@ package dev.serbench.runner.subjects;
 
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.Kit;
+import dev.serbench.runner.kit.Projection;
+import dev.serbench.runner.kit.Subject;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -63,7 +66,7 @@ public final class ParquetSubject implements Subject {
 
   @Override
   public Map<String, String> labels() {
-    return GenericSubject.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
+    return Kit.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
         "model", "Avro GenericRecord via parquet-avro", "layout", "columnar", "file", "in memory",
         "page_compression", "none");
   }

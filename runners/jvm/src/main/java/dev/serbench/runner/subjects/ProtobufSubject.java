@@ -12,6 +12,9 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.Kit;
+import dev.serbench.runner.kit.Projection;
+import dev.serbench.runner.kit.Subject;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -77,7 +80,7 @@ public final class ProtobufSubject implements Subject {
 
   @Override
   public Map<String, String> labels() {
-    return GenericSubject.labels("codegen", "yes", "reuse", "no", "zero_copy", "no", "time_precision", "us",
+    return Kit.labels("codegen", "yes", "reuse", "no", "zero_copy", "no", "time_precision", "us",
         "model", "generated message classes (protoc " + dev.serbench.runner.Versions.of("com.google.protobuf:protobuf-java") + ")",
         "framing", "length-delimited records", "schemas", "tpch LineItem, media Record, userevents Record");
   }

@@ -1,5 +1,6 @@
 package dev.serbench.runner.subjects;
 
+import dev.serbench.runner.kit.Subject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.serbench.runner.tools;
 import dev.serbench.runner.arrow.ArrowFiles;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.arrow.SampleData;
-import dev.serbench.runner.subjects.Subject;
+import dev.serbench.runner.kit.Subject;
 import dev.serbench.runner.subjects.Subjects;
 import java.io.OutputStream;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import dev.serbench.runner.arrow.ArrowFiles;
 import dev.serbench.runner.arrow.ArrowRows;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.arrow.SampleData;
-import dev.serbench.runner.subjects.Subject;
+import dev.serbench.runner.kit.Subject;
 import dev.serbench.runner.subjects.Subjects;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
