@@ -249,7 +249,7 @@ public final class Kit {
         "os", System.getProperty("os.name", "").toLowerCase(Locale.ROOT),
         "arch", arch,
         "alloc", Loop.allocSupported() ? "thread" : "none",
-        "kit_version", Versions.runner(),
+        "runner_version", Versions.runner(),
         "subjects", ds);
   }
 
