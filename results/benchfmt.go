@@ -62,9 +62,11 @@ func writeBenchfmtRun(bw *benchfmt.Writer, run *Run) error {
 			if c.BytesPerOp > 0 && s.NsPerOp > 0 {
 				vals = append(vals, benchfmt.Value{Value: float64(c.BytesPerOp) * 1e3 / s.NsPerOp, Unit: "MB/s"})
 			}
-			vals = append(vals,
-				benchfmt.Value{Value: s.BytesPerOp, Unit: "B/op"},
-				benchfmt.Value{Value: s.AllocsPerOp, Unit: "allocs/op"})
+			if !c.NoAllocs {
+				vals = append(vals,
+					benchfmt.Value{Value: s.BytesPerOp, Unit: "B/op"},
+					benchfmt.Value{Value: s.AllocsPerOp, Unit: "allocs/op"})
+			}
 			if s.VsBaseline > 0 {
 				vals = append(vals, benchfmt.Value{Value: s.VsBaseline, Unit: UnitVsBaseline})
 			}

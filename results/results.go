@@ -269,6 +269,11 @@ type Case struct {
 	Error string `json:"error,omitempty"`
 	// BytesPerOp is the payload size one op processes, for MB/s.
 	BytesPerOp int64 `json:"bytes_per_op,omitempty"`
+	// NoAllocs says the runtime that measured the case counts no
+	// allocations (a runner whose hello says alloc none): its samples'
+	// B/op and allocs/op are not measured, and no summary, table or
+	// benchstat line shows them as 0.
+	NoAllocs bool `json:"no_allocs,omitempty"`
 	// Metrics are fixed properties of the case measured once, such as
 	// the serialized size.
 	Metrics map[string]float64 `json:"metrics,omitempty"`

@@ -52,8 +52,10 @@ func (c *Case) Summarize() {
 	cols := map[string][]float64{}
 	for _, s := range c.Samples {
 		cols[UnitNsPerOp] = append(cols[UnitNsPerOp], s.NsPerOp)
-		cols[UnitBytesPerOp] = append(cols[UnitBytesPerOp], s.BytesPerOp)
-		cols[UnitAllocsPerOp] = append(cols[UnitAllocsPerOp], s.AllocsPerOp)
+		if !c.NoAllocs {
+			cols[UnitBytesPerOp] = append(cols[UnitBytesPerOp], s.BytesPerOp)
+			cols[UnitAllocsPerOp] = append(cols[UnitAllocsPerOp], s.AllocsPerOp)
+		}
 		if c.BytesPerOp > 0 && s.NsPerOp > 0 {
 			cols[UnitMBPerS] = append(cols[UnitMBPerS], float64(c.BytesPerOp)*1e3/s.NsPerOp)
 		}

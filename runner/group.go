@@ -358,7 +358,7 @@ func (g *Group) record(rc *results.Case, s Case, inv *invocation) {
 		rc.Samples = append(rc.Samples, sm)
 	}
 	if inv.hello != nil && inv.hello.Alloc != "thread" && inv.hello.Alloc != "process" {
-		rc.Notes = append(rc.Notes, "allocations not measured by this runtime (B/op shows 0)")
+		rc.NoAllocs = true // shown as "–", never as 0 B/op
 	}
 }
 

@@ -47,7 +47,11 @@ func fakeRunner(mode string, args []string) int {
 	if mode == "protocol2" {
 		protocol = 2
 	}
-	emit(map[string]any{"type": "hello", "protocol": protocol, "runner": "fake", "language": "go-fake", "runtime": "fake", "runtime_version": "1", "alloc": "process",
+	alloc := "process"
+	if mode == "no-alloc" {
+		alloc = "none"
+	}
+	emit(map[string]any{"type": "hello", "protocol": protocol, "runner": "fake", "language": "go-fake", "runtime": "fake", "runtime_version": "1", "alloc": alloc,
 		"subjects": []map[string]any{{"name": "plain", "format": "arrow", "library": "fake", "version": "1", "ops": []string{"decode"}, "codecs": []string{"none"}}}})
 	if len(args) == 0 || args[0] == "hello" {
 		emit(map[string]any{"type": "end", "cases": 0, "failed": 0})
@@ -291,5 +295,29 @@ func TestHello(t *testing.T) {
 	r.Command = []string{filepath.Join(t.TempDir(), "no-such-runner")}
 	if _, err := r.Hello(context.Background()); err == nil {
 		t.Error("hello of a missing runner: no error")
+	}
+}
+
+// TestNoAllocs: a runner whose hello says alloc none gets cases whose
+// B/op and allocs/op are absent (shown "–"), never 0.
+func TestNoAllocs(t *testing.T) {
+	_, cases := fakeGroup(t, "no-alloc")
+	rs, err := bench.MeasureGroup(context.Background(), cases, bench.Options{Count: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if !r.OK() {
+			t.Fatalf("%s: %s", r.FullName(), r.Error)
+		}
+		r.Summarize()
+		if !r.NoAllocs {
+			t.Errorf("%s: NoAllocs not set", r.FullName())
+		}
+		for _, u := range []string{results.UnitBytesPerOp, results.UnitAllocsPerOp} {
+			if _, ok := r.Stat(u); ok {
+				t.Errorf("%s: has a %s summary", r.FullName(), u)
+			}
+		}
 	}
 }
