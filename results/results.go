@@ -47,13 +47,6 @@ const (
 // StatusCannotHold, not FAILED. Test for it with errors.Is.
 var ErrCannotHold = errors.New("cannot hold this data")
 
-// KnownBug starts the part of a FAILED case's error that names a measured
-// library's published defect (its upstream issue): the report lists the
-// case as failed with the reason, and a run's exit status does not count
-// it — a library serbench measures being wrong is a finding, not a failure
-// of the run. The text after it names the issue.
-const KnownBug = "known library bug: "
-
 // Standard units. Custom metrics use their own unit names, following the
 // Go benchmark format convention ("serialized-B", "ratio-%" …).
 const (

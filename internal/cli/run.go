@@ -19,7 +19,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/runner"
@@ -393,18 +392,15 @@ func (a *app) stopOnSignal(parent context.Context, results string) (context.Cont
 }
 
 // failedError is the error (exit status 1) of a run with FAILED cases, or
-// nil. A case that failed because its format cannot hold the data (nested
-// columns in CSV, NaN in JSON) is a documented answer, not a failure; nor
-// is an interop cell, a measured library's published bug
-// (results.KnownBug) or a skipped case (a peer not installed).
+// nil: every FAILED case counts (isFailure), as the summary counts them. A
+// case whose format cannot hold the data (nested columns in CSV, NaN in
+// JSON) has a status of its own, a documented answer; an interop cell
+// another language cannot read is a finding of the matrix; a skipped case
+// is a peer not installed.
 func failedError(r *results.Run) error {
 	var failed []*results.Case
 	for i := range r.Cases {
-		c := &r.Cases[i]
-		// A format that cannot hold the data, a file another language
-		// cannot read (an interop cell) or a measured library's published
-		// bug is a finding, not a failure.
-		if c.Failed() && !strings.Contains(c.Error, results.KnownBug) && c.Labels.Get("op") != interop.OpInterop {
+		if c := &r.Cases[i]; isFailure(c) {
 			failed = append(failed, c)
 		}
 	}

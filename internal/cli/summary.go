@@ -67,13 +67,17 @@ func writeTextTable(w interface{ Write([]byte) (int, error) }, t *table.Table) {
 // countLine says how a workload's cases ended: "12 cases: 11 ok (2 noisy),
 // 1 skipped".
 func countLine(cases []*results.Case) string {
-	ok, failed, skipped, noisy := 0, 0, 0, 0
+	ok, failed, skipped, noisy, hold, cells := 0, 0, 0, 0, 0, 0
 	for _, c := range cases {
 		switch {
 		case c.Skipped():
 			skipped++
-		case !c.OK():
+		case c.CannotHold():
+			hold++
+		case isFailure(c):
 			failed++
+		case !c.OK():
+			cells++ // an interop cell another language cannot read
 		default:
 			ok++
 			if c.Noisy {
@@ -86,7 +90,13 @@ func countLine(cases []*results.Case) string {
 		s += fmt.Sprintf(" (%d noisy)", noisy)
 	}
 	if failed > 0 {
-		s += fmt.Sprintf(", %d failed", failed)
+		s += fmt.Sprintf(", %d FAILED", failed)
+	}
+	if hold > 0 {
+		s += fmt.Sprintf(", %d cannot hold the data", hold)
+	}
+	if cells > 0 {
+		s += fmt.Sprintf(", %d interop ✗", cells)
 	}
 	if skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", skipped)
@@ -99,4 +109,11 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// isFailure reports whether c FAILED: the cases the exit status and the
+// summary count, every one of them (not an interop cell, whose ✗ is the
+// matrix's finding).
+func isFailure(c *results.Case) bool {
+	return c.Failed() && c.Labels.Get(results.OpLabel) != results.OpInterop
 }
