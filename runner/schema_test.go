@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/serbench/serbench/codec"
 )
 
 // goldenLines reads a JSON Lines file of testdata/protocol.
@@ -85,5 +88,33 @@ func TestWorkFilesMatchSchema(t *testing.T) {
 		if err := Validate("case", []byte(l)); err != nil {
 			t.Errorf("cases.jsonl:%d: %v\n%s", i+1, err, l)
 		}
+	}
+}
+
+// TestSchemaCodecs: the schema's codec names are serbench's codecs, none
+// more, none fewer — the one list every runner is checked against.
+func TestSchemaCodecs(t *testing.T) {
+	var doc struct {
+		Defs struct {
+			Codec struct {
+				Pattern string `json:"pattern"`
+			} `json:"codec"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(ProtocolSchema(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Defs.Codec.Pattern
+	names, ok := strings.CutPrefix(p, "^(")
+	names, ok2 := strings.CutSuffix(names, ")(:-?[0-9]+)?$")
+	if !ok || !ok2 {
+		t.Fatalf("codec pattern %q is not ^(a|b|…)(:-?[0-9]+)?$", p)
+	}
+	got := strings.Split(names, "|")
+	want := codec.Default().Names() // "none" among them
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the schema's codecs %v, serbench's %v", got, want)
 	}
 }

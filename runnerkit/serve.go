@@ -95,7 +95,7 @@ func (s *server) hello() {
 	for _, sub := range s.subjects {
 		d := describe(sub)
 		subs = append(subs, map[string]any{"name": sub.Name(), "format": d.Format, "library": d.Library, "version": d.Version,
-			"ops": []string{runner.OpEncode, runner.OpDecode}, "codecs": append([]string{"none"}, s.codecs.Names()...),
+			"ops": []string{runner.OpEncode, runner.OpDecode}, "codecs": s.codecs.Names(),
 			"codec_library": "serbench's Go codecs (github.com/klauspost/compress and others)", "labels": d.Labels})
 	}
 	s.emit(map[string]any{"type": "hello", "protocol": runner.Protocol, "runner": s.name, "language": "go",
