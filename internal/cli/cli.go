@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/data"
 	"github.com/serbench/serbench/workload/envelope"
@@ -42,20 +43,39 @@ type exitError struct {
 func (e exitError) Error() string { return e.err.Error() }
 func (e exitError) Unwrap() error { return e.err }
 
-// Workloads returns every workload serbench knows, in run order, saying
-// what they tell before measuring on os.Stderr.
-func Workloads() workload.Set { return workloadsLogging(os.Stderr) }
+// Subjects returns a registry holding every built-in Go subject of the
+// workloads that take theirs from one, registered by each workload's
+// Register function.
+func Subjects() (*subject.Registry, error) {
+	r := subject.NewRegistry()
+	for _, register := range []func(*subject.Registry) error{
+		features.Register,
+		records.Register,
+		envelope.Register,
+		data.Register,
+	} {
+		if err := register(r); err != nil {
+			return nil, fmt.Errorf("built-in subjects: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// Workloads returns every workload serbench knows, in run order, measuring
+// the subjects of reg and saying what they tell before measuring on
+// os.Stderr.
+func Workloads(reg *subject.Registry) workload.Set { return workloadsLogging(os.Stderr, reg) }
 
 // workloadsLogging is Workloads with the data workload's schema printed on
 // log.
-func workloadsLogging(log io.Writer) workload.Set {
+func workloadsLogging(log io.Writer, reg *subject.Registry) workload.Set {
 	return workload.Set{
-		features.New(),
-		records.New(),
-		envelope.New(),
+		features.New().WithSubjects(reg),
+		records.New().WithSubjects(reg),
+		envelope.New().WithSubjects(reg),
 		pgscan.New(),
 		nested.New(),
-		data.New().WithLog(log),
+		data.New().WithLog(log).WithSubjects(reg),
 	}
 }
 
@@ -76,7 +96,12 @@ type app struct {
 // Main runs the command line with args (without the program name) and
 // returns the process exit status.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return mainWith(ctx, args, stdout, stderr, workloadsLogging(stderr))
+	reg, err := Subjects()
+	if err != nil {
+		fmt.Fprintf(stderr, "serbench: %v\n", err)
+		return ExitFailure
+	}
+	return mainWith(ctx, args, stdout, stderr, workloadsLogging(stderr, reg))
 }
 
 // mainWith is Main with the set of workloads it knows.

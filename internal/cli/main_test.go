@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 )
@@ -15,7 +16,12 @@ const forkChildEnv = "SERBENCH_CLI_TEST_FORK"
 // was given instead of the tests.
 func TestMain(m *testing.M) {
 	if os.Getenv(forkChildEnv) == "1" {
-		ws := Workloads()
+		reg, err := Subjects()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		ws := Workloads(reg)
 		if os.Getenv(hangEnv) == "1" {
 			ws = append(ws, hangWorkload{})
 		}

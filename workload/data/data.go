@@ -40,7 +40,10 @@ import (
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/filecase"
 )
 
 // Name is the workload's CLI name.
@@ -122,6 +125,8 @@ type Settings struct {
 
 // Workload is the data workload.
 type Workload struct {
+	// reg holds the subjects (nil: the built-in formats).
+	reg *subject.Registry
 	// s holds the input settings: the command line's flags (AddFlags) or
 	// those given to NewWith.
 	s Settings
@@ -147,6 +152,36 @@ func (w *Workload) WithLog(log io.Writer) *Workload {
 	w.log = log
 	return w
 }
+
+// WithSubjects sets the registry whose data subjects the workload measures
+// (Register adds the built-in ones to r) and returns w.
+func (w *Workload) WithSubjects(r *subject.Registry) *Workload {
+	w.reg = r
+	return w
+}
+
+// Subject is the shape of a data subject: a schema-driven format of record
+// batches, bound to the input's Arrow schema (an error wrapping
+// results.ErrCannotHold when it cannot hold it).
+type Subject = filecase.Subject[arrow.RecordBatch]
+
+// Register adds the built-in formats (format/dynamic's constructors) to r.
+func Register(r *subject.Registry) error { return subject.Add(r, Name, builtin()...) }
+
+// builtin returns format/dynamic's formats as subjects.
+func builtin() []Subject {
+	var ss []Subject
+	for _, c := range dynamic.Constructors() {
+		ss = append(ss, Subject{
+			Desc: results.Descriptor{Key: filecase.LabelFormat, Name: c.Name, Role: results.RoleSubject, Tags: []string{dynamic.LabelSchemaDriven}},
+			Bind: func(schema *arrow.Schema) (dynamic.Format, error) { return c.New(schema, dynamic.Options{}) },
+		})
+	}
+	return ss
+}
+
+// subjects returns the subjects the workload measures.
+func (w *Workload) subjects() ([]Subject, error) { return subject.Of(w.reg, Name, builtin) }
 
 // AddFlags implements workload.Options: --input and its companions.
 func (w *Workload) AddFlags(fl *pflag.FlagSet) {
@@ -179,7 +214,7 @@ func (w *Workload) CheckFlags(named, set bool) error {
 		}
 		w.s.InferRows = n
 	}
-	if err := CheckSettings(w.s); err != nil {
+	if err := checkSettings(w.s, w.Subjects()); err != nil {
 		return &workload.UsageError{Err: err}
 	}
 	return nil
@@ -194,9 +229,12 @@ func (*Workload) Description() string {
 }
 
 // Subjects implements workload.Workload: the schema-driven formats.
-func (*Workload) Subjects() []string { return FormatNames() }
+func (w *Workload) Subjects() []string {
+	ss, _ := w.subjects()
+	return subject.Names(ss)
+}
 
-// FormatNames lists the formats the workload can measure, in report order.
+// FormatNames lists the built-in formats, in report order.
 func FormatNames() []string {
 	var out []string
 	for _, c := range dynamic.Constructors() {
@@ -280,7 +318,10 @@ func inferRowsText(n int) string {
 
 // CheckSettings validates the settings s (sample, limit, formats, codecs)
 // without reading the input; CheckFlags calls it before anything runs.
-func CheckSettings(s Settings) error {
+func CheckSettings(s Settings) error { return checkSettings(s, FormatNames()) }
+
+// checkSettings is CheckSettings with names the valid formats.
+func checkSettings(s Settings, names []string) error {
 	if _, err := ParseSample(s.Sample); err != nil {
 		return err
 	}
@@ -292,7 +333,6 @@ func CheckSettings(s Settings) error {
 			return err
 		}
 	}
-	names := FormatNames()
 	for _, f := range s.Formats {
 		if !slices.Contains(names, f) {
 			return fmt.Errorf("--formats: unknown format %q (valid: %s)", f, strings.Join(names, ", "))
@@ -317,8 +357,12 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	if s.Input == "" {
 		return nil, &workload.UsageError{Err: fmt.Errorf("needs --input FILE (serbench run data --input events.jsonl): %w: %w", workload.ErrNeedsInput, workload.ErrUnavailable)}
 	}
-	if err := CheckSettings(s); err != nil {
+	if err := checkSettings(s, w.Subjects()); err != nil {
 		return nil, &workload.UsageError{Err: err}
+	}
+	ss, err := w.subjects()
+	if err != nil {
+		return nil, fmt.Errorf("data: %w", err)
 	}
 	smp, _ := ParseSample(s.Sample)
 	limit := s.Limit
@@ -338,7 +382,7 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		fmt.Fprintf(w.log, "serbench: data: %s\n", in.summary())
 		fmt.Fprint(w.log, userdata.FormatSchema(in.schema, in.notes))
 	}
-	p, err := newPlan(ctx, in, cfg, s, w.log)
+	p, err := newPlan(ctx, in, cfg, s, w.log, ss)
 	if err != nil {
 		in.release()
 		return nil, err

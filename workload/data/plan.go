@@ -276,8 +276,8 @@ func projectionNote(p *pair) string {
 // newPlan builds the cases of every format × codec for the input. A format
 // that combines with none of the codecs (Parquet takes codec none only) is
 // not measured: it says why in its descriptor and, when log is not nil, on
-// log.
-func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, log io.Writer) (*workload.Plan, error) {
+// log. subjects are the formats to measure, in report order.
+func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, log io.Writer, subjects []Subject) (*workload.Plan, error) {
 	codecs := codec.Default()
 	cnames := s.Codecs
 	if len(cnames) == 0 {
@@ -309,18 +309,18 @@ func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, lo
 	var cases []bench.Case
 	var descs []results.Descriptor
 	var used []codec.Codec
-	for _, ctor := range dynamic.Constructors() {
-		if len(s.Formats) > 0 && !slices.Contains(s.Formats, ctor.Name) || !cfg.WantSubject(ctor.Name) {
+	for _, sub := range subjects {
+		if len(s.Formats) > 0 && !slices.Contains(s.Formats, sub.Name()) || !cfg.WantSubject(sub.Name()) {
 			continue
 		}
-		f, err := ctor.New(in.schema, dynamic.Options{})
+		f, err := sub.Bind(in.schema)
 		if err != nil {
 			// The format cannot hold this schema: one failed case says why.
-			p := newPair(in, files, ctor.Name, nil, codecs.MustParse("none"))
+			p := newPair(in, files, sub.Name(), nil, codecs.MustParse("none"))
 			p.holdErr = shortError(holdErr(err))
 			files.Add(&p.File)
 			cases = append(cases, holdCase(p))
-			descs = append(descs, results.Descriptor{Key: filecase.LabelFormat, Name: ctor.Name, Role: results.RoleSubject,
+			descs = append(descs, results.Descriptor{Key: filecase.LabelFormat, Name: sub.Name(), Role: results.RoleSubject,
 				What: p.holdErr.Error(), Tags: []string{dynamic.LabelSchemaDriven}})
 			continue
 		}
@@ -334,7 +334,7 @@ func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, lo
 			if !slices.ContainsFunc(used, func(u codec.Codec) bool { return codecLabel(u) == codecLabel(c) }) {
 				used = append(used, c)
 			}
-			p := newPair(in, files, ctor.Name, f, c)
+			p := newPair(in, files, sub.Name(), f, c)
 			files.Add(&p.File)
 			cases = append(cases, pairCases(p)...)
 		}
@@ -342,7 +342,7 @@ func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, lo
 			why := notMeasured(f.Descriptor(), cnames)
 			d.Settings[SettingNotMeasured] = why
 			if log != nil {
-				fmt.Fprintf(log, "serbench: data: %s not measured: %s\n", ctor.Name, why)
+				fmt.Fprintf(log, "serbench: data: %s not measured: %s\n", sub.Name(), why)
 			}
 		}
 		descs = append(descs, d)

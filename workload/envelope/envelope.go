@@ -53,10 +53,27 @@ var (
 )
 
 // Workload is the envelope workload.
-type Workload struct{}
+type Workload struct {
+	reg *subject.Registry // nil: the built-in subjects
+}
 
-// New returns the envelope workload.
+// New returns the envelope workload measuring its built-in subjects.
 func New() *Workload { return &Workload{} }
+
+// WithSubjects sets the registry whose envelope subjects the workload measures
+// (Register adds the built-in ones to r) and returns w.
+func (w *Workload) WithSubjects(r *subject.Registry) *Workload {
+	w.reg = r
+	return w
+}
+
+// Register adds the built-in subjects (envelopefmt.Subjects) to r.
+func Register(r *subject.Registry) error { return subject.Add(r, Name, envelopefmt.Subjects()...) }
+
+// subjects returns the subjects the workload measures.
+func (w *Workload) subjects() ([]envelopefmt.Subject, error) {
+	return subject.Of(w.reg, Name, envelopefmt.Subjects)
+}
 
 // Name implements workload.Workload.
 func (*Workload) Name() string { return Name }
@@ -68,7 +85,10 @@ func (*Workload) Description() string {
 
 // Subjects implements workload.Workload: the dataset's subjects, named as
 // in case labels ("protobuf-flat").
-func (*Workload) Subjects() []string { return subject.Names(envelopefmt.Subjects()) }
+func (w *Workload) Subjects() []string {
+	ss, _ := w.subjects()
+	return subject.Names(ss)
+}
 
 // sizes are the payloads of one scale: the seed's named sizes and the
 // power-of-two sweep.
@@ -120,12 +140,16 @@ func SweepSizes(s workload.Scale) []ds.Size { return scales().At(s).sweep }
 // generated once, in the Setup of its first case. Subjects may be selected
 // by name ("protobuf-flat") or written library/layout ("protobuf/flat");
 // selecting none of this workload's yields no case.
-func (*Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
+func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan, error) {
 	var (
 		subjects []envelopefmt.Subject
 		descs    []results.Descriptor
 	)
-	for _, s := range envelopefmt.Subjects() {
+	all, err := w.subjects()
+	if err != nil {
+		return nil, fmt.Errorf("envelope: %w", err)
+	}
+	for _, s := range all {
 		if wantSubject(cfg, s.Name()) {
 			subjects = append(subjects, s)
 			descs = append(descs, s.Describe(Name))

@@ -34,10 +34,29 @@ const (
 )
 
 // Workload is the features workload.
-type Workload struct{}
+type Workload struct {
+	reg *subject.Registry // nil: the built-in subjects
+}
 
-// New returns the features workload.
+// New returns the features workload measuring its built-in subjects.
 func New() *Workload { return &Workload{} }
+
+// WithSubjects sets the registry whose features subjects the workload measures
+// (Register adds the built-in ones to r) and returns w.
+func (w *Workload) WithSubjects(r *subject.Registry) *Workload {
+	w.reg = r
+	return w
+}
+
+// Subject is the shape of a features subject: bound to one input's data,
+// it returns the Serializer the workload times.
+type Subject = subject.Subject[*ds.Data, Serializer]
+
+// Register adds the built-in subjects to r.
+func Register(r *subject.Registry) error { return subject.Add(r, Name, builtin()...) }
+
+// subjects returns the subjects the workload measures.
+func (w *Workload) subjects() ([]Subject, error) { return subject.Of(w.reg, Name, builtin) }
 
 // Name implements workload.Workload.
 func (*Workload) Name() string { return Name }
@@ -48,8 +67,9 @@ func (*Workload) Description() string {
 }
 
 // Subjects implements workload.Workload.
-func (*Workload) Subjects() []string {
-	return subject.Names(subjects())
+func (w *Workload) Subjects() []string {
+	ss, _ := w.subjects()
+	return subject.Names(ss)
 }
 
 // maxVectorFeatures caps N for vector types (each feature holds 8 values,
@@ -139,7 +159,10 @@ func (w *Workload) Plan(_ context.Context, cfg workload.Config) (*workload.Plan,
 		cases []bench.Case
 		descs []results.Descriptor
 	)
-	ss := subjects()
+	ss, err := w.subjects()
+	if err != nil {
+		return nil, fmt.Errorf("features: %w", err)
+	}
 	for _, s := range ss {
 		if cfg.WantSubject(s.Name()) {
 			descs = append(descs, s.Describe(Name))
@@ -199,10 +222,10 @@ func (c *dataCache) get(t ds.Type, n int) (*ds.Data, error) {
 
 // newCase is subject s's case for op on the type t input of n features.
 // Setup binds s to the input (outside timing); Verify round-trips it.
-func newCase(data *dataCache, s subject.Subject[*ds.Data, serializer], t ds.Type, n int, op string) bench.Case {
+func newCase(data *dataCache, s subject.Subject[*ds.Data, Serializer], t ds.Type, n int, op string) bench.Case {
 	var (
 		d       *ds.Data
-		cd      serializer
+		cd      Serializer
 		encoded []byte
 	)
 	c := bench.Case{

@@ -45,7 +45,7 @@ func TestEveryQuickCaseVerifies(t *testing.T) {
 func TestEveryTypeVerifies(t *testing.T) {
 	data := newDataCache()
 	for _, typ := range ds.Types() {
-		for _, s := range subjects() {
+		for _, s := range builtin() {
 			if !s.Accepts(string(typ)) {
 				continue
 			}
@@ -130,7 +130,7 @@ func TestPSDBSizesMatchTheSeed(t *testing.T) {
 // TestBrokenSubjectIsFailed shows that a subject whose decoder loses data
 // is recorded as FAILED with the reason and appears so in the report.
 func TestBrokenSubjectIsFailed(t *testing.T) {
-	broken := subject.Subject[*ds.Data, serializer]{Desc: results.Descriptor{Name: "broken"}, Bind: func(d *dsData) (serializer, error) {
+	broken := subject.Subject[*ds.Data, Serializer]{Desc: results.Descriptor{Name: "broken"}, Bind: func(d *dsData) (Serializer, error) {
 		inner, err := newLimit(d)
 		return lossy{inner}, err
 	}}
@@ -150,10 +150,10 @@ func TestBrokenSubjectIsFailed(t *testing.T) {
 }
 
 // lossy drops the last decoded value.
-type lossy struct{ serializer }
+type lossy struct{ Serializer }
 
 func (l lossy) Out() *dsOutput {
-	o := *l.serializer.Out()
+	o := *l.Serializer.Out()
 	if len(o.Int32) > 0 {
 		o.Int32 = o.Int32[:len(o.Int32)-1]
 	}

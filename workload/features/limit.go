@@ -56,7 +56,7 @@ func alignedOf[T int32 | uint32 | float32](n int) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
-func newLimit(d *ds.Data) (serializer, error) {
+func newLimit(d *ds.Data) (Serializer, error) {
 	n := d.Values()
 	src := pageAligned(len(d.Raw))
 	copy(src, d.Raw)

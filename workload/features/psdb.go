@@ -46,7 +46,7 @@ func psdbType(t ds.Type) (psdb.DataType, error) {
 	return dt, nil
 }
 
-func newPSDB(d *ds.Data) (serializer, error) {
+func newPSDB(d *ds.Data) (Serializer, error) {
 	dt, err := psdbType(d.Type)
 	if err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ type psdbBitsCodec struct {
 	bits   []byte
 }
 
-func newPSDBBits(d *ds.Data) (serializer, error) {
+func newPSDBBits(d *ds.Data) (Serializer, error) {
 	if d.Type != ds.Bool {
 		return nil, fmt.Errorf("psdb-bits: unsupported type %s", d.Type)
 	}

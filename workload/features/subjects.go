@@ -24,13 +24,13 @@ import (
 	"github.com/serbench/serbench/subject"
 )
 
-// serializer is one subject prepared for one input, the operations its
+// Serializer is one subject prepared for one input, the operations its
 // Bind returns (the Ops of subject.Subject): Encode serializes the
 // source (into a reused buffer where the library allows; the result is
 // valid until the next Encode), Decode parses bytes into Out, reusing its
 // capacity. Every decoder but psdb's returns owned strings (copies);
 // psdb's are views of the block (a fairness fact its descriptor states).
-type serializer interface {
+type Serializer interface {
 	Encode() ([]byte, error)
 	Decode(b []byte) error
 	Out() *ds.Output
@@ -48,11 +48,11 @@ const (
 // dependency information (a test binary).
 func version(module string) string { return format.ModuleVersion(module, "unknown") }
 
-// subjects lists every subject; the psdb subject is first as the report's
+// builtin lists every built-in subject; the psdb subject is first as the report's
 // baseline, the limit row last. Each one's Desc is what the run records
 // about it (Describe(Name) adds the workload); Takes names the types it
-// measures (none: every type); Bind prepares its serializer for one input.
-func subjects() []subject.Subject[*ds.Data, serializer] {
+// measures (none: every type); Bind prepares its Serializer for one input.
+func builtin() []Subject {
 	// proto3-fixed measures the types whose proto3 field can be varint
 	// or fixed-width: the integers and the bit patterns of fp16 and fp8.
 	var fixedTypes []string
@@ -67,7 +67,7 @@ func subjects() []subject.Subject[*ds.Data, serializer] {
 	// narrowOut is a fairness fact of every subject but psdb and the
 	// limit row, which widen fp16/fp8 to float32 on decode.
 	const narrowOut = "decoded as bit patterns, not widened to float32 as psdb and the limit row do"
-	return []subject.Subject[*ds.Data, serializer]{
+	return []subject.Subject[*ds.Data, Serializer]{
 		{Desc: results.Descriptor{Key: "subject", Name: "psdb", Role: results.RoleBaseline, What: "serbench's psdb: 9-byte header + packed little-endian values, appended into a reused buffer; decode reads them into a reused slice (narrow types widened: int8/16 → int32, uint8/16 → uint32, fp8/fp16 → float32); strings are read as zero-copy views",
 			// psdb is serbench's own package, built with the binary.
 			Module: "github.com/serbench/serbench/psdb", Version: "this build",
@@ -149,8 +149,8 @@ func asUint64s(v []int64) []uint64 {
 	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
 
-func newProto(fixed bool) func(d *ds.Data) (serializer, error) {
-	return func(d *ds.Data) (serializer, error) {
+func newProto(fixed bool) func(d *ds.Data) (Serializer, error) {
+	return func(d *ds.Data) (Serializer, error) {
 		c := &protoCodec{d: d}
 		switch e := d.Type.Elem(); e {
 		case ds.Int8, ds.Int16, ds.Int32:
@@ -340,8 +340,8 @@ func arrowType(t ds.Type) (arrow.DataType, error) {
 	return dt, nil
 }
 
-func newArrow(reuse bool) func(d *ds.Data) (serializer, error) {
-	return func(d *ds.Data) (serializer, error) {
+func newArrow(reuse bool) func(d *ds.Data) (Serializer, error) {
+	return func(d *ds.Data) (Serializer, error) {
 		dt, err := arrowType(d.Type)
 		if err != nil {
 			return nil, err
@@ -534,7 +534,7 @@ type fbCodec struct {
 	fp8 func(float32) uint8
 }
 
-func newFlatbuffers(d *ds.Data) (serializer, error) {
+func newFlatbuffers(d *ds.Data) (Serializer, error) {
 	c := &fbCodec{d: d, b: flatbuffers.NewBuilder(len(d.Raw) + 64)}
 	if e := d.Type.Elem(); e == ds.FP8E4M3 || e == ds.FP8E5M2 {
 		c.fp8 = fp8Conv(e)

@@ -22,6 +22,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/serbench/serbench/table"
 
 	"github.com/serbench/serbench/bench"
@@ -30,6 +32,7 @@ import (
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
 	"github.com/serbench/serbench/workload/records/recordsfmt"
@@ -49,10 +52,53 @@ const caseName = "Records"
 const unbufferedRecords = 100_000
 
 // Workload is the records workload.
-type Workload struct{}
+type Workload struct {
+	reg *subject.Registry // nil: the built-in subjects
+}
 
-// New returns the records workload.
+// New returns the records workload measuring its built-in formats.
 func New() *Workload { return &Workload{} }
+
+// WithSubjects sets the registry whose records subjects the workload measures
+// (Register adds the built-in ones to r) and returns w.
+func (w *Workload) WithSubjects(r *subject.Registry) *Workload {
+	w.reg = r
+	return w
+}
+
+// Subject is the shape of a records subject: a streaming format of
+// records.Record (filecase.FormatSubject makes one of a format.Format).
+type Subject = filecase.Subject[ds.Record]
+
+// Register adds the built-in formats (recordsfmt.Formats) to r.
+func Register(r *subject.Registry) error {
+	ss, err := builtin()
+	if err != nil {
+		return err
+	}
+	return subject.Add(r, Name, ss...)
+}
+
+// builtin returns the built-in formats as subjects.
+func builtin() ([]Subject, error) {
+	fs, err := recordsfmt.Formats()
+	if err != nil {
+		return nil, fmt.Errorf("records: formats: %w", err)
+	}
+	var ss []Subject
+	for _, f := range fs.All() {
+		ss = append(ss, filecase.FormatSubject(f))
+	}
+	return ss, nil
+}
+
+// subjects returns the subjects the workload measures.
+func (w *Workload) subjects() ([]Subject, error) {
+	if w.reg == nil {
+		return builtin()
+	}
+	return subject.For[*arrow.Schema, format.Format[ds.Record]](w.reg, Name)
+}
 
 // Name implements workload.Workload.
 func (*Workload) Name() string { return Name }
@@ -64,18 +110,15 @@ func (*Workload) Description() string {
 
 // Subjects implements workload.Workload: the format names and the bare
 // loop.
-func (*Workload) Subjects() []string {
-	fs, err := recordsfmt.Formats()
-	if err != nil {
-		return []string{filecase.BareSubject, filecase.BareMsgpSubject}
-	}
-	return append(fs.Names(), filecase.BareSubject, filecase.BareMsgpSubject)
+func (w *Workload) Subjects() []string {
+	ss, _ := w.subjects()
+	return append(subject.Names(ss), filecase.BareSubject, filecase.BareMsgpSubject)
 }
 
 // Plan implements workload.Workload. Files are written in cfg.TempDir
 // (the system's temp dir when empty).
 func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
-	return newPlan(ctx, scales().At(cfg.Scale), cfg)
+	return w.newPlan(ctx, scales().At(cfg.Scale), cfg)
 }
 
 // scales is the workload's scale table: records per file. Full writes the
@@ -198,13 +241,25 @@ func (p *pair) roundTrip() error {
 }
 
 // newPlan builds the plan for n records; tests use small n.
-func newPlan(ctx context.Context, n int, cfg workload.Config) (*workload.Plan, error) {
+func (w *Workload) newPlan(ctx context.Context, n int, cfg workload.Config) (*workload.Plan, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("records: record count must be positive, got %d", n)
 	}
-	fs, err := recordsfmt.Formats()
+	ss, err := w.subjects()
 	if err != nil {
-		return nil, fmt.Errorf("records: formats: %w", err)
+		return nil, fmt.Errorf("records: %w", err)
+	}
+	schema := recordsfmt.Arrow().Schema
+	var fs []format.Format[ds.Record]
+	for _, s := range ss {
+		if !cfg.WantSubject(s.Name()) && !slices.ContainsFunc(bareLoops(), func(b bareSpec) bool { return b.format == s.Name() && cfg.WantSubject(b.subject) }) {
+			continue
+		}
+		f, err := s.Bind(schema)
+		if err != nil {
+			return nil, fmt.Errorf("records: %s: %w", s.Name(), err)
+		}
+		fs = append(fs, f)
 	}
 	codecs := codec.Default()
 	files := &filecase.Files{Dir: cfg.TempDir}
@@ -221,7 +276,7 @@ func newPlan(ctx context.Context, n int, cfg workload.Config) (*workload.Plan, e
 		files.Add(&p.File)
 		cases = append(cases, pairCases(p)...)
 	}
-	for _, f := range fs.All() {
+	for _, f := range fs {
 		name := f.Descriptor().Name
 		if cfg.WantSubject(name) {
 			for _, cname := range codecs.Names() {
@@ -304,9 +359,9 @@ func env(scale workload.Scale) map[string]string {
 }
 
 // descriptors describes every format, bare loop and codec of the plan.
-func descriptors(fs *format.Registry[ds.Record], codecs *codec.Registry, cfg workload.Config) []results.Descriptor {
+func descriptors(fs []format.Format[ds.Record], codecs *codec.Registry, cfg workload.Config) []results.Descriptor {
 	var out []results.Descriptor
-	for _, f := range fs.All() {
+	for _, f := range fs {
 		d := f.Descriptor()
 		if !cfg.WantSubject(d.Name) {
 			continue

@@ -124,7 +124,7 @@ func testPlan(t *testing.T, scale workload.Scale, seedOnly bool) {
 // smallPlan is a plan at n records for a few subjects, filtered by re.
 func smallPlan(t *testing.T, n int, dir string, re string, subjects ...string) *workload.Plan {
 	t.Helper()
-	p, err := newPlan(context.Background(), n, workload.Config{Subjects: subjects, TempDir: dir})
+	p, err := New().newPlan(context.Background(), n, workload.Config{Subjects: subjects, TempDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
