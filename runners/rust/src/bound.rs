@@ -1,10 +1,14 @@
 //! What every subject implements, and the types its implementations
 //! share: the [`Bound`] trait (a subject bound to a dataset), the
-//! [`Dataset`] it binds to, and what its ops return. The subject modules
-//! (`serde_formats`, `archived`, `columnar`, `avro`, `protobuf`) depend on
-//! this module; the subject list (`subjects`) and the file ops (`files`)
-//! depend on them, and nothing they use depends on those two.
+//! [`Dataset`] it binds to, what its ops return, and the [`Subject`] the
+//! runner serves (its `hello` descriptor and its binding). The subject
+//! modules (`serde_formats`, `archived`, `columnar`, `avro`, `protobuf`)
+//! depend on this module; the subject list (`subjects`), the file ops
+//! (`files`) and the kit (`kit`) depend on them, and nothing they use
+//! depends on those.
 
+use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::RecordBatch;
@@ -92,10 +96,103 @@ impl Enc {
     }
 }
 
+/// Why a case could not be set up: its `error` line (phase `setup`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    /// The message, one line.
+    pub message: String,
+    /// The subject's format cannot represent the dataset (§3.4): the line
+    /// says `"cannot_hold": true` and serbench records "cannot hold".
+    pub cannot_hold: bool,
+}
+
+impl SetupError {
+    /// A dataset the subject's format cannot represent.
+    pub fn cannot_hold(message: impl Into<String>) -> SetupError {
+        SetupError {
+            message: message.into(),
+            cannot_hold: true,
+        }
+    }
+}
+
+impl From<String> for SetupError {
+    fn from(message: String) -> SetupError {
+        SetupError {
+            message,
+            cannot_hold: false,
+        }
+    }
+}
+
+impl From<&str> for SetupError {
+    fn from(message: &str) -> SetupError {
+        SetupError::from(message.to_string())
+    }
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// How a subject binds to a dataset, once per case, outside timing.
+pub type Bind = Box<dyn Fn(&Dataset) -> Result<Box<dyn Bound>, SetupError>>;
+
+/// A subject as the runner serves it: its `hello` descriptor (§3.1) and
+/// its binding. The built-in subjects (`subjects::all`) and the kit's
+/// (`kit::main`) are both made into this.
+pub struct Subject {
+    /// Unique within the runner; serbench shows `RUNNER:name`.
+    pub name: String,
+    /// The encoding's name (`json`, `msgpack`).
+    pub format: String,
+    /// What does the work: a crate's name.
+    pub library: String,
+    /// The library's version.
+    pub version: String,
+    /// The ops it announces (`encode`, `decode`, `query`, `export`, `import`).
+    pub ops: Vec<String>,
+    /// serbench's labels, the defaults included (see [`default_labels`]).
+    pub labels: BTreeMap<String, String>,
+    /// Whether `files` implements its `export` and `import` (§10).
+    pub files: bool,
+    /// Its binding to a dataset.
+    pub bind: Bind,
+}
+
+impl Subject {
+    /// Whether it announces this op.
+    pub fn has_op(&self, op: &str) -> bool {
+        self.ops.iter().any(|o| o == op)
+    }
+}
+
+/// serbench's labels of a subject that says nothing else: `codegen=no`,
+/// `reuse=no`, `zero_copy=no`, `time_precision=us`.
+pub fn default_labels() -> BTreeMap<String, String> {
+    [
+        ("codegen", "no"),
+        ("reuse", "no"),
+        ("zero_copy", "no"),
+        ("time_precision", "us"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
 /// A subject bound to a dataset.
 pub trait Bound {
     /// Native objects to bytes.
     fn encode(&self) -> Res<Enc>;
+    /// The first encode of a case, outside timing, in its setup (its bytes
+    /// are the input of a decode): [`Bound::encode`], unless the subject can
+    /// tell a value its format cannot hold from another failure.
+    fn setup_encode(&self) -> Result<Enc, SetupError> {
+        Ok(self.encode()?)
+    }
     /// Bytes to native objects.
     fn decode(&self, b: &Bytes) -> Res<Decoded>;
     /// Prepares `query` for this projection (an Avro reader schema).

@@ -2,6 +2,11 @@
 //! serbench's method, speaking the runner protocol version 1
 //! (docs/runner-protocol.md). The binary is `serbench-runner`; the library
 //! holds everything so the tests and the criterion check use the same code.
+//!
+//! [`kit`] is the library's public face for a runner of one's own: a
+//! [`kit::Subject`] (an encode and a decode of the kit's rows) and
+//! [`kit::main`], which serves the protocol through the same code as the
+//! built-in runner. The other modules are that code.
 
 pub mod alloc;
 pub mod archived;
@@ -12,6 +17,8 @@ pub mod codecs;
 pub mod columnar;
 pub mod digest;
 pub mod files;
+#[deny(missing_docs)]
+pub mod kit;
 pub mod measure;
 pub mod out;
 pub mod projection;
@@ -20,6 +27,7 @@ pub mod rowfiles;
 pub mod run;
 pub mod serde_formats;
 pub mod serde_rows;
+pub mod serve;
 pub mod subjects;
 pub mod value;
 
@@ -28,43 +36,12 @@ pub mod versions {
     include!(concat!(env!("OUT_DIR"), "/versions.rs"));
 }
 
+/// Counts every allocation of the process, for `alloc_bytes_per_op` and
+/// `allocs_per_op` (`hello`'s `alloc: process`): a binary linking this
+/// library (a kit runner) gets it too, and so cannot declare a global
+/// allocator of its own.
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
 
 /// The protocol version this runner speaks.
 pub const PROTOCOL: i64 = 1;
-
-/// The `hello` line.
-pub fn hello(subjects: &[subjects::Subject]) -> serde_json::Value {
-    use serde_json::json;
-    let ds: Vec<serde_json::Value> = subjects
-        .iter()
-        .map(|s| {
-            json!({
-                "name": s.name, "format": s.format, "library": s.krate,
-                "version": versions::version(s.krate), "ops": s.ops, "codecs": codecs::ANNOUNCED,
-                "codec_library": codecs::library(), "labels": s.all_labels(),
-            })
-        })
-        .collect();
-    let mut flags: Vec<String> = env!("SERBENCH_RUSTFLAGS")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    flags.push(format!("profile={}", env!("SERBENCH_PROFILE")));
-    flags.push(format!("opt-level={}", env!("SERBENCH_OPT_LEVEL")));
-    flags.push("lto=thin".into());
-    flags.push("codegen-units=4".into());
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "amd64",
-        "aarch64" => "arm64",
-        a => a,
-    };
-    let rv = env!("SERBENCH_RUSTC_VERSION");
-    json!({
-        "type": "hello", "protocol": PROTOCOL, "runner": "rust", "language": "rust",
-        "runtime": "rustc", "runtime_version": rv.strip_prefix("rustc ").unwrap_or(rv),
-        "vm_flags": flags, "os": std::env::consts::OS, "arch": arch, "alloc": "process",
-        "runner_version": env!("CARGO_PKG_VERSION"), "subjects": ds,
-    })
-}

@@ -9,12 +9,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde_json::{json, Value as Json};
 
-use crate::bound::{Bound, Dataset, Decoded, Enc, Res};
+use crate::bound::{Bound, Dataset, Decoded, Enc, Res, SetupError, Subject};
 use crate::codecs::Codec;
 use crate::measure::{self, Member, Run, Timed};
 use crate::out::{line, log, one_line};
 use crate::projection::{self, Projection};
-use crate::subjects::Subject;
 use crate::value::Ty;
 
 /// Set by SIGTERM/SIGINT: stop at the next sample boundary.
@@ -201,12 +200,22 @@ impl Runner {
     }
 
     fn fail(&mut self, c: &Case, phase: &str, msg: &str) {
+        self.fail_line(c, phase, msg, false);
+    }
+
+    /// The error line of a case; cannot_hold: the subject's format cannot
+    /// represent the dataset (§3.4).
+    fn fail_line(&mut self, c: &Case, phase: &str, msg: &str, cannot_hold: bool) {
         let m = if msg.is_empty() {
             "error".to_string()
         } else {
             one_line(msg)
         };
-        line(&json!({"type": "error", "case": c.id, "phase": phase, "message": m}));
+        let mut l = json!({"type": "error", "case": c.id, "phase": phase, "message": m});
+        if cannot_hold {
+            l["cannot_hold"] = json!(true);
+        }
+        line(&l);
         self.failed += 1;
         self.finished += 1;
     }
@@ -226,7 +235,7 @@ impl Runner {
             let mut p = match self.setup(c) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.fail(c, "setup", &e);
+                    self.fail_line(c, "setup", &e.message, e.cannot_hold);
                     continue;
                 }
             };
@@ -348,7 +357,7 @@ impl Runner {
                 .iter()
                 .find(|s| s.name == c.subject)
                 .ok_or_else(|| format!("unknown subject {}", c.subject))?;
-            if !s.ops.contains(&c.op.as_str()) || !crate::files::has_files(s.name) {
+            if !s.has_op(&c.op) || !s.files {
                 return Err(format!("unknown op {} for subject {}", c.op, c.subject));
             }
             let path = self.file_path(c)?;
@@ -413,16 +422,17 @@ impl Runner {
         Ok(d)
     }
 
-    fn setup(&mut self, c: &Case) -> Res<Prepared> {
+    fn setup(&mut self, c: &Case) -> Result<Prepared, SetupError> {
         if let Some(k) = c.params.keys().next() {
-            return Err(format!("unknown params key {k}"));
+            return Err(format!("unknown params key {k}").into());
         }
         if c.op == "copy" || c.subject == "copy" {
             if c.op != "copy" || c.subject != "copy" {
                 return Err(format!(
                     "op copy goes with subject copy (got subject {}, op {})",
                     c.subject, c.op
-                ));
+                )
+                .into());
             }
             let src = self.kept.get(&c.limit_of).cloned().ok_or_else(|| {
                 format!(
@@ -444,8 +454,8 @@ impl Runner {
             .iter()
             .position(|s| s.name == c.subject)
             .ok_or_else(|| format!("unknown subject {}", c.subject))?;
-        if !self.subjects[si].ops.contains(&c.op.as_str()) {
-            return Err(format!("unknown op {} for subject {}", c.op, c.subject));
+        if !self.subjects[si].has_op(&c.op) {
+            return Err(format!("unknown op {} for subject {}", c.op, c.subject).into());
         }
         let codec = Codec::parse(&c.codec)?;
         if c.op == "query" && c.query.trim().is_empty() {
@@ -461,9 +471,9 @@ impl Runner {
                 bound.prepare_query(&p)?;
                 Op::Decode(Some(p))
             }
-            o => return Err(format!("unknown op {o}")),
+            o => return Err(format!("unknown op {o}").into()),
         };
-        let enc = bound.encode()?;
+        let enc = bound.setup_encode()?;
         let encoded = match codec {
             Codec::None => match enc {
                 Enc::Vec(v) => Bytes::from(v),

@@ -1,55 +1,58 @@
-//! The subject list: every subject's `hello` descriptor and how it binds
-//! to a dataset. Every one is schema-driven, bound at setup to the
+//! The subject list: every built-in subject's `hello` descriptor and how
+//! it binds to a dataset. Every one is schema-driven, bound at setup to the
 //! dataset's Arrow schema. Row subjects start from [`Value`] rows (the
 //! generic value tree); columnar ones from the Arrow record batches. The
 //! subjects themselves are in their modules, which implement
 //! [`crate::bound::Bound`]; this module depends on them, not they on it.
+//! Each is made into the [`Subject`] the runner serves, as the kit's
+//! subjects are.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::archived::RkyvBound;
-use crate::bound::{Bound, Dataset, Res};
+use crate::bound::{default_labels, Bound, Dataset, Res, Subject};
 use crate::columnar::{ArrowBound, ParquetBound};
 use crate::serde_formats::{self, Kind};
 use crate::value::{Ty, Value};
-use crate::{avro, protobuf};
+use crate::{avro, files, protobuf, versions};
 
-/// A subject: its `hello` descriptor and how it binds.
-pub struct Subject {
-    pub name: &'static str,
-    pub format: &'static str,
+/// A built-in subject as the list declares it.
+struct Builtin {
+    name: &'static str,
+    format: &'static str,
     /// The crate, whose locked version `hello` reports.
-    pub krate: &'static str,
-    pub ops: &'static [&'static str],
-    pub labels: &'static [(&'static str, &'static str)],
-    pub bind: fn(&Dataset) -> Res<Box<dyn Bound>>,
+    krate: &'static str,
+    ops: &'static [&'static str],
+    labels: &'static [(&'static str, &'static str)],
+    bind: fn(&Dataset) -> Res<Box<dyn Bound>>,
 }
 
-impl Subject {
-    /// serbench's labels: the defaults, then the subject's own.
-    pub fn all_labels(&self) -> BTreeMap<String, String> {
-        let mut m: BTreeMap<String, String> = [
-            ("codegen", "no"),
-            ("reuse", "no"),
-            ("zero_copy", "no"),
-            ("time_precision", "us"),
-        ]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+impl Builtin {
+    /// The subject the runner serves: the default labels, then its own.
+    fn subject(self) -> Subject {
+        let mut labels = default_labels();
         for (k, v) in self.labels {
-            m.insert(k.to_string(), v.to_string());
+            labels.insert(k.to_string(), v.to_string());
         }
-        m
+        let bind = self.bind;
+        Subject {
+            name: self.name.into(),
+            format: self.format.into(),
+            library: self.krate.into(),
+            version: versions::version(self.krate).into(),
+            ops: self.ops.iter().map(|o| o.to_string()).collect(),
+            labels,
+            files: files::has_files(self.name),
+            bind: Box::new(move |d| Ok(bind(d)?)),
+        }
     }
 }
 
 const ROW_OPS: &[&str] = &["encode", "decode", "query"];
 /// The subjects that need something this machine may lack, and why they
 /// cannot run here (None when they can).
-fn unavailable(s: &Subject) -> Option<String> {
-    match s.name {
+fn unavailable(name: &str) -> Option<String> {
+    match name {
         "prost" => protobuf::unavailable(),
         _ => None,
     }
@@ -60,7 +63,7 @@ fn unavailable(s: &Subject) -> Option<String> {
 pub fn available(log: impl Fn(&str)) -> Vec<Subject> {
     all()
         .into_iter()
-        .filter(|s| match unavailable(s) {
+        .filter(|s| match unavailable(&s.name) {
             None => true,
             Some(why) => {
                 log(&format!("subject {} not available: {why}", s.name));
@@ -72,10 +75,15 @@ pub fn available(log: impl Fn(&str)) -> Vec<Subject> {
 
 const FILE_ROW_OPS: &[&str] = &["encode", "decode", "query", "export", "import"];
 
-/// Every subject, in hello order.
+/// Every built-in subject, in hello order.
 pub fn all() -> Vec<Subject> {
+    table().into_iter().map(Builtin::subject).collect()
+}
+
+/// The list, in hello order.
+fn table() -> Vec<Builtin> {
     vec![
-        Subject {
+        Builtin {
             name: "serde_json",
             format: "json",
             krate: "serde_json",
@@ -83,7 +91,7 @@ pub fn all() -> Vec<Subject> {
             labels: &[("model", "value tree (schema-driven serde)")],
             bind: |d| serde_formats::bind(d, Kind::Json),
         },
-        Subject {
+        Builtin {
             name: "simd-json",
             format: "json",
             krate: "simd-json",
@@ -91,7 +99,7 @@ pub fn all() -> Vec<Subject> {
             labels: &[("model", "value tree (schema-driven serde)"), ("input_copy", "yes")],
             bind: |d| serde_formats::bind(d, Kind::SimdJson),
         },
-        Subject {
+        Builtin {
             name: "rmp-serde",
             format: "msgpack",
             krate: "rmp-serde",
@@ -99,7 +107,7 @@ pub fn all() -> Vec<Subject> {
             labels: &[("model", "value tree (schema-driven serde)")],
             bind: |d| serde_formats::bind(d, Kind::Rmp),
         },
-        Subject {
+        Builtin {
             name: "ciborium",
             format: "cbor",
             krate: "ciborium",
@@ -107,7 +115,7 @@ pub fn all() -> Vec<Subject> {
             labels: &[("model", "value tree (schema-driven serde)")],
             bind: |d| serde_formats::bind(d, Kind::Cbor),
         },
-        Subject {
+        Builtin {
             name: "bincode",
             format: "bincode",
             krate: "bincode",
@@ -119,7 +127,7 @@ pub fn all() -> Vec<Subject> {
             ],
             bind: |d| serde_formats::bind(d, Kind::Bincode),
         },
-        Subject {
+        Builtin {
             name: "postcard",
             format: "postcard",
             krate: "postcard",
@@ -127,7 +135,7 @@ pub fn all() -> Vec<Subject> {
             labels: &[("model", "value tree (schema-driven serde)"), ("schema", "positional")],
             bind: |d| serde_formats::bind(d, Kind::Postcard),
         },
-        Subject {
+        Builtin {
             name: "apache-avro",
             format: "avro",
             krate: "apache-avro",
@@ -135,7 +143,7 @@ pub fn all() -> Vec<Subject> {
             labels: &[("model", "apache_avro::types::Value (generic)"), ("container", "ocf")],
             bind: |d| Ok(Box::new(avro::AvroBound::new(d)?)),
         },
-        Subject {
+        Builtin {
             name: "rkyv",
             format: "rkyv",
             krate: "rkyv",
@@ -148,7 +156,7 @@ pub fn all() -> Vec<Subject> {
             ],
             bind: |d| Ok(Box::new(RkyvBound::new(d.rows()?, true))),
         },
-        Subject {
+        Builtin {
             name: "rkyv-unchecked",
             format: "rkyv",
             krate: "rkyv",
@@ -161,7 +169,7 @@ pub fn all() -> Vec<Subject> {
             ],
             bind: |d| Ok(Box::new(RkyvBound::new(d.rows()?, false))),
         },
-        Subject {
+        Builtin {
             name: "arrow-ipc",
             format: "arrow-ipc-stream",
             krate: "arrow-ipc",
@@ -173,7 +181,7 @@ pub fn all() -> Vec<Subject> {
             ],
             bind: |d| Ok(Box::new(ArrowBound::new(d))),
         },
-        Subject {
+        Builtin {
             name: "parquet",
             format: "parquet",
             krate: "parquet",
@@ -185,7 +193,7 @@ pub fn all() -> Vec<Subject> {
             ],
             bind: |d| Ok(Box::new(ParquetBound::new(d))),
         },
-        Subject {
+        Builtin {
             name: "prost",
             format: "protobuf",
             krate: "prost-reflect",
@@ -239,6 +247,6 @@ pub mod testing {
             .into_iter()
             .find(|s| s.name == name)
             .ok_or_else(|| format!("no subject {name}"))?;
-        (s.bind)(d)
+        (s.bind)(d).map_err(|e| e.message)
     }
 }

@@ -62,26 +62,41 @@ pub enum IntKind {
 /// A field of a struct type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
+    /// The field's (column's) name.
     pub name: String,
+    /// Its type.
     pub ty: Ty,
+    /// Whether its values may be null ([`Value::Null`]).
     pub nullable: bool,
 }
 
 /// The type of a value, derived from an Arrow type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
+    /// Arrow's null type: every value is [`Value::Null`].
     Null,
+    /// A boolean: [`Value::Bool`].
     Bool,
+    /// A signed integer or a temporal type: [`Value::I64`] (see [`IntKind`]).
     Int(IntKind),
+    /// An unsigned integer of this many bits: [`Value::U64`].
     UInt(u8),
+    /// float16 or float32: [`Value::F32`].
     F32,
+    /// float64: [`Value::F64`].
     F64,
+    /// A string: [`Value::Str`].
     Str,
+    /// A binary: [`Value::Bin`].
     Bin,
-    /// A decimal: precision, scale.
+    /// A decimal: precision, scale; [`Value::Str`], its plain string at the
+    /// scale.
     Decimal(u8, i8),
-    /// A list, its element type and whether elements may be null.
+    /// A list, its element type and whether elements may be null:
+    /// [`Value::List`] (a map is a list of `{key, value}` structs).
     List(Box<Ty>, bool),
+    /// A struct (a row is one) of these fields: [`Value::Struct`], by
+    /// field position.
     Struct(Vec<Field>),
 }
 
