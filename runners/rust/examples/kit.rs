@@ -188,8 +188,8 @@ impl kit::Subject for Flat {
             .label("nesting", "flat")
     }
 
-    fn check(&self, row: &Ty) -> Result<(), Error> {
-        check_flat(row)
+    fn check(&self, rows: Rows<'_>) -> Result<(), Error> {
+        check_flat(rows.ty())
     }
 
     fn encode(&self, rows: Rows<'_>) -> Result<Vec<u8>, Error> {
@@ -209,8 +209,8 @@ impl kit::Subject for Panics {
         "panics"
     }
 
-    fn check(&self, row: &Ty) -> Result<(), Error> {
-        check_flat(row)
+    fn check(&self, rows: Rows<'_>) -> Result<(), Error> {
+        check_flat(rows.ty())
     }
 
     fn encode(&self, rows: Rows<'_>) -> Result<Vec<u8>, Error> {

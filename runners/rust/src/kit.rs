@@ -70,8 +70,8 @@
 //! **Errors.** An error (or a panic) in `encode` or `decode` is an `error`
 //! line or a failed verify for that case; the runner goes on with the
 //! others. A dataset the format cannot represent is said with
-//! [`cannot_hold`] from [`Subject::check`] (a column's type) or from the
-//! first `encode` of a case (a value): serbench records it "cannot hold",
+//! [`cannot_hold`] from [`Subject::check`] (a column's type, a value) or
+//! from the first `encode` of a case: serbench records it "cannot hold",
 //! not FAILED.
 //!
 //! **Build.** The library declares the global allocator (it counts
@@ -119,12 +119,13 @@ pub trait Subject {
         Description::new(self.name(), self.name(), "unknown")
     }
 
-    /// Whether the subject can measure a dataset of this row type (a
-    /// [`Ty::Struct`] of the dataset's columns), once per case: an error
-    /// made with [`cannot_hold`], naming the column, says the format has no
-    /// form for one of its types. Every type is accepted by default.
-    fn check(&self, row: &Ty) -> Result<(), Error> {
-        let _ = row;
+    /// Whether the subject can measure a dataset, given its rows (their
+    /// type is [`Rows::ty`]), once per case before anything is encoded: an
+    /// error made with [`cannot_hold`], naming the column (and the row, for
+    /// a value), says the format has no form for one of its types or
+    /// values. Every dataset is accepted by default.
+    fn check(&self, rows: Rows<'_>) -> Result<(), Error> {
+        let _ = rows;
         Ok(())
     }
 
@@ -396,14 +397,15 @@ fn served(subject: Box<dyn Subject>) -> bound::Subject {
         labels: d.labels,
         files: false,
         bind: Box::new(move |ds: &Dataset| -> Result<Box<dyn Bound>, SetupError> {
-            call("check", || subject.check(&ds.ty)).map_err(|e| SetupError {
+            let rows = ds.rows()?;
+            call("check", || subject.check(Rows::new(&ds.ty, &rows))).map_err(|e| SetupError {
                 message: message(&e),
                 cannot_hold: is_cannot_hold(&e),
             })?;
             Ok(Box::new(KitBound {
                 subject: subject.clone(),
                 ty: ds.ty.clone(),
-                rows: ds.rows()?,
+                rows,
             }))
         }),
     }
