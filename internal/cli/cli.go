@@ -53,6 +53,7 @@ func Subjects() (*subject.Registry, error) {
 		records.Register,
 		envelope.Register,
 		data.Register,
+		pgscan.Register,
 	} {
 		if err := register(r); err != nil {
 			return nil, fmt.Errorf("built-in subjects: %w", err)
@@ -73,7 +74,7 @@ func workloadsLogging(log io.Writer, reg *subject.Registry) workload.Set {
 		features.New().WithSubjects(reg),
 		records.New().WithSubjects(reg),
 		envelope.New().WithSubjects(reg),
-		pgscan.New(),
+		pgscan.New().WithSubjects(reg),
 		nested.New(),
 		data.New().WithLog(log).WithSubjects(reg),
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/pgarrow"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 )
 
 // Method names: the values of the "subject" label.
@@ -68,8 +71,79 @@ type method struct {
 	// server (a client-only ceiling); parallel for those that also read
 	// over several connections.
 	replay, parallel bool
-	run              func(ctx context.Context, s *session, check bool) (rows int64, err error)
+	run              func(ctx context.Context, s *Session, check bool) (rows int64, err error)
+	// desc is the registered subject's descriptor (empty: built from the
+	// fields above, base).
+	desc results.Descriptor
 }
+
+// Method is what a pgscan subject binds to: how it reads the query's rows
+// through a Session, and what the plan needs to know of it.
+type Method struct {
+	// Arrow says the result is Arrow record batches (the Arrow methods are
+	// compared with each other).
+	Arrow bool
+	// Peer is the Python runner's driver for a method read by a Python
+	// library ("" for a Go method): the plan starts that runner and
+	// describes the peer's version.
+	Peer string
+	// Replay says the method also reads the replayed server (a
+	// client-only ceiling); Parallel that it also reads over several
+	// connections (pgarrow.ParallelQuery for a Go method).
+	Replay, Parallel bool
+	// Read reads the session's query whole and returns the rows read;
+	// with check it also verifies every row (outside the timed region).
+	Read func(ctx context.Context, s *Session, check bool) (rows int64, err error)
+}
+
+// Subject is the shape of a pgscan subject: bound to the query the run
+// reads (the generated table when its SQL is empty), it returns its Method.
+type Subject = subject.Subject[Query, Method]
+
+// Register adds the built-in methods to r.
+func Register(r *subject.Registry) error { return subject.Add(r, Name, builtin()...) }
+
+// builtin returns the built-in methods as subjects: each binds to the
+// table reader or, for a --query, to its reader of the user's query.
+func builtin() []Subject {
+	var ss []Subject
+	for _, m := range methods() {
+		ss = append(ss, Subject{Desc: m.base(), Bind: func(q Query) (Method, error) {
+			read := m.run
+			if q.SQL != "" {
+				read = queryRun(m)
+			}
+			return Method{Arrow: m.arrow, Peer: m.peer, Replay: m.replay, Parallel: m.parallel, Read: read}, nil
+		}})
+	}
+	return ss
+}
+
+// bound is the method s binds to for q.
+func bound(s Subject, q Query) (method, error) {
+	ops, err := s.Bind(q)
+	if err != nil {
+		return method{}, err
+	}
+	if ops.Read == nil {
+		return method{}, fmt.Errorf("bound to no Read")
+	}
+	return method{name: s.Name(), role: s.Desc.Role, desc: s.Describe(Name), arrow: ops.Arrow, peer: ops.Peer,
+		replay: ops.Replay, parallel: ops.Parallel, run: ops.Read}, nil
+}
+
+// Conn is the session's pgx connection.
+func (s *Session) Conn() *pgx.Conn { return s.conn }
+
+// Arrow is the session's pgarrow connection (on the same server
+// connection as Conn).
+func (s *Session) Arrow() *pgarrow.Conn { return s.pa }
+
+// SQL is the query the session reads.
+func (s *Session) SQL() string { return s.sql }
+
+// Rows is how many rows the query returns.
+func (s *Session) Rows() int64 { return s.rows }
 
 // limit reports whether m is a server-ceiling row.
 func (m method) limit() bool { return m.role == results.RoleLimit }
@@ -133,26 +207,16 @@ func methods() []method {
 // adbcAvailable found ("adbc-driver-postgresql 1.x, pyarrow 2y"), or why
 // the peer is not installed.
 func (m method) describe(adbcVersions string, adbcErr error) results.Descriptor {
-	d := results.Descriptor{Workload: Name, Key: LabelSubject, Name: m.name, Role: m.role, What: m.note, Settings: map[string]string{}}
-	for k, v := range m.settings {
-		d.Settings[k] = v
+	d := m.desc
+	if d.Name == "" {
+		d = m.base()
 	}
-	switch m.module {
-	case modulePgarrow:
-		d.Module, d.Version = m.module, "this build"
-	case "":
-	default:
-		d.Module, d.Version = m.module, format.ModuleVersion(m.module, "unknown")
+	d.Workload, d.Key = Name, LabelSubject
+	d.Settings = maps.Clone(d.Settings)
+	if d.Settings == nil {
+		d.Settings = map[string]string{}
 	}
-	if m.arrow {
-		d.Tags = append(d.Tags, TagArrow)
-	}
-	if m.replay {
-		d.Settings["replay"] = "also read from the replay (label source=replay): the server's recorded answer played back at memory speed by an in-process fake server, the client's cost alone"
-	}
-	if m.name == MethodSelect {
-		d.Settings["parallel"] = "also read over N = 1, 2, 4 connections (label partitions=N): pgarrow.KeyRanges on id, pgarrow.ParallelQuery"
-	}
+	d.Tags = slices.Clone(d.Tags)
 	var module, version string
 	switch m.peer {
 	case driverADBC:
@@ -175,8 +239,34 @@ func (m method) describe(adbcVersions string, adbcErr error) results.Descriptor 
 	return d
 }
 
+// base is what m's descriptor holds before the plan finds the peers'
+// versions.
+func (m method) base() results.Descriptor {
+	d := results.Descriptor{Workload: Name, Key: LabelSubject, Name: m.name, Role: m.role, What: m.note, Settings: map[string]string{}}
+	for k, v := range m.settings {
+		d.Settings[k] = v
+	}
+	switch m.module {
+	case modulePgarrow:
+		d.Module, d.Version = m.module, "this build"
+	case "":
+	default:
+		d.Module, d.Version = m.module, format.ModuleVersion(m.module, "unknown")
+	}
+	if m.arrow {
+		d.Tags = append(d.Tags, TagArrow)
+	}
+	if m.replay {
+		d.Settings["replay"] = "also read from the replay (label source=replay): the server's recorded answer played back at memory speed by an in-process fake server, the client's cost alone"
+	}
+	if m.name == MethodSelect {
+		d.Settings["parallel"] = "also read over N = 1, 2, 4 connections (label partitions=N): pgarrow.KeyRanges on id, pgarrow.ParallelQuery"
+	}
+	return d
+}
+
 // session is one connection and what the methods reuse on it.
-type session struct {
+type Session struct {
 	conn       *pgx.Conn
 	pa         *pgarrow.Conn
 	rows       int64
@@ -200,7 +290,7 @@ type session struct {
 	tmp    string
 }
 
-func runSelect(ctx context.Context, s *session, check bool) (int64, error) {
+func runSelect(ctx context.Context, s *Session, check bool) (int64, error) {
 	r, err := s.pa.Query(ctx, s.sql)
 	if err != nil {
 		return 0, err
@@ -208,7 +298,7 @@ func runSelect(ctx context.Context, s *session, check bool) (int64, error) {
 	return drainArrow(r, check, s.rows)
 }
 
-func runCopy(ctx context.Context, s *session, check bool) (int64, error) {
+func runCopy(ctx context.Context, s *Session, check bool) (int64, error) {
 	r, err := s.pa.Copy(ctx, s.sql)
 	if err != nil {
 		return 0, err
@@ -218,7 +308,7 @@ func runCopy(ctx context.Context, s *session, check bool) (int64, error) {
 
 // runParallel reads the key ranges of the query over the session's
 // connections at once (pgarrow.ParallelQuery).
-func runParallel(ctx context.Context, s *session, check bool) (int64, error) {
+func runParallel(ctx context.Context, s *Session, check bool) (int64, error) {
 	r, err := pgarrow.ParallelQuery(ctx, s.parts, s.queries)
 	if err != nil {
 		return 0, err
@@ -271,7 +361,7 @@ func drainArrow(r arrowReader, check bool, want int64) (int64, error) {
 	return n, nil
 }
 
-func runScan(ctx context.Context, s *session, check bool) (int64, error) {
+func runScan(ctx context.Context, s *Session, check bool) (int64, error) {
 	rows, err := s.conn.Query(ctx, s.sql)
 	if err != nil {
 		return 0, err
@@ -329,7 +419,7 @@ func (r *rawRow) decode(v [][]byte) error {
 	return nil
 }
 
-func runRaw(ctx context.Context, s *session, check bool) (int64, error) {
+func runRaw(ctx context.Context, s *Session, check bool) (int64, error) {
 	rows, err := s.conn.Query(ctx, s.sql)
 	if err != nil {
 		return 0, err
@@ -360,7 +450,7 @@ func runRaw(ctx context.Context, s *session, check bool) (int64, error) {
 	return n, nil
 }
 
-func runCeiling(ctx context.Context, s *session, check bool) (int64, error) {
+func runCeiling(ctx context.Context, s *Session, check bool) (int64, error) {
 	q := "COPY (" + s.sql + ") TO STDOUT (FORMAT binary)"
 	if !check {
 		_, err := s.conn.PgConn().CopyTo(ctx, io.Discard, q)
@@ -376,7 +466,7 @@ func runCeiling(ctx context.Context, s *session, check bool) (int64, error) {
 	return p.rc.rows, p.rc.done(s.rows)
 }
 
-func runSelectCeiling(ctx context.Context, s *session, check bool) (int64, error) {
+func runSelectCeiling(ctx context.Context, s *Session, check bool) (int64, error) {
 	rr := s.conn.PgConn().ExecParams(ctx, s.sql, nil, nil, nil, []int16{1})
 	var (
 		n  int64
@@ -406,7 +496,7 @@ func runSelectCeiling(ctx context.Context, s *session, check bool) (int64, error
 	return n, nil
 }
 
-func runADBC(ctx context.Context, s *session, check bool) (int64, error) {
+func runADBC(ctx context.Context, s *Session, check bool) (int64, error) {
 	if s.adbc == nil {
 		return 0, fmt.Errorf("ADBC runner not started")
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/serbench/serbench/pgarrow"
 	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 )
 
@@ -44,6 +45,8 @@ const (
 
 // Workload is the pgscan workload.
 type Workload struct {
+	// reg holds the subjects (nil: the built-in methods).
+	reg *subject.Registry
 	// dsn is an external PostgreSQL to use instead of a throwaway one
 	// (--pg-dsn; empty: the throwaway server).
 	dsn string
@@ -113,13 +116,20 @@ func (*Workload) Description() string {
 }
 
 // Subjects implements workload.Workload.
-func (*Workload) Subjects() []string {
-	var out []string
-	for _, m := range methods() {
-		out = append(out, m.name)
-	}
-	return out
+func (w *Workload) Subjects() []string {
+	ss, _ := w.subjects()
+	return subject.Names(ss)
 }
+
+// WithSubjects sets the registry whose pgscan subjects the workload
+// measures (Register adds the built-in ones to r) and returns w.
+func (w *Workload) WithSubjects(r *subject.Registry) *Workload {
+	w.reg = r
+	return w
+}
+
+// subjects returns the subjects the workload measures.
+func (w *Workload) subjects() ([]Subject, error) { return subject.Of(w.reg, Name, builtin) }
 
 // Label keys: the case's method, where its rows come from (source=server
 // or source=replay) and, for a read over several connections, how many
@@ -217,11 +227,20 @@ func serverSettings(sharedBufferBytes int64) map[string]string {
 // and says on its log what it creates and drops there; with --query it
 // creates nothing there and reads in read-only transactions.
 func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
+	ss, err := w.subjects()
+	if err != nil {
+		return nil, fmt.Errorf("pgscan: %w", err)
+	}
 	var want []method
-	for _, m := range methods() {
-		if cfg.WantSubject(m.name) {
-			want = append(want, m)
+	for _, sub := range ss {
+		if !cfg.WantSubject(sub.Name()) {
+			continue
 		}
+		m, err := bound(sub, w.query)
+		if err != nil {
+			return nil, &workload.UsageError{Err: fmt.Errorf("pgscan: %s: %w", sub.Name(), err)}
+		}
+		want = append(want, m)
 	}
 	if len(want) == 0 {
 		return &workload.Plan{}, nil
@@ -232,7 +251,6 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	var (
 		db  *database
 		env = map[string]string{}
-		err error
 	)
 	if !cfg.DryRun {
 		if db, env, err = openDatabase(ctx, cfg, w.dsn, slices.Max(Sizes(cfg.Scale))); err != nil {
@@ -677,19 +695,18 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 	c.OpTime = time.Duration(rows) * 500 * time.Nanosecond
 	ctx := context.Background()
 	var (
-		s     *session
+		s     *Session
 		table *tableState
 		// replayHeld is set while the case holds the replay servers of
 		// its table size (released at teardown).
 		replayHeld bool
 	)
-	run := m.run
-	if sp.partitions > 0 && m.peer == "" {
-		run = runParallel
-	}
+	run := m.run // bound to the run's query (Subject.Bind)
 	sql := selectSQL(rows)
 	if sp.q != nil {
-		run, sql = queryRun(m), sp.q.sql
+		sql = sp.q.sql
+	} else if sp.partitions > 0 && m.peer == "" {
+		run = runParallel
 	}
 	c.Setup = func() error {
 		var err error
@@ -713,7 +730,7 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 			if err != nil {
 				return fmt.Errorf("pgscan: connect to the replay: %w", err)
 			}
-			s = &session{conn: conn, rows: rows, sql: sql, replay: true, q: sp.q, method: m.name, tmp: db.tmp}
+			s = &Session{conn: conn, rows: rows, sql: sql, replay: true, q: sp.q, method: m.name, tmp: db.tmp}
 			if s.pa, err = pgarrow.NewConn(conn.PgConn(), pgarrow.Options{BatchSize: batch}); err != nil {
 				return fmt.Errorf("pgscan: %w", err)
 			}
@@ -723,7 +740,7 @@ func newCaseSpec(db *database, m method, sp spec) bench.Case {
 		if err != nil {
 			return err
 		}
-		s = &session{conn: conn, rows: rows, sql: sql, batch: batch, q: sp.q, method: m.name, tmp: db.tmp}
+		s = &Session{conn: conn, rows: rows, sql: sql, batch: batch, q: sp.q, method: m.name, tmp: db.tmp}
 		if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&s.backendPID); err != nil {
 			return fmt.Errorf("pgscan: backend pid: %w", err)
 		}
@@ -897,7 +914,7 @@ func (db *database) redact(err error) error {
 // sum of a parallel read's, or (for ConnectorX, which connects per read)
 // the whole throwaway server's, exited backends included. A replayed
 // session has no server.
-func serverCPU(db *database, s *session) (float64, error) {
+func serverCPU(db *database, s *Session) (float64, error) {
 	switch {
 	case s.replay:
 		return 0, errors.New("replay: no server")

@@ -246,7 +246,7 @@ const partitionSkip = "with --query: the partitioned reads split a query on rang
 // --- the methods on the query ---
 
 // verifyQuery compares the checksums a method computed with the reference.
-func (s *session) verifyQuery(got *checksums) error {
+func (s *Session) verifyQuery(got *checksums) error {
 	return s.q.verify(got, s.method)
 }
 
@@ -265,7 +265,7 @@ func (uq *userQuery) verify(got *checksums, method string) error {
 
 // drainQuery reads an Arrow result of the query, checksumming it with
 // check.
-func drainQuery(r arrowReader, s *session, check bool) (int64, error) {
+func drainQuery(r arrowReader, s *Session, check bool) (int64, error) {
 	defer r.Release()
 	var n int64
 	var sums *checksums
@@ -292,7 +292,7 @@ func drainQuery(r arrowReader, s *session, check bool) (int64, error) {
 
 // scanQuery is pgx-scan on the query: rows.Values, pgx's own decoding of
 // each column's type into Go values.
-func scanQuery(ctx context.Context, s *session, check bool) (int64, error) {
+func scanQuery(ctx context.Context, s *Session, check bool) (int64, error) {
 	rows, err := s.conn.Query(ctx, s.sql)
 	if err != nil {
 		return 0, err
@@ -355,7 +355,7 @@ func decodeRaw(m *pgtype.Map, fds []pgconn.FieldDescription, raw [][]byte, vals 
 // rawQuery is pgx-raw on the query: rows.RawValues, each value's length
 // summed (no decoding per type: the query's types are known only at run
 // time); the check decodes them with pgx's type map.
-func rawQuery(ctx context.Context, s *session, check bool) (int64, error) {
+func rawQuery(ctx context.Context, s *Session, check bool) (int64, error) {
 	rows, err := s.conn.Query(ctx, s.sql)
 	if err != nil {
 		return 0, err
@@ -400,7 +400,7 @@ func rawQuery(ctx context.Context, s *session, check bool) (int64, error) {
 
 // selectCeilingQuery is select-discard on the query: every row received
 // in binary and dropped; the check decodes them.
-func selectCeilingQuery(ctx context.Context, s *session, check bool) (int64, error) {
+func selectCeilingQuery(ctx context.Context, s *Session, check bool) (int64, error) {
 	formats := make([]int16, len(s.q.types))
 	for i := range formats {
 		formats[i] = pgx.BinaryFormatCode
@@ -442,7 +442,7 @@ func selectCeilingQuery(ctx context.Context, s *session, check bool) (int64, err
 // copyCeilingQuery is copy-discard on the query: the binary COPY drained
 // (the count of rows is the reference's, as the table's ceiling does);
 // the check parses the stream and decodes every field.
-func copyCeilingQuery(ctx context.Context, s *session, check bool) (int64, error) {
+func copyCeilingQuery(ctx context.Context, s *Session, check bool) (int64, error) {
 	q := "COPY (" + s.sql + ") TO STDOUT (FORMAT binary)"
 	if !check {
 		var cw countingWriter
@@ -558,7 +558,7 @@ func (p *queryCopyChecker) parse() error {
 // adbcQuery is a Python peer on the query: the timed read as on the
 // table; the check has the runner write its batches to an Arrow IPC
 // stream file, checksummed here like pgarrow's.
-func adbcQuery(ctx context.Context, s *session, check bool) (int64, error) {
+func adbcQuery(ctx context.Context, s *Session, check bool) (int64, error) {
 	if s.adbc == nil {
 		return 0, errors.New("python peer runner not started")
 	}
@@ -613,10 +613,10 @@ func (r *adbcRunner) dump(ctx context.Context, path string) (adbcResult, error) 
 }
 
 // queryRun returns method m's read of the query.
-func queryRun(m method) func(ctx context.Context, s *session, check bool) (int64, error) {
+func queryRun(m method) func(ctx context.Context, s *Session, check bool) (int64, error) {
 	switch m.name {
 	case MethodSelect:
-		return func(ctx context.Context, s *session, check bool) (int64, error) {
+		return func(ctx context.Context, s *Session, check bool) (int64, error) {
 			r, err := s.pa.Query(ctx, s.sql)
 			if err != nil {
 				return 0, err
@@ -624,7 +624,7 @@ func queryRun(m method) func(ctx context.Context, s *session, check bool) (int64
 			return drainQuery(r, s, check)
 		}
 	case MethodCopy:
-		return func(ctx context.Context, s *session, check bool) (int64, error) {
+		return func(ctx context.Context, s *Session, check bool) (int64, error) {
 			r, err := s.pa.Copy(ctx, s.sql)
 			if err != nil {
 				return 0, err

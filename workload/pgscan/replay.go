@@ -145,7 +145,7 @@ func (db *database) record(ctx context.Context, n int64, kind string) (*replay.S
 	if err != nil {
 		return nil, fmt.Errorf("pgscan: replay: connect through the recorder: %w", err)
 	}
-	s := &session{conn: conn, rows: n, sql: selectSQL(n), q: db.query}
+	s := &Session{conn: conn, rows: n, sql: selectSQL(n), q: db.query}
 	if s.pa, err = pgarrow.NewConn(conn.PgConn(), pgarrow.Options{}); err != nil {
 		conn.Close(ctx)
 		return nil, fmt.Errorf("pgscan: replay: %w", err)
