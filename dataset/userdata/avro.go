@@ -19,8 +19,13 @@ type avroNode struct {
 	app      func(b array.Builder, v any) error
 }
 
-// avroMapper converts Avro schemas, collecting notes.
-type avroMapper struct{ in *inference }
+// avroMapper converts Avro schemas, collecting notes. given maps a
+// schema the user gives for a text input (AvroSchema): decimals are Arrow
+// decimals there, whose values come from the input's text.
+type avroMapper struct {
+	in    *inference
+	given bool
+}
 
 func (m *avroMapper) node(s avro.Schema, path string, depth int) (*avroNode, error) {
 	if ref, ok := s.(*avro.RefSchema); ok {
@@ -59,9 +64,12 @@ func (m *avroMapper) node(s avro.Schema, path string, depth int) (*avroNode, err
 			return nil
 		}}, nil
 	case *avro.MapSchema:
-		val, err := m.node(t.Values(), path+"{}", depth+2)
+		val, err := m.node(t.Values(), mapValuePath(path), depth+2)
 		if err != nil {
 			return nil, err
+		}
+		if m.in.entries != nil {
+			m.in.entries[path] = true // a JSON object in a text input
 		}
 		m.in.note("field %s: Avro map stored as a list of key/value structs (in key order)", path)
 		entry := arrow.StructOf(arrow.Field{Name: "key", Type: arrow.BinaryTypes.String},
@@ -160,6 +168,9 @@ func (m *avroMapper) decimal(l avro.LogicalSchema, path string) (*avroNode, erro
 	scale := 0
 	if d, ok := l.(*avro.DecimalLogicalSchema); ok {
 		scale = d.Scale()
+		if m.given && d.Precision() >= 1 && d.Precision() <= 38 {
+			return &avroNode{dt: &arrow.Decimal128Type{Precision: int32(d.Precision()), Scale: int32(d.Scale())}}, nil
+		}
 	}
 	m.in.note("field %s: Avro decimal stored as its exact decimal text (string)", path)
 	return &avroNode{dt: arrow.BinaryTypes.String, app: func(b array.Builder, v any) error {
@@ -225,6 +236,7 @@ func (m *avroMapper) union(u *avro.UnionSchema, path string, depth int) (*avroNo
 		}}, nil
 	}
 	m.in.note("field %s: Avro union of %d types stored as string (the value's JSON text: 1 and \"1\" stay apart)", path, len(types))
+	m.in.lenient[path] = true
 	return &avroNode{dt: arrow.BinaryTypes.String, nullable: true, app: func(b array.Builder, v any) error {
 		if _, null := unwrapUnion(v); null {
 			b.AppendNull()

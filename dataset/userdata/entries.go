@@ -38,15 +38,19 @@ type reshape struct {
 // newReshape compiles the rewriting of the schema's map columns (their
 // paths, as inference names them: "a.b", list elements "a[]"); nil when
 // there is none.
-func newReshape(s *arrow.Schema, entries map[string]bool) *reshape {
+//
+// alias, if not nil, gives the other member name a field's path may come
+// under (a protobuf field's JSON name), which is rewritten the same.
+func newReshape(s *arrow.Schema, entries map[string]bool, alias func(path string) string) *reshape {
 	if len(entries) == 0 {
 		return nil
 	}
 	keys := []string{"key", "value"}
 	root := &reshape{fields: map[string]*reshape{}}
 	for _, f := range s.Fields() {
-		if c := compileReshape(f.Type, f.Name, entries, keys); c != nil {
+		if c := compileReshape(f.Type, f.Name, entries, keys, alias); c != nil {
 			root.fields[f.Name] = c
+			addAlias(root.fields, f.Name, alias, c)
 		}
 	}
 	if len(root.fields) == 0 {
@@ -57,12 +61,12 @@ func newReshape(s *arrow.Schema, entries map[string]bool) *reshape {
 
 // compileReshape returns the rewriting of a value of type dt at path, or
 // nil if nothing under it is a map column.
-func compileReshape(dt arrow.DataType, path string, entries map[string]bool, keys []string) *reshape {
+func compileReshape(dt arrow.DataType, path string, entries map[string]bool, keys []string, alias func(string) string) *reshape {
 	if entries[path] {
 		r := &reshape{entries: true, keys: keys}
 		if l, ok := dt.(*arrow.ListType); ok {
 			if st, ok := l.Elem().(*arrow.StructType); ok && st.NumFields() == 2 {
-				r.value = compileReshape(st.Field(1).Type, mapValuePath(path), entries, keys)
+				r.value = compileReshape(st.Field(1).Type, mapValuePath(path), entries, keys, alias)
 			}
 		}
 		return r
@@ -71,19 +75,32 @@ func compileReshape(dt arrow.DataType, path string, entries map[string]bool, key
 	case *arrow.StructType:
 		r := &reshape{fields: map[string]*reshape{}}
 		for _, f := range t.Fields() {
-			if c := compileReshape(f.Type, path+"."+f.Name, entries, keys); c != nil {
+			if c := compileReshape(f.Type, path+"."+f.Name, entries, keys, alias); c != nil {
 				r.fields[f.Name] = c
+				addAlias(r.fields, path+"."+f.Name, alias, c)
 			}
 		}
 		if len(r.fields) > 0 {
 			return r
 		}
 	case *arrow.ListType:
-		if c := compileReshape(t.Elem(), path+"[]", entries, keys); c != nil {
+		if c := compileReshape(t.Elem(), path+"[]", entries, keys, alias); c != nil {
 			return &reshape{elem: c}
 		}
 	}
 	return nil
+}
+
+// addAlias files c under the alias of the field at path too.
+func addAlias(fields map[string]*reshape, path string, alias func(string) string, c *reshape) {
+	if alias == nil {
+		return
+	}
+	if a := alias(path); a != "" {
+		if _, taken := fields[a]; !taken {
+			fields[a] = c
+		}
+	}
 }
 
 // apply rewrites v in place. A value of an unexpected kind is left as it

@@ -519,6 +519,8 @@ type jsonSource struct {
 	rows    int64 // values seen (for sampling)
 	emitted int64
 	sampled int // rows the schema was inferred from
+	// given is the user's schema the rows are read into (nil: inferred).
+	given *Schema
 	// reshape rewrites the objects of map columns as entry lists.
 	reshape *reshape
 	b       *array.RecordBuilder
@@ -542,6 +544,9 @@ func newJSONSource(r *Reader) (*jsonSource, error) {
 // newObjectSource reads r's input as rows of JSON objects, the values open
 // yields from the decompressed stream.
 func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, error)) (*jsonSource, error) {
+	if g := r.opts.Schema; g != nil {
+		return newGivenObjectSource(r, open, g)
+	}
 	// Pass 1: infer the schema from a sample.
 	in, closeIn, err := openStream(r.path, r.comp)
 	if err != nil {
@@ -629,7 +634,7 @@ func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, erro
 		return nil, err
 	}
 	return &jsonSource{
-		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled, vals: vals, reshape: newReshape(sch, inf.entries),
+		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled, vals: vals, reshape: newReshape(sch, inf.entries, nil),
 		b: array.NewRecordBuilder(r.opts.Allocator, sch),
 	}, nil
 }
@@ -700,7 +705,10 @@ func (s *jsonSource) next() (arrow.RecordBatch, error) {
 				continue
 			}
 			var fe *jsonv.FieldError
-			if errors.As(err, &fe) {
+			switch {
+			case errors.As(err, &fe) && s.given != nil:
+				err = fmt.Errorf("%w: the row does not fit the given schema %s", err, s.given.Source)
+			case errors.As(err, &fe):
 				err = fmt.Errorf("%w; the schema was inferred from the first %s: %s", err, rowsText(s.sampled), waysOut)
 			}
 			return nil, s.r.posError(s.vals, s.vals.pos(), badJSON(err))

@@ -115,6 +115,12 @@ type Options struct {
 	// Empty: such an input is refused with a *OneObjectError listing its
 	// member arrays. Only for KindJSON.
 	Records string
+	// Schema, when set, is the schema a text input (JSON Lines, JSON, CSV,
+	// TSV) is read into instead of one inferred (AvroSchema, ProtoSchema):
+	// a row that does not fit it is an error naming its line and field (or
+	// skipped, with SkipBad). An input that carries its own schema
+	// (Parquet, Arrow, Avro) is refused.
+	Schema *Schema
 	// KeepDictionaries keeps dictionary-encoded top-level columns of
 	// Parquet and Arrow inputs as they are; by default they are decoded to
 	// their value type (which every dynamic format can hold), with a note.
@@ -286,6 +292,13 @@ func Open(path string, opts Options) (*Reader, error) {
 	}
 	if opts.Records != "" && kind != KindJSON {
 		return nil, fmt.Errorf("userdata: %s: --records selects a member array of a .json file holding one JSON object, not rows of a %s input", path, kind)
+	}
+	if opts.Schema != nil {
+		switch kind {
+		case KindJSONL, KindJSON, KindCSV, KindTSV:
+		default:
+			return nil, fmt.Errorf("userdata: %s: a %s file %w", path, kind, errGivenBinary)
+		}
 	}
 	if opts.SampleFraction < 0 || opts.SampleFraction > 1 {
 		return nil, fmt.Errorf("userdata: %s: SampleFraction %v outside [0, 1]", path, opts.SampleFraction)
@@ -472,6 +485,13 @@ func (r *Reader) open() error {
 			src = s
 		}
 	case KindCSV, KindTSV:
+		if g := r.opts.Schema; g != nil {
+			var s *givenCSVSource
+			if s, err = newGivenCSVSource(r, g); err == nil {
+				src = s
+			}
+			break
+		}
 		var s *csvSource
 		if s, err = newCSVSource(r); err == nil {
 			src = s

@@ -32,9 +32,37 @@ type node struct {
 	dt      arrow.DataType
 	path    string
 	lenient bool
-	fields  []*node
-	names   map[string]int
-	elem    *node
+	// nullable is the field's nullability, enforced when strict.
+	nullable, strict bool
+	// quoted: a number may come as a string holding it.
+	quoted bool
+	// name is the field's member name, alias its other one ("": none).
+	name, alias string
+	fields      []*node
+	names       map[string]int
+	elem        *node
+}
+
+// Options change how a RowAppender reads values. The zero value reads
+// what serbench's own inference produces.
+type Options struct {
+	// Lenient, if not nil, is asked for every string-typed field's dotted
+	// path ("a.b", list elements as "a[]"); for the paths it accepts,
+	// values of any kind are stored as their JSON text (the input reader's
+	// columns of mixed kinds).
+	Lenient func(path string) bool
+	// Strict reads with a schema the user gives: its nullability is
+	// enforced (a null, or an absent member, where the field is not
+	// nullable is an error), and a decimal may be a JSON number and have
+	// fewer fraction digits than its scale (12.5 is 12.50 exactly).
+	Strict bool
+	// QuotedNumbers accepts a string holding a number for a numeric field
+	// ("123" for an int64, as protojson writes 64-bit integers; "NaN").
+	QuotedNumbers bool
+	// Alias, if not nil, gives the other member name a field's dotted
+	// path may also come under ("userId" for user_id, protojson's JSON
+	// name), or "".
+	Alias func(path string) string
 }
 
 // NewRowAppender compiles schema. lenient, if not nil, is asked for every
@@ -43,20 +71,48 @@ type node struct {
 // input reader's columns of mixed kinds). Unsupported Arrow types are an
 // error naming the field.
 func NewRowAppender(schema *arrow.Schema, lenient func(path string) bool) (*RowAppender, error) {
+	return NewRowAppenderWith(schema, Options{Lenient: lenient})
+}
+
+// NewRowAppenderWith compiles schema to read values as o says.
+func NewRowAppenderWith(schema *arrow.Schema, o Options) (*RowAppender, error) {
 	a := &RowAppender{names: make(map[string]int, schema.NumFields())}
 	for i, f := range schema.Fields() {
-		n, err := compile(f.Type, f.Name, lenient)
+		n, err := compile(f.Type, f.Name, f.Nullable, o)
 		if err != nil {
 			return nil, err
 		}
+		n.name = f.Name
 		a.fields = append(a.fields, n)
-		a.names[f.Name] = i
+		addName(a.names, n, i)
 	}
 	return a, nil
 }
 
-func compile(dt arrow.DataType, path string, lenient func(string) bool) (*node, error) {
-	n := &node{dt: dt, path: path}
+// addName registers field n, index i, under its name and its alias.
+func addName(names map[string]int, n *node, i int) {
+	names[n.name] = i
+	if n.alias != "" {
+		if _, taken := names[n.alias]; !taken {
+			names[n.alias] = i
+		}
+	}
+}
+
+// member returns object v's member for field n, under its name or alias.
+func (n *node) member(v *Value) *Value {
+	if m := v.Get(n.name); m != nil || n.alias == "" {
+		return m
+	}
+	return v.Get(n.alias)
+}
+
+func compile(dt arrow.DataType, path string, nullable bool, o Options) (*node, error) {
+	lenient := o.Lenient
+	n := &node{dt: dt, path: path, nullable: nullable, strict: o.Strict, quoted: o.QuotedNumbers}
+	if o.Alias != nil {
+		n.alias = o.Alias(path)
+	}
 	switch t := dt.(type) {
 	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
 		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
@@ -68,21 +124,22 @@ func compile(dt arrow.DataType, path string, lenient func(string) bool) (*node, 
 	case *arrow.StructType:
 		n.names = make(map[string]int, t.NumFields())
 		for i, f := range t.Fields() {
-			c, err := compile(f.Type, path+"."+f.Name, lenient)
+			c, err := compile(f.Type, path+"."+f.Name, f.Nullable, o)
 			if err != nil {
 				return nil, err
 			}
+			c.name = f.Name
 			n.fields = append(n.fields, c)
-			n.names[f.Name] = i
+			addName(n.names, c, i)
 		}
 	case *arrow.ListType:
-		c, err := compile(t.Elem(), path+"[]", lenient)
+		c, err := compile(t.Elem(), path+"[]", t.ElemField().Nullable, o)
 		if err != nil {
 			return nil, err
 		}
 		n.elem = c
 	case *arrow.LargeListType:
-		c, err := compile(t.Elem(), path+"[]", lenient)
+		c, err := compile(t.Elem(), path+"[]", t.ElemField().Nullable, o)
 		if err != nil {
 			return nil, err
 		}
@@ -119,6 +176,17 @@ func (a *RowAppender) Check(v *Value) error {
 			return err
 		}
 	}
+	return absent(a.fields, v)
+}
+
+// absent reports the first field of fields, not nullable under a strict
+// schema, that object v has no member for.
+func absent(fields []*node, v *Value) error {
+	for _, f := range fields {
+		if f.strict && !f.nullable && f.member(v) == nil {
+			return &FieldError{Path: f.path, Msg: "missing, and the schema's field is not nullable"}
+		}
+	}
 	return nil
 }
 
@@ -127,15 +195,13 @@ func (a *RowAppender) Check(v *Value) error {
 func (a *RowAppender) Append(b *array.RecordBuilder, v *Value) {
 	for i, n := range a.fields {
 		fb := b.Field(i)
-		if m := v.Get(fieldName(n.path)); m != nil {
+		if m := n.member(v); m != nil {
 			n.append(fb, m)
 		} else {
 			fb.AppendNull()
 		}
 	}
 }
-
-func fieldName(path string) string { return path }
 
 func (n *node) errf(format string, args ...any) error {
 	return &FieldError{Path: n.path, Msg: fmt.Sprintf(format, args...)}
@@ -151,6 +217,16 @@ func (n *node) mismatch(v *Value) error {
 
 func (n *node) check(v *Value) error {
 	if v.Kind == Null {
+		if n.strict && !n.nullable {
+			return n.errf("null, and the schema's field is not nullable")
+		}
+		return nil
+	}
+	if n.quoted && v.Kind == String && isNumeric(n.dt) {
+		q := Value{Kind: Number, Text: v.Text}
+		if n.check(&q) != nil {
+			return n.mismatch(v)
+		}
 		return nil
 	}
 	switch t := n.dt.(type) {
@@ -176,10 +252,10 @@ func (n *node) check(v *Value) error {
 			return n.errf("want base64 of %d bytes for %s", t.ByteWidth, n.dt)
 		}
 	case *arrow.Decimal128Type:
-		if v.Kind != String {
+		if v.Kind != String && !(n.strict && v.Kind == Number) {
 			return n.mismatch(v)
 		}
-		if _, err := ParseDecimal128(v.Text, t.Precision, t.Scale); err != nil {
+		if _, err := n.decimal(v.Text, t); err != nil {
 			return n.errf("%v", err)
 		}
 	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type:
@@ -242,6 +318,9 @@ func (n *node) check(v *Value) error {
 			if err := n.fields[j].check(&v.Items[i]); err != nil {
 				return err
 			}
+		}
+		if err := absent(n.fields, v); err != nil {
+			return err
 		}
 	case *arrow.ListType, *arrow.LargeListType:
 		if v.Kind != Array {
@@ -318,8 +397,7 @@ func (n *node) append(b array.Builder, v *Value) {
 		x, _ := base64.StdEncoding.DecodeString(v.Text)
 		b.Append(x)
 	case *array.Decimal128Builder:
-		t := n.dt.(*arrow.Decimal128Type)
-		x, _ := ParseDecimal128(v.Text, t.Precision, t.Scale)
+		x, _ := n.decimal(v.Text, n.dt.(*arrow.Decimal128Type))
 		b.Append(x)
 	case *array.TimestampBuilder:
 		tm, _ := time.Parse(TimestampLayout, v.Text)
@@ -329,7 +407,7 @@ func (n *node) append(b array.Builder, v *Value) {
 		b.Append(true)
 		for i, c := range n.fields {
 			fb := b.FieldBuilder(i)
-			if m := v.Get(c.path[len(n.path)+1:]); m != nil {
+			if m := c.member(v); m != nil {
 				c.append(fb, m)
 			} else {
 				fb.AppendNull()
@@ -348,6 +426,29 @@ func (n *node) append(b array.Builder, v *Value) {
 			n.elem.append(vb, &v.Items[i])
 		}
 	}
+}
+
+// decimal parses a decimal's text; under a strict schema, a fraction of
+// fewer digits than t's scale is padded with zeros (12.5 is 12.50 exactly).
+func (n *node) decimal(text string, t *arrow.Decimal128Type) (decimal128.Num, error) {
+	if n.strict && t.Scale > 0 {
+		whole, frac, _ := strings.Cut(text, ".")
+		if len(frac) < int(t.Scale) && !strings.ContainsAny(text, "eE") {
+			text = whole + "." + frac + strings.Repeat("0", int(t.Scale)-len(frac))
+		}
+	}
+	return ParseDecimal128(text, t.Precision, t.Scale)
+}
+
+// isNumeric reports whether dt's JSON values are numbers.
+func isNumeric(dt arrow.DataType) bool {
+	switch dt.(type) {
+	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
+		*arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type,
+		*arrow.Float32Type, *arrow.Float64Type, *arrow.Time32Type, *arrow.Time64Type:
+		return true
+	}
+	return false
 }
 
 func (n *node) text(v *Value) string {

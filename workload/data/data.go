@@ -121,6 +121,11 @@ type Settings struct {
 	// JSON Pointer, userdata.ParseRecordsPath); empty: such an input is
 	// refused, naming its member arrays.
 	Records string
+	// Avsc, or Proto with Message, names the user's schema of a text
+	// Input (an Avro .avsc; a .proto file and the message of the rows):
+	// the rows are read into it instead of a schema inferred from them
+	// (userdata.AvroSchema, userdata.ProtoSchema).
+	Avsc, Proto, Message string
 }
 
 // Workload is the data workload.
@@ -194,6 +199,9 @@ func (w *Workload) AddFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&w.s.Sample, "sample", w.s.Sample, "data workload: keep every K-th row (1/K) or a deterministic fraction F of the rows (0 < F ≤ 1) of a huge input")
 	fl.BoolVar(&w.s.SkipBad, "skip-bad", w.s.SkipBad, "data workload: skip and count malformed lines instead of failing")
 	fl.StringVar(&w.inferRows, "infer-rows", w.inferRows, fmt.Sprintf("data workload: the rows a JSON Lines or CSV input's schema is inferred from, `N|all` (default: the first %s; all: every row, an extra pass over the input); raise it when a later row does not fit the inferred schema", table.Int(DefaultInferRows)))
+	fl.StringVar(&w.s.Avsc, "avsc", w.s.Avsc, "data workload: read a JSON Lines, JSON or CSV input into this Avro schema (a record's .avsc) instead of inferring one; a row that does not fit is an error naming its line and field")
+	fl.StringVar(&w.s.Proto, "proto", w.s.Proto, "data workload: read a JSON Lines, JSON or CSV input into the message --message of this .proto file (protojson's mapping; imports resolved beside it) instead of inferring a schema")
+	fl.StringVar(&w.s.Message, "message", w.s.Message, "data workload: the message of --proto the rows are (a full name, shop.Order, or one unique in the file)")
 	fl.StringSliceVar(&w.s.Formats, "formats", w.s.Formats, "data workload: only these formats, in Go and every runner (comma-separated; default all)")
 	fl.StringSliceVar(&w.s.Codecs, "codecs", w.s.Codecs, "data workload: only these codecs (comma-separated; default all)")
 }
@@ -205,7 +213,7 @@ func (w *Workload) CheckFlags(named, set bool) error {
 	case named && w.s.Input == "":
 		return workload.Usagef("the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)")
 	case set && w.s.Input == "":
-		return workload.Usagef("--limit, --sample, --skip-bad, --infer-rows, --formats and --codecs apply to the data workload: give --input FILE (--records too)")
+		return workload.Usagef("--limit, --sample, --skip-bad, --infer-rows, --formats, --codecs, --avsc, --proto and --message apply to the data workload: give --input FILE (--records too)")
 	}
 	if w.inferRows != "" {
 		n, err := ParseInferRows(w.inferRows)
@@ -308,6 +316,17 @@ func ParseInferRows(s string) (int, error) {
 	return n, nil
 }
 
+// givenSchema reads the schema s gives (--avsc, --proto), nil when none.
+func givenSchema(s Settings) (*userdata.Schema, error) {
+	switch {
+	case s.Avsc != "":
+		return userdata.AvroSchema(s.Avsc)
+	case s.Proto != "":
+		return userdata.ProtoSchema(s.Proto, s.Message)
+	}
+	return nil, nil
+}
+
 // inferRowsText is an InferRows setting as --infer-rows takes it.
 func inferRowsText(n int) string {
 	if n < 0 {
@@ -332,6 +351,16 @@ func checkSettings(s Settings, names []string) error {
 		if _, err := userdata.ParseRecordsPath(s.Records); err != nil {
 			return err
 		}
+	}
+	switch {
+	case s.Avsc != "" && s.Proto != "":
+		return fmt.Errorf("--avsc and --proto each give the input's schema: give one")
+	case s.Proto != "" && s.Message == "":
+		return fmt.Errorf("--proto %s needs --message NAME, the message of the rows", s.Proto)
+	case s.Message != "" && s.Proto == "":
+		return fmt.Errorf("--message names a message of --proto FILE: give --proto")
+	case (s.Avsc != "" || s.Proto != "") && s.InferRows != 0:
+		return fmt.Errorf("--infer-rows infers a schema; --avsc and --proto give one: give one or the other")
 	}
 	for _, f := range s.Formats {
 		if !slices.Contains(names, f) {
@@ -370,6 +399,9 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		limit = scales().At(cfg.Scale)
 	}
 	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: s.SkipBad, InferRows: s.InferRows, Records: s.Records, TempDir: cfg.TempDir}
+	if opts.Schema, err = givenSchema(s); err != nil {
+		return nil, &workload.UsageError{Err: err}
+	}
 	in, err := readInput(ctx, s.Input, opts)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -354,7 +354,7 @@ func newPlan(ctx context.Context, in *input, cfg workload.Config, s Settings, lo
 	if ic := interopCases(cfg.Runners.Get(ctx), in, interopFormats(s.Formats), files.Dir); len(ic) > 0 {
 		cases, descs = append(cases, ic...), append(descs, interop.Descriptor(Name))
 	}
-	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(), Identity: []string{"input", "rows", "columns"},
+	plan := &workload.Plan{Cases: cases, Descriptors: descs, Env: in.env(), Identity: in.identity(),
 		Close: func() error {
 			err := files.Close()
 			in.release()
@@ -451,8 +451,22 @@ func (in *input) descriptors() []results.Descriptor {
 }
 
 func (in *input) env() map[string]string {
-	return map[string]string{"input": in.path, "rows": strconv.FormatInt(in.rows, 10), "columns": strconv.Itoa(in.schema.NumFields()),
+	env := map[string]string{"input": in.path, "rows": strconv.FormatInt(in.rows, 10), "columns": strconv.Itoa(in.schema.NumFields()),
 		"memory_limit": memoryLimitPolicy(), envBuffer: table.Bytes(filebench.DefaultBufferSize), envVerify: table.Int(filecase.VerifyRecords)}
+	if g := in.opts.Schema; g != nil {
+		env["schema"] = "given: " + g.Source
+	}
+	return env
+}
+
+// identity names the keys of env that say what is measured: the input,
+// its size and, when the user gave it, its schema.
+func (in *input) identity() []string {
+	id := []string{"input", "rows", "columns"}
+	if in.opts.Schema != nil {
+		id = append(id, "schema")
+	}
+	return id
 }
 
 // ops lists the operations measured for p, in run order (the file
