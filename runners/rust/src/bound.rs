@@ -77,12 +77,15 @@ pub enum Decoded {
     /// An archived view's row count (rkyv: the decode is an access).
     Count(usize),
     /// protobuf messages (prost-reflect's dynamic messages).
+    #[cfg(feature = "subjects")]
     Protobuf(Vec<prost_reflect::DynamicMessage>),
 }
 
 /// Encoded bytes, aligned for rkyv where needed.
 pub enum Enc {
     Vec(Vec<u8>),
+    /// Aligned for rkyv.
+    #[cfg(feature = "subjects")]
     Aligned(rkyv::util::AlignedVec),
 }
 
@@ -91,6 +94,7 @@ impl Enc {
     pub fn as_slice(&self) -> &[u8] {
         match self {
             Enc::Vec(v) => v,
+            #[cfg(feature = "subjects")]
             Enc::Aligned(v) => v,
         }
     }
@@ -211,7 +215,9 @@ pub trait Bound {
         match d {
             Decoded::Rows(r) => Ok(r),
             Decoded::Batches(bs) => arrowconv::rows_of(&bs),
-            Decoded::Count(_) | Decoded::Protobuf(_) => Err("no rows to digest".into()),
+            Decoded::Count(_) => Err("no rows to digest".into()),
+            #[cfg(feature = "subjects")]
+            Decoded::Protobuf(_) => Err("no rows to digest".into()),
         }
     }
 }

@@ -6,28 +6,39 @@
 //! [`kit`] is the library's public face for a runner of one's own: a
 //! [`kit::Subject`] (an encode and a decode of the kit's rows) and
 //! [`kit::main`], which serves the protocol through the same code as the
-//! built-in runner. The other modules are that code.
+//! built-in runner. The other modules are that code; the built-in subjects
+//! (`subjects` and the modules it lists, `files`, `rowfiles`) and their
+//! libraries are the default feature `subjects`, which a kit runner turns
+//! off (`default-features = false`).
 
 pub mod alloc;
+#[cfg(feature = "subjects")]
 pub mod archived;
 pub mod arrowconv;
+#[cfg(feature = "subjects")]
 pub mod avro;
 pub mod bound;
 pub mod codecs;
+#[cfg(feature = "subjects")]
 pub mod columnar;
 pub mod digest;
+#[cfg(feature = "subjects")]
 pub mod files;
 #[deny(missing_docs)]
 pub mod kit;
 pub mod measure;
 pub mod out;
 pub mod projection;
+#[cfg(feature = "subjects")]
 pub mod protobuf;
+#[cfg(feature = "subjects")]
 pub mod rowfiles;
 pub mod run;
+#[cfg(feature = "subjects")]
 pub mod serde_formats;
 pub mod serde_rows;
 pub mod serve;
+#[cfg(feature = "subjects")]
 pub mod subjects;
 pub mod value;
 

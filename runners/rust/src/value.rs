@@ -14,13 +14,17 @@ use arrow_schema::{DataType, Field as ArrowField, Schema, TimeUnit};
 
 /// One value of a row. Structs hold their fields by position, in the order
 /// of their [`Ty::Struct`].
-#[derive(Clone, Debug, PartialEq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
-#[rkyv(serialize_bounds(
-    __S: rkyv::ser::Writer + rkyv::ser::Allocator,
-    __S::Error: rkyv::rancor::Source,
-))]
-#[rkyv(deserialize_bounds(__D::Error: rkyv::rancor::Source))]
-#[rkyv(bytecheck(bounds(__C: rkyv::validation::ArchiveContext)))]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "subjects",
+    derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize),
+    rkyv(serialize_bounds(
+        __S: rkyv::ser::Writer + rkyv::ser::Allocator,
+        __S::Error: rkyv::rancor::Source,
+    )),
+    rkyv(deserialize_bounds(__D::Error: rkyv::rancor::Source)),
+    rkyv(bytecheck(bounds(__C: rkyv::validation::ArchiveContext)))
+)]
 pub enum Value {
     /// A null, at any level.
     Null,
@@ -39,9 +43,9 @@ pub enum Value {
     /// Binaries.
     Bin(Vec<u8>),
     /// Lists (and maps, as lists of key/value structs).
-    List(#[rkyv(omit_bounds)] Vec<Value>),
+    List(#[cfg_attr(feature = "subjects", rkyv(omit_bounds))] Vec<Value>),
     /// Structs, by field position.
-    Struct(#[rkyv(omit_bounds)] Vec<Value>),
+    Struct(#[cfg_attr(feature = "subjects", rkyv(omit_bounds))] Vec<Value>),
 }
 
 /// What an `I64` value means: the Arrow type family it came from.

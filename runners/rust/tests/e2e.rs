@@ -1,5 +1,6 @@
 //! The binary as serbench starts it: a work directory with an Arrow IPC
 //! stream of mixed types, cases.jsonl, and the protocol lines read back.
+#![cfg(feature = "subjects")]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

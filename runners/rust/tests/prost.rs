@@ -8,6 +8,7 @@
 //! projection too; enum strings, optional nulls, submessages, -0.0, the
 //! framing, the file ops and broken files; any other schema is refused at
 //! setup. The binary end to end: announced only with the descriptor set.
+#![cfg(feature = "subjects")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,5 +1,6 @@
 //! Row files written by hand as docs/runner-protocol.md §10.3 says (and as
 //! other languages write them), read through a schema.
+#![cfg(feature = "subjects")]
 
 use std::sync::Arc;
 

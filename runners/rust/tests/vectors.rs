@@ -3,6 +3,7 @@
 //! through its schema, digested, and compared with the expected digests;
 //! `equal_columns` checked. Then every row subject round-trips the vector
 //! and the digest of its decoded values must be the same.
+#![cfg(feature = "subjects")]
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
