@@ -147,11 +147,6 @@ type givenCSVSource struct {
 }
 
 func newGivenCSVSource(r *Reader, g *Schema) (*givenCSVSource, error) {
-	for _, f := range g.Arrow.Fields() {
-		if !flatCSVType(f.Type) {
-			return nil, fmt.Errorf("userdata: %s: the given schema's field %s is %s: a CSV cell cannot hold nested data", r.path, f.Name, f.Type)
-		}
-	}
 	app, err := jsonv.NewRowAppenderWith(g.Arrow, jsonv.Options{Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: true})
 	if err != nil {
 		return nil, fmt.Errorf("userdata: %s: schema %s: %w", r.path, g.Source, err)
@@ -173,6 +168,11 @@ func newGivenCSVSource(r *Reader, g *Schema) (*givenCSVSource, error) {
 	seen := map[int]bool{}
 	for i, h := range header {
 		idx := g.Arrow.FieldIndices(h)
+		for j, f := range g.Arrow.Fields() {
+			if len(idx) == 0 && g.aliasOf(f.Name) == h {
+				idx = []int{j} // a protobuf field's JSON name
+			}
+		}
 		if len(idx) == 0 {
 			s.close()
 			return nil, fmt.Errorf("userdata: %s: column %d (%s) is not a field of the given schema %s (its fields: %s)", r.path, i+1, shorten(h, 40), g.Source, fieldList(g.Arrow, 8))
@@ -180,6 +180,10 @@ func newGivenCSVSource(r *Reader, g *Schema) (*givenCSVSource, error) {
 		if seen[idx[0]] {
 			s.close()
 			return nil, fmt.Errorf("userdata: %s: column %d (%s) repeats an earlier column's name", r.path, i+1, shorten(h, 40))
+		}
+		if f := g.Arrow.Field(idx[0]); !flatCSVType(f.Type) {
+			s.close()
+			return nil, fmt.Errorf("userdata: %s: column %d (%s) is the given schema's field %s of type %s: a CSV cell cannot hold nested data", r.path, i+1, shorten(h, 40), f.Name, shorten(f.Type.String(), 60))
 		}
 		seen[idx[0]] = true
 		s.cols = append(s.cols, idx[0])

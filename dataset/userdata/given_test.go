@@ -71,8 +71,8 @@ func TestGivenSchemaRefusals(t *testing.T) {
 			[]string{"column 4 (who) is not a field of the given schema flat.avsc", "its fields: id, name, score"}},
 		{"csv missing column", writeTemp(t, "m.csv", "id,ok\n1,true\n"), Options{Schema: flat},
 			[]string{"no column name, a field of the given schema flat.avsc (record Flat) that is not nullable"}},
-		{"csv nested schema", writeTemp(t, "x.csv", "id\n1\n"), Options{Schema: order},
-			[]string{"field tags is list", "a CSV cell cannot hold nested data"}},
+		{"csv nested column", writeTemp(t, "x.csv", "id,tags\n1,a\n"), Options{Schema: order},
+			[]string{"column 2 (tags) is the given schema's field tags of type list", "a CSV cell cannot hold nested data"}},
 		{"binary input", "testdata/dict.parquet", Options{Schema: flat},
 			[]string{"a parquet file carries its own schema", "applies to JSON Lines, JSON and CSV"}},
 	}
@@ -151,6 +151,10 @@ func TestProtoSchema(t *testing.T) {
 		if _, err := ProtoSchema("testdata/given/shop.proto", tt.message); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("message %q: error %v, want %q", tt.message, err, tt.want)
 		}
+	}
+	csv := readAll(t, writeTemp(t, "o.csv", "orderId,status,ratio\n\"7\",STATUS_PAID,0.5\n"), Options{Schema: g})
+	if got := rowsJSON(t, csv); !strings.Contains(got, `"order_id":7`) || !strings.Contains(got, `"ratio":0.5`) {
+		t.Errorf("a CSV under JSON names: %s", got)
 	}
 	if _, err := ProtoSchema(writeTemp(t, "bad.proto", "syntax = \"proto3\";\nmessage {"), "X"); err == nil || !strings.Contains(err.Error(), "bad.proto") {
 		t.Errorf("a .proto that does not compile: %v", err)
