@@ -172,6 +172,7 @@ func TestNeverRules(t *testing.T) {
 		{"table", false, []string{"table", "results"}},
 		{"bench", false, []string{"bench", "results"}},
 		{"subject", false, []string{"subject", "results"}},
+		{"corpus", true, []string{"corpus"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {

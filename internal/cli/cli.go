@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -76,7 +77,7 @@ func workloadsLogging(log io.Writer, reg *subject.Registry) workload.Set {
 		envelope.New().WithSubjects(reg),
 		pgscan.New().WithSubjects(reg),
 		nested.New(),
-		data.New().WithLog(log).WithSubjects(reg),
+		data.New().WithLog(log).WithSubjects(reg).WithCorpus(filepath.Join(cacheDir(), "corpus")),
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -38,6 +39,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/codec"
+	"github.com/serbench/serbench/corpus"
 	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
@@ -139,6 +141,16 @@ type Workload struct {
 	inferRows string
 	// log receives the schema before anything is measured (nil: none).
 	log io.Writer
+	// corpusDir is where --input corpus:NAME files are fetched to
+	// (WithCorpus; empty: under the system's temporary directory).
+	corpusDir string
+}
+
+// WithCorpus sets the directory the public datasets of --input
+// corpus:NAME are fetched into on first use and returns w.
+func (w *Workload) WithCorpus(dir string) *Workload {
+	w.corpusDir = dir
+	return w
 }
 
 // New returns the data workload without an input: it plans only once its
@@ -210,6 +222,10 @@ func (w *Workload) AddFlags(fl *pflag.FlagSet) {
 // --input, and so do its other flags; the values must parse (CheckSettings).
 func (w *Workload) CheckFlags(named, set bool) error {
 	switch {
+	case strings.HasPrefix(w.s.Input, corpus.Prefix):
+		if _, err := corpus.Lookup(strings.TrimPrefix(w.s.Input, corpus.Prefix)); err != nil {
+			return &workload.UsageError{Err: fmt.Errorf("--input: %w", err)}
+		}
 	case named && w.s.Input == "":
 		return workload.Usagef("the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)")
 	case set && w.s.Input == "":
@@ -392,6 +408,23 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	ss, err := w.subjects()
 	if err != nil {
 		return nil, fmt.Errorf("data: %w", err)
+	}
+	if name, ok := strings.CutPrefix(s.Input, corpus.Prefix); ok {
+		e, err := corpus.Lookup(name)
+		if err != nil {
+			return nil, &workload.UsageError{Err: fmt.Errorf("--input: %w", err)}
+		}
+		dir := w.corpusDir
+		if dir == "" {
+			dir = filepath.Join(os.TempDir(), "serbench-corpus")
+		}
+		cache := &corpus.Cache{Dir: dir, Log: w.log}
+		if s.Input, err = cache.Path(ctx, e); err != nil {
+			return nil, fmt.Errorf("--input %s%s: %w", corpus.Prefix, name, err)
+		}
+		if s.Records == "" {
+			s.Records = e.Records
+		}
 	}
 	smp, _ := ParseSample(s.Sample)
 	limit := s.Limit
