@@ -33,6 +33,28 @@ public final class SampleData {
   static final ArrowType F64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
   static final ArrowType F32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
 
+  /**
+   * Rows whose column names are what real files hold and many formats cannot name: spaces, a
+   * leading digit, a dot, a quote, a sign, non-ASCII letters.
+   */
+  public static Dataset awkwardNames(int n) {
+    Schema schema = new Schema(List.of(f("US Gross", true, I64), f("1st place", true, STR), f("a.b", true, F64),
+        f("quote\"d", true, STR), f("Zoë", true, I32), f("-1x", true, I64), f("plain", false, STR)));
+    List<Map<String, Object>> rows = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Map<String, Object> row = new java.util.LinkedHashMap<>();
+      row.put("US Gross", i % 3 == 0 ? null : (long) i * 1_000_003L);
+      row.put("1st place", "p" + i);
+      row.put("a.b", i / 4.0);
+      row.put("quote\"d", i % 2 == 0 ? "\"" : "");
+      row.put("Zoë", i);
+      row.put("-1x", (long) -i);
+      row.put("plain", "x");
+      rows.add(row);
+    }
+    return new Dataset("awkward-names-" + n, schema, rows);
+  }
+
   public static Schema mixedSchema() {
     return new Schema(List.of(
         f("id", false, I64),

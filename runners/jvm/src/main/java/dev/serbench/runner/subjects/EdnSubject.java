@@ -16,10 +16,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * EDN through Clojure: the native objects are Clojure persistent data (a vector of maps with
- * keyword keys, vectors for lists, Long for integers, Double/Float, String, BigDecimal); encode is
+ * keyword keys — string keys for names no keyword can hold, as {@code "US Gross"} — vectors for lists, Long for integers, Double/Float, String, BigDecimal); encode is
  * {@code pr-str} of the vector then UTF-8, decode UTF-8 then {@code clojure.edn/read-string}.
  * Binary values have no EDN form ({@code pr-str} prints {@code #object[...]}): such datasets fail
  * verification.
@@ -60,7 +62,29 @@ public final class EdnSubject implements Subject {
   @Override
   public Map<String, String> labels() {
     return Kit.labels("codegen", "no", "reuse", "no", "zero_copy", "no", "time_precision", "us",
-        "model", "Clojure persistent maps (keyword keys) and vectors");
+        "model", "Clojure persistent maps (keyword keys; string keys for names that are no EDN"
+            + " keyword) and vectors");
+  }
+
+  /**
+   * The names EDN can write as a keyword: a symbol's characters, not starting with a digit (nor
+   * a sign before one, which reads as a number), no namespace slash.
+   */
+  private static final Pattern KEYWORD =
+      Pattern.compile("[A-Za-z*!_?<>=+\\-][A-Za-z0-9*!_?<>=+\\-.]*");
+
+  private static final ConcurrentHashMap<String, Object> KEYS = new ConcurrentHashMap<>();
+
+  /**
+   * The map key of a field: its keyword, or the name as a string where it is no EDN keyword (a
+   * space, a quote, a leading digit): {@code :US Gross} would read back as two forms.
+   */
+  public static Object key(String name) {
+    return KEYS.computeIfAbsent(name, n -> {
+      boolean signedDigit = n.length() > 1 && (n.charAt(0) == '+' || n.charAt(0) == '-')
+          && Character.isDigit(n.charAt(1));
+      return KEYWORD.matcher(n).matches() && !signedDigit ? Keyword.intern(n) : n;
+    });
   }
 
   /** A generic value as Clojure data. */
@@ -69,7 +93,7 @@ public final class EdnSubject implements Subject {
       Object[] kvs = new Object[m.size() * 2];
       int i = 0;
       for (Map.Entry<?, ?> e : m.entrySet()) {
-        kvs[i++] = Keyword.intern((String) e.getKey());
+        kvs[i++] = key((String) e.getKey());
         kvs[i++] = toClojure(e.getValue());
       }
       return kvs.length <= 16 ? new PersistentArrayMap(kvs) : PersistentHashMap.create(kvs);
@@ -90,7 +114,7 @@ public final class EdnSubject implements Subject {
   static final Nav NAV = new Nav() {
     @Override
     public Object field(Object s, String name, int idx) {
-      return ((Map<?, ?>) s).get(Keyword.intern(name));
+      return ((Map<?, ?>) s).get(key(name));
     }
   };
 
