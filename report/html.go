@@ -31,11 +31,19 @@ section.glance div{background:#fff;border:1px solid #ddd;border-radius:6px;paddi
 section.glance a{color:#0057a3;text-decoration:none}section.glance ul{margin:.3em 0 0;padding-left:1.1em}
 .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:1em 0}
 .card dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 1.2em;margin:0;font-size:13px}.card dt{color:#666}.card dd{margin:0;overflow-wrap:anywhere}
-@media (max-width:900px){#side{position:static;width:auto;border-right:0;border-bottom:1px solid #ddd;padding:.5em 1em}#side a,#side .w{display:inline-block;margin:0 1em 0 0}#side .s,#side .r{display:none}main{margin-left:0;padding:1em}}`
+details.sec{margin:.4em 0}details.sec>summary{cursor:pointer;padding:.2em 0}details.sec>summary h2,details.sec>summary h3{display:inline;margin:0;border:0}
+details.sec>summary .what{color:#666;font-size:13px;font-weight:normal;margin-left:.6em}details.sec[open]>summary{margin-bottom:.4em}
+details.long>summary{cursor:pointer;color:#0057a3;font-size:13px;margin:.4em 0}
+#tools{font-size:13px;margin:.2em 0 1em}#tools button{font:inherit;margin-right:.6em}#tools a{color:#0057a3}
+@media (max-width:900px){#side{position:static;width:auto;border-right:0;border-top:1px solid #ddd;padding:.5em 1em}#side a,#side .w{display:inline-block;margin:0 1em 0 0}#side .s,#side .r{display:none}main{margin-left:0;padding:1em}}
+@media (min-width:901px){#tools a.toc{display:none}}`
 
 // script sorts a table by the column whose header is clicked (numbers by
-// the data-v value each numeric cell carries) and filters the rows of a
-// table by the text typed above it. Nothing is loaded from the network.
+// the data-v value each numeric cell carries), filters the rows of a
+// table by the text typed above it, opens the collapsed sections holding
+// the target of a link (or of the page's address) and expands or
+// collapses every section at a button's press. Nothing is loaded from the
+// network.
 const script = `document.querySelectorAll("table.data").forEach(function(t){
 var hs=t.querySelectorAll("thead th");
 hs.forEach(function(h,i){h.addEventListener("click",function(){
@@ -48,44 +56,40 @@ var av=a.getAttribute("data-v"),cv=c.getAttribute("data-v"),r;
 if(av!==null&&cv!==null){r=parseFloat(av)-parseFloat(cv)}else if(av!==null){r=-1}else if(cv!==null){r=1}else{r=a.textContent.localeCompare(c.textContent)}
 return asc?r:-r});
 rows.forEach(function(r){b.appendChild(r)})})})});
+function reveal(id){var e=id&&document.getElementById(id);for(;e;e=e.parentElement){if(e.tagName==="DETAILS")e.open=true}}
+reveal(decodeURIComponent(location.hash.slice(1)));
+window.addEventListener("hashchange",function(){reveal(decodeURIComponent(location.hash.slice(1)))});
+document.querySelectorAll("a[href^='#']").forEach(function(a){a.addEventListener("click",function(){reveal(decodeURIComponent(a.getAttribute("href").slice(1)))})});
+document.querySelectorAll("button[data-details]").forEach(function(b){b.addEventListener("click",function(){var open=b.getAttribute("data-details")==="open";
+document.querySelectorAll("details").forEach(function(d){d.open=open})})});
 document.querySelectorAll("input.filter").forEach(function(f){
 var t=document.getElementById(f.getAttribute("data-table"));
 f.addEventListener("input",function(){var q=f.value.toLowerCase();
 Array.prototype.forEach.call(t.tBodies[0].rows,function(r){r.style.display=r.textContent.toLowerCase().indexOf(q)>=0?"":"none"})})});`
 
-// WriteHTML renders the document as one self-contained HTML page: a
-// navigation sidebar across runs, workloads and sections, the environment
-// as a card, sortable and filterable tables and the plots inlined.
+// WriteHTML renders the document as one self-contained HTML page. It
+// opens with the answers: each run's notices and answer block, then each
+// workload's findings; every other section is a collapsed <details> whose
+// summary says what it holds (see openSection), so the page a reader
+// opens is short and every table is one click away. The navigation (runs,
+// workloads, sections) comes after the content: a sidebar on a wide
+// screen, the foot of the page on a narrow one. Tables are sortable and
+// filterable, the environment is a card and the plots are inlined.
 func (d *Doc) WriteHTML(w *strings.Builder) {
-	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>%s</title><style>%s</style></head><body>\n", html.EscapeString(d.Title), css)
-	w.WriteString("<nav id=\"side\">")
-	fmt.Fprintf(w, "<a href=\"#top\"><b>%s</b></a>", html.EscapeString(d.Title))
-	if len(d.SideBySide) > 0 {
-		w.WriteString("<a class=\"w\" href=\"#side-by-side\">runs side by side</a>")
-	}
-	for i, rd := range d.Runs {
-		if len(d.Runs) > 1 {
-			fmt.Fprintf(w, "<div class=\"r\">run %d: %s</div>", i+1, html.EscapeString(runLabel(rd)))
-		}
-		for _, wd := range rd.Workloads {
-			fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">%s</a>", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
-			for _, sd := range wd.Sections {
-				fmt.Fprintf(w, "<a class=\"s\" href=\"#%s\">%s</a>", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
-			}
-		}
-		fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">environment</a>", anchor(i, "environment", ""))
-		if len(rd.Machine) > 0 {
-			fmt.Fprintf(w, "<a class=\"s\" href=\"#%s\">machine</a>", anchor(i, "machine", ""))
-		}
-	}
-	w.WriteString("</nav>\n<main>\n")
+	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>%s</title><style>%s</style></head><body>\n<main>\n", html.EscapeString(d.Title), css)
 	fmt.Fprintf(w, "<h1 id=\"top\">%s</h1>\n", html.EscapeString(d.Title))
+	w.WriteString("<p id=\"tools\"><button type=\"button\" data-details=\"open\">expand all sections</button><button type=\"button\" data-details=\"close\">collapse all</button><a class=\"toc\" href=\"#side\">contents</a></p>\n")
 	tables := 0
 	if len(d.SideBySide) > 0 {
-		w.WriteString("<h2 id=\"side-by-side\">Runs side by side</h2>\n")
+		rows := 0
+		for _, t := range d.SideBySide {
+			rows += len(t.Rows)
+		}
+		fmt.Fprintf(w, "<details class=\"sec\"><summary><h2 id=\"side-by-side\">Runs side by side</h2><span class=\"what\">%s</span></summary>\n", holds(len(d.SideBySide), rows, 0))
 		for _, t := range d.SideBySide {
 			htmlBlock(w, t, &tables)
 		}
+		w.WriteString("</details>\n")
 	}
 	for i, rd := range d.Runs {
 		if len(d.Runs) > 1 {
@@ -109,11 +113,21 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 		// where and how they were measured.
 		for _, wd := range rd.Workloads {
 			fmt.Fprintf(w, "<h2 id=\"%s\">Workload <code>%s</code></h2>\n", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
-			for _, sd := range wd.Sections {
-				fmt.Fprintf(w, "<h3 id=\"%s\">%s</h3>\n", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
+			for j, sd := range wd.Sections {
+				id := anchor(i, wd.Name, sd.Title)
+				if openSection(wd, j) {
+					fmt.Fprintf(w, "<h3 id=\"%s\">%s</h3>\n", id, html.EscapeString(sd.Title))
+					for _, b := range sd.Blocks {
+						htmlLongBlock(w, b, &tables)
+					}
+					continue
+				}
+				nt, rows, plots := counts(sd.Blocks)
+				fmt.Fprintf(w, "<details class=\"sec\"><summary><h3 id=\"%s\">%s</h3><span class=\"what\">%s</span></summary>\n", id, html.EscapeString(sd.Title), holds(nt, rows, plots))
 				for _, b := range sd.Blocks {
 					htmlBlock(w, b, &tables)
 				}
+				w.WriteString("</details>\n")
 			}
 		}
 		fmt.Fprintf(w, "<h2 id=\"%s\">Where and how this was measured</h2>\n", anchor(i, "environment", ""))
@@ -125,13 +139,110 @@ func (d *Doc) WriteHTML(w *strings.Builder) {
 		}
 		w.WriteString("</dl></div>\n")
 		if len(rd.Machine) > 0 {
-			fmt.Fprintf(w, "<h3 id=\"%s\">Machine speed during the run</h3>\n", anchor(i, "machine", ""))
+			nt, rows, plots := counts(rd.Machine)
+			fmt.Fprintf(w, "<details class=\"sec\"><summary><h3 id=\"%s\">Machine speed during the run</h3><span class=\"what\">%s</span></summary>\n", anchor(i, "machine", ""), holds(nt, rows, plots))
 			for _, b := range rd.Machine {
 				htmlBlock(w, b, &tables)
 			}
+			w.WriteString("</details>\n")
 		}
 	}
-	fmt.Fprintf(w, "</main>\n<script>%s</script>\n</body></html>\n", script)
+	w.WriteString("</main>\n")
+	d.writeNav(w)
+	fmt.Fprintf(w, "<script>%s</script>\n</body></html>\n", script)
+}
+
+// writeNav writes the navigation across runs, workloads and sections.
+func (d *Doc) writeNav(w *strings.Builder) {
+	w.WriteString("<nav id=\"side\" aria-label=\"contents\">")
+	fmt.Fprintf(w, "<a href=\"#top\"><b>%s</b></a>", html.EscapeString(d.Title))
+	if len(d.SideBySide) > 0 {
+		w.WriteString("<a class=\"w\" href=\"#side-by-side\">runs side by side</a>")
+	}
+	for i, rd := range d.Runs {
+		if len(d.Runs) > 1 {
+			fmt.Fprintf(w, "<div class=\"r\">run %d: %s</div>", i+1, html.EscapeString(runLabel(rd)))
+		}
+		for _, wd := range rd.Workloads {
+			fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">%s</a>", anchor(i, wd.Name, ""), html.EscapeString(wd.Name))
+			for _, sd := range wd.Sections {
+				fmt.Fprintf(w, "<a class=\"s\" href=\"#%s\">%s</a>", anchor(i, wd.Name, sd.Title), html.EscapeString(sd.Title))
+			}
+		}
+		fmt.Fprintf(w, "<a class=\"w\" href=\"#%s\">environment</a>", anchor(i, "environment", ""))
+		if len(rd.Machine) > 0 {
+			fmt.Fprintf(w, "<a class=\"s\" href=\"#%s\">machine</a>", anchor(i, "machine", ""))
+		}
+	}
+	w.WriteString("</nav>\n")
+}
+
+// openSection reports whether the j-th section of a workload is shown
+// open: its findings (the section titled Findings, else its first
+// section). Every other section starts collapsed.
+func openSection(wd WorkloadDoc, j int) bool {
+	for k, sd := range wd.Sections {
+		if sd.Title == "Findings" {
+			return k == j
+		}
+	}
+	return j == 0
+}
+
+// htmlLongRows is the longest table an open section shows unfolded; a
+// longer one is a collapsed <details> of its own.
+const htmlLongRows = 25
+
+// htmlLongBlock writes a block of an open section: a table longer than
+// htmlLongRows collapsed behind its caption and row count.
+func htmlLongBlock(w *strings.Builder, b Block, tables *int) {
+	t, ok := b.(*table.Table)
+	if !ok || len(t.Rows) <= htmlLongRows {
+		htmlBlock(w, b, tables)
+		return
+	}
+	what := t.Caption
+	if what == "" {
+		what = "table"
+	}
+	fmt.Fprintf(w, "<details class=\"long\"><summary>%s: %s rows</summary>\n", html.EscapeString(what), table.Int(float64(len(t.Rows))))
+	htmlBlock(w, b, tables)
+	w.WriteString("</details>\n")
+}
+
+// counts returns the number of tables, their rows and the plots in blocks.
+func counts(blocks []Block) (tables, rows, plots int) {
+	for _, b := range blocks {
+		switch b := b.(type) {
+		case *table.Table:
+			tables++
+			rows += len(b.Rows)
+		case *Plot:
+			plots++
+		}
+	}
+	return tables, rows, plots
+}
+
+// holds says what a collapsed section holds: "2 tables (40 rows), 1 plot".
+func holds(tables, rows, plots int) string {
+	var parts []string
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return table.Int(float64(n)) + " " + many
+	}
+	if tables > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s)", plural(tables, "table", "tables"), plural(rows, "row", "rows")))
+	}
+	if plots > 0 {
+		parts = append(parts, plural(plots, "plot", "plots"))
+	}
+	if len(parts) == 0 {
+		return "text"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // runLabel names a run in a page of several: its host and file.
