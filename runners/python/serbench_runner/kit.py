@@ -80,6 +80,7 @@ __all__ = [
     "OPS",
     "PROTOCOL",
     "Bound",
+    "CannotHold",
     "Dataset",
     "Projection",
     "Row",
@@ -101,6 +102,13 @@ announcing them implements :meth:`Bound.write_file` and :meth:`Bound.read_file`.
 
 Row = dict[str, Any]
 """One native row: field name to native value (see the module's docstring)."""
+
+
+class CannotHold(ValueError):
+    """Raised (from ``bind``, or a case's first ``encode``) when the subject's
+    format cannot represent the dataset — a type it has no form for, a value
+    out of its range: the case's error line says ``cannot_hold`` and serbench
+    records "cannot hold", not FAILED. Say in one line which column (and row)."""
 
 
 def labels(**extra: object) -> dict[str, str]:
@@ -264,7 +272,8 @@ class Subject:
     def bind(self, schema: pa.Schema) -> Bound:
         """The subject bound to a dataset's schema, once per case, outside
         timing; an exception is the case's ``setup`` error (say in one line
-        which column or type the library cannot hold). The default calls this
+        which column or type the library cannot hold; raise :class:`CannotHold`
+        for what the format has no form for). The default calls this
         subject's ``encode`` and ``decode`` on the native rows."""
         return _Plain(self.encode, self.decode)
 

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import codecs, dataset, digest, measure, projection
+from .kit import CannotHold
 from .out import Out, fatal, one_line
 
 OPS = ("encode", "decode", "query", "copy", "export", "import")
@@ -127,11 +128,14 @@ class Runner:
 
     # -- lines
 
-    def error(self, c: Case, phase: str, message: str) -> None:
-        self.out.line({"type": "error", "case": c.id, "phase": phase, "message": message or "error"})
+    def error(self, c: Case, phase: str, message: str, cannot_hold: bool = False) -> None:
+        line: dict[str, object] = {"type": "error", "case": c.id, "phase": phase, "message": message or "error"}
+        if cannot_hold:
+            line["cannot_hold"] = True
+        self.out.line(line)
 
     def _fail(self, mb: _Member, phase: str, e: BaseException) -> None:
-        self.error(mb.c, phase, one_line(e))
+        self.error(mb.c, phase, one_line(e), _cannot_hold(e))
         self.failed += 1
         self.finished += 1
 
@@ -409,3 +413,14 @@ class Runner:
         mb.encoded = None if c.op == "encode" else mb.encoded
         mb.ds = None
         return True
+
+
+def _cannot_hold(e: BaseException | None) -> bool:
+    """Whether e, or an exception it was raised from, is a kit.CannotHold."""
+    seen = 0
+    while e is not None and seen < 20:
+        if isinstance(e, CannotHold):
+            return True
+        e = e.__cause__ or e.__context__
+        seen += 1
+    return False

@@ -214,7 +214,7 @@ def test_run_each_subject(tmp_path, subject):
 def test_run_text_subjects(tmp_path, subject):
     """The CSV and NDJSON subjects on the sample table's columns they hold
     (a dataset of its own, "flat-40"), and on the whole sample table: a setup
-    error naming the first column the subject refuses."""
+    error, cannot_hold, naming the first column the subject refuses."""
     flat = subject != "polars-ndjson"
     cases = [
         case(f"s/{subject}/decode", subject, "decode", group="g", count=1, dataset="flat-40"),
@@ -235,5 +235,6 @@ def test_run_text_subjects(tmp_path, subject):
     errors = [x for x in lines if x["type"] == "error"]
     first = "tags" if flat else "blob"
     assert [(e["case"], e["phase"]) for e in errors] == [(f"s/{subject}/sample", "setup")]
-    assert errors[0]["message"].startswith(f"ValueError: {subject}: column '{first}' has type "), errors[0]["message"]
+    assert errors[0]["message"].startswith(f"CannotHold: {subject}: column '{first}' has type "), errors[0]["message"]
+    assert errors[0].get("cannot_hold") is True, errors[0]
     assert lines[-1] == {"type": "end", "cases": 3, "failed": 1}

@@ -14,7 +14,7 @@ import re
 
 import pyarrow as pa
 
-from ..kit import Subject, labels
+from ..kit import CannotHold, Subject, labels
 from .arrow import _TableBound
 
 
@@ -41,11 +41,11 @@ def _is_text(t: pa.DataType) -> bool:
     return pa.types.is_string(t) or pa.types.is_large_string(t)
 
 
-def _refuse(subject: str, name: str, t: pa.DataType, why: str) -> ValueError:
+def _refuse(subject: str, name: str, t: pa.DataType, why: str) -> CannotHold:
     ts = str(t)
     if len(ts) > 100:  # a deep struct
         ts = ts[:99] + "…"
-    return ValueError(f"{subject}: column {name!r} has type {ts}: {why}")
+    return CannotHold(f"{subject}: column {name!r} has type {ts}: {why}")
 
 
 def _flat(subject: str, schema: pa.Schema) -> None:
@@ -170,7 +170,7 @@ def _polars_schema(subject: str, schema: pa.Schema):
         for f in schema:  # name the column
             if frame(pa.schema([f]))[0] is None:
                 raise _refuse(subject, f.name, f.type, f"polars cannot hold it: {_first_line(err)}")
-        raise ValueError(f"{subject}: polars cannot hold the schema: {_first_line(err)}")
+        raise CannotHold(f"{subject}: polars cannot hold the schema: {_first_line(err)}")
     ps = df.schema
     if list(ps.names()) != schema.names:
         for f, b in zip(schema, ps.names()):

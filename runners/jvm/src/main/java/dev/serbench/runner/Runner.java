@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.serbench.runner.arrow.ArrowRows;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Digest;
+import dev.serbench.runner.kit.CannotHold;
 import dev.serbench.runner.measure.Calibration;
 import dev.serbench.runner.measure.Codec;
 import dev.serbench.runner.measure.Loop;
@@ -173,6 +174,16 @@ public final class Runner {
     out.line(Out.obj("type", "error", "case", c.id(), "phase", phase, "message", message));
   }
 
+  /** The error line of t; a {@link CannotHold} among its causes says cannot_hold. */
+  private void error(CaseSpec c, String phase, Throwable t) {
+    if (CannotHold.in(t)) {
+      out.line(Out.obj("type", "error", "case", c.id(), "phase", phase, "message", Out.oneLine(t),
+          "cannot_hold", true));
+      return;
+    }
+    error(c, phase, Out.oneLine(t));
+  }
+
   private void runGroup(List<CaseSpec> group) {
     // keep only the datasets this group uses
     Set<String> used = new HashSet<>();
@@ -195,7 +206,7 @@ public final class Runner {
         try {
           setup(m);
         } catch (Throwable t) {
-          error(c, "setup", Out.oneLine(t));
+          error(c, "setup", t);
           m.close();
           failed++;
           finished++;
@@ -209,7 +220,7 @@ public final class Runner {
             continue;
           }
         } catch (Throwable t) {
-          error(c, "verify", Out.oneLine(t));
+          error(c, "verify", t);
           m.close();
           failed++;
           finished++;
@@ -252,7 +263,7 @@ public final class Runner {
   private void fail(Member m, String phase, Throwable t) {
     m.failed = true;
     m.close();
-    error(m.c, phase, Out.oneLine(t));
+    error(m.c, phase, t);
     failed++;
     finished++;
   }
@@ -419,7 +430,7 @@ public final class Runner {
           natives = b.prepare(ds.rows());
         }
       } catch (Throwable t) {
-        error(c, "setup", Out.oneLine(t));
+        error(c, "setup", t);
         failed++;
         finished++;
         return;

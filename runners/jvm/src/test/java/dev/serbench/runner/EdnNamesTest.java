@@ -37,4 +37,15 @@ class EdnNamesTest {
     SubjectRoundTripTest.assertSame(want,
         SubjectRoundTripTest.roundTrip(Subjects.all().get("edn"), ds, Codec.NONE, tmp), "edn");
   }
+
+  @Test
+  void binaryCannotHold() throws Exception {
+    org.apache.arrow.vector.types.pojo.Schema schema = new org.apache.arrow.vector.types.pojo.Schema(
+        java.util.List.of(org.apache.arrow.vector.types.pojo.Field.nullable("blob",
+            org.apache.arrow.vector.types.pojo.ArrowType.Binary.INSTANCE)));
+    Dataset ds = new Dataset("blobs", schema, java.util.List.of());
+    dev.serbench.runner.kit.CannotHold e = org.junit.jupiter.api.Assertions.assertThrows(
+        dev.serbench.runner.kit.CannotHold.class, () -> Subjects.all().get("edn").bind(ds, tmp));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("column blob is binary"), e.getMessage());
+  }
 }

@@ -8,6 +8,7 @@ import clojure.lang.PersistentHashMap;
 import clojure.lang.PersistentVector;
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.CannotHold;
 import dev.serbench.runner.kit.Kit;
 import dev.serbench.runner.kit.Projection;
 import dev.serbench.runner.kit.Subject;
@@ -18,13 +19,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * EDN through Clojure: the native objects are Clojure persistent data (a vector of maps with
  * keyword keys — string keys for names no keyword can hold, as {@code "US Gross"} — vectors for lists, Long for integers, Double/Float, String, BigDecimal); encode is
  * {@code pr-str} of the vector then UTF-8, decode UTF-8 then {@code clojure.edn/read-string}.
- * Binary values have no EDN form ({@code pr-str} prints {@code #object[...]}): such datasets fail
- * verification.
+ * Binary values have no EDN form ({@code pr-str} prints {@code #object[...]}): bind refuses a
+ * binary column as {@link CannotHold}.
  */
 public final class EdnSubject implements Subject {
   private static IFn prStr;
@@ -111,6 +113,22 @@ public final class EdnSubject implements Subject {
     return v;
   }
 
+  /** The path of the first binary field at or under f, or null. */
+  static String binaryPath(Field f, String path) {
+    switch (f.getType().getTypeID()) {
+      case Binary, LargeBinary, BinaryView, FixedSizeBinary:
+        return path;
+      default:
+        for (Field c : f.getChildren()) {
+          String p = binaryPath(c, path + "." + c.getName());
+          if (p != null) {
+            return p;
+          }
+        }
+        return null;
+    }
+  }
+
   static final Nav NAV = new Nav() {
     @Override
     public Object field(Object s, String name, int idx) {
@@ -120,6 +138,13 @@ public final class EdnSubject implements Subject {
 
   @Override
   public Bound bind(Dataset ds, Path tmp) {
+    for (Field f : ds.schema().getFields()) {
+      String binary = binaryPath(f, f.getName());
+      if (binary != null) {
+        throw new CannotHold("edn: column " + binary + " is binary: EDN has no form for bytes (pr-str"
+            + " prints #object[...], which reads back as no value)");
+      }
+    }
     init();
     return new Bound() {
       @Override
