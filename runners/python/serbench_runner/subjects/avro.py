@@ -89,6 +89,17 @@ def _value_renamer(t: pa.DataType, to_avro: bool):
         return _value_renamer(t.storage_type, to_avro)
     if pa.types.is_struct(t):
         return _renamer([t.field(i) for i in range(t.num_fields)], to_avro)
+    if pa.types.is_map(t):
+        # natively a list of (key, value) pairs; in Avro an array of
+        # {key, value} records (see _type)
+        val = _value_renamer(t.item_type, to_avro)
+
+        def conv(v):
+            return v if val is None or v is None else val(v)
+
+        if to_avro:
+            return lambda pairs: [{"key": k, "value": conv(v)} for k, v in pairs]
+        return lambda recs: [(r["key"], conv(r["value"])) for r in recs]
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
         sub = _value_renamer(t.value_type, to_avro)
         if sub is None:
@@ -134,23 +145,12 @@ def _type(t: pa.DataType, name: str, sub):
     raise TypeError(f"fastavro subject: no Avro type for {t}")
 
 
-def _map_to_records(schema: pa.Schema):
-    """Maps are lists of (key, value) tuples natively and arrays of records in
-    Avro: None when the schema has no map (the usual case)."""
-    from .. import wire
-
-    if not wire.needs_pairs(schema):
-        return None, None
-    raise TypeError("fastavro subject: map columns are not supported")
-
-
 class _AvroBound(Bound):
     def __init__(self, schema: pa.Schema):
         import fastavro
 
         self.fastavro = fastavro
         self.schema = schema
-        _map_to_records(schema)
         self.parsed = fastavro.parse_schema(avro_schema(schema))
         self._readers = {}
         # field names that are not Avro names (data.buffer) are written under
