@@ -226,12 +226,53 @@ func drawn(blocks []Block) ([]Block, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, &Plot{File: b.File, Caption: b.Caption, SVG: svg})
+			out = append(out, &Plot{File: b.File, Caption: plotCaption(b), SVG: svg})
 		default:
 			out = append(out, b)
 		}
 	}
 	return out, nil
+}
+
+// plotCaption is a plot's caption followed by one sentence saying what
+// the figure shows and how to read it.
+func plotCaption(p *table.Plot) string {
+	var read string
+	switch c := p.Chart.(type) {
+	case *table.LineChart:
+		switch {
+		case c.Categorical:
+			read = fmt.Sprintf("Each dot is the %s of one legend entry in one %s category; dots side by side compare the entries within it.", orWords(c.YLabel, "value"), orWords(c.XLabel, "X"))
+		case len(c.Series) == 1:
+			read = fmt.Sprintf("The line shows how %s changes with %s.", orWords(c.YLabel, "the value"), orWords(c.XLabel, "X"))
+		default:
+			read = fmt.Sprintf("Each line is one legend entry, its %s at each %s; where lines cross, the order changes.", orWords(c.YLabel, "value"), orWords(c.XLabel, "X"))
+		}
+	case *table.ScatterChart:
+		read = fmt.Sprintf("Each dot is one case, %s across and %s up (lower and further left is better)", orWords(c.XLabel, "X"), orWords(c.YLabel, "Y"))
+		if c.Frontier {
+			read += "; the dashed line joins the Pareto frontier, the cases no other beats on both"
+		}
+		read += "."
+	}
+	caption := strings.TrimSpace(p.Caption)
+	switch {
+	case caption == "":
+		return read
+	case read == "":
+		return caption
+	case !strings.HasSuffix(caption, "."):
+		caption += "."
+	}
+	return caption + " " + read
+}
+
+// orWords is s, or def when s is empty.
+func orWords(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // drawChart draws a chart as SVG.

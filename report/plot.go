@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/serbench/serbench/table"
 
@@ -66,25 +67,43 @@ func (e errPoints) YError(i int) (float64, float64) {
 }
 
 // lineSVG renders a line chart. Points that a log axis cannot show (≤ 0) are
-// dropped; a chart with no drawable point is an error.
+// dropped; a chart with no drawable point is an error. A categorical chart
+// draws dots side by side in each category and no lines. Series whose
+// names cross two factors (library-layout, see factorsOf) take their
+// colour from the first and their dashes from the second, and the legend
+// says which dash is which; intervals get a legend entry of their own.
 func lineSVG(c *table.LineChart) ([]byte, error) {
 	p := newPlot(c.Title, c.XLabel, c.YLabel, c.LogX, c.LogY)
 	setTickFormat(&p.X, c.LogX, c.XFormat)
 	if c.LogX && c.BinaryX {
 		p.X.Tick.Marker = labelledTicks{inner: logTicks2{}, format: orCompact(c.XFormat)}
 	}
+	if c.Categorical {
+		p.X.Tick.Marker = categoryTicks{format: orCompact(c.XFormat)}
+	}
 	setTickFormat(&p.Y, c.LogY, c.YFormat)
 	legend := plot.NewLegend()
 	var names []string
-	drawn := 0
+	drawn, intervals := 0, false
+	var all []string
+	for _, s := range c.Series {
+		all = append(all, s.Name)
+	}
+	fs := factorsOf(all)
 	for i, s := range c.Series {
 		var ep errPoints
 		withCI := len(s.Lo) == len(s.X) && len(s.Hi) == len(s.X)
+		// Dots of a categorical chart sit side by side within their
+		// category, in series order.
+		dodge := 0.0
+		if c.Categorical && len(c.Series) > 1 {
+			dodge = (float64(i) - float64(len(c.Series)-1)/2) * min(0.6/float64(len(c.Series)-1), 0.15)
+		}
 		for j := range s.X {
 			if j >= len(s.Y) || (c.LogX && s.X[j] <= 0) || (c.LogY && s.Y[j] <= 0) || !finite(s.X[j]) || !finite(s.Y[j]) {
 				continue
 			}
-			ep.xys = append(ep.xys, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			ep.xys = append(ep.xys, plotter.XY{X: s.X[j] + dodge, Y: s.Y[j]})
 			lo, hi := s.Y[j], s.Y[j]
 			if withCI && finite(s.Lo[j]) && finite(s.Hi[j]) && (!c.LogY || s.Lo[j] > 0) {
 				lo, hi = min(s.Lo[j], s.Y[j]), max(s.Hi[j], s.Y[j])
@@ -100,13 +119,21 @@ func lineSVG(c *table.LineChart) ([]byte, error) {
 			return nil, fmt.Errorf("plot %q: %w", c.Title, err)
 		}
 		col, dashes, glyph := style(c.Palette, s.Name, i)
+		if fs != nil {
+			col, dashes, glyph = fs.style(s.Name)
+		}
 		if s.Limit {
 			col, dashes, glyph = limitGrey, []vg.Length{vg.Points(2), vg.Points(2)}, draw.BoxGlyph{}
 		}
 		l.Color, pts.Color = col, col
 		l.Dashes = dashes
 		pts.Shape = glyph
-		p.Add(l, pts)
+		if c.Categorical {
+			pts.Radius = vg.Points(3.5)
+			p.Add(pts)
+		} else {
+			p.Add(l, pts)
+		}
 		if withCI {
 			eb, err := plotter.NewYErrorBars(ep)
 			if err != nil {
@@ -115,15 +142,149 @@ func lineSVG(c *table.LineChart) ([]byte, error) {
 			eb.Color = col
 			eb.CapWidth = vg.Points(4)
 			p.Add(eb)
+			intervals = true
 		}
-		legend.Add(s.Name, l, pts)
+		if c.Categorical {
+			legend.Add(s.Name, pts)
+		} else {
+			legend.Add(s.Name, l, pts)
+		}
 		names = append(names, s.Name)
 		drawn++
 	}
 	if drawn == 0 {
 		return nil, fmt.Errorf("plot %q: no data to draw", c.Title)
 	}
+	if fs != nil && !c.Categorical {
+		for k, v := range fs.second {
+			n := "line " + dashNames[k%len(dashNames)] + ": " + v
+			legend.Add(n, dashThumb{dashes: factorDashes(k)})
+			names = append(names, n)
+		}
+	}
+	if intervals {
+		const n = "bar: the median's 95% interval"
+		legend.Add(n, intervalThumb{})
+		names = append(names, n)
+	}
+	if c.Categorical {
+		p.X.Min, p.X.Max = 0.5, math.Round(p.X.Max)+0.5
+	}
 	return renderWithLegend(p, legend, names)
+}
+
+// categoryTicks marks the integers of a categorical axis, each labelled
+// by format, a label "a · b" on two lines so that neighbours stay apart.
+type categoryTicks struct{ format func(float64) string }
+
+// Ticks implements plot.Ticker.
+func (t categoryTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for v := math.Ceil(lo); v <= hi; v++ {
+		ts = append(ts, plot.Tick{Value: v, Label: strings.Replace(t.format(v), " · ", "\n", 1)})
+	}
+	return ts
+}
+
+// factors splits series names that cross two factors: "protobuf-flat",
+// "protobuf-wrapped", "msgp-flat" … are a library (first) and a layout
+// (second).
+type factors struct {
+	first, second []string
+}
+
+// dashNames name factorDashes' patterns in the legend.
+var dashNames = [...]string{"solid", "dashed", "dotted", "dash-dot"}
+
+// factorDashes is the dash pattern of the k-th value of the second factor.
+func factorDashes(k int) []vg.Length {
+	switch k % len(dashNames) {
+	case 1:
+		return []vg.Length{vg.Points(6), vg.Points(3)}
+	case 2:
+		return []vg.Length{vg.Points(1.5), vg.Points(2)}
+	case 3:
+		return []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}
+	}
+	return nil
+}
+
+// splitFactors cuts a name at its last hyphen before any parenthesis:
+// "msgp-wrapped (outer only)" is "msgp" and "wrapped (outer only)".
+func splitFactors(name string) (string, string, bool) {
+	base := name
+	if i := strings.Index(name, " ("); i >= 0 {
+		base = name[:i]
+	}
+	i := strings.LastIndex(base, "-")
+	if i <= 0 || i == len(base)-1 {
+		return "", "", false
+	}
+	return name[:i], name[i+1:], true
+}
+
+// factorsOf returns the factors of names when every name has two, the
+// second takes two to four values and at least two first values each come
+// with two second values or more; else nil (the names are colored one by
+// one).
+func factorsOf(names []string) *factors {
+	f := &factors{}
+	per := map[string]int{}
+	for _, n := range names {
+		a, b, ok := splitFactors(n)
+		if !ok {
+			return nil
+		}
+		if !slices.Contains(f.first, a) {
+			f.first = append(f.first, a)
+		}
+		if !slices.Contains(f.second, b) {
+			f.second = append(f.second, b)
+		}
+		per[a]++
+	}
+	crossed := 0
+	for _, n := range per {
+		if n >= 2 {
+			crossed++
+		}
+	}
+	if len(f.second) < 2 || len(f.second) > len(dashNames) || crossed < 2 {
+		return nil
+	}
+	return f
+}
+
+// style is a name's colour and glyph (by its first factor) and dashes (by
+// its second).
+func (f *factors) style(name string) (color.Color, []vg.Length, draw.GlyphDrawer) {
+	a, b, _ := splitFactors(name)
+	i, k := slices.Index(f.first, a), slices.Index(f.second, b)
+	n := len(okabeIto)
+	return okabeIto[i%n], factorDashes(k), plotutil.Shape(i)
+}
+
+// dashThumb is a legend entry's grey line in one dash pattern.
+type dashThumb struct{ dashes []vg.Length }
+
+// Thumbnail implements plot.Thumbnailer.
+func (d dashThumb) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(draw.LineStyle{Color: limitGrey, Width: vg.Points(1), Dashes: d.dashes}, c.Min.X, y, c.Max.X, y)
+}
+
+// intervalThumb is the legend entry of the error bars: a grey bar with
+// caps.
+type intervalThumb struct{}
+
+// Thumbnail implements plot.Thumbnailer.
+func (intervalThumb) Thumbnail(c *draw.Canvas) {
+	ls := draw.LineStyle{Color: limitGrey, Width: vg.Points(1)}
+	x := c.Center().X
+	lo, hi := c.Min.Y+vg.Points(1), c.Max.Y-vg.Points(1)
+	c.StrokeLine2(ls, x, lo, x, hi)
+	c.StrokeLine2(ls, x-vg.Points(2), lo, x+vg.Points(2), lo)
+	c.StrokeLine2(ls, x-vg.Points(2), hi, x+vg.Points(2), hi)
 }
 
 // byX sorts a series' points by X, keeping their intervals with them.
@@ -199,28 +360,17 @@ func scatterSVG(c *table.ScatterChart) ([]byte, error) {
 	// Label the frontier first, then the rest where there is room.
 	order := slices.Clone(keep)
 	sort.SliceStable(order, func(a, b int) bool { return onFront[order[a]] && !onFront[order[b]] })
-	placer := newLabelPlacer(p, c.LogX, c.LogY, xys)
-	var lxys plotter.XYs
-	var labels []string
+	pl := &placedLabels{avoid: xys, style: draw.TextStyle{Color: color.Black, XAlign: draw.XLeft, YAlign: draw.YBottom, Handler: p.Title.TextStyle.Handler}}
+	pl.style.Font = p.X.Tick.Label.Font
+	pl.style.Font.Size = vg.Points(7)
 	for _, i := range order {
-		pt := c.Points[i]
-		if pt.Label == "" || !placer.place(pt.X, pt.Y, pt.Label) {
-			continue
+		if pt := c.Points[i]; pt.Label != "" {
+			pl.pts = append(pl.pts, plotter.XY{X: pt.X, Y: pt.Y})
+			pl.labels = append(pl.labels, pt.Label)
 		}
-		lxys = append(lxys, plotter.XY{X: pt.X, Y: pt.Y})
-		labels = append(labels, pt.Label)
 	}
-	if len(lxys) > 0 {
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: lxys, Labels: labels})
-		if err != nil {
-			return nil, fmt.Errorf("plot %q: %w", c.Title, err)
-		}
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font.Size = vg.Points(7)
-			lb.TextStyle[i].Font.Variant = "Sans"
-		}
-		lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(-3)}
-		p.Add(lb)
+	if len(pl.labels) > 0 {
+		p.Add(pl)
 	}
 	pad(&p.X, c.LogX, 0.04, 0.12)
 	pad(&p.Y, c.LogY, 0.06, 0.06)
@@ -247,60 +397,61 @@ func pad(ax *plot.Axis, log bool, lo, hi float64) {
 	ax.Max += hi * span
 }
 
-// labelPlacer keeps labels from overlapping: it works in the unit square
-// of the axes (log-scaled where the axis is) with each label's box
-// estimated from its length.
-type labelPlacer struct {
-	logX, logY     bool
-	x0, x1, y0, y1 float64
-	charW, lineH   float64
-	boxes          [][4]float64
+// placedLabels labels points without overlap, placed when the plot is
+// drawn (in the canvas's own coordinates, with the font's real widths):
+// each label, in order, takes the first free spot of right, left, above,
+// below and the four corners of its point, free meaning inside the data
+// area and clear of every label placed and every point's marker; a label
+// with no free spot is left out (the report's tables carry every value).
+type placedLabels struct {
+	pts    plotter.XYs
+	labels []string
+	// avoid are the points whose markers no label may cover.
+	avoid plotter.XYs
+	style draw.TextStyle
 }
 
-func newLabelPlacer(p *plot.Plot, logX, logY bool, xys plotter.XYs) *labelPlacer {
-	lp := &labelPlacer{logX: logX, logY: logY, x0: math.Inf(1), x1: math.Inf(-1), y0: math.Inf(1), y1: math.Inf(-1)}
-	for _, xy := range xys {
-		x, y := lp.tx(xy.X), lp.ty(xy.Y)
-		lp.x0, lp.x1 = min(lp.x0, x), max(lp.x1, x)
-		lp.y0, lp.y1 = min(lp.y0, y), max(lp.y1, y)
-	}
-	// 7 pt text on a plot about 6 in wide and 4 in high.
-	lp.charW, lp.lineH = 3.6/430, 9.0/290
-	return lp
-}
+// markerRadius is the room a point's marker takes, with a margin.
+const markerRadius = 4.5
 
-func (lp *labelPlacer) tx(v float64) float64 {
-	if lp.logX {
-		return math.Log10(v)
+// Plot implements plot.Plotter.
+func (l *placedLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	type box struct{ x0, y0, x1, y1 vg.Length }
+	overlaps := func(a, b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+	r := vg.Points(markerRadius)
+	var taken []box
+	for _, xy := range l.avoid {
+		x, y := trX(xy.X), trY(xy.Y)
+		taken = append(taken, box{x - r, y - r, x + r, y + r})
 	}
-	return v
-}
-
-func (lp *labelPlacer) ty(v float64) float64 {
-	if lp.logY {
-		return math.Log10(v)
-	}
-	return v
-}
-
-// place reserves the box of a label at (x, y) and reports whether it was
-// free.
-func (lp *labelPlacer) place(x, y float64, label string) bool {
-	nx, ny := 0.5, 0.5
-	if lp.x1 > lp.x0 {
-		nx = (lp.tx(x) - lp.x0) / (lp.x1 - lp.x0)
-	}
-	if lp.y1 > lp.y0 {
-		ny = (lp.ty(y) - lp.y0) / (lp.y1 - lp.y0)
-	}
-	b := [4]float64{nx, ny - lp.lineH, nx + float64(len([]rune(label))+1)*lp.charW, ny}
-	for _, o := range lp.boxes {
-		if b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3] {
-			return false
+	h := l.style.Height("M")
+	gap := vg.Points(1)
+	for i, label := range l.labels {
+		x, y := trX(l.pts[i].X), trY(l.pts[i].Y)
+		w := l.style.Width(label)
+		for _, o := range [][2]vg.Length{
+			{r + gap, -h / 2}, {-r - gap - w, -h / 2}, {-w / 2, r + gap}, {-w / 2, -r - gap - h},
+			{r, r}, {r, -r - h}, {-r - w, r}, {-r - w, -r - h},
+		} {
+			b := box{x + o[0], y + o[1], x + o[0] + w, y + o[1] + h}
+			if b.x0 < c.Min.X || b.x1 > c.Max.X || b.y0 < c.Min.Y || b.y1 > c.Max.Y {
+				continue
+			}
+			free := true
+			for _, t := range taken {
+				if overlaps(b, t) {
+					free = false
+					break
+				}
+			}
+			if free {
+				taken = append(taken, b)
+				c.FillText(l.style, vg.Point{X: b.x0, Y: b.y0}, label)
+				break
+			}
 		}
 	}
-	lp.boxes = append(lp.boxes, b)
-	return true
 }
 
 func newPlot(title, xl, yl string, logX, logY bool) *plot.Plot {

@@ -30,7 +30,11 @@ type LineChart struct {
 	// BinaryX puts a log X axis's ticks at powers of two (for byte sizes
 	// formatted with Bytes: 1 KiB, 4 KiB … instead of 9.77 KiB).
 	BinaryX bool
-	Series  []Series
+	// Categorical says the X values 1 … n are categories (named by
+	// XFormat), not a scale: each series is drawn as dots side by side in
+	// each category, no line joining them.
+	Categorical bool
+	Series      []Series
 	// Palette gives each series its colour by name, the same in every
 	// chart of a run (see RunPalette); nil colours by series order.
 	Palette Palette

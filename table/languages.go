@@ -82,7 +82,7 @@ func Languages(run *results.Run, workload, key string, cases []*results.Case, sc
 	}
 	slices.Sort(cols)
 	t := &Table{Caption: scope + ": the fastest " + what + " of each format in each language, by operation (its subject and codec)", Header: append([]string{"format"}, cols...)}
-	ch := &LineChart{Title: scope + ": the same format in different languages", XLabel: "language · operation", YLabel: "fastest " + what, LogY: true, YFormat: Duration,
+	ch := &LineChart{Title: scope + ": the same format in different languages", XLabel: "language · operation", YLabel: "fastest " + what, LogY: true, YFormat: Duration, Categorical: true,
 		XFormat: func(x float64) string {
 			if i := int(x) - 1; float64(i+1) == x && i >= 0 && i < len(cols) {
 				return cols[i]
