@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/internal/jsonv"
+	"github.com/x448/float16"
 )
 
 // CBOR is a CBOR sequence (RFC 8742) of record batches' rows: each row one
@@ -248,11 +249,43 @@ func (s *cborSource) float(tag byte, n int) (uint64, error) {
 	}
 	return binary.BigEndian.Uint64(buf[:]), nil
 }
+
+// A CBOR float's width is the writer's choice, not the value's type (RFC
+// 8949 §4.2.2 prefers the shortest that holds it): f32 and f64 take any
+// width that holds the column's value exactly — a half float widened, a
+// double narrowed only when exact (another language's writer widened the
+// float32).
+
 func (s *cborSource) f32() (float32, error) {
+	b, err := s.r.Peek(1)
+	if err == nil {
+		switch b[0] {
+		case 0xf9:
+			v, err := s.float(0xf9, 2)
+			return float16.Frombits(uint16(v)).Float32(), err
+		case 0xfb:
+			v, err := s.float(0xfb, 8)
+			if err != nil {
+				return 0, err
+			}
+			return narrowFloat32(math.Float64frombits(v))
+		}
+	}
 	v, err := s.float(0xfa, 4)
 	return math.Float32frombits(uint32(v)), err
 }
 func (s *cborSource) f64() (float64, error) {
+	b, err := s.r.Peek(1)
+	if err == nil {
+		switch b[0] {
+		case 0xf9:
+			v, err := s.float(0xf9, 2)
+			return float64(float16.Frombits(uint16(v)).Float32()), err
+		case 0xfa:
+			v, err := s.float(0xfa, 4)
+			return float64(math.Float32frombits(uint32(v))), err
+		}
+	}
 	v, err := s.float(0xfb, 8)
 	return math.Float64frombits(v), err
 }

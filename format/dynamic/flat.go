@@ -234,3 +234,15 @@ func (c *flatCol) appendInt(v uint64, neg bool) error {
 	}
 	return nil
 }
+
+// narrowFloat32 is d as a float32 when that is exact — a float32 another
+// language's writer widened to float64 (Python has no float32; CBOR and
+// MessagePack libraries write what they hold) — and an error otherwise: a
+// float32 column read back keeps its width, never a rounded value.
+func narrowFloat32(d float64) (float32, error) {
+	f := float32(d)
+	if float64(f) == d || (math.IsNaN(d) && math.IsNaN(float64(f))) {
+		return f, nil
+	}
+	return 0, fmt.Errorf("a float64 %v where a float32 was expected, and no float32 holds it exactly", d)
+}

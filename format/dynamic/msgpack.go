@@ -205,7 +205,18 @@ func (s *mpSource) isNull(nullable bool) (bool, error) {
 func (s *mpSource) boolean() (bool, error) { return s.r.ReadBool() }
 func (s *mpSource) i64() (int64, error)    { return s.r.ReadInt64() }
 func (s *mpSource) u64() (uint64, error)   { return s.r.ReadUint64() }
-func (s *mpSource) f32() (float32, error)  { return s.r.ReadFloat32() }
+func (s *mpSource) f32() (float32, error) {
+	if t, err := s.r.NextType(); err == nil && t == msgp.Float64Type {
+		// another language's writer widened the float32 (Python has only
+		// float64): exact narrowing keeps its width, anything else fails
+		d, err := s.r.ReadFloat64()
+		if err != nil {
+			return 0, err
+		}
+		return narrowFloat32(d)
+	}
+	return s.r.ReadFloat32()
+}
 func (s *mpSource) f64() (float64, error) {
 	if t, err := s.r.NextType(); err == nil && t != msgp.Float64Type {
 		return 0, fmt.Errorf("want a float64, got %s", t)

@@ -285,6 +285,14 @@ func (c *flatCol) mpValue(b []byte, p int, r int) (int, error) {
 		c.vals = binary.LittleEndian.AppendUint64(c.vals, binary.BigEndian.Uint64(b[p+1:]))
 		return p + 9, nil
 	case fkF32:
+		if b[p] == 0xcb && len(b)-p >= 9 {
+			f, err := narrowFloat32(math.Float64frombits(binary.BigEndian.Uint64(b[p+1:])))
+			if err != nil {
+				return 0, err
+			}
+			c.vals = binary.LittleEndian.AppendUint32(c.vals, math.Float32bits(f))
+			return p + 9, nil
+		}
 		if b[p] != 0xca {
 			return 0, fmt.Errorf("want a float32, got %s", msgp.NextType(b[p:]))
 		}
