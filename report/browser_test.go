@@ -144,6 +144,9 @@ func TestReportInBrowser(t *testing.T) {
 		return v
 	}
 	plots := eval(`String(document.querySelectorAll("figure svg").length)`)
+	// The page opens collapsed: every section but the findings closed.
+	openAtLoad := eval(`String(document.querySelectorAll("details[open]").length)`)
+	height := eval(`String(document.documentElement.scrollHeight)`)
 	// The answers open the page: every run's answer block lies within the
 	// first screen of its run's part (here: the first run's within 900 px).
 	glanceBottom := eval(`(() => { const g = document.querySelector("section.glance"); return g ? String(Math.round(g.getBoundingClientRect().bottom)) : "none" })()`)
@@ -164,9 +167,13 @@ func TestReportInBrowser(t *testing.T) {
 	narrow, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
 	must(err)
 	// 800 px wide, the navigation is one bar of workload links (the
-	// sections are not listed), so the answers still open the page.
+	// sections are not listed) after the content, so the answers open the
+	// page.
 	narrowSections := eval(`String(Array.from(document.querySelectorAll("#side a.s")).filter(a => a.getClientRects().length > 0).length)`)
 	narrowNav := eval(`String(Math.round(document.getElementById("side").getBoundingClientRect().height))`)
+	narrowOrder := eval(`String(document.getElementById("side").getBoundingClientRect().top >= document.querySelector("section.glance").getBoundingClientRect().bottom)`)
+	// A link to a collapsed section opens it.
+	opened := eval(`(() => { const a = document.querySelector("#side a.s[href$='-speed']"); a.click(); return String(document.getElementById(a.getAttribute("href").slice(1)).closest("details").open) })()`)
 	stopConsole()
 	<-consoleDone
 
@@ -188,7 +195,19 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("800 px wide: %s section links shown in the navigation, want only the workloads'", narrowSections)
 	}
 	if h, err := strconv.Atoi(narrowNav); err != nil || h > 100 {
-		t.Errorf("800 px wide: the navigation is %s px high, want a bar of at most 100 above the answers", narrowNav)
+		t.Errorf("800 px wide: the navigation is %s px high, want a bar of at most 100", narrowNav)
+	}
+	if narrowOrder != "true" {
+		t.Error("800 px wide: the navigation comes before the answers")
+	}
+	if openAtLoad != "0" {
+		t.Errorf("%s sections open when the page loads, want every one but the findings collapsed", openAtLoad)
+	}
+	if h, err := strconv.Atoi(height); err != nil || h > 40000 {
+		t.Errorf("the page is %s px tall collapsed, want ≤ 40,000", height)
+	}
+	if opened != "true" {
+		t.Error("following a link to a collapsed section did not open it")
 	}
 	if plots != "2" || emptyPlots != "0" {
 		t.Errorf("%s plots (want 2, one per run), %s of them empty", plots, emptyPlots)
