@@ -19,7 +19,7 @@ import (
 // double no float32 holds is an error, never a rounded value.
 func TestFloat32Widened(t *testing.T) {
 	schema := arrow.NewSchema([]arrow.Field{{Name: "f", Type: arrow.PrimitiveTypes.Float32}}, nil)
-	vals := []float32{1.1, -0.0, float32(math.Inf(1)), 3.4028235e38, 1e-45}
+	vals := []float32{1.1, float32(math.Copysign(0, -1)), float32(math.Inf(1)), 3.4028235e38, 1e-45}
 	var mp []byte
 	var cb bytes.Buffer
 	enc := cbor.NewEncoder(&cb)
