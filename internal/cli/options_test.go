@@ -70,7 +70,7 @@ func TestWorkloadFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "data"}, "the data workload needs --input FILE (e.g. serbench run data --input events.jsonl)"},
-		{[]string{"run", "--limit", "5"}, "--limit, --sample, --skip-bad, --infer-rows, --formats and --codecs apply to the data workload: give --input FILE"},
+		{[]string{"run", "--limit", "5"}, "--limit, --sample, --skip-bad, --infer-rows, --formats, --codecs, --avsc, --proto and --message apply to the data workload: give --input FILE"},
 		{[]string{"run", "records", "--input", "x.jsonl"}, "--input applies to the data workload: name it (serbench run records data --input x.jsonl)"},
 		{[]string{"run", "records", "--input", "x.jsonl", "--skip-bad"}, "--input applies to the data workload: name it (serbench run records data --input x.jsonl)"},
 		{[]string{"run", "data", "--input", "x.jsonl", "--infer-rows", "z"}, `--infer-rows "z": want N`},
