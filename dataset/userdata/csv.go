@@ -215,7 +215,7 @@ type csvSource struct {
 	emitted int64
 	sampled int // rows the schema was inferred from
 	b       *array.RecordBuilder
-	lines   []int64 // the line of each row of the batch being built
+	batchLines
 }
 
 // recordLimiter fails reads once more than max bytes pass without a
@@ -487,11 +487,8 @@ func (s *csvSource) next() (arrow.RecordBatch, error) {
 			}
 			return nil, s.r.csvError(s.cr, err)
 		}
-		if n == 0 {
-			s.lines = s.lines[:0]
-		}
 		line, _ := s.cr.FieldPos(0)
-		s.lines = append(s.lines, int64(line))
+		s.add(n, int64(line))
 		s.append(rec)
 		n++
 		s.emitted++
@@ -502,10 +499,22 @@ func (s *csvSource) next() (arrow.RecordBatch, error) {
 	return s.b.NewRecordBatch(), nil
 }
 
+// batchLines are the input lines of the rows of the batch being built, for
+// errors found in a batch after it is made (invalid UTF-8).
+type batchLines struct{ lines []int64 }
+
+// add records the line of the batch's row n.
+func (b *batchLines) add(n int, line int64) {
+	if n == 0 {
+		b.lines = b.lines[:0]
+	}
+	b.lines = append(b.lines, line)
+}
+
 // lineOf returns the line of row i of the last batch.
-func (s *csvSource) lineOf(i int) int64 {
-	if i < len(s.lines) {
-		return s.lines[i]
+func (b *batchLines) lineOf(i int) int64 {
+	if i < len(b.lines) {
+		return b.lines[i]
 	}
 	return 0
 }

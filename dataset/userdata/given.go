@@ -142,8 +142,8 @@ type givenCSVSource struct {
 	rows    int64
 	emitted int64
 	b       *array.RecordBuilder
-	lines   []int64
 	v       jsonv.Value
+	batchLines
 }
 
 func newGivenCSVSource(r *Reader, g *Schema) (*givenCSVSource, error) {
@@ -287,10 +287,7 @@ func (s *givenCSVSource) next() (arrow.RecordBatch, error) {
 			}
 			return nil, fmt.Errorf("userdata: %s: %w", location(s.r.path, int64(line)), err)
 		}
-		if n == 0 {
-			s.lines = s.lines[:0]
-		}
-		s.lines = append(s.lines, int64(line))
+		s.add(n, int64(line))
 		s.app.Append(s.b, &s.v)
 		n++
 		s.emitted++
@@ -299,14 +296,6 @@ func (s *givenCSVSource) next() (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	return s.b.NewRecordBatch(), nil
-}
-
-// lineOf returns the line of row i of the last batch.
-func (s *givenCSVSource) lineOf(i int) int64 {
-	if i < len(s.lines) {
-		return s.lines[i]
-	}
-	return 0
 }
 
 func (s *givenCSVSource) close() error {
