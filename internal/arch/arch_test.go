@@ -15,6 +15,8 @@
 //   - TestNothingBelowRunImportsRun: only run's callers (cmd/..., internal/cli,
 //     runnerkit) import run
 //     (tests included).
+//   - TestArchitectureListsPackages: docs/architecture.md's layout names
+//     every package and nothing that does not exist.
 package arch
 
 import (
@@ -193,10 +195,11 @@ func TestNeverRules(t *testing.T) {
 
 // workloadHelpers are the packages under workload/ that are no workload:
 // workload itself (what a workload is, the settings and errors every
-// workload shares), the workloads' test helpers, and what the file
-// workloads (records, data) share. A workload may import them; they import
-// no workload.
-var workloadHelpers = []string{"workload", "workload/workloadtest", "workload/filecase"}
+// workload shares), the workloads' test helpers, what the file workloads
+// (records, data) share, the interop matrix (nested, data) and the reader
+// of a user's files (data, and the matrix reading files back). A workload
+// may import them; they import no workload.
+var workloadHelpers = []string{"workload", "workload/workloadtest", "workload/filecase", "workload/interop", "workload/userdata"}
 
 // workloadOf names the workload a package belongs to — "workload/X" for
 // workload/X and every package below it (workload/records/recordsfmt is

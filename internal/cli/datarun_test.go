@@ -15,7 +15,7 @@ import (
 )
 
 // userdataTestdata holds the input files of the data workload's tests.
-const userdataTestdata = "../../dataset/userdata/testdata"
+const userdataTestdata = "../../workload/userdata/testdata"
 
 // TestDataRunPipeline runs the data workload through run.Run as the command
 // line does: bad input is a *workload.UsageError (exit status 2) before any

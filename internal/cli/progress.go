@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
+	"github.com/serbench/serbench/workload/interop"
 )
 
 // progress shows how far a run is: a redrawn bar on a terminal, a line per

@@ -1,7 +1,7 @@
 // Package jsonv parses one JSON text into a small value tree that keeps the
 // exact text of numbers (so an integer stays an integer and 64-bit values are
 // not rounded through float64), and appends such values to Arrow builders by
-// an Arrow type. The JSON Lines input reader (dataset/userdata) infers
+// an Arrow type. The JSON Lines input reader (workload/userdata) infers
 // schemas from and reads through it; the schema-driven JSON Lines format
 // (format/dynamic) shares its string escaping, date and timestamp layouts
 // and time-unit conversions. It is neither a format nor a dataset, so that

@@ -2,7 +2,7 @@
 // --input FILE`) — JSON Lines, a JSON array of objects or the member array
 // of one JSON object (--records), CSV/TSV, Parquet, Arrow IPC or Avro OCF,
 // optionally compressed — read into Arrow record batches (package
-// dataset/userdata), then written with every schema-driven format of
+// workload/userdata), then written with every schema-driven format of
 // package format/dynamic × every codec to a real file through filebench,
 // the pipeline the records workload uses, and read back verifying every row
 // (NULLs and nesting included). The cases carry the file workloads' labels,
@@ -40,12 +40,12 @@ import (
 
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/corpus"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // Name is the workload's CLI name.

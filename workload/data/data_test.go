@@ -26,7 +26,7 @@ import (
 )
 
 // testdata is the userdata package's test files.
-const testdata = "../../dataset/userdata/testdata"
+const testdata = "../../workload/userdata/testdata"
 
 // runPlan measures every case of p quickly and returns the run.
 func runPlan(t *testing.T, w *Workload, p *workload.Plan) *results.Run {

@@ -11,7 +11,7 @@ import (
 )
 
 // givenDir holds the user-schema inputs of package userdata's tests.
-var givenDir = filepath.Join("..", "..", "dataset", "userdata", "testdata", "given")
+var givenDir = filepath.Join("..", "userdata", "testdata", "given")
 
 // TestGivenSchemaSettings: --avsc and --proto are refused together, --proto
 // needs --message and --message --proto, and --infer-rows has nothing to

@@ -18,7 +18,7 @@ const smallRun = "nested-run.jsonl"
 // golden test: userdata's nested.jsonl (nesting, NULLs, inference notes)
 // through every format with codecs none and zstd.
 func TestRecordSmallRun(t *testing.T) {
-	w := NewWith(Settings{Input: "../../dataset/userdata/testdata/nested.jsonl", Codecs: []string{"none", "zstd"}}, nil)
+	w := NewWith(Settings{Input: "../../workload/userdata/testdata/nested.jsonl", Codecs: []string{"none", "zstd"}}, nil)
 	p, err := w.Plan(context.Background(), workload.Config{Scale: workload.Quick, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

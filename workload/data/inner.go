@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/serbench/serbench/dataset/userdata"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // innerCompression says how an input of kind compresses its data inside

@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/table"
+	"github.com/serbench/serbench/workload/interop"
 )
 
 // InteropRows is how many of the input's rows the interop matrix writes

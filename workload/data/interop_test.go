@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/workload/interop"
 )
 
 // TestInteropCases: without runners there is no matrix; with one, every

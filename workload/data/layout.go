@@ -3,10 +3,10 @@ package data
 import (
 	"strings"
 
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload/filecase"
+	"github.com/serbench/serbench/workload/interop"
 )
 
 // methodText is the method paragraph, with the settings the plan recorded

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/serbench/serbench/dataset/userdata"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // TestLimitMemory: loading the input lowers the runtime's soft memory

@@ -7,10 +7,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/workload/filecase"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 var perfInput = flag.String("perf-input", "", "input file of BenchmarkReadVerify (e.g. a -gen-records file)")

@@ -16,15 +16,15 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/dynamic"
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
+	"github.com/serbench/serbench/workload/interop"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // pair is one format × codec and its file (filecase.File: the path and

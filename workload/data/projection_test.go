@@ -12,11 +12,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
+	"github.com/serbench/serbench/workload/userdata"
 	"github.com/serbench/serbench/workload/workloadtest"
 )
 

@@ -15,9 +15,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // flightsCSV writes n rows shaped like the flights data of issue 26 (the

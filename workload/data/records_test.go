@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/workload"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // TestOneObjectInput: a .json input holding one top-level object (a

@@ -9,11 +9,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/serbench/serbench/bench"
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
+	"github.com/serbench/serbench/workload/interop"
 )
 
 // runnerCases are the user's rows measured by the runners for other

@@ -1,6 +1,6 @@
 package data
 
-// The tests of this file check that what dataset/userdata reads survives the
+// The tests of this file check that what workload/userdata reads survives the
 // schema-driven formats of format/dynamic: they bind the two, so they live
 // with the workload that binds them (a dataset imports no format, its tests
 // included: internal/arch). They read userdata's testdata.
@@ -20,15 +20,15 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/serbench/serbench/codec"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/filebench"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 var (
 	bigFile      = flag.String("bigfile", "", "BenchmarkDynamicFormats: encode and decode the first 100,000 rows of this file")
 	external     = flag.String("external", "", "read this public dataset file (see README of the report) and round-trip it through every dynamic format")
-	updateInputs = flag.Bool("update-inputs", false, "regenerate the binary and compressed files under dataset/userdata/testdata")
+	updateInputs = flag.Bool("update-inputs", false, "regenerate the binary and compressed files under workload/userdata/testdata")
 )
 
 // readUserdata reads path with userdata.ReadAll, released when the test ends.
@@ -151,7 +151,7 @@ func TestUserdataRoundTrip(t *testing.T) {
 }
 
 // TestUserdataAvroTypes round-trips the OCF of every Avro type userdata
-// maps (testdata/avro-types.avro, which dataset/userdata's TestAvroTypes
+// maps (testdata/avro-types.avro, which workload/userdata's TestAvroTypes
 // checks value by value) through every dynamic format that can hold it.
 func TestUserdataAvroTypes(t *testing.T) {
 	path := filepath.Join(testdata, "avro-types.avro")
@@ -301,11 +301,11 @@ func BenchmarkDynamicFormats(b *testing.B) {
 }
 
 // TestGenerateUserdataTestdata regenerates, with -update-inputs, the files
-// derived from dataset/userdata/testdata/nested.jsonl: compressed copies, Parquet, Arrow IPC file and
+// derived from workload/userdata/testdata/nested.jsonl: compressed copies, Parquet, Arrow IPC file and
 // stream, Avro OCF, and truncated variants for the error tests.
 func TestGenerateUserdataTestdata(t *testing.T) {
 	if !*updateInputs {
-		t.Skip("run with -update-inputs to regenerate dataset/userdata/testdata")
+		t.Skip("run with -update-inputs to regenerate workload/userdata/testdata")
 	}
 	src, err := os.ReadFile(filepath.Join(testdata, "nested.jsonl"))
 	if err != nil {

@@ -14,9 +14,9 @@ import (
 	"github.com/serbench/serbench/digest"
 	"github.com/serbench/serbench/format"
 	"github.com/serbench/serbench/format/arrowipc"
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/workload/interop"
 )
 
 // InteropRows is how many of a dataset's records the interop matrix

@@ -7,7 +7,7 @@ import (
 	"github.com/serbench/serbench/dataset/nested/media"
 	"github.com/serbench/serbench/dataset/nested/tpch"
 	"github.com/serbench/serbench/dataset/nested/userevents"
-	"github.com/serbench/serbench/interop"
+	"github.com/serbench/serbench/workload/interop"
 	"github.com/serbench/serbench/workload/nested/nestedarrow"
 	"github.com/serbench/serbench/workload/nested/nestedfmt"
 )

@@ -2,9 +2,9 @@ package nested
 
 import (
 	"github.com/serbench/serbench/dataset/nested/tpch"
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/table"
+	"github.com/serbench/serbench/workload/interop"
 )
 
 // fullTable is dataset ds's full-schema reads, fastest first: the file's

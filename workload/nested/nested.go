@@ -27,8 +27,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/serbench/serbench/interop"
 	"github.com/serbench/serbench/table"
+	"github.com/serbench/serbench/workload/interop"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/codec"

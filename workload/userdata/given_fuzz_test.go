@@ -11,7 +11,7 @@ import (
 // readers of a given schema (an Avro record and a protobuf message with
 // every kind of field): Open and Next return, an error being one line.
 //
-//	go test ./dataset/userdata -run '^$' -fuzz '^FuzzGivenSchema$' -fuzztime 30s -parallel 1
+//	go test ./workload/userdata -run '^$' -fuzz '^FuzzGivenSchema$' -fuzztime 30s -parallel 1
 func FuzzGivenSchema(f *testing.F) {
 	for _, p := range []string{"testdata/given/orders.jsonl", "testdata/given/orders-bad.jsonl", "testdata/given/orders-protojson.jsonl", "testdata/given/flat.csv"} {
 		b, err := os.ReadFile(p)

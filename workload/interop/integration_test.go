@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/runner/jvm"
 	"github.com/serbench/serbench/runner/python"
 	"github.com/serbench/serbench/runner/rust"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // mustInteroperate are the formats whose files Go, Java and Python must

@@ -21,7 +21,7 @@ import (
 
 // The files of testdata/hostile are made by this file's helpers:
 //
-//	go test ./dataset/userdata -run TestGenerateHostile -genhostile
+//	go test ./workload/userdata -run TestGenerateHostile -genhostile
 //
 // Each is small and declares far more than it holds, or nests or widens
 // beyond the limits, as the files of issue 26 that crashed or stalled runs.

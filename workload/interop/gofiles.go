@@ -11,9 +11,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/digest"
 	"github.com/serbench/serbench/format/dynamic"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // GoFormat is the Go side's writer and reader of one file format.
@@ -33,7 +33,7 @@ type GoFormat struct {
 }
 
 // goUserdata is goDynamic for writing and for reading Go's own file, and
-// dataset/userdata's reader of a user's file of that kind (what `serbench
+// workload/userdata's reader of a user's file of that kind (what `serbench
 // run data --input FILE` reads a user's Avro or Parquet file with) for
 // every other writer's file: format/dynamic's Avro decoder accepts only a
 // file whose writer schema has its own schema's fingerprint (its names,
@@ -42,7 +42,7 @@ type GoFormat struct {
 // it wrote, straight into the dataset's schema.
 func goUserdata(name string, c dynamic.Constructor, kind userdata.Kind, why string) *GoFormat {
 	g := goDynamic(name, c)
-	g.Reader = "Go reads its own file with format/dynamic's " + name + " decoder and other writers' files with dataset/userdata's " +
+	g.Reader = "Go reads its own file with format/dynamic's " + name + " decoder and other writers' files with workload/userdata's " +
 		string(kind) + " reader (" + why + ")"
 	g.Foreign = func(_ *arrow.Schema, f *os.File) (digest.Result, error) {
 		r, err := userdata.Open(f.Name(), userdata.Options{Kind: kind})

@@ -36,10 +36,10 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/serbench/serbench/dataset/userdata"
 	"github.com/serbench/serbench/digest"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/workload/userdata"
 )
 
 // Format is one file format of the matrix.

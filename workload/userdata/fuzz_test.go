@@ -16,7 +16,7 @@ import (
 // far more than the input holds. Crashers found are kept under
 // testdata/fuzz/<target> and replayed by go test.
 //
-//	go test ./dataset/userdata -run '^$' -fuzz '^FuzzAvro$' -fuzztime 60s -fuzzminimizetime 10s -parallel 1
+//	go test ./workload/userdata -run '^$' -fuzz '^FuzzAvro$' -fuzztime 60s -fuzzminimizetime 10s -parallel 1
 
 // boundedAllocator is a Go allocator that records any allocation larger
 // than max.
@@ -109,7 +109,7 @@ func FuzzArrow(f *testing.F) {
 // errors, and an array read as a member gives the rows it gives at the top
 // level.
 //
-//	go test ./dataset/userdata -run '^$' -fuzz '^FuzzJSONRecords$' -fuzztime 60s -parallel 1
+//	go test ./workload/userdata -run '^$' -fuzz '^FuzzJSONRecords$' -fuzztime 60s -parallel 1
 func FuzzJSONRecords(f *testing.F) {
 	seeds(f, ".json")
 	for _, s := range []string{`[{"a":1},{"a":[1,{"b":"]"}]}]`, `{"r":[{"a":1}]}`, `[]`, `[1]`, `{"a":{"b":[{"c":{"d":1}}]}}`, `[{"m":{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8}}]`} {
