@@ -212,16 +212,16 @@ func avroProjected[T any](writer string, leaves []string) (rowFormat[T], bool, e
 	// resolved schema shares its writer's fingerprint: each query gets its
 	// own API (and cache) or it would reuse another query's decoder.
 	api := avro.Config{}.Freeze()
-	rf := newRowFormat("avro-reader-schema", false, "github.com/hamba/avro/v2",
+	rf := typedRows[T](newRowSubject("avro-reader-schema", false, "github.com/hamba/avro/v2",
 		format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
 		"Avro datums decoded with a reader schema of only the queried fields (schema resolution skips the rest)",
-		func() rowCodec[T] {
-			return rowCodec[T]{
-				marshal: func(dst []byte, _ *T) ([]byte, error) {
+		func(Dataset) (RowCodec, error) {
+			return RowCodec{
+				Marshal: func(dst []byte, _ any) ([]byte, error) {
 					return dst, errors.New("avro-reader-schema: a reader only")
 				},
-				unmarshal: func(b []byte, v *T) error { return api.Unmarshal(resolved, b, v) },
-			}
-		})
+				Unmarshal: func(b []byte, rec any) error { return api.Unmarshal(resolved, b, rec) },
+			}, nil
+		}), Dataset{})
 	return rf, mixed, nil
 }

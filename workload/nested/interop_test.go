@@ -9,7 +9,6 @@ import (
 	"github.com/serbench/serbench/dataset/nested/userevents"
 	"github.com/serbench/serbench/workload/interop"
 	"github.com/serbench/serbench/workload/nested/nestedarrow"
-	"github.com/serbench/serbench/workload/nested/nestedfmt"
 )
 
 // matrixOf builds the Go-only interop matrix of a dataset's group: every
@@ -45,9 +44,9 @@ func TestInteropGoOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range []*interop.Matrix{
-		matrixOf(t, "tpch", tp, protobufFormat(nestedfmt.TPCHProtobuf())),
-		matrixOf(t, "media", media.Generate(300), protobufFormat(nestedfmt.MediaProtobuf())),
-		matrixOf(t, "userevents", userevents.Generate(300), protobufFormat(nestedfmt.UserEventsProtobuf())),
+		matrixOf(t, "tpch", tp, typedRows[tpch.LineItem](protobufRows(), Dataset{Name: "tpch"})),
+		matrixOf(t, "media", media.Generate(300), typedRows[media.Record](protobufRows(), Dataset{Name: "media"})),
+		matrixOf(t, "userevents", userevents.Generate(300), typedRows[userevents.Record](protobufRows(), Dataset{Name: "userevents"})),
 	} {
 		t.Log("\n" + m.Table())
 		if m.Cell("protobuf", "go:protobuf", "go:protobuf") == nil {

@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -40,9 +41,9 @@ import (
 	"github.com/serbench/serbench/format/arrowipc"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/runner"
+	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/nested/nestedarrow"
-	"github.com/serbench/serbench/workload/nested/nestedfmt"
 )
 
 // Name is the workload's CLI name.
@@ -117,11 +118,6 @@ const (
 	MetricFullEstB = "full-est-B"
 )
 
-// rowFormatNames are the row formats, in report order.
-func rowFormatNames() []string {
-	return []string{"edn", "json", "json-goccy", "msgpack", "cbor", "protobuf", "avro"}
-}
-
 // structFormatNames are the row formats with a projection-struct reader.
 func structFormatNames() []string { return []string{"json", "json-goccy", "cbor"} }
 
@@ -132,7 +128,9 @@ func rowCodecs() []string { return []string{"gzip", "lz4"} }
 func datasetNames() []string { return []string{"tpch", "media", "userevents"} }
 
 // Workload is the nested workload.
-type Workload struct{}
+type Workload struct {
+	reg *subject.Registry // nil: the built-in row formats
+}
 
 // New returns the nested workload.
 func New() *Workload { return &Workload{} }
@@ -146,14 +144,20 @@ func (*Workload) Description() string {
 }
 
 // Subjects implements workload.Workload.
-func (*Workload) Subjects() []string {
+func (w *Workload) Subjects() []string {
 	out := []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo, SubjectParquetGoPar, SubjectArrowIPC, SubjectArrowIPCPar}
-	for _, f := range rowFormatNames() {
+	rows := subject.Names(builtinRows())
+	if w.reg != nil {
+		rows = w.reg.Names(Name)
+	}
+	for _, f := range rows {
 		out = append(out, f, f+ParSuffix)
 	}
 	out = append(out, SubjectAvroReaderPar)
 	for _, f := range structFormatNames() {
-		out = append(out, f+StructParSuffix)
+		if slices.Contains(rows, f) {
+			out = append(out, f+StructParSuffix)
+		}
 	}
 	return append(out, SubjectReadBytes, SubjectDecompress)
 }
@@ -241,11 +245,15 @@ func (*Workload) ScaleInfo(s workload.Scale) string { return scales().String(s) 
 // Plan implements workload.Workload. Files go to cfg.TempDir (a new temp
 // dir when empty); nothing is generated until a case's Setup.
 func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Plan, error) {
-	return newPlan(ctx, scales().At(cfg.Scale), cfg, datasetNames())
+	rows, err := w.rows()
+	if err != nil {
+		return nil, fmt.Errorf("nested: %w", err)
+	}
+	return newPlan(ctx, scales().At(cfg.Scale), cfg, datasetNames(), rows)
 }
 
 // newPlan builds the plan for the named datasets.
-func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []string) (*workload.Plan, error) {
+func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []string, rows []Subject) (*workload.Plan, error) {
 	dir := cfg.TempDir
 	owns := false
 	if !cfg.DryRun {
@@ -277,13 +285,13 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 				}
 				return t.Slice(n), nil
 			}
-			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, tpch.AvroSchema(), protobufFormat(nestedfmt.TPCHProtobuf()), msgpackMsgp[tpch.LineItem])
+			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, Dataset{Name: name, Type: reflect.TypeFor[tpch.LineItem](), Avro: tpch.AvroSchema()}, rows)
 		case "media":
 			load := func() ([]media.Record, error) { return media.Generate(n), nil }
-			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, media.AvroSchema(), protobufFormat(nestedfmt.MediaProtobuf()), msgpackMsgp[media.Record])
+			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, Dataset{Name: name, Type: reflect.TypeFor[media.Record](), Avro: media.AvroSchema()}, rows)
 		case "userevents":
 			load := func() ([]userevents.Record, error) { return userevents.Generate(n), nil }
-			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, userevents.AvroSchema(), protobufFormat(nestedfmt.UserEventsProtobuf()), msgpackMsgp[userevents.Record])
+			cs, ws, ig, err = datasetCases(name, n, sz, cfg, dir, load, Dataset{Name: name, Type: reflect.TypeFor[userevents.Record](), Avro: userevents.AvroSchema()}, rows)
 		default:
 			err = fmt.Errorf("unknown dataset %q", name)
 		}
@@ -296,7 +304,7 @@ func newPlan(ctx context.Context, sz sizes, cfg workload.Config, datasets []stri
 			igs = append(igs, ig)
 		}
 	}
-	descs := descriptors(cfg)
+	descs := descriptors(cfg, rows)
 	if cfg.Runners != nil {
 		// The runners' cases and the interop cells are selected by
 		// --subject in the run (run.selectSubjects), as every workload's.
@@ -500,14 +508,24 @@ const verifyStride = 61
 
 // datasetCases builds one dataset's cases.
 func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir string, load func() ([]T, error),
-	avroSchema string, pb rowFormat[T], mp func() rowFormat[T]) ([]bench.Case, []runner.Want, *interop.Group, error) {
+	dset Dataset, subjects []Subject) ([]bench.Case, []runner.Want, *interop.Group, error) {
 	leaves := dsn.Leaves[T]()
 	src := &source[T]{load: load}
-	av, err := avroFormat[T](avroSchema)
-	if err != nil {
-		return nil, nil, nil, err
+	avroSchema := dset.Avro
+	var rows []rowFormat[T]
+	for _, s := range subjects {
+		if !s.Accepts(name) {
+			continue
+		}
+		// Bound once at planning so that a chosen format refusing the
+		// dataset is an error before anything is measured, not a failed
+		// case.
+		chosen := cfg.WantSubject(s.Name()) || cfg.WantSubject(s.Name()+ParSuffix) || cfg.WantSubject(s.Name()+StructParSuffix)
+		if _, err := s.Bind(dset); chosen && err != nil {
+			return nil, nil, nil, fmt.Errorf("row format %s: %w", s.Name(), err)
+		}
+		rows = append(rows, typedRows[T](s, dset))
 	}
-	rows := []rowFormat[T]{ednFormat[T](), jsonStd[T](), jsonGoccy[T](), mp(), cborFormat[T](), pb, av}
 	codecs := codec.Default()
 	queries := makeQueries(name, leaves, sz)
 	rowQ := rowQueries(name, queries)
@@ -632,11 +650,13 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 			}
 		}
 	}
+	// The limit rows read the JSON-gzip file (the seed's red line): there
+	// are none in a registry without the json format.
 	jsonGz := rowFiles["json/gzip"]
-	if cfg.WantSubject(SubjectDecompress) {
+	if jsonGz != nil && cfg.WantSubject(SubjectDecompress) {
 		cases = append(cases, ds.limitCase(jsonGz, SubjectDecompress, group, codecs.MustParse("gzip")))
 	}
-	if cfg.WantSubject(SubjectReadBytes) {
+	if jsonGz != nil && cfg.WantSubject(SubjectReadBytes) {
 		cases = append(cases, ds.limitCase(jsonGz, SubjectReadBytes, group, nil))
 	}
 	// Sub-schema queries.
@@ -693,7 +713,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 				cases = append(cases, rc)
 			}
 		}
-		if cfg.WantSubject(SubjectAvroReaderPar) {
+		if rowFiles["avro/"+rowSubsetCodec] != nil && cfg.WantSubject(SubjectAvroReaderPar) {
 			af, mixed, err := avroProjected[T](avroSchema, q.leaves)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("avro reader schema for %s: %w", q.id, err)
@@ -756,7 +776,7 @@ func datasetCases[T any](name string, n int, sz sizes, cfg workload.Config, dir 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return cases, wants, ds.interopGroup(am, pb), nil
+	return cases, wants, ds.interopGroup(am, typedRows[T](protobufRows(), dset)), nil
 }
 
 // sizeSettings are the Parquet settings of the size table.
@@ -1199,7 +1219,7 @@ func (d *dsCases[T]) sizeCase(dir string, s pqSettings) bench.Case {
 }
 
 // descriptors describes every subject and codec of the plan.
-func descriptors(cfg workload.Config) []results.Descriptor {
+func descriptors(cfg workload.Config, rows []Subject) []results.Descriptor {
 	arrowV := format.ModuleVersion("github.com/apache/arrow-go/v18", "v18.8.0")
 	pqV := format.ModuleVersion("github.com/parquet-go/parquet-go", "v0.32.1")
 	par := "row groups across GOMAXPROCS goroutines, each with its own reader"
@@ -1237,20 +1257,20 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 	add(results.Descriptor{Name: SubjectArrowIPCPar, Module: "github.com/apache/arrow-go/v18", Version: arrowV,
 		What:     "arrow-ipc with record batches decoded and assembled across GOMAXPROCS goroutines (RecordBatchAt is safe for concurrent use)",
 		Settings: ipcSettings("record batches"), Tags: []string{"columnar", "parallel"}})
-	for _, rf := range rowDescriptors() {
+	for _, rf := range rows {
 		d := rf.Describe("")
-		frame := d.Settings[settingFraming]
-		d.Settings = map[string]string{settingFraming: frame, "projection": "decode and project", "parallel": "no", "codecs": "gzip, lz4 (stream)"}
+		frame := d.Settings[SettingFraming]
+		d.Settings = map[string]string{SettingFraming: frame, "projection": "decode and project", "parallel": "no", "codecs": "gzip, lz4 (stream)"}
 		d.Tags = []string{"row"}
 		add(d)
 		add(results.Descriptor{Name: rf.Name() + ParSuffix, Module: d.Module, Version: d.Version,
 			What:     fmt.Sprintf("%s decoded in batches of %d records across GOMAXPROCS goroutines (the seed's -par); one goroutine decompresses and splits", rf.Name(), ParBatch),
-			Settings: map[string]string{settingFraming: frame, "projection": "decode and project", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
+			Settings: map[string]string{SettingFraming: frame, "projection": "decode and project", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
 	}
 	add(results.Descriptor{Name: SubjectAvroReaderPar, Module: "github.com/hamba/avro/v2", Version: format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
 		What:     fmt.Sprintf("the Avro lz4 file decoded with a reader schema of only the queried fields, resolved against the writer schema (hamba/avro skips the rest), in batches of %d records across GOMAXPROCS; a named record wanted with different fields at two places (TPC-H's nation) keeps their union and is projected after", ParBatch),
 		Settings: map[string]string{"projection": "reader schema (native skipping)", "parallel": fmt.Sprintf("batches of %d", ParBatch)}, Tags: []string{"row", "parallel"}})
-	for _, rf := range rowDescriptors() {
+	for _, rf := range rows {
 		if structDecoders()[rf.Name()] == nil {
 			continue
 		}
@@ -1283,13 +1303,4 @@ func descriptors(cfg workload.Config) []results.Descriptor {
 		out = append(out, d)
 	}
 	return out
-}
-
-// rowDescriptors returns the row formats' names and libraries without a
-// dataset (the descriptors do not depend on the record type).
-func rowDescriptors() []rowFormat[struct{}] {
-	av, _ := avroFormat[struct{}](`{"type":"record","name":"x","fields":[]}`)
-	none := func() rowCodec[struct{}] { return rowCodec[struct{}]{} }
-	return []rowFormat[struct{}]{ednFormat[struct{}](), jsonStd[struct{}](), jsonGoccy[struct{}](),
-		msgpackDesc(none), cborFormat[struct{}](), protobufDesc(none), av}
 }

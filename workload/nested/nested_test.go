@@ -43,7 +43,7 @@ func TestPlanRuns(t *testing.T) {
 		datasets = append(datasets, "tpch")
 	}
 	cfg := workload.Config{TempDir: t.TempDir()}
-	p, err := newPlan(context.Background(), tinySizes(), cfg, datasets)
+	p, err := newPlan(context.Background(), tinySizes(), cfg, datasets, builtinRows())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestDecodeProjectScale(t *testing.T) {
 	count := func(dp bool) (rowQueries, skipping, full int) {
 		sz := tinySizes()
 		sz.DecodeProject = dp
-		p, err := newPlan(context.Background(), sz, workload.Config{TempDir: t.TempDir()}, []string{"userevents"})
+		p, err := newPlan(context.Background(), sz, workload.Config{TempDir: t.TempDir()}, []string{"userevents"}, builtinRows())
 		if err != nil {
 			t.Fatal(err)
 		}

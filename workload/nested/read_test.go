@@ -20,7 +20,6 @@ import (
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/nested/nestedarrow"
-	"github.com/serbench/serbench/workload/nested/nestedfmt"
 )
 
 // columnReaders are the sub-schema readers of a Parquet file.
@@ -231,12 +230,12 @@ func TestTruncatedFiles(t *testing.T) {
 				func(p string, out []media.Record) error { return ipcRead(p, 64, nil, out, par) }})
 		}
 	}
-	av, err := avroFormat[media.Record](media.AvroSchema())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rf := range []rowFormat[media.Record]{jsonStd[media.Record](), jsonGoccy[media.Record](), msgpackMsgp[media.Record](),
-		cborFormat[media.Record](), protobufFormat(nestedfmt.MediaProtobuf()), av} {
+	mds := Dataset{Name: "media", Type: reflect.TypeFor[media.Record](), Avro: media.AvroSchema()}
+	for _, s := range builtinRows() {
+		if s.Name() == "edn" {
+			continue
+		}
+		rf := typedRows[media.Record](s, mds)
 		for _, cn := range rowCodecs() {
 			c := codecs.MustParse(cn)
 			kinds = append(kinds,
@@ -276,7 +275,7 @@ func TestCorruptFileFails(t *testing.T) {
 	for _, mode := range []string{"truncate", "flip"} {
 		t.Run(mode, func(t *testing.T) {
 			cfg := workload.Config{TempDir: t.TempDir(), Subjects: []string{SubjectParquetArrow, SubjectArrowIPC, "protobuf", "json"}}
-			p, err := newPlan(context.Background(), sizes{Media: 300, Singles: 1, PerK: 0}, cfg, []string{"media"})
+			p, err := newPlan(context.Background(), sizes{Media: 300, Singles: 1, PerK: 0}, cfg, []string{"media"}, builtinRows())
 			if err != nil {
 				t.Fatal(err)
 			}

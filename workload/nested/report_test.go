@@ -22,7 +22,7 @@ const smallRun = "small.jsonl"
 func TestRecordSmallRun(t *testing.T) {
 	cfg := workload.Config{TempDir: t.TempDir(), Subjects: []string{SubjectParquetArrow, SubjectParquetArrowPar, SubjectParquetGo,
 		SubjectArrowIPC, SubjectArrowIPCPar, "json", "json-par", "json" + StructParSuffix, "protobuf-par", "msgpack", SubjectAvroReaderPar, SubjectReadBytes, SubjectDecompress}}
-	p, err := newPlan(context.Background(), sizes{TPCH: 2000, Media: 2000, UserEvents: 100, Singles: 4, PerK: 1}, cfg, datasetNames())
+	p, err := newPlan(context.Background(), sizes{TPCH: 2000, Media: 2000, UserEvents: 100, Singles: 4, PerK: 1}, cfg, datasetNames(), builtinRows())
 	if err != nil {
 		t.Fatal(err)
 	}

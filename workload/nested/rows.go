@@ -13,15 +13,9 @@ import (
 
 	"github.com/fxamacker/cbor/v2"
 	gojson "github.com/goccy/go-json"
-	"github.com/hamba/avro/v2"
-	"github.com/tinylib/msgp/msgp"
-	"google.golang.org/protobuf/proto"
-	"olympos.io/encoding/edn"
 
 	"github.com/serbench/serbench/codec"
 	"github.com/serbench/serbench/format"
-	"github.com/serbench/serbench/format/protobuf"
-	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/subject"
 )
 
@@ -41,162 +35,29 @@ type rowCodec[T any] struct {
 // length (the seed's framing); the descriptor's framing setting says which.
 type rowFormat[T any] = subject.Subject[struct{}, rowCodec[T]]
 
-// Framing settings of a row format's descriptor.
-const (
-	settingFraming = "framing"
-	framingLines   = "newline-separated"
-	framingLength  = "uvarint length-prefixed"
-)
-
-// newRowFormat describes a row format named name of module's library
-// (version ver) whose codecs bind returns.
-func newRowFormat[T any](name string, text bool, module, ver, what string, bind func() rowCodec[T]) rowFormat[T] {
-	frame := framingLength
-	if text {
-		frame = framingLines
-	}
-	return rowFormat[T]{
-		Desc: results.Descriptor{Name: name, Module: module, Version: ver, What: what, Settings: map[string]string{settingFraming: frame}},
-		Bind: func(struct{}) (rowCodec[T], error) { return bind(), nil },
-	}
-}
-
 // isText reports whether rf writes one record a line.
-func isText[T any](rf rowFormat[T]) bool { return rf.Desc.Settings[settingFraming] == framingLines }
+func isText[T any](rf rowFormat[T]) bool { return rf.Desc.Settings[SettingFraming] == FramingLines }
 
-func jsonStd[T any]() rowFormat[T] {
-	return newRowFormat("json", true, "encoding/json", format.GoVersion(),
-		"encoding/json by reflection, one record a line",
-		func() rowCodec[T] {
-			return rowCodec[T]{
-				marshal: func(dst []byte, v *T) ([]byte, error) {
-					b, err := json.Marshal(v)
-					return append(dst, b...), err
-				},
-				unmarshal: func(b []byte, v *T) error { return json.Unmarshal(b, v) },
+// typedRows is s bound to ds as the workload's typed row format of T (ds's
+// record type): its codec passes each *T to s's functions as an any.
+func typedRows[T any](s Subject, ds Dataset) rowFormat[T] {
+	return rowFormat[T]{
+		Desc:  s.Describe(Name),
+		Takes: s.Takes,
+		Bind: func(struct{}) (rowCodec[T], error) {
+			c, err := s.Bind(ds)
+			if err != nil {
+				return rowCodec[T]{}, err
 			}
-		})
-}
-
-func jsonGoccy[T any]() rowFormat[T] {
-	return newRowFormat("json-goccy", true, "github.com/goccy/go-json",
-		format.ModuleVersion("github.com/goccy/go-json", "v0.12.0"),
-		"goccy/go-json (compiled reflection), one record a line",
-		func() rowCodec[T] {
-			return rowCodec[T]{
-				marshal: func(dst []byte, v *T) ([]byte, error) {
-					b, err := gojson.Marshal(v)
-					return append(dst, b...), err
-				},
-				unmarshal: func(b []byte, v *T) error { return gojson.Unmarshal(b, v) },
+			if c.Marshal == nil || c.Unmarshal == nil {
+				return rowCodec[T]{}, fmt.Errorf("%s: its RowCodec lacks Marshal or Unmarshal", s.Name())
 			}
-		})
-}
-
-func ednFormat[T any]() rowFormat[T] {
-	return newRowFormat("edn", true, "olympos.io/encoding/edn",
-		format.ModuleVersion("olympos.io/encoding/edn", "v0.0.0-20201019073823-d3554ca0b0a3"),
-		"EDN by reflection (olympos.io/encoding/edn; keys from the Go field names), one record a line — the seed's baseline format",
-		func() rowCodec[T] {
 			return rowCodec[T]{
-				marshal: func(dst []byte, v *T) ([]byte, error) {
-					b, err := edn.Marshal(v)
-					return append(dst, b...), err
-				},
-				unmarshal: func(b []byte, v *T) error { return edn.Unmarshal(b, v) },
-			}
-		})
-}
-
-// msgpRecord is a record type with tinylib/msgp's generated methods.
-type msgpRecord[T any] interface {
-	*T
-	msgp.Marshaler
-	msgp.Unmarshaler
-}
-
-// msgpackDesc describes the msgp row format whatever the record type.
-func msgpackDesc[T any](bind func() rowCodec[T]) rowFormat[T] {
-	return newRowFormat("msgpack", false, "github.com/tinylib/msgp",
-		format.ModuleVersion("github.com/tinylib/msgp", "v1.6.5"),
-		"MessagePack with tinylib/msgp generated code, length-prefixed", bind)
-}
-
-func msgpackMsgp[T any, P msgpRecord[T]]() rowFormat[T] {
-	return msgpackDesc(func() rowCodec[T] {
-		return rowCodec[T]{
-			marshal: func(dst []byte, v *T) ([]byte, error) { return P(v).MarshalMsg(dst) },
-			unmarshal: func(b []byte, v *T) error {
-				rest, err := P(v).UnmarshalMsg(b)
-				if err == nil && len(rest) != 0 {
-					err = fmt.Errorf("%d bytes after the record", len(rest))
-				}
-				return err
-			},
-		}
-	})
-}
-
-func cborFormat[T any]() rowFormat[T] {
-	return newRowFormat("cbor", false, "github.com/fxamacker/cbor/v2",
-		format.ModuleVersion("github.com/fxamacker/cbor/v2", "v2.10.0"),
-		"CBOR by reflection (fxamacker/cbor), length-prefixed",
-		func() rowCodec[T] {
-			return rowCodec[T]{
-				marshal: func(dst []byte, v *T) ([]byte, error) {
-					b, err := cbor.Marshal(v)
-					return append(dst, b...), err
-				},
-				unmarshal: func(b []byte, v *T) error { return cbor.Unmarshal(b, v) },
-			}
-		})
-}
-
-// protobufDesc describes the protobuf row format whatever the record type.
-func protobufDesc[T any](bind func() rowCodec[T]) rowFormat[T] {
-	return newRowFormat("protobuf", false, "google.golang.org/protobuf",
-		format.ModuleVersion("google.golang.org/protobuf", "v1.36.12"),
-		"Protocol Buffers (protoc-gen-go messages, converted to and from the Go struct), length-prefixed", bind)
-}
-
-func protobufFormat[T any, M proto.Message](m protobuf.Mapping[T, M]) rowFormat[T] {
-	return protobufDesc(func() rowCodec[T] {
-		// One message per goroutine, reused by its marshals and unmarshals.
-		msg := m.New()
-		return rowCodec[T]{
-			marshal: func(dst []byte, v *T) ([]byte, error) {
-				if err := m.ToMsg(v, msg); err != nil {
-					return dst, err
-				}
-				return proto.MarshalOptions{}.MarshalAppend(dst, msg)
-			},
-			unmarshal: func(b []byte, v *T) error {
-				if err := (proto.UnmarshalOptions{}).Unmarshal(b, msg); err != nil {
-					return err
-				}
-				return m.FromMsg(msg, v)
-			},
-		}
-	})
-}
-
-func avroFormat[T any](schema string) (rowFormat[T], error) {
-	s, err := avro.Parse(schema)
-	if err != nil {
-		return rowFormat[T]{}, fmt.Errorf("avro schema: %w", err)
+				marshal:   func(dst []byte, v *T) ([]byte, error) { return c.Marshal(dst, v) },
+				unmarshal: func(b []byte, v *T) error { return c.Unmarshal(b, v) },
+			}, nil
+		},
 	}
-	return newRowFormat("avro", false, "github.com/hamba/avro/v2",
-		format.ModuleVersion("github.com/hamba/avro/v2", "v2.31.0"),
-		"Avro binary datums by reflection (hamba/avro), writer schema out of band, length-prefixed",
-		func() rowCodec[T] {
-			return rowCodec[T]{
-				marshal: func(dst []byte, v *T) ([]byte, error) {
-					b, err := avro.Marshal(s, v)
-					return append(dst, b...), err
-				},
-				unmarshal: func(b []byte, v *T) error { return avro.Unmarshal(s, b, v) },
-			}
-		}), nil
 }
 
 // writeRows writes recs to path with f, compressed with c; it returns the
