@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/data"
@@ -45,8 +46,8 @@ func (e exitError) Error() string { return e.err.Error() }
 func (e exitError) Unwrap() error { return e.err }
 
 // Subjects returns a registry holding every built-in Go subject of the
-// workloads that take theirs from one, registered by each workload's
-// Register function.
+// workloads, registered by each workload's Register function, and the
+// runners for other languages serbench ships (runner.RegistryKey).
 func Subjects() (*subject.Registry, error) {
 	r := subject.NewRegistry()
 	for _, register := range []func(*subject.Registry) error{
@@ -55,6 +56,8 @@ func Subjects() (*subject.Registry, error) {
 		envelope.Register,
 		data.Register,
 		pgscan.Register,
+		nested.Register,
+		func(r *subject.Registry) error { return runner.Register(r, builtinRunners()...) },
 	} {
 		if err := register(r); err != nil {
 			return nil, fmt.Errorf("built-in subjects: %w", err)
@@ -76,7 +79,7 @@ func workloadsLogging(log io.Writer, reg *subject.Registry) workload.Set {
 		records.New().WithSubjects(reg),
 		envelope.New().WithSubjects(reg),
 		pgscan.New().WithSubjects(reg),
-		nested.New(),
+		nested.New().WithSubjects(reg),
 		data.New().WithLog(log).WithSubjects(reg).WithCorpus(filepath.Join(cacheDir(), "corpus")),
 	}
 }
@@ -85,7 +88,10 @@ func workloadsLogging(log io.Writer, reg *subject.Registry) workload.Set {
 type app struct {
 	stdout, stderr io.Writer
 	workloads      workload.Set
-	args           []string
+	// reg holds the subjects the workloads were given and the runners
+	// (runner.RegistryKey); nil: the built-in runners.
+	reg  *subject.Registry
+	args []string
 	// exe and exeEnv run a fork: this program (os.Executable when empty)
 	// with these extra environment variables.
 	exe    string
@@ -103,12 +109,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "serbench: %v\n", err)
 		return ExitFailure
 	}
-	return mainWith(ctx, args, stdout, stderr, workloadsLogging(stderr, reg))
+	return mainWith(ctx, args, stdout, stderr, workloadsLogging(stderr, reg), reg)
 }
 
-// mainWith is Main with the set of workloads it knows.
-func mainWith(ctx context.Context, args []string, stdout, stderr io.Writer, ws workload.Set) int {
-	a := &app{stdout: stdout, stderr: stderr, workloads: ws, args: append([]string{"serbench"}, args...), exit: os.Exit}
+// mainWith is Main with the set of workloads it knows and the registry
+// of its subjects and runners (nil: serbench's built-in runners).
+func mainWith(ctx context.Context, args []string, stdout, stderr io.Writer, ws workload.Set, reg *subject.Registry) int {
+	a := &app{stdout: stdout, stderr: stderr, workloads: ws, reg: reg, args: append([]string{"serbench"}, args...), exit: os.Exit}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 		if os.Getenv(hangEnv) == "1" {
 			ws = append(ws, hangWorkload{})
 		}
-		os.Exit(mainWith(context.Background(), os.Args[1:], os.Stdout, os.Stderr, ws))
+		os.Exit(mainWith(context.Background(), os.Args[1:], os.Stdout, os.Stderr, ws, nil))
 	}
 	if err := os.Setenv(forkChildEnv, "1"); err != nil {
 		panic(err)

@@ -507,10 +507,19 @@ func defaultRunners() []string {
 	return []string{"jvm", "python", "rust"}
 }
 
-// runnerSources are the runners for other languages serbench knows, by
+// builtinRunners are the runners for other languages serbench ships, by
 // --runners name.
-func runnerSources() []runner.Source {
+func builtinRunners() []runner.Source {
 	return []runner.Source{jvm.Source(), python.Source(), rust.Source()}
+}
+
+// runnerSources are the runners the app's registry holds (the built-in
+// ones without a registry): the choices of --runners and runner check.
+func (a *app) runnerSources() ([]runner.Source, error) {
+	if a.reg == nil {
+		return builtinRunners(), nil
+	}
+	return runner.Sources(a.reg)
 }
 
 // runners resolves --runners: the named runners, built into serbench's
@@ -520,7 +529,10 @@ func (a *app) runners(names, user []string) (*runner.Available, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := runnerSources()
+	all, err := a.runnerSources()
+	if err != nil {
+		return nil, err
+	}
 	valid := make([]string, len(all))
 	for i, s := range all {
 		valid[i] = s.Name
@@ -539,6 +551,13 @@ func (a *app) runners(names, user []string) (*runner.Available, error) {
 			return nil, usagef("--runners: unknown runner %q (valid: %s, or none)", n, strings.Join(valid, ", "))
 		}
 		chosen = append(chosen, all[i])
+	}
+	// The user's runners join the registry beside serbench's, so that
+	// everything that lists runners sees them.
+	if a.reg != nil {
+		if err := runner.Register(a.reg, own...); err != nil {
+			return nil, usagef("%v", err)
+		}
 	}
 	chosen = append(chosen, own...)
 	if len(chosen) == 0 {

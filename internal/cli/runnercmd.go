@@ -44,9 +44,12 @@ func (a *app) runnerCheckCmd() *cobra.Command {
 				return usagef("--rows must be at least 1, got %d", rows)
 			}
 			var r *runner.Runner
-			if i := slices.IndexFunc(runnerSources(), func(s runner.Source) bool { return len(args) == 1 && s.Name == args[0] }); i >= 0 {
-				var err error
-				if r, err = runnerSources()[i].Make(cmd.Context(), cacheDir(), a.stderr); err != nil {
+			srcs, err := a.runnerSources()
+			if err != nil {
+				return err
+			}
+			if i := slices.IndexFunc(srcs, func(s runner.Source) bool { return len(args) == 1 && s.Name == args[0] }); i >= 0 {
+				if r, err = srcs[i].Make(cmd.Context(), cacheDir(), a.stderr); err != nil {
 					return exitError{ExitFailure, err}
 				}
 			} else {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/serbench/serbench/runner"
 	"io"
 	"slices"
 	"testing"
@@ -30,5 +31,15 @@ func TestSubjects(t *testing.T) {
 		if len(reg.Names(name)) == 0 {
 			t.Errorf("%s registered no subject", name)
 		}
+	}
+	// Every workload takes its Go subjects from the registry, and the
+	// runners serbench ships are in it too.
+	for _, w := range workloadsLogging(io.Discard, reg) {
+		if len(reg.Names(w.Name())) == 0 {
+			t.Errorf("%s has no subjects in the registry", w.Name())
+		}
+	}
+	if got := reg.Names(runner.RegistryKey); !slices.Equal(got, []string{"jvm", "python", "rust"}) {
+		t.Errorf("runners in the registry: %v", got)
 	}
 }
