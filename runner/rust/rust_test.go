@@ -3,9 +3,12 @@ package rust
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	serbench "github.com/serbench/serbench"
@@ -84,4 +87,40 @@ func TestBuildAndHello(t *testing.T) {
 		t.Fatalf("hello %+v", h)
 	}
 	t.Logf("%s %s: %d subjects", h.Runtime, h.RuntimeVersion, len(h.Subjects))
+}
+
+// TestStatedVersionsAgree: the oldest rustc serbench states is the same
+// wherever it is stated — Cargo.toml's rust-version, MinRustc, ErrMissing's
+// line and the user-facing documents.
+func TestStatedVersionsAgree(t *testing.T) {
+	want := fmt.Sprintf("%d.%d", MinRustc[0], MinRustc[1])
+	root := filepath.Join("..", "..")
+	manifest, err := os.ReadFile(filepath.Join(root, "runners", "rust", "Cargo.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^rust-version = "([0-9.]+)"`).FindSubmatch(manifest)
+	if m == nil || string(m[1]) != want {
+		t.Errorf("Cargo.toml's rust-version %q, MinRustc %s", m, want)
+	}
+	if !strings.Contains(ErrMissing.Error(), "rustc "+want+" ") {
+		t.Errorf("ErrMissing %q does not say rustc %s", ErrMissing, want)
+	}
+	stated := regexp.MustCompile(`rustc\s+(?:older\s+than\s+)?(1\.[0-9]+)(?:\+|\s+or\s+newer|\s+\()`)
+	found := 0
+	for _, doc := range []string{"README.md", "docs/your-own-subject.md", "runners/rust/README.md"} {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(doc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range stated.FindAllSubmatch(b, -1) {
+			found++
+			if string(m[1]) != want {
+				t.Errorf("%s states %q, MinRustc is %s", doc, m[0], want)
+			}
+		}
+	}
+	if found < 3 {
+		t.Errorf("found the oldest rustc stated only %d times in the documents: the pattern no longer matches how they state it", found)
+	}
 }
