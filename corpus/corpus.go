@@ -88,6 +88,9 @@ var (
 	vega = Source{Registry: NPM, Package: "vega-datasets", Version: "3.2.1",
 		Integrity: "sha512-lTSwZA6yq6qSU2YZm+6bqILiIvTPPxn4itir7jPGFmHIdPvUfQ9pCzzcrklYywMJgLUbaIeSkZQdiJd6wBxPug=="}
 	parquetGo = Source{Registry: GoModule, Package: "github.com/parquet-go/parquet-go", Version: "v0.32.1"}
+	// sonic's testdata holds the JSON parsers' benchmark files (simdjson's
+	// twitter.json and citm_catalog.json).
+	sonic = Source{Registry: GoModule, Package: "github.com/bytedance/sonic", Version: "v1.15.5"}
 )
 
 // Entries returns the corpus, in order.
@@ -104,6 +107,7 @@ func Entries() []Entry {
 		vg("cars", "cars.json", Nulls, Dates, Float64),
 		vg("airports", "airports.csv", Float64),
 		vg("github", "github.csv", OwnLayout),
+		vg("budget", "budget.json", NamesDigits, NamesSpaces, NamesPunct, MixedTypes),
 		{Name: "flights-arrow", Source: vega, Path: "package/data/flights-200k.arrow", Limit: 50_000, Covers: []string{Float32, SmallInts}},
 		{Name: "flights-parquet", Source: vega, Path: "package/data/flights-3m.parquet", Limit: 50_000, Covers: []string{TimestampsNone}},
 		{Name: "earthquakes", Source: vega, Path: "package/data/earthquakes.json", Records: "features", Covers: []string{OneObject, NestedStructs, NestedLists, Nulls, Float64}},
@@ -119,6 +123,8 @@ func Entries() []Entry {
 		pq("null-list", "null_list.parquet", NestedLists, EmptyValues),
 		pq("single-nan", "single_nan.parquet", NaN),
 		pq("binary", "binary.parquet", Binary),
+		{Name: "twitter", Source: sonic, Path: "testdata/twitter.json", Records: "statuses", Covers: []string{OneObject, BigInts, NestedStructs, NestedLists, Nulls, EmptyValues}},
+		{Name: "citm", Source: sonic, Path: "testdata/citm_catalog.json.gz", Records: "performances", Covers: []string{OneObject, NestedStructs, NestedLists, Nulls, EmptyValues}},
 	}
 }
 
