@@ -44,8 +44,9 @@ func Source() runner.Source {
 }
 
 // Build returns the Rust runner, compiling it first when the cache holds
-// no binary of these sources. Progress of a build (cargo's lines) goes to
-// log. cacheDir is serbench's cache directory.
+// no binary of these sources. A build says how far it is on log every
+// few seconds; cargo's own output goes to build.log in the runner's cache
+// directory. cacheDir is serbench's cache directory.
 func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner, error) {
 	r, dir, bin, err := locate(cacheDir)
 	if err != nil {
@@ -79,8 +80,9 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 		cmd := exec.CommandContext(ctx, cargo, "build", "--release", "--locked", "--bin", binName, "--color", "never")
 		cmd.Dir = filepath.Join(src, "runners", "rust")
 		cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+target, "CARGO_TERM_PROGRESS_WHEN=never")
-		if tail, err := run(cmd, log); err != nil {
-			return fmt.Errorf("building the Rust runner (cargo build --release --locked in %s): %v\n%s", cmd.Dir, err, tail)
+		logFile := filepath.Join(dir, "build.log")
+		if tail, err := run(cmd, log, logFile, lockedPackages(filepath.Join(cmd.Dir, "Cargo.lock"))); err != nil {
+			return fmt.Errorf("building the Rust runner (cargo build --release --locked in %s; its whole output in %s): %v\n%s", cmd.Dir, logFile, err, tail)
 		}
 		if err := os.Rename(filepath.Join(target, "release", binName), bin); err != nil {
 			return fmt.Errorf("rust runner cache: %w", err)
@@ -134,9 +136,20 @@ func withDescriptors(r *runner.Runner, dir string) (*runner.Runner, error) {
 	return r, nil
 }
 
-// run runs cmd, copying each line cargo writes ("Compiling serde v1…")
-// to log as a progress line; it returns the output's last lines.
-func run(cmd *exec.Cmd, log io.Writer) (string, error) {
+// progressEvery is how often a build says how far it is: cargo's own
+// lines go to the build log, not the terminal.
+const progressEvery = 15 * time.Second
+
+// run runs cmd, writing everything cargo writes to logFile and, to log, a
+// progress line when the first crate compiles and then at most every
+// progressEvery ("compiling 87 of at most 240 crates: serde"); total is the
+// lock file's package count. It returns the output's last lines.
+func run(cmd *exec.Cmd, log io.Writer, logFile string, total int) (string, error) {
+	lf, err := os.Create(logFile)
+	if err != nil {
+		return "", fmt.Errorf("build log: %w", err)
+	}
+	defer lf.Close()
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	var (
@@ -149,21 +162,31 @@ func run(cmd *exec.Cmd, log io.Writer) (string, error) {
 		defer wg.Done()
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		compiled := 0
+		var last time.Time
 		for sc.Scan() {
 			l := sc.Text()
+			fmt.Fprintln(lf, l)
 			mu.Lock()
 			lines = append(lines, l)
 			if len(lines) > 40 {
 				lines = lines[len(lines)-40:]
 			}
 			mu.Unlock()
-			if t := strings.TrimSpace(l); t != "" {
-				fmt.Fprintf(log, "serbench: rust runner: %s\n", t)
+			crate, ok := strings.CutPrefix(strings.TrimSpace(l), "Compiling ")
+			if !ok {
+				continue
+			}
+			compiled++
+			if time.Since(last) >= progressEvery {
+				last = time.Now()
+				name, _, _ := strings.Cut(crate, " ")
+				fmt.Fprintf(log, "serbench: rust runner: compiling %d of at most %d crates: %s\n", compiled, total, name)
 			}
 		}
 		_, _ = io.Copy(io.Discard, pr)
 	}()
-	err := cmd.Start()
+	err = cmd.Start()
 	if err == nil {
 		err = cmd.Wait()
 	}
@@ -172,6 +195,16 @@ func run(cmd *exec.Cmd, log io.Writer) (string, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	return strings.Join(lines, "\n"), err
+}
+
+// lockedPackages counts the packages of a Cargo.lock (0 when unreadable):
+// an upper bound of the crates a build compiles.
+func lockedPackages(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return strings.Count(string(b), "[[package]]")
 }
 
 var versionRE = regexp.MustCompile(`rustc (\d+)\.(\d+)`)

@@ -124,3 +124,41 @@ func TestStatedVersionsAgree(t *testing.T) {
 		t.Errorf("found the oldest rustc stated only %d times in the documents: the pattern no longer matches how they state it", found)
 	}
 }
+
+// TestBuildOutputQuiet: cargo's lines go to the build log, the terminal
+// gets one progress line per progressEvery (the first crate at once), and
+// a failed build returns the output's last lines.
+func TestBuildOutputQuiet(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	logFile := filepath.Join(t.TempDir(), "build.log")
+	cmd := exec.Command("sh", "-c", `for i in 1 2 3 4 5; do echo "   Compiling crate$i v1.0.$i"; done; echo "error: linker failed" >&2; exit 3`)
+	var term strings.Builder
+	tail, err := run(cmd, &term, logFile, 9)
+	if err == nil {
+		t.Fatal("a failing build returned no error")
+	}
+	if want := "serbench: rust runner: compiling 1 of at most 9 crates: crate1\n"; term.String() != want {
+		t.Errorf("terminal got %q, want only %q", term.String(), want)
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(b), "Compiling"); got != 5 || !strings.Contains(string(b), "linker failed") {
+		t.Errorf("build log holds %d Compiling lines (want 5) and the error: %q", got, b)
+	}
+	if !strings.Contains(tail, "linker failed") {
+		t.Errorf("tail %q lacks the error", tail)
+	}
+}
+
+func TestLockedPackages(t *testing.T) {
+	if n := lockedPackages(filepath.Join("..", "..", "runners", "rust", "Cargo.lock")); n < 50 {
+		t.Errorf("runners/rust/Cargo.lock: %d packages", n)
+	}
+	if n := lockedPackages(filepath.Join(t.TempDir(), "none")); n != 0 {
+		t.Errorf("a missing lock file: %d packages", n)
+	}
+}
