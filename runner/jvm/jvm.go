@@ -60,7 +60,9 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 		start := time.Now()
 		cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "package", "-DskipTests")
 		cmd.Dir = filepath.Join(src, "runners", "jvm")
+		stop := runner.Heartbeat(log, "building the JVM runner", runner.HeartbeatEvery)
 		out, err := cmd.CombinedOutput()
+		stop()
 		if err != nil {
 			return fmt.Errorf("building the JVM runner (mvn package in %s): %v\n%s", cmd.Dir, err, tailOf(out, 4000))
 		}

@@ -58,7 +58,9 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 			{py, "-m", "venv", venv},
 			{filepath.Join(venv, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--only-binary", ":all:", "-r", lock},
 		} {
+			stop := runner.Heartbeat(log, "preparing the Python runner", runner.HeartbeatEvery)
 			out, err := exec.CommandContext(ctx, step[0], step[1:]...).CombinedOutput()
+			stop()
 			if err != nil {
 				return fmt.Errorf("preparing the Python runner (%s): %v\n%s", strings.Join(step, " "), err, lastLines(out, 20))
 			}
