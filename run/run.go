@@ -304,11 +304,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 		if err != nil {
 			if len(o.Names) == 0 && workload.IsUnavailable(err) {
-				if errors.Is(err, workload.ErrNeedsInput) {
-					fmt.Fprintf(o.Log, "serbench: %s is not in this run: %s (serbench run %[1]s --input FILE)\n", w.Name(), workload.ErrNeedsInput)
-				} else {
-					fmt.Fprintf(o.Log, "serbench: skipping %s: %v\n", w.Name(), err)
-				}
+				fmt.Fprintf(o.Log, "serbench: %s\n", NotInRun(w.Name(), err))
 				continue
 			}
 			return nil, fmt.Errorf("%s: %w", w.Name(), err)
@@ -977,4 +973,14 @@ func withOperations(d results.Descriptor, cases []bench.Case) results.Descriptor
 	settings["operations"] = strings.Join(ops, "; ")
 	d.Settings = settings
 	return d
+}
+
+// NotInRun is the one line saying why a run of every workload leaves out
+// workload name, whose plan failed with err (wrapping
+// workload.ErrUnavailable), and what to do to measure it.
+func NotInRun(name string, err error) string {
+	if errors.Is(err, workload.ErrNeedsInput) {
+		return fmt.Sprintf("%s is not in this run: %s (serbench run %[1]s --input FILE, or --input corpus:movies for a public one)", name, workload.ErrNeedsInput)
+	}
+	return fmt.Sprintf("%s is not in this run: %v", name, err)
 }

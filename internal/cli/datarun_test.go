@@ -39,7 +39,7 @@ func TestDataRunPipeline(t *testing.T) {
 	var log strings.Builder
 	o := opts(data.New())
 	o.Log = &log
-	if _, err := run.Run(context.Background(), o); !errors.As(err, &ue) || !strings.Contains(log.String(), "serbench: data is not in this run: it measures a file of yours (serbench run data --input FILE)") {
+	if _, err := run.Run(context.Background(), o); !errors.As(err, &ue) || !strings.Contains(log.String(), "serbench: data is not in this run: it measures a file of yours (serbench run data --input FILE, or --input corpus:movies for a public one)") {
 		t.Errorf("no input: err %v, log %q", err, log.String())
 	}
 	var schema strings.Builder

@@ -456,7 +456,11 @@ func (a *app) dryRun(ctx context.Context, o run.Options) error {
 	n := 0
 	for _, p := range planned {
 		if p.Err != nil {
-			fmt.Fprintf(a.stdout, "%s: cannot be planned here: %v\n", p.Workload, p.Err)
+			if workload.IsUnavailable(p.Err) {
+				fmt.Fprintln(a.stdout, run.NotInRun(p.Workload, p.Err))
+			} else {
+				fmt.Fprintf(a.stdout, "%s: cannot be planned here: %v\n", p.Workload, p.Err)
+			}
 			continue
 		}
 		procs := ""
