@@ -38,6 +38,8 @@ type node struct {
 	quoted bool
 	// name is the field's member name, alias its other one ("": none).
 	name, alias string
+	// def is the value an absent or null member stands for (nil: none).
+	def *Value
 	fields      []*node
 	names       map[string]int
 	elem        *node
@@ -63,6 +65,10 @@ type Options struct {
 	// path may also come under ("userId" for user_id, protojson's JSON
 	// name), or "".
 	Alias func(path string) string
+	// Default, if not nil, gives the value a field's dotted path takes
+	// when its member is absent or null, or nil for none: a proto3 field
+	// without presence, which protojson omits at its default value.
+	Default func(path string) *Value
 }
 
 // NewRowAppender compiles schema. lenient, if not nil, is asked for every
@@ -112,6 +118,9 @@ func compile(dt arrow.DataType, path string, nullable bool, o Options) (*node, e
 	n := &node{dt: dt, path: path, nullable: nullable, strict: o.Strict, quoted: o.QuotedNumbers}
 	if o.Alias != nil {
 		n.alias = o.Alias(path)
+	}
+	if o.Default != nil {
+		n.def = o.Default(path)
 	}
 	switch t := dt.(type) {
 	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
@@ -183,7 +192,7 @@ func (a *RowAppender) Check(v *Value) error {
 // schema, that object v has no member for.
 func absent(fields []*node, v *Value) error {
 	for _, f := range fields {
-		if f.strict && !f.nullable && f.member(v) == nil {
+		if f.strict && !f.nullable && f.def == nil && f.member(v) == nil {
 			return &FieldError{Path: f.path, Msg: "missing, and the schema's field is not nullable"}
 		}
 	}
@@ -191,15 +200,23 @@ func absent(fields []*node, v *Value) error {
 }
 
 // Append appends object v, which Check accepted, as one row to b. Absent
-// members are null.
+// members are null, or their field's default.
 func (a *RowAppender) Append(b *array.RecordBuilder, v *Value) {
 	for i, n := range a.fields {
-		fb := b.Field(i)
-		if m := n.member(v); m != nil {
-			n.append(fb, m)
-		} else {
-			fb.AppendNull()
-		}
+		n.appendMember(b.Field(i), v)
+	}
+}
+
+// appendMember appends object v's member for field n to b: its value, the
+// field's default when it is absent, else null.
+func (n *node) appendMember(b array.Builder, v *Value) {
+	switch m := n.member(v); {
+	case m != nil:
+		n.append(b, m)
+	case n.def != nil:
+		n.append(b, n.def)
+	default:
+		b.AppendNull()
 	}
 }
 
@@ -217,7 +234,7 @@ func (n *node) mismatch(v *Value) error {
 
 func (n *node) check(v *Value) error {
 	if v.Kind == Null {
-		if n.strict && !n.nullable {
+		if n.strict && !n.nullable && n.def == nil {
 			return n.errf("null, and the schema's field is not nullable")
 		}
 		return nil
@@ -341,8 +358,11 @@ func intBits(dt arrow.DataType) int {
 
 func (n *node) append(b array.Builder, v *Value) {
 	if v.Kind == Null {
-		b.AppendNull()
-		return
+		if n.def == nil {
+			b.AppendNull()
+			return
+		}
+		v = n.def
 	}
 	switch b := b.(type) {
 	case *array.BooleanBuilder:
@@ -406,12 +426,7 @@ func (n *node) append(b array.Builder, v *Value) {
 	case *array.StructBuilder:
 		b.Append(true)
 		for i, c := range n.fields {
-			fb := b.FieldBuilder(i)
-			if m := c.member(v); m != nil {
-				c.append(fb, m)
-			} else {
-				fb.AppendNull()
-			}
+			c.appendMember(b.FieldBuilder(i), v)
 		}
 	case *array.ListBuilder:
 		b.Append(true)

@@ -25,6 +25,17 @@ func TestAppenderOptions(t *testing.T) {
 		return ""
 	}
 	strict := Options{Strict: true, QuotedNumbers: true, Alias: alias}
+	// proto3 without presence: absent or null is the default value.
+	defaults := strict
+	defaults.Default = func(p string) *Value {
+		switch p {
+		case "user_id":
+			return &Value{Kind: Number, Text: "0"}
+		case "s.a":
+			return &Value{Kind: String}
+		}
+		return nil
+	}
 	tests := []struct {
 		name, row string
 		o         Options
@@ -42,6 +53,10 @@ func TestAppenderOptions(t *testing.T) {
 		{"alias unknown without the option", `{"userId":7}`, Options{}, "field userId: not in the schema", ""},
 		{"decimal number refused by default", `{"price":2.5}`, Options{}, "does not fit type decimal", ""},
 		{"decimal too precise", `{"user_id":1,"price":"2.555"}`, strict, "not a decimal(9, 2)", ""},
+		{"absent, a default", `{}`, defaults, "", `{"price":null,"s":null,"user_id":0}`},
+		{"null, a default", `{"user_id":null,"s":{"a":null}}`, defaults, "", `{"price":null,"s":{"a":""},"user_id":0}`},
+		{"nested absent, a default", `{"s":{}}`, defaults, "", `{"price":null,"s":{"a":""},"user_id":0}`},
+		{"present beats the default", `{"user_id":"5","s":{"a":"x"}}`, defaults, "", `{"price":null,"s":{"a":"x"},"user_id":5}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,9 @@
 package userdata
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/serbench/serbench/internal/jsonv"
 )
@@ -33,6 +36,8 @@ type reshape struct {
 	elem   *reshape
 	// keys is the member names of every entry, shared read-only.
 	keys []string
+	// sorted: entries are sorted by key.
+	sorted bool
 }
 
 // newReshape compiles the rewriting of the schema's map columns (their
@@ -40,15 +45,17 @@ type reshape struct {
 // there is none.
 //
 // alias, if not nil, gives the other member name a field's path may come
-// under (a protobuf field's JSON name), which is rewritten the same.
-func newReshape(s *arrow.Schema, entries map[string]bool, alias func(path string) string) *reshape {
+// under (a protobuf field's JSON name), which is rewritten the same;
+// sorted sorts each map's entries by key (a protobuf map, which has no
+// order).
+func newReshape(s *arrow.Schema, entries map[string]bool, alias func(path string) string, sorted bool) *reshape {
 	if len(entries) == 0 {
 		return nil
 	}
 	keys := []string{"key", "value"}
 	root := &reshape{fields: map[string]*reshape{}}
 	for _, f := range s.Fields() {
-		if c := compileReshape(f.Type, f.Name, entries, keys, alias); c != nil {
+		if c := compileReshape(f.Type, f.Name, entries, keys, alias, sorted); c != nil {
 			root.fields[f.Name] = c
 			addAlias(root.fields, f.Name, alias, c)
 		}
@@ -61,12 +68,12 @@ func newReshape(s *arrow.Schema, entries map[string]bool, alias func(path string
 
 // compileReshape returns the rewriting of a value of type dt at path, or
 // nil if nothing under it is a map column.
-func compileReshape(dt arrow.DataType, path string, entries map[string]bool, keys []string, alias func(string) string) *reshape {
+func compileReshape(dt arrow.DataType, path string, entries map[string]bool, keys []string, alias func(string) string, sorted bool) *reshape {
 	if entries[path] {
-		r := &reshape{entries: true, keys: keys}
+		r := &reshape{entries: true, keys: keys, sorted: sorted}
 		if l, ok := dt.(*arrow.ListType); ok {
 			if st, ok := l.Elem().(*arrow.StructType); ok && st.NumFields() == 2 {
-				r.value = compileReshape(st.Field(1).Type, mapValuePath(path), entries, keys, alias)
+				r.value = compileReshape(st.Field(1).Type, mapValuePath(path), entries, keys, alias, sorted)
 			}
 		}
 		return r
@@ -75,7 +82,7 @@ func compileReshape(dt arrow.DataType, path string, entries map[string]bool, key
 	case *arrow.StructType:
 		r := &reshape{fields: map[string]*reshape{}}
 		for _, f := range t.Fields() {
-			if c := compileReshape(f.Type, path+"."+f.Name, entries, keys, alias); c != nil {
+			if c := compileReshape(f.Type, path+"."+f.Name, entries, keys, alias, sorted); c != nil {
 				r.fields[f.Name] = c
 				addAlias(r.fields, path+"."+f.Name, alias, c)
 			}
@@ -84,7 +91,7 @@ func compileReshape(dt arrow.DataType, path string, entries map[string]bool, key
 			return r
 		}
 	case *arrow.ListType:
-		if c := compileReshape(t.Elem(), path+"[]", entries, keys, alias); c != nil {
+		if c := compileReshape(t.Elem(), path+"[]", entries, keys, alias, sorted); c != nil {
 			return &reshape{elem: c}
 		}
 	}
@@ -123,6 +130,9 @@ func (r *reshape) apply(v *jsonv.Value) {
 			pair[1] = v.Items[i]
 			r.value.apply(&pair[1])
 			items[i] = jsonv.Value{Kind: jsonv.Object, Keys: r.keys, Items: pair}
+		}
+		if r.sorted {
+			slices.SortStableFunc(items, func(a, b jsonv.Value) int { return strings.Compare(a.Items[0].Text, b.Items[0].Text) })
 		}
 		*v = jsonv.Value{Kind: jsonv.Array, Items: items}
 	case r.fields != nil:

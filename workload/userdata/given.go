@@ -13,6 +13,7 @@ import (
 	"github.com/hamba/avro/v2"
 
 	"github.com/serbench/serbench/internal/jsonv"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Schema is a schema the user gives for a text input (an Avro .avsc, a
@@ -38,7 +39,20 @@ type Schema struct {
 	// aliases are the other member names of fields, by path (a protobuf
 	// field's JSON name).
 	aliases map[string]string
+	// defaults are the values of fields without presence (proto3 scalars,
+	// enums, repeated fields and maps), by path: an absent or null member
+	// is the field's default, as protojson reads it.
+	defaults map[string]*jsonv.Value
+	// sortedMaps: map entries are sorted by key (a protobuf map has no
+	// order; its wire order is the encoder's).
+	sortedMaps bool
+	// Message is the protobuf message the schema was mapped from
+	// (ProtoSchema), nil for an Avro schema.
+	Message protoreflect.MessageDescriptor
 }
+
+// defaultOf is the value an absent member at path stands for, or nil.
+func (g *Schema) defaultOf(path string) *jsonv.Value { return g.defaults[path] }
 
 // aliasOf is the other member name the field at path may come under.
 func (g *Schema) aliasOf(path string) string { return g.aliases[path] }
@@ -108,7 +122,7 @@ var errGivenBinary = errors.New("carries its own schema; a given schema (--avsc,
 // given schema g: one pass, nothing inferred.
 func newGivenObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, error), g *Schema) (*jsonSource, error) {
 	app, err := jsonv.NewRowAppenderWith(g.Arrow, jsonv.Options{
-		Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: g.quoted, Alias: g.aliasOf})
+		Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: g.quoted, Alias: g.aliasOf, Default: g.defaultOf})
 	if err != nil {
 		return nil, fmt.Errorf("userdata: %s: schema %s: %w", r.path, g.Source, err)
 	}
@@ -124,7 +138,7 @@ func newGivenObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader,
 	r.notes = append(r.notes, "schema: given, "+g.Source+" (nothing inferred)")
 	r.notes = append(r.notes, g.Notes...)
 	return &jsonSource{r: r, sch: g.Arrow, app: app, closeIn: closeIn, vals: vals, given: g,
-		reshape: newReshape(g.Arrow, g.entries, g.aliasOf), b: array.NewRecordBuilder(r.opts.Allocator, g.Arrow)}, nil
+		reshape: newReshape(g.Arrow, g.entries, g.aliasOf, g.sortedMaps), b: array.NewRecordBuilder(r.opts.Allocator, g.Arrow)}, nil
 }
 
 // givenCSVSource reads a CSV or TSV input into a given schema: each record
@@ -147,7 +161,7 @@ type givenCSVSource struct {
 }
 
 func newGivenCSVSource(r *Reader, g *Schema) (*givenCSVSource, error) {
-	app, err := jsonv.NewRowAppenderWith(g.Arrow, jsonv.Options{Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: true})
+	app, err := jsonv.NewRowAppenderWith(g.Arrow, jsonv.Options{Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: true, Default: g.defaultOf})
 	if err != nil {
 		return nil, fmt.Errorf("userdata: %s: schema %s: %w", r.path, g.Source, err)
 	}
@@ -189,7 +203,7 @@ func newGivenCSVSource(r *Reader, g *Schema) (*givenCSVSource, error) {
 		s.cols = append(s.cols, idx[0])
 	}
 	for i, f := range g.Arrow.Fields() {
-		if !seen[i] && !f.Nullable {
+		if !seen[i] && !f.Nullable && g.defaults[f.Name] == nil {
 			s.close()
 			return nil, fmt.Errorf("userdata: %s: the header has no column %s, a field of the given schema %s that is not nullable", r.path, f.Name, g.Source)
 		}

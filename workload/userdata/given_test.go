@@ -25,7 +25,7 @@ func TestAvroSchemaJSONL(t *testing.T) {
 		"attrs: type=list<entry: struct<key: utf8, value: int64>", "ship: type=struct<city: utf8, zip: utf8 nullable>"}
 	s := d.Schema.String()
 	for _, w := range want {
-		if !strings.Contains(s, w) {
+		if !strings.Contains(s+"\n", w) {
 			t.Errorf("schema lacks %q:\n%s", w, s)
 		}
 	}
@@ -129,16 +129,22 @@ func TestProtoSchema(t *testing.T) {
 	}
 	d := readAll(t, "testdata/given/orders-protojson.jsonl", Options{Schema: g})
 	s := d.Schema.String()
-	for _, w := range []string{"order_id: type=int64, nullable", "status: type=utf8", "created_at: type=timestamp[ns, tz=UTC]",
-		"items: type=list<item: struct<sku: utf8 nullable, count: uint32 nullable>>", "counters: type=list<item: struct<key: utf8, value: int64 nullable>, nullable>",
-		"blob: type=binary", "ratio: type=float32", "coupon: type=utf8", "big: type=uint64"} {
-		if !strings.Contains(s, w) {
+	// Fields without presence are not nullable (absent is the default);
+	// messages, wrappers and Timestamp are.
+	for _, w := range []string{"order_id: type=int64\n", "status: type=utf8\n", "created_at: type=timestamp[ns, tz=UTC], nullable",
+		"items: type=list<item: struct<sku: utf8, count: uint32>>\n", "counters: type=list<item: struct<key: utf8, value: int64>>\n",
+		"blob: type=binary\n", "ratio: type=float32\n", "coupon: type=utf8, nullable", "big: type=uint64\n"} {
+		if !strings.Contains(s+"\n", w) {
 			t.Errorf("schema lacks %q:\n%s", w, s)
 		}
 	}
 	got := rowsJSON(t, d)
 	for _, frag := range []string{`"order_id":9007199254740993`, `"order_id":2`, `"status":"STATUS_PAID"`, `"created_at":"2024-02-29T10:00:00.123456789Z"`,
-		`{"key":"views","value":3}`, `"count":2`, `"coupon":"SAVE"`, `"big":18446744073709551615`, `"ratio":"NaN"`} {
+		`{"key":"views","value":3}`, `"count":2`, `"coupon":"SAVE"`, `"big":18446744073709551615`, `"ratio":"NaN"`,
+		// Row 2 leaves out the fields at their defaults.
+		`"status":"STATUS_UNKNOWN"`, `"items":[]`, `"big":0`, `"coupon":null`, `"created_at":null`,
+		// A map's entries sorted by key.
+		`"counters":[{"key":"a","value":2},{"key":"b","value":1}]`} {
 		if !strings.Contains(got, frag) {
 			t.Errorf("rows lack %s:\n%s", frag, got)
 		}

@@ -634,7 +634,7 @@ func newObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, erro
 		return nil, err
 	}
 	return &jsonSource{
-		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled, vals: vals, reshape: newReshape(sch, inf.entries, nil),
+		r: r, sch: sch, app: app, closeIn: closeIn, sampled: sampled, vals: vals, reshape: newReshape(sch, inf.entries, nil, false),
 		b: array.NewRecordBuilder(r.opts.Allocator, sch),
 	}, nil
 }

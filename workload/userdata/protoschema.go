@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/bufbuild/protocompile"
+	"github.com/serbench/serbench/internal/jsonv"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -70,7 +71,8 @@ func ProtoSchema(path, message string) (*Schema, error) {
 	} else if n == 0 {
 		return nil, fmt.Errorf("userdata: --proto %s: %s has no fields", path, md.FullName())
 	}
-	pm := &protoMapper{g: &Schema{entries: map[string]bool{}, lenient: map[string]bool{}, aliases: map[string]string{}, quoted: true}}
+	pm := &protoMapper{g: &Schema{entries: map[string]bool{}, lenient: map[string]bool{}, aliases: map[string]string{},
+		defaults: map[string]*jsonv.Value{}, quoted: true, sortedMaps: true, Message: md}}
 	fields, err := pm.fields(md, "", 0, nil)
 	if err != nil {
 		return nil, fmt.Errorf("userdata: --proto %s: %s: %w", path, md.FullName(), err)
@@ -78,7 +80,7 @@ func ProtoSchema(path, message string) (*Schema, error) {
 	g := pm.g
 	g.Arrow = arrow.NewSchema(fields, nil)
 	g.Source = filepath.Base(path) + " (message " + string(md.FullName()) + ")"
-	g.Notes = append([]string{"every field nullable: an absent field is null (protojson omits fields at their default values)"}, g.Notes...)
+	g.Notes = append([]string{"fields with presence (messages, optional, wrappers, oneof members) nullable; the others (proto3 scalars, enums, repeated fields, maps) not: an absent or null member is the field's default, as protojson reads it"}, g.Notes...)
 	return g, nil
 }
 
@@ -121,7 +123,10 @@ func (p *protoMapper) fields(md protoreflect.MessageDescriptor, path string, dep
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, arrow.Field{Name: string(fd.Name()), Type: dt, Nullable: true})
+		if !fd.HasPresence() {
+			p.g.defaults[fp] = protoDefault(fd)
+		}
+		out = append(out, arrow.Field{Name: string(fd.Name()), Type: dt, Nullable: fd.HasPresence()})
 	}
 	return out, nil
 }
@@ -135,8 +140,12 @@ func (p *protoMapper) field(fd protoreflect.FieldDescriptor, path string, depth 
 			return nil, err
 		}
 		p.g.entries[path] = true
-		p.note("maps stored as lists of key/value structs, keys as strings (a JSON object's member names)")
-		return EntriesType(val), nil
+		p.note("maps stored as lists of key/value structs sorted by key, keys as strings (a JSON object's member names)")
+		// A protobuf map's entries and values are never null.
+		return arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.StructOf(
+			arrow.Field{Name: "key", Type: arrow.BinaryTypes.String},
+			arrow.Field{Name: "value", Type: val},
+		)}), nil
 	case fd.IsList():
 		elem, err := p.kind(fd, path+"[]", depth+1, in)
 		if err != nil {
@@ -208,4 +217,26 @@ func (p *protoMapper) kind(fd protoreflect.FieldDescriptor, path string, depth i
 		return arrow.StructOf(fs...), nil
 	}
 	return nil, fmt.Errorf("field %s: protobuf kind %s has no mapping", path, fd.Kind())
+}
+
+// protoDefault is the value of a field without presence that protojson
+// leaves out: its kind's zero (an enum's default value by name), an empty
+// list for a repeated field or a map.
+func protoDefault(fd protoreflect.FieldDescriptor) *jsonv.Value {
+	if fd.IsList() || fd.IsMap() {
+		return &jsonv.Value{Kind: jsonv.Array}
+	}
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return &jsonv.Value{Kind: jsonv.Bool}
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return &jsonv.Value{Kind: jsonv.String}
+	case protoreflect.EnumKind:
+		name := ""
+		if v := fd.Enum().Values().ByNumber(fd.Default().Enum()); v != nil {
+			name = string(v.Name())
+		}
+		return &jsonv.Value{Kind: jsonv.String, Text: name}
+	}
+	return &jsonv.Value{Kind: jsonv.Number, Text: "0"}
 }
