@@ -372,63 +372,44 @@ func bindPBValue(arr arrow.Array, fd protoreflect.FieldDescriptor, nullable bool
 	}
 }
 
-type pbEncoder struct {
-	f    *Protobuf
-	w    io.Writer
+// dynEncoder writes each row as one dynamicpb message, its fields set by
+// the setters bind returns for a batch.
+type dynEncoder struct {
+	frames
 	msg  *dynamicpb.Message
-	buf  []byte
-	body []byte
-	rows int64
+	bind func(rec arrow.RecordBatch) []pbSetter
 }
 
-func (e *pbEncoder) Encode(v *arrow.RecordBatch) error {
-	rec := *v
-	if !rec.Schema().Equal(e.f.schema) {
-		return fmt.Errorf("protobuf-dynamicpb: batch schema %s differs from the format's %s", rec.Schema(), e.f.schema)
-	}
-	fields := e.f.md.Fields()
-	sets := make([]pbSetter, rec.NumCols())
-	for k, f := range e.f.schema.Fields() {
-		sets[k] = bindPB(rec.Column(k), fields.Get(k), f.Nullable, f.Name)
-	}
-	n := int(rec.NumRows())
-	for i := 0; i < n; i++ {
-		proto.Reset(e.msg)
-		for _, s := range sets {
-			if err := s(e.msg, i); err != nil {
-				return fmt.Errorf("protobuf-dynamicpb: row %d: %w", e.rows+int64(i), err)
+// Encode implements format.Encoder.
+func (e *dynEncoder) Encode(v *arrow.RecordBatch) error {
+	return e.encode(v, func(rec arrow.RecordBatch) func([]byte, int) ([]byte, error) {
+		sets := e.bind(rec)
+		return func(body []byte, i int) ([]byte, error) {
+			proto.Reset(e.msg)
+			for _, s := range sets {
+				if err := s(e.msg, i); err != nil {
+					return body, err
+				}
 			}
+			return proto.MarshalOptions{}.MarshalAppend(body, e.msg)
 		}
-		var err error
-		e.body, err = proto.MarshalOptions{}.MarshalAppend(e.body[:0], e.msg)
-		if err != nil {
-			return fmt.Errorf("protobuf-dynamicpb: row %d: %w", e.rows+int64(i), err)
-		}
-		e.buf = format.AppendFrame(e.buf, e.body)
-		if len(e.buf) >= flushAt {
-			if _, err := e.w.Write(e.buf); err != nil {
-				return fmt.Errorf("protobuf-dynamicpb: %w", err)
-			}
-			e.buf = e.buf[:0]
-		}
-	}
-	e.rows += int64(n)
-	return nil
+	})
 }
 
-func (e *pbEncoder) Close() error {
-	if len(e.buf) > 0 {
-		if _, err := e.w.Write(e.buf); err != nil {
-			return fmt.Errorf("protobuf-dynamicpb: %w", err)
-		}
-		e.buf = e.buf[:0]
-	}
-	return nil
-}
+// Close implements format.Encoder.
+func (e *dynEncoder) Close() error { return e.close() }
 
 // NewEncoder implements format.Format.
 func (f *Protobuf) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
-	return &pbEncoder{f: f, w: w, msg: dynamicpb.NewMessage(f.md)}, nil
+	fields := f.md.Fields()
+	return &dynEncoder{frames: frames{name: "protobuf-dynamicpb", schema: f.schema, w: w}, msg: dynamicpb.NewMessage(f.md),
+		bind: func(rec arrow.RecordBatch) []pbSetter {
+			sets := make([]pbSetter, rec.NumCols())
+			for k, fl := range f.schema.Fields() {
+				sets[k] = bindPB(rec.Column(k), fields.Get(k), fl.Nullable, fl.Name)
+			}
+			return sets
+		}}, nil
 }
 
 // pbAppender appends field fd of m to b.
@@ -588,14 +569,20 @@ func pbValueReader(b array.Builder, dt arrow.DataType, fd protoreflect.FieldDesc
 // NewDecoder implements format.Format.
 func (f *Protobuf) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], error) {
 	d := newRowDecoder("protobuf-dynamicpb", f.schema, f.o)
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
-	msg := dynamicpb.NewMessage(f.md)
 	apps := make([]pbAppender, f.schema.NumFields())
 	for k, fl := range f.schema.Fields() {
 		apps[k] = bindPBReader(d.b.Field(k), fl.Type, f.md.Fields().Get(k), fl.Nullable, fl.Name)
+	}
+	readMessages(d, r, dynamicpb.NewMessage(f.md), apps)
+	return d, nil
+}
+
+// readMessages makes d read one length-prefixed message a row into msg,
+// each field appended to d's builders by apps.
+func readMessages(d *rowDecoder, r io.Reader, msg *dynamicpb.Message, apps []pbAppender) {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
 	}
 	var frame []byte
 	d.readRow = func() error {
@@ -615,5 +602,4 @@ func (f *Protobuf) NewDecoder(r io.Reader) (format.Decoder[arrow.RecordBatch], e
 		}
 		return nil
 	}
-	return d, nil
 }

@@ -263,57 +263,33 @@ func repeatedBody(a array.ListLike, num protowire.Number, path string) pwEnc {
 	}
 }
 
-type pwEncoder struct {
-	f    *Protowire
-	w    io.Writer
-	buf  []byte
-	body []byte
-	rows int64
-}
+type pwEncoder struct{ frames }
 
+// Encode implements format.Encoder.
 func (e *pwEncoder) Encode(v *arrow.RecordBatch) error {
-	rec := *v
-	if !rec.Schema().Equal(e.f.schema) {
-		return fmt.Errorf("protobuf-wire: batch schema %s differs from the format's %s", rec.Schema(), e.f.schema)
-	}
-	encs := make([]pwEnc, rec.NumCols())
-	for k, f := range e.f.schema.Fields() {
-		encs[k] = bindPW(rec.Column(k), protowire.Number(k+1), f.Nullable, f.Name)
-	}
-	n := int(rec.NumRows())
-	for i := 0; i < n; i++ {
-		e.body = e.body[:0]
-		var err error
-		for _, enc := range encs {
-			if e.body, err = enc(e.body, i); err != nil {
-				return fmt.Errorf("protobuf-wire: row %d: %w", e.rows+int64(i), err)
-			}
+	return e.encode(v, func(rec arrow.RecordBatch) func([]byte, int) ([]byte, error) {
+		encs := make([]pwEnc, rec.NumCols())
+		for k, f := range e.schema.Fields() {
+			encs[k] = bindPW(rec.Column(k), protowire.Number(k+1), f.Nullable, f.Name)
 		}
-		e.buf = format.AppendFrame(e.buf, e.body)
-		if len(e.buf) >= flushAt {
-			if _, err := e.w.Write(e.buf); err != nil {
-				return fmt.Errorf("protobuf-wire: %w", err)
+		return func(body []byte, i int) ([]byte, error) {
+			var err error
+			for _, enc := range encs {
+				if body, err = enc(body, i); err != nil {
+					return body, err
+				}
 			}
-			e.buf = e.buf[:0]
+			return body, nil
 		}
-	}
-	e.rows += int64(n)
-	return nil
+	})
 }
 
-func (e *pwEncoder) Close() error {
-	if len(e.buf) > 0 {
-		if _, err := e.w.Write(e.buf); err != nil {
-			return fmt.Errorf("protobuf-wire: %w", err)
-		}
-		e.buf = e.buf[:0]
-	}
-	return nil
-}
+// Close implements format.Encoder.
+func (e *pwEncoder) Close() error { return e.close() }
 
 // NewEncoder implements format.Format.
 func (f *Protowire) NewEncoder(w io.Writer) (format.Encoder[arrow.RecordBatch], error) {
-	return &pwEncoder{f: f, w: w}, nil
+	return &pwEncoder{frames{name: "protobuf-wire", schema: f.schema, w: w}}, nil
 }
 
 // pwMsg decodes one message type into builders.

@@ -23,6 +23,7 @@ package data
 import (
 	"context"
 	"fmt"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"io"
 	"math"
 	"os"
@@ -252,10 +253,29 @@ func (*Workload) Description() string {
 	return "your own file (--input FILE: JSON Lines, CSV, Parquet, Arrow, Avro, compressed or not): every schema-driven format × codec written and read back verified, with the records report and recommendations for this data"
 }
 
-// Subjects implements workload.Workload: the schema-driven formats.
+// Subjects implements workload.Workload: the schema-driven formats, and
+// protobuf-message with --proto.
 func (w *Workload) Subjects() []string {
 	ss, _ := w.subjects()
-	return subject.Names(ss)
+	names := subject.Names(ss)
+	if w.s.Proto != "" && !slices.Contains(names, SubjectProtobufMessage) {
+		names = append(names, SubjectProtobufMessage)
+	}
+	return names
+}
+
+// SubjectProtobufMessage is the subject --proto adds: the rows as the
+// user's own message (dynamic.ProtobufMessage).
+const SubjectProtobufMessage = "protobuf-message"
+
+// messageSubject is the subject writing rows as md's messages.
+func messageSubject(md protoreflect.MessageDescriptor) Subject {
+	return Subject{
+		Desc: results.Descriptor{Key: filecase.LabelFormat, Name: SubjectProtobufMessage, Role: results.RoleSubject, Tags: []string{dynamic.LabelSchemaDriven}},
+		Bind: func(schema *arrow.Schema) (dynamic.Format, error) {
+			return dynamic.NewProtobufMessage(schema, md, dynamic.Options{})
+		},
+	}
 }
 
 // FormatNames lists the built-in formats, in report order.
@@ -434,6 +454,9 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	opts := userdata.Options{Limit: limit, SampleEvery: smp.Every, SampleFraction: smp.Fraction, SkipBad: s.SkipBad, InferRows: s.InferRows, Records: s.Records, TempDir: cfg.TempDir}
 	if opts.Schema, err = givenSchema(s); err != nil {
 		return nil, &workload.UsageError{Err: err}
+	}
+	if g := opts.Schema; g != nil && g.Message != nil && !slices.Contains(subject.Names(ss), SubjectProtobufMessage) {
+		ss = append(ss, messageSubject(g.Message))
 	}
 	in, err := readInput(ctx, s.Input, opts)
 	if err != nil {
