@@ -85,19 +85,30 @@ func (a *Available) Get(ctx context.Context) []Ready {
 		return nil
 	}
 	a.once.Do(func() {
-		for _, s := range a.Sources {
-			var (
-				r   *Runner
-				err error
-			)
-			switch {
-			case !a.NoBuild:
-				r, err = s.Make(ctx, a.CacheDir, a.Log)
-			case s.Find == nil:
-				err = ErrNotBuilt
-			default:
-				r, err = s.Find(ctx, a.CacheDir)
-			}
+		// The runners are built at once, each in its own goroutine: a
+		// first run's builds (Maven, a venv, cargo) overlap instead of
+		// adding up. Their hellos are asked after, in order.
+		log := &lockedWriter{w: a.Log}
+		runners := make([]*Runner, len(a.Sources))
+		errs := make([]error, len(a.Sources))
+		var wg sync.WaitGroup
+		for i, s := range a.Sources {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				switch {
+				case !a.NoBuild:
+					runners[i], errs[i] = s.Make(ctx, a.CacheDir, log)
+				case s.Find == nil:
+					errs[i] = ErrNotBuilt
+				default:
+					runners[i], errs[i] = s.Find(ctx, a.CacheDir)
+				}
+			}()
+		}
+		wg.Wait()
+		for i, s := range a.Sources {
+			r, err := runners[i], errs[i]
 			if errors.Is(err, ErrNotBuilt) {
 				a.unbuilt = append(a.unbuilt, s.Name)
 				continue
@@ -115,7 +126,7 @@ func (a *Available) Get(ctx context.Context) []Ready {
 					continue
 				}
 			}
-			fmt.Fprintf(a.Log, "serbench: the %s subjects are skipped: %v\n", s.Name, err)
+			fmt.Fprintf(log, "serbench: the %s subjects are skipped: %v\n", s.Name, err)
 		}
 	})
 	return a.ready
@@ -199,4 +210,20 @@ func SplitCommand(s string) ([]string, error) {
 		words = append(words, string(cur))
 	}
 	return words, nil
+}
+
+// lockedWriter serializes the writes of concurrent builds to one log, so
+// that each line stays whole.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.w == nil {
+		return len(p), nil
+	}
+	return l.w.Write(p)
 }
