@@ -213,18 +213,21 @@ func (r *Reader) sample(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 // decodedSchema returns s with top-level dictionary columns replaced by
 // their value type (unless Options.KeepDictionaries), recording them.
 func (r *Reader) decodedSchema(s *arrow.Schema) *arrow.Schema {
-	if r.opts.KeepDictionaries {
-		return s
-	}
 	fields := s.Fields()
 	for i, f := range fields {
-		if dt, ok := f.Type.(*arrow.DictionaryType); ok {
+		if dt, ok := f.Type.(*arrow.DictionaryType); ok && !r.opts.KeepDictionaries {
 			r.undict = append(r.undict, i)
 			fields[i].Type = dt.ValueType
 			r.notes = append(r.notes, fmt.Sprintf("column %s: dictionary-encoded %s decoded to %s", f.Name, dt, dt.ValueType))
+			continue
+		}
+		if nt, ok := entriesType(f.Type); ok {
+			r.unmap = append(r.unmap, i)
+			fields[i].Type = nt
+			r.notes = append(r.notes, fmt.Sprintf("column %s: its maps read as lists of key/value entries (as a JSON object is), which every format and language holds", f.Name))
 		}
 	}
-	if len(r.undict) == 0 {
+	if len(r.undict) == 0 && len(r.unmap) == 0 {
 		return s
 	}
 	md := s.Metadata()
@@ -256,5 +259,23 @@ func (r *Reader) decodeDictionaries(rec arrow.RecordBatch) (arrow.RecordBatch, e
 		made = append(made, dense)
 		cols[i] = dense
 	}
-	return array.NewRecordBatch(r.sch, cols, rec.NumRows()), nil
+	return batchOf(r.sch, cols, rec.NumRows()), nil
+}
+
+// batchOf is a batch of cols under s's names, nullability and metadata,
+// each field typed as its column is: between the rewrites of Next (the
+// dictionaries decoded, the maps as entries) a batch is partly s's.
+func batchOf(s *arrow.Schema, cols []arrow.Array, rows int64) arrow.RecordBatch {
+	fields := s.Fields()
+	same := true
+	for i, c := range cols {
+		if !arrow.TypeEqual(fields[i].Type, c.DataType()) {
+			fields[i].Type, same = c.DataType(), false
+		}
+	}
+	if same {
+		return array.NewRecordBatch(s, cols, rows)
+	}
+	md := s.Metadata()
+	return array.NewRecordBatch(arrow.NewSchema(fields, &md), cols, rows)
 }

@@ -263,6 +263,7 @@ type Reader struct {
 	cur     arrow.RecordBatch
 	sch     *arrow.Schema // the batches' schema (dictionaries decoded)
 	undict  []int         // top-level dictionary columns to decode
+	unmap   []int         // columns with a map in them, read as entry lists
 	rows    int64         // rows returned so far
 	seen    int64         // rows seen by sampling of binary inputs
 	err     error
@@ -586,6 +587,9 @@ func (r *Reader) Next() bool {
 				r.err = fmt.Errorf("userdata: %s: decode dictionary: %w", r.path, err)
 				return false
 			}
+		}
+		if len(r.unmap) > 0 {
+			rec = r.unmapColumns(rec)
 		}
 		if !r.textSampling() && r.opts.sampling() {
 			rec, err = r.sample(rec)
