@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.ipc
 
+from .kit import CannotHold
+
 UTC = _dt.timezone.utc
 EPOCH = _dt.datetime(1970, 1, 1, tzinfo=UTC)
 _US = _dt.timedelta(microseconds=1)
@@ -119,18 +121,27 @@ def _fixer(t: pa.DataType):
     return None
 
 
-def column_to_native(col, t: pa.DataType) -> list:
+def column_to_native(col, t: pa.DataType, name: str = "") -> list:
     if not _has_temporal(t):
         return col.to_pylist()
     vals = col.cast(_ints_type(t)).to_pylist()
     f = _fixer(t)
-    return [f(v) for v in vals]
+    out = []
+    for i, v in enumerate(vals):
+        try:
+            out.append(f(v))
+        except OverflowError:
+            # datetime holds years 1..9999; a timestamp beyond them has no
+            # native value (a Parquet file that stores nanoseconds under a
+            # microsecond unit, say).
+            raise CannotHold(f"column {name!r}: row {i} holds a timestamp beyond years 1-9999, which Python's datetime cannot hold") from None
+    return out
 
 
 def to_native(table: pa.Table) -> list:
     """The native rows of an Arrow table."""
     names = table.schema.names
-    cols = [column_to_native(table.column(i), table.schema.field(i).type) for i in range(table.num_columns)]
+    cols = [column_to_native(table.column(i), table.schema.field(i).type, names[i]) for i in range(table.num_columns)]
     if not cols:
         return [{} for _ in range(table.num_rows)]
     return [dict(zip(names, vals)) for vals in zip(*cols)]

@@ -74,3 +74,31 @@ def test_native_forms_agree():
     assert digest.digest_rows(s, [{"t": plus2}]) == a
     assert digest.digest_rows(s, [{"t": aware.replace(tzinfo=None)}]) == a
     assert digest.digest_rows(s, [{"t": -315619199999999}]) == a
+
+
+def test_float32_column_of_float64_objects():
+    """A float32 column's Python floats digest as the float32 they round to:
+    a JSON reader's 0.1 (the float32 0.1f's shortest decimal) is 0.1f."""
+    import pyarrow as pa
+
+    s = pa.schema([("x", pa.float32())])
+    from_arrow = pa.table({"x": pa.array([0.1, 1e-45, 3.4e38, float("nan"), None], pa.float32())})
+    want = digest.digest_rows(s, dataset.to_native(from_arrow))
+    assert digest.digest_rows(s, [{"x": 0.1}, {"x": 1e-45}, {"x": 3.4e38}, {"x": float("nan")}, {"x": None}]) == want
+    # a value no float32 holds is not narrowed away
+    assert digest.digest_rows(s, [{"x": 1e300}]) != digest.digest_rows(s, [{"x": float("inf")}])
+    # float64 columns are untouched
+    d = pa.schema([("x", pa.float64())])
+    assert digest.digest_rows(d, [{"x": 0.1}]) != digest.digest_rows(d, [{"x": float(pa.array([0.1], pa.float32())[0].as_py())}])
+
+
+def test_timestamp_beyond_datetime_cannot_hold():
+    """A timestamp beyond datetime's years is a CannotHold naming the column
+    and row, not an OverflowError."""
+    import pyarrow as pa
+
+    from serbench_runner.kit import CannotHold
+
+    t = pa.table({"at": pa.array([0, 1608822900000000000], pa.timestamp("us"))})
+    with pytest.raises(CannotHold, match="column 'at': row 1 holds a timestamp beyond years 1-9999"):
+        dataset.to_native(t)
