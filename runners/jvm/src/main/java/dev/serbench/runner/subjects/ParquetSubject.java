@@ -2,6 +2,7 @@ package dev.serbench.runner.subjects;
 
 import dev.serbench.runner.arrow.Dataset;
 import dev.serbench.runner.digest.Nav;
+import dev.serbench.runner.kit.CannotHold;
 import dev.serbench.runner.kit.Kit;
 import dev.serbench.runner.kit.Projection;
 import dev.serbench.runner.kit.Subject;
@@ -96,6 +97,15 @@ public final class ParquetSubject implements Subject {
 
   @Override
   public Bound bind(Dataset ds, Path tmp) {
+    for (Field f : ds.schema().getFields()) {
+      String n = nullTyped(f, f.getName());
+      if (n != null) {
+        // parquet-avro's schema converter has no Parquet type for Avro's null.
+        throw new CannotHold(
+            "parquet: column " + n + " is of Arrow type null: parquet-avro converts no Avro null type"
+                + " to Parquet (\"Cannot convert Avro type NULL\")");
+      }
+    }
     Schema schema = AvroSchemas.fromArrow(ds.schema());
     List<Field> fields = ds.schema().getFields();
     return new Bound() {
@@ -216,6 +226,20 @@ public final class ParquetSubject implements Subject {
   }
 
   /** An in-memory Parquet output file. */
+  /** The path of the first null-typed field at or under f, or null. */
+  static String nullTyped(Field f, String path) {
+    if (f.getType().getTypeID() == org.apache.arrow.vector.types.pojo.ArrowType.ArrowTypeID.Null) {
+      return path;
+    }
+    for (Field c : f.getChildren()) {
+      String n = nullTyped(c, path + "." + c.getName());
+      if (n != null) {
+        return n;
+      }
+    }
+    return null;
+  }
+
   static final class MemOut implements OutputFile {
     final Buf buf = new Buf();
 
