@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -350,11 +351,97 @@ func (s *cborSource) date() (int32, error) {
 func (s *cborSource) timestamp(arrow.TimeUnit) (int64, error) { return s.i64() }
 func (s *cborSource) fixed(int) ([]byte, error)               { return s.bin() }
 func (s *cborSource) dec(prec, scale int32) (decimal128.Num, error) {
+	b, err := s.r.Peek(1)
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	if b[0]>>5 == 6 {
+		return s.decimalFraction(prec, scale)
+	}
 	v, err := s.str()
 	if err != nil {
 		return decimal128.Num{}, err
 	}
 	return jsonv.ParseDecimal128(string(v), prec, scale)
+}
+
+// decimalFraction reads a decimal written as RFC 8949's decimal fraction
+// (tag 4: [exponent, mantissa], the mantissa an integer or a bignum), as
+// other languages' CBOR libraries write decimals (Python's cbor2), at the
+// column's scale; more fraction digits than the scale, or more digits
+// than its precision, is an error.
+func (s *cborSource) decimalFraction(prec, scale int32) (decimal128.Num, error) {
+	fail := func(format string, args ...any) (decimal128.Num, error) {
+		return decimal128.Num{}, fmt.Errorf("CBOR decimal fraction: "+format, args...)
+	}
+	if tag, err := s.want(6); err != nil {
+		return decimal128.Num{}, err
+	} else if tag != 4 {
+		return fail("tag %d where a decimal (text, or tag 4) was expected", tag)
+	}
+	if n, err := s.want(4); err != nil {
+		return decimal128.Num{}, err
+	} else if n != 2 {
+		return fail("an array of %d items, not [exponent, mantissa]", n)
+	}
+	exp, err := s.i64()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	mant, err := s.bigInt()
+	if err != nil {
+		return decimal128.Num{}, err
+	}
+	k := exp + int64(scale)
+	if k < -76 || k > 76 {
+		return fail("exponent %d is out of reach of scale %d", exp, scale)
+	}
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(max(k, -k)), nil)
+	if k >= 0 {
+		mant.Mul(mant, p)
+	} else if _, r := mant.QuoRem(mant, p, new(big.Int)); r.Sign() != 0 {
+		return fail("more fraction digits than the column's scale %d", scale)
+	}
+	if limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(prec)), nil); new(big.Int).Abs(mant).Cmp(limit) >= 0 {
+		return fail("more digits than the column's precision %d", prec)
+	}
+	return decimal128.FromBigInt(mant), nil
+}
+
+// bigInt reads a CBOR integer or bignum (tags 2 and 3).
+func (s *cborSource) bigInt() (*big.Int, error) {
+	b, err := s.r.Peek(1)
+	if err != nil {
+		return nil, err
+	}
+	if b[0] != 0xc2 && b[0] != 0xc3 {
+		m, arg, err := s.head()
+		if err != nil {
+			return nil, err
+		}
+		switch m {
+		case 0:
+			return new(big.Int).SetUint64(arg), nil
+		case 1:
+			v := new(big.Int).SetUint64(arg)
+			return v.Neg(v.Add(v, big.NewInt(1))), nil
+		}
+		return nil, fmt.Errorf("CBOR item (major %d) is not an integer", m)
+	}
+	neg := b[0] == 0xc3
+	_, _ = s.r.ReadByte()
+	raw, err := s.bin()
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > 32 {
+		return nil, fmt.Errorf("CBOR bignum of %d bytes, more than a decimal holds", len(raw))
+	}
+	v := new(big.Int).SetBytes(raw)
+	if neg {
+		v.Neg(v.Add(v, big.NewInt(1)))
+	}
+	return v, nil
 }
 func (s *cborSource) container(major byte) error {
 	m, n, indef, err := s.headIndef()
