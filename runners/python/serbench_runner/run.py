@@ -84,6 +84,9 @@ class Runner:
         self.datasets: dict[str, dataset.Dataset] = {}
         self.kept: dict[str, bytes] = {}
         self.limit_targets: set[str] = set()
+        # the cases that ended "cannot hold": a copy limit row of one has no
+        # bytes to copy, and cannot hold them either
+        self.unheld: set[str] = set()
 
     # -- reading the work directory
 
@@ -132,6 +135,7 @@ class Runner:
         line: dict[str, object] = {"type": "error", "case": c.id, "phase": phase, "message": message or "error"}
         if cannot_hold:
             line["cannot_hold"] = True
+            self.unheld.add(c.id)
         self.out.line(line)
 
     def _fail(self, mb: _Member, phase: str, e: BaseException) -> None:
@@ -331,6 +335,8 @@ class Runner:
             if c.op != "copy" or c.subject != "copy":
                 raise ValueError(f"op copy goes with subject copy (got subject {c.subject}, op {c.op})")
             src = self.kept.get(c.limit_of)
+            if src is None and c.limit_of in self.unheld:
+                raise CannotHold(f"limit_of {c.limit_of}: that case cannot hold this data, so there are no bytes to copy")
             if src is None:
                 raise ValueError(f"limit_of {c.limit_of}: no encoded bytes from that case (unknown or failed)")
             mb.encoded = src

@@ -238,3 +238,19 @@ def test_run_text_subjects(tmp_path, subject):
     assert errors[0]["message"].startswith(f"CannotHold: {subject}: column '{first}' has type "), errors[0]["message"]
     assert errors[0].get("cannot_hold") is True, errors[0]
     assert lines[-1] == {"type": "end", "cases": 3, "failed": 1}
+
+
+def test_copy_of_a_case_that_cannot_hold(tmp_path):
+    """A copy limit row whose case cannot hold the dataset is cannot hold
+    too (no bytes to copy), not a failure."""
+    cases = [
+        case("s/csv/decode", "pyarrow-csv", "decode", group="s/decode"),
+        case("s/copy", "copy", "copy", group="s/decode", role="limit", limit_of="s/csv/decode"),
+    ]
+    work, _ = make_work(tmp_path, cases)
+    code, lines, err = run(["run", "--protocol", "1", "--work", str(work)], work=work)
+    assert code == 0, err
+    errors = {x["case"]: x for x in lines if x["type"] == "error"}
+    assert errors["s/csv/decode"].get("cannot_hold") is True, errors
+    assert errors["s/copy"].get("cannot_hold") is True, errors
+    assert "cannot hold this data, so there are no bytes to copy" in errors["s/copy"]["message"]
