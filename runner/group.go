@@ -302,8 +302,14 @@ func (g *Group) dataset(name string) (string, error) {
 func (g *Group) record(rc *results.Case, s Case, inv *invocation) {
 	if msg, ok := inv.errs[s.ID]; ok {
 		fail(rc, msg)
-		if inv.hold[s.ID] {
+		switch {
+		case inv.hold[s.ID]:
 			rc.Status = results.StatusCannotHold // the format's limit, said by the runner
+		case s.Op == OpCopy && inv.hold[s.LimitOf]:
+			// A copy of a case that cannot hold the data has no bytes to
+			// copy: the limit row is not there, for the same reason.
+			fail(rc, fmt.Sprintf("the case it copies (%s) cannot hold this data", s.LimitOf))
+			rc.Status = results.StatusCannotHold
 		}
 		return
 	}

@@ -85,8 +85,12 @@ func fakeRunner(mode string, args []string) int {
 			emit(map[string]any{"type": "error", "case": c.ID, "phase": "setup", "message": "java.lang.OutOfMemoryError: Java heap space"})
 			continue
 		}
-		if mode == "hold-case" && c.Subject == "b" {
+		if (mode == "hold-case" || mode == "hold-copied") && c.Subject == "b" {
 			emit(map[string]any{"type": "error", "case": c.ID, "phase": "setup", "cannot_hold": true, "message": "csv: column tags: a list"})
+			continue
+		}
+		if mode == "hold-copied" && c.Op == OpCopy {
+			emit(map[string]any{"type": "error", "case": c.ID, "phase": "setup", "message": "limit_of " + c.LimitOf + ": no encoded bytes from that case (unknown or failed)"})
 			continue
 		}
 		var d any
@@ -110,7 +114,7 @@ func fakeRunner(mode string, args []string) int {
 	}
 	for round := 1; round <= 3; round++ {
 		for k, c := range cases {
-			if (mode == "error-case" || mode == "hold-case") && c.Subject == "b" {
+			if (mode == "error-case" || mode == "hold-case" || mode == "hold-copied") && c.Subject == "b" || mode == "hold-copied" && c.Op == OpCopy {
 				continue
 			}
 			ns := map[string]float64{"a": 200, "b": 100, "copy": 10}[c.Subject] * (1 + float64(round)/100)
@@ -183,6 +187,11 @@ func fakeGroup(t *testing.T, mode string) (*Group, []bench.Case) {
 	for _, s := range []struct{ name, role, op string }{{"a", results.RoleSubject, OpDecode}, {"b", results.RoleBaseline, OpDecode}, {"copy", results.RoleLimit, OpCopy}} {
 		c := bench.Case{Workload: "w", Name: "W", Labels: results.Labels{{Key: "subject", Value: s.name}, {Key: "language", Value: "go-fake"}}, Role: s.role, Group: "g", Remote: g}
 		g.Cases[c.FullName()] = Case{ID: "w/" + s.name, Group: "g", Subject: s.name, Role: s.role, Op: s.op, Dataset: ds.Name, Size: ds.Rows}
+		if s.op == OpCopy {
+			cc := g.Cases[c.FullName()]
+			cc.LimitOf = "w/b"
+			g.Cases[c.FullName()] = cc
+		}
 		cases = append(cases, c)
 	}
 	return g, cases
@@ -198,6 +207,7 @@ func TestGroup(t *testing.T) {
 		{"wrong-digest", map[string]string{"a": "ok", "b": `verify: digest mismatch: column "id" digest 00000000000000000000000000000000, want`, "copy": "ok"}},
 		{"error-case", map[string]string{"a": "ok", "b": "java.lang.OutOfMemoryError: Java heap space (setup)", "copy": "ok"}},
 		{"hold-case", map[string]string{"a": "ok", "b": "cannot hold: csv: column tags: a list (setup)", "copy": "ok"}},
+		{"hold-copied", map[string]string{"a": "ok", "b": "cannot hold: csv: column tags: a list (setup)", "copy": "cannot hold: the case it copies (w/b) cannot hold this data"}},
 		{"crash", map[string]string{"a": "runner crashed (exit status 134); its stderr ends: fatal error: SIGSEGV in the runtime", "b": "runner crashed", "copy": "runner crashed"}},
 		{"hang", map[string]string{"a": "runner fake wrote nothing for 2s and was stopped (a hang)", "b": "runner fake wrote nothing", "copy": "runner fake wrote nothing"}},
 		{"garbage", map[string]string{"a": "runner fake wrote not a protocol line", "b": "runner fake wrote not a protocol line", "copy": "runner fake wrote not a protocol line"}},
