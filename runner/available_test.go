@@ -34,7 +34,9 @@ func TestAvailableBuildsAtOnce(t *testing.T) {
 			Find: func(context.Context, string) (*Runner, error) { return nil, ErrNotBuilt }}
 	}
 	broken := Source{Name: "broken", Language: "broken",
-		Make: func(context.Context, string, io.Writer) (*Runner, error) { return nil, errors.New("mvn: build failure") },
+		Make: func(context.Context, string, io.Writer) (*Runner, error) {
+			return nil, errors.New("mvn: build failure")
+		},
 		Find: func(context.Context, string) (*Runner, error) { return nil, ErrNotBuilt }}
 	var log strings.Builder
 	a := &Available{Sources: []Source{fake("one"), broken, fake("two")}, CacheDir: t.TempDir(), Log: &log}
