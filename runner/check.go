@@ -16,6 +16,9 @@ type Checked struct {
 	// OK is the verify line's ok; Reason says why not.
 	OK     bool
 	Reason string
+	// CannotHold is set when the runner's error line said cannot_hold:
+	// the format cannot represent the data (a limit, not a fault).
+	CannotHold bool
 	// EncodedBytes, Digest and Elapsed are the verify line's
 	// encoded_bytes, digest and elapsed_ns.
 	EncodedBytes int64
@@ -49,7 +52,7 @@ func (r *Runner) Check(ctx context.Context, work string, cases []Case) (map[stri
 		case v != nil && v.OK != nil:
 			out[c.ID] = Checked{OK: *v.OK, Reason: v.Reason, EncodedBytes: v.EncodedBytes, Digest: v.Digest, Elapsed: time.Duration(v.ElapsedNs)}
 		case inv.errs[c.ID] != "":
-			out[c.ID] = Checked{Reason: inv.errs[c.ID]}
+			out[c.ID] = Checked{Reason: inv.errs[c.ID], CannotHold: inv.hold[c.ID]}
 		default:
 			out[c.ID] = Checked{Reason: inv.failure()}
 		}

@@ -58,12 +58,16 @@ func interopLine(cells []*results.Case) string {
 	if len(cells) == 0 {
 		return ""
 	}
-	read := 0
+	read, held := 0, 0
 	var bad []string
 	perFormat := map[string]int{}
 	for _, c := range cells {
-		if c.Labels.Get(interop.LabelReads) == interop.ReadsYes {
+		switch c.Labels.Get(interop.LabelReads) {
+		case interop.ReadsYes:
 			read++
+			continue
+		case interop.ReadsCannotHold:
+			held++
 			continue
 		}
 		f := c.Labels.Get("format")
@@ -72,12 +76,16 @@ func interopLine(cells []*results.Case) string {
 		}
 		perFormat[f]++
 	}
+	cannot := ""
+	if held > 0 {
+		cannot = fmt.Sprintf(" (%s where the format cannot hold the data)", table.Plural(held, "cell"))
+	}
 	if len(bad) == 0 {
-		return fmt.Sprintf("Interop: every reader in every language read every writer's file (%s checked); see Who reads whose files.", table.Plural(len(cells), "file read"))
+		return fmt.Sprintf("Interop: every reader in every language read every writer's file it could hold (%s checked%s); see Who reads whose files.", table.Plural(len(cells), "file read"), cannot)
 	}
 	parts := make([]string, len(bad))
 	for i, f := range bad {
 		parts[i] = fmt.Sprintf("%s %d", f, perFormat[f])
 	}
-	return fmt.Sprintf("Interop: %d of %d reads of another writer's file (or its own) got the rows back; ✗ in %s; see Who reads whose files for each reason.", read, len(cells), strings.Join(parts, ", "))
+	return fmt.Sprintf("Interop: %d of %d reads of another writer's file (or its own) got the rows back%s; ✗ in %s; see Who reads whose files for each reason.", read, len(cells), cannot, strings.Join(parts, ", "))
 }

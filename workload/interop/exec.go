@@ -15,6 +15,7 @@ import (
 type outcome struct {
 	ok      bool
 	reason  string
+	hold    bool // the runner said cannot hold
 	bytes   int64
 	ns      int64
 	digest  *digest.Result
@@ -32,7 +33,7 @@ func (p *plan) invoke(ctx context.Context, rd *runner.Ready, work string, cases 
 	}
 	res := make(map[string]*outcome, len(checked))
 	for id, c := range checked {
-		res[id] = &outcome{present: true, ok: c.OK, reason: c.Reason, bytes: c.EncodedBytes, ns: int64(c.Elapsed), digest: c.Digest}
+		res[id] = &outcome{present: true, ok: c.OK, reason: c.Reason, hold: c.CannotHold, bytes: c.EncodedBytes, ns: int64(c.Elapsed), digest: c.Digest}
 	}
 	return res, ""
 }
@@ -112,7 +113,7 @@ func (p *plan) runnerExport(ctx context.Context, rd *runner.Ready) {
 			w.err = why
 			continue
 		case !o.ok:
-			w.err = "export failed: " + o.reason
+			w.err, w.hold = "export failed: "+o.reason, o.hold
 		}
 		src := filepath.Join(work, "tmp", j.file)
 		if _, err := os.Stat(src); err != nil {
@@ -197,7 +198,7 @@ func (p *plan) runnerImport(ctx context.Context, rd *runner.Ready) {
 		case o == nil:
 			p.reads[j.k] = &read{err: why}
 		case !o.ok:
-			p.reads[j.k] = &read{err: o.reason}
+			p.reads[j.k] = &read{err: o.reason, hold: o.hold}
 		default:
 			p.reads[j.k] = &read{digest: o.digest, ns: o.ns}
 		}

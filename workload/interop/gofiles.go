@@ -1,8 +1,11 @@
 package interop
 
 import (
+	"errors"
+
 	"bufio"
 	"fmt"
+	"github.com/serbench/serbench/results"
 	"io"
 	"os"
 	"strings"
@@ -205,7 +208,7 @@ func (p *plan) goWrite(f *Format) {
 	}()
 	if err != nil {
 		os.Remove(path)
-		w.err = "write failed: " + oneLine(err)
+		w.err, w.hold = "write failed: "+oneLine(err), errors.Is(err, results.ErrCannotHold)
 		p.logf("interop: %s %s: %s", f.Name, name, w.err)
 		return
 	}
@@ -229,7 +232,7 @@ func (p *plan) goRead(f *Format, path string, readFn func(*arrow.Schema, *os.Fil
 	res, err := readFn(p.ds.Schema, file)
 	ns := time.Since(t0).Nanoseconds()
 	if err != nil {
-		return &read{err: "read failed: " + oneLine(err), ns: ns}
+		return &read{err: "read failed: " + oneLine(err), hold: errors.Is(err, results.ErrCannotHold), ns: ns}
 	}
 	return &read{digest: &res, ns: ns}
 }

@@ -129,6 +129,11 @@ type Party struct {
 const (
 	OK     = "ok"
 	Failed = "✗"
+	// CannotHold is a cell whose writer or reader cannot represent the
+	// data in the format (a nested column in CSV, a year beyond 9999 in
+	// text): the library's limit, said by it, not a failure to
+	// interoperate.
+	CannotHold = "–"
 )
 
 // Cell is one writer's file read by one reader.
@@ -136,9 +141,9 @@ type Cell struct {
 	Format string
 	Writer string
 	Reader string
-	// Status is OK or Failed.
+	// Status is OK, Failed or CannotHold.
 	Status string
-	// Reason says in one line why a cell is Failed.
+	// Reason says in one line why a cell is Failed or CannotHold.
 	Reason string
 	// Note says what an OK cell's reader saw that is not exactly the
 	// dataset but what the format requires (names made Avro names).
@@ -296,6 +301,7 @@ type written struct {
 	path   string // absolute, under dir/files
 	bytes  int64
 	err    string // why there is no file (or it does not read back)
+	hold   bool   // err is the writer's "cannot hold"
 	ns     int64
 	digest *digest.Result // the writer's own read-back, when it made one
 }
@@ -303,6 +309,7 @@ type written struct {
 // read is one reader's outcome on one file.
 type read struct {
 	err    string
+	hold   bool // err is the reader's "cannot hold"
 	ns     int64
 	digest *digest.Result
 }
@@ -340,17 +347,22 @@ func (p *plan) cells() {
 					c.Status, c.Reason = Failed, "writer "+w.Name+" wrote no file"
 				case wr.err != "" && wr.path == "":
 					c.Status, c.Reason = Failed, "writer "+w.Name+": "+wr.err
+					if wr.hold {
+						c.Status = CannotHold
+					}
 				default:
 					c.Bytes = wr.bytes
 					var rd *read
 					if w.Name == r.Name {
-						rd = &read{err: wr.err, ns: wr.ns, digest: wr.digest}
+						rd = &read{err: wr.err, hold: wr.hold, ns: wr.ns, digest: wr.digest}
 					} else {
 						rd = p.reads[[2]string{key(f, w.Name), r.Name}]
 					}
 					switch {
 					case rd == nil:
 						c.Status, c.Reason = Failed, "reader "+r.Name+" did not read the file"
+					case rd.err != "" && rd.hold:
+						c.Status, c.Reason = CannotHold, rd.err
 					case rd.err != "":
 						c.Status, c.Reason = Failed, explain(rd.err)
 					case rd.digest == nil:

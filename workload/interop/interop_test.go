@@ -35,6 +35,7 @@ var fakeSubjects = []runner.Subject{
 	{Name: "no-files", Format: "json", Ops: []string{"encode", "decode"}},
 	{Name: "liar-msgpack", Format: "msgpack", Ops: []string{"encode", "decode", runner.OpExport, runner.OpImport}},
 	{Name: "go-avro", Format: "avro", Ops: []string{"encode", "decode", runner.OpExport, runner.OpImport}},
+	{Name: "picky-avro", Format: "avro", Ops: []string{"encode", "decode", runner.OpExport, runner.OpImport}},
 }
 
 func fakeHello() runner.Hello {
@@ -63,6 +64,11 @@ func fakeRunner(args []string) int {
 			return 1
 		}
 		n++
+		if c.Subject == "picky-avro" {
+			failed++
+			_ = out.Encode(map[string]any{"type": "error", "case": c.ID, "phase": "setup", "cannot_hold": true, "message": "picky: column ts: a timestamp beyond this library"})
+			continue
+		}
 		verify, err := fakeCase(work, c)
 		if err != nil {
 			failed++
@@ -200,6 +206,9 @@ func TestFakeRunner(t *testing.T) {
 		{"msgpack", "go:msgpack", "fake:liar-msgpack"}:    "invalid argument (setup)",
 		{"avro-ocf", "go:avro-ocf", "fake:go-avro"}:       "",
 		{"avro-ocf", "fake:go-avro", "go:avro-ocf"}:       "",
+		// A writer or reader that cannot hold the data: –, not ✗.
+		{"avro-ocf", "fake:picky-avro", "go:avro-ocf"}: "cannot hold: writer fake:picky-avro: export failed: picky: column ts",
+		{"avro-ocf", "go:avro-ocf", "fake:picky-avro"}: "cannot hold: picky: column ts",
 	}
 	for k, reason := range want {
 		c := m.Cell(k[0], k[1], k[2])
@@ -208,19 +217,23 @@ func TestFakeRunner(t *testing.T) {
 			t.Errorf("%v: no cell", k)
 		case reason == "" && c.Status != OK:
 			t.Errorf("%v: %s, want ok", k, c.Reason)
+		case strings.HasPrefix(reason, "cannot hold: "):
+			if r := strings.TrimPrefix(reason, "cannot hold: "); c.Status != CannotHold || !strings.Contains(c.Reason, r) {
+				t.Errorf("%v: %s %q, want – with %q", k, c.Status, c.Reason, r)
+			}
 		case reason != "" && (c.Status != Failed || !strings.Contains(c.Reason, reason)):
 			t.Errorf("%v: %s %q, want ✗ with %q", k, c.Status, c.Reason, reason)
 		}
 	}
-	// 3 json parties (go + 2 fake; no-files has no file ops), 2 msgpack, 2 avro: 9 + 4 + 4 cells
-	if len(m.Cells) != 17 {
-		t.Errorf("%d cells, want 17", len(m.Cells))
+	// 3 json parties (go + 2 fake; no-files has no file ops), 2 msgpack, 3 avro: 9 + 4 + 9 cells
+	if len(m.Cells) != 22 {
+		t.Errorf("%d cells, want 22", len(m.Cells))
 	}
 	if m.Cell("jsonl", "fake:no-files", "go:jsonl") != nil {
 		t.Error("a subject without export and import is a party")
 	}
 	for _, c := range m.Cells {
-		if c.Status != OK && (c.Status != Failed || c.Reason == "" || strings.Contains(c.Reason, "\n")) {
+		if c.Status != OK && (c.Status != Failed && c.Status != CannotHold || c.Reason == "" || strings.Contains(c.Reason, "\n")) {
 			t.Errorf("undecided cell %+v", c)
 		}
 	}
@@ -241,6 +254,12 @@ func TestFakeRunner(t *testing.T) {
 	for i, c := range cases {
 		ok := m.Cells[i].Status == OK && m.Cells[i].ReadNs > 0 // an ok read must say how long it took
 		want := map[bool]string{true: ReadsYes, false: ReadsNo}[ok]
+		if m.Cells[i].Status == CannotHold {
+			want = ReadsCannotHold
+			if c.Status != results.StatusCannotHold {
+				t.Errorf("case %s: status %s for a – cell", c.FullName(), c.Status)
+			}
+		}
 		if c.OK() != ok || c.Labels.Get(LabelReads) != want || ok != (len(c.Samples) == 1) || (!ok && c.Error == "") {
 			t.Errorf("case %s: status %s, reads %q (want %q), %d samples, error %q", c.FullName(), c.Status, c.Labels.Get(LabelReads), want, len(c.Samples), c.Error)
 		}

@@ -19,13 +19,15 @@ const MetricFileBytes = "file-B"
 const OpInterop = results.OpInterop
 
 // LabelReads is the label saying whether the reader read the writer's file
-// to the dataset's digest: ReadsYes or ReadsNo.
+// to the dataset's digest: ReadsYes, ReadsNo, or ReadsCannotHold when the
+// writer or the reader cannot hold the data in the format.
 const LabelReads = "reads"
 
 // Values of LabelReads.
 const (
-	ReadsYes = "yes"
-	ReadsNo  = "no"
+	ReadsYes        = "yes"
+	ReadsNo         = "no"
+	ReadsCannotHold = "cannot-hold"
 )
 
 // Subject is the subject of every case of the matrix: the check itself
@@ -65,8 +67,11 @@ func (m *Matrix) Cases(workload string) []results.Case {
 	now := time.Now().UTC()
 	for _, c := range m.Cells {
 		reads := ReadsNo
-		if c.Status == OK && c.ReadNs > 0 {
+		switch {
+		case c.Status == OK && c.ReadNs > 0:
 			reads = ReadsYes
+		case c.Status == CannotHold:
+			reads = ReadsCannotHold
 		}
 		rc := results.Case{
 			Kind: results.KindCase, Workload: workload, Name: CaseName,
@@ -79,6 +84,8 @@ func (m *Matrix) Cases(workload string) []results.Case {
 			rc.BytesPerOp = c.Bytes
 		}
 		switch {
+		case c.Status == CannotHold:
+			rc.Status, rc.Error = results.StatusCannotHold, c.Reason
 		case c.Status != OK:
 			rc.Status, rc.Error = results.StatusFailed, c.Reason
 		case c.ReadNs <= 0:
@@ -107,8 +114,8 @@ func label(s string) string {
 // across, ok or ✗ with a number into the list of reasons below it.
 func (m *Matrix) Table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "interop matrix of %s (%d rows): %d cells, %d ok, %d runner invocations, %s\n",
-		m.Dataset, m.Rows, len(m.Cells), m.count(OK), m.Invocations, m.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(&b, "interop matrix of %s (%d rows): %d cells, %d ok, %d cannot hold, %d runner invocations, %s\n",
+		m.Dataset, m.Rows, len(m.Cells), m.count(OK), m.count(CannotHold), m.Invocations, m.Elapsed.Round(time.Millisecond))
 	var formats []string
 	for _, c := range m.Cells {
 		if !slices.Contains(formats, c.Format) {
@@ -149,7 +156,7 @@ func (m *Matrix) Table() string {
 					}
 					if c.Status != OK {
 						reasons = append(reasons, fmt.Sprintf("%s → %s: %s", wp, rp, c.Reason))
-						s = fmt.Sprintf("✗%d", len(reasons))
+						s = fmt.Sprintf("%s%d", c.Status, len(reasons))
 					}
 				}
 				fmt.Fprintf(&b, " %-5s", s)
