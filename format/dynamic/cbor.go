@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -348,8 +349,64 @@ func (s *cborSource) date() (int32, error) {
 	}
 	return int32(v), err
 }
-func (s *cborSource) timestamp(arrow.TimeUnit) (int64, error) { return s.i64() }
-func (s *cborSource) fixed(int) ([]byte, error)               { return s.bin() }
+func (s *cborSource) timestamp(unit arrow.TimeUnit) (int64, error) {
+	b, err := s.r.Peek(1)
+	if err != nil {
+		return 0, err
+	}
+	switch b[0] {
+	case 0xc0, 0xc1:
+		return s.taggedTime(unit)
+	}
+	return s.i64()
+}
+
+// taggedTime reads a timestamp written as RFC 8949's tag 0 (RFC 3339 text)
+// or tag 1 (seconds since the epoch, an integer or a float), as other
+// languages' CBOR libraries write a datetime (cbor2, Jackson), in unit;
+// one that does not fit unit exactly is an error. serbench's own writer
+// writes timestamps as integers in their unit.
+func (s *cborSource) taggedTime(unit arrow.TimeUnit) (int64, error) {
+	tag, err := s.want(6)
+	if err != nil {
+		return 0, err
+	}
+	var t time.Time
+	if tag == 0 {
+		text, err := s.str()
+		if err != nil {
+			return 0, err
+		}
+		if t, err = time.Parse(time.RFC3339Nano, string(text)); err != nil {
+			return 0, fmt.Errorf("CBOR tag 0: %w", err)
+		}
+	} else {
+		b, err := s.r.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		switch b[0] {
+		case 0xf9, 0xfa, 0xfb:
+			f, err := s.f64()
+			if err != nil {
+				return 0, err
+			}
+			if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<62/1e9 {
+				return 0, fmt.Errorf("CBOR tag 1: %v seconds is no timestamp", f)
+			}
+			sec := math.Floor(f)
+			t = time.Unix(int64(sec), int64(math.Round((f-sec)*1e9)))
+		default:
+			sec, err := s.i64()
+			if err != nil {
+				return 0, err
+			}
+			t = time.Unix(sec, 0)
+		}
+	}
+	return jsonv.TimeToUnit(t.UTC(), unit)
+}
+func (s *cborSource) fixed(int) ([]byte, error) { return s.bin() }
 func (s *cborSource) dec(prec, scale int32) (decimal128.Num, error) {
 	b, err := s.r.Peek(1)
 	if err != nil {

@@ -258,7 +258,15 @@ func (s *mpSource) dec(prec, scale int32) (decimal128.Num, error) {
 	}
 	return jsonv.ParseDecimal128(string(v), prec, scale)
 }
-func (s *mpSource) timestamp(arrow.TimeUnit) (int64, error) {
+func (s *mpSource) timestamp(unit arrow.TimeUnit) (int64, error) {
+	// The timestamp extension (-1) takes at most 15 bytes.
+	b, _ := s.r.R.Peek(15)
+	if v, q, ok, err := mpExtTime(b, 0, unit); ok {
+		if err == nil {
+			_, err = s.r.R.Skip(q)
+		}
+		return v, err
+	}
 	return s.r.ReadInt64()
 }
 func (s *mpSource) beginRecord(int) error {

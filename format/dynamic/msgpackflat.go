@@ -312,6 +312,15 @@ func (c *flatCol) mpValue(b []byte, p int, r int) (int, error) {
 		}
 		return p + 1, nil
 	}
+	if ts, ok := c.dt.(*arrow.TimestampType); ok {
+		if v, q, ok, err := mpExtTime(b, p, ts.Unit); ok {
+			if err != nil {
+				return 0, err
+			}
+			c.vals = binary.LittleEndian.AppendUint64(c.vals, uint64(v))
+			return q, nil
+		}
+	}
 	v, neg, p, err := mpInt(b, p)
 	if err != nil {
 		return 0, err
