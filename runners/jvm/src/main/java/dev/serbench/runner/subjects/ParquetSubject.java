@@ -225,7 +225,6 @@ public final class ParquetSubject implements Subject {
     };
   }
 
-  /** An in-memory Parquet output file. */
   /** The path of the first null-typed field at or under f, or null. */
   static String nullTyped(Field f, String path) {
     if (f.getType().getTypeID() == org.apache.arrow.vector.types.pojo.ArrowType.ArrowTypeID.Null) {
@@ -240,6 +239,7 @@ public final class ParquetSubject implements Subject {
     return null;
   }
 
+  /** An in-memory Parquet output file. */
   static final class MemOut implements OutputFile {
     final Buf buf = new Buf();
 
