@@ -26,6 +26,8 @@ def fatal(e: BaseException) -> bool:
 
 
 def one_line(e: BaseException) -> str:
-    s = f"{type(e).__name__}: {e}"
+    # A kit.CannotHold says what the format cannot hold; its class name
+    # adds nothing to that.
+    s = str(e) if type(e).__name__ == "CannotHold" else f"{type(e).__name__}: {e}"
     s = " ".join(s.split())
     return s[:2000]

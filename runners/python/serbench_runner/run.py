@@ -292,7 +292,7 @@ class Runner:
         except BaseException as e:  # noqa: BLE001
             if fatal(e):
                 raise
-            self.error(c, "setup", one_line(e))
+            self.error(c, "setup", one_line(e), _cannot_hold(e))
             self.failed += 1
             self.finished += 1
             return
@@ -316,6 +316,13 @@ class Runner:
         except BaseException as e:  # noqa: BLE001
             if fatal(e):
                 raise
+            if _cannot_hold(e):
+                # the format cannot hold a value of the data (§4.1): said as
+                # such, not as a failed read
+                self.error(c, "verify", f"{c.op} ({what}): {one_line(e)}", True)
+                self.failed += 1
+                self.finished += 1
+                return
             self.out.line({"type": "verify", "case": c.id, "ok": False, "reason": f"{c.op} ({what}) failed: {one_line(e)}"})
             self.failed += 1
             self.finished += 1

@@ -235,7 +235,7 @@ def test_run_text_subjects(tmp_path, subject):
     errors = [x for x in lines if x["type"] == "error"]
     first = "tags" if flat else "blob"
     assert [(e["case"], e["phase"]) for e in errors] == [(f"s/{subject}/sample", "setup")]
-    assert errors[0]["message"].startswith(f"CannotHold: {subject}: column '{first}' has type "), errors[0]["message"]
+    assert errors[0]["message"].startswith(f"{subject}: column '{first}' has type "), errors[0]["message"]
     assert errors[0].get("cannot_hold") is True, errors[0]
     assert lines[-1] == {"type": "end", "cases": 3, "failed": 1}
 

@@ -176,3 +176,31 @@ def test_file_leaf_units(tmp_path):
         got = b.rows(b.read_file(str(p)))
         assert got[0]["day"] == dt.date(2022, 1, 8)
         assert digest.digest_rows(ds.schema, got) == want, name
+
+
+def test_file_op_cannot_hold(tmp_path):
+    """An export or import of data the subject cannot hold (a timestamp
+    beyond datetime's years) is an error line saying cannot_hold, with the
+    column and row, not a failed read."""
+    import pyarrow as pa
+
+    work = tmp_path / "work"
+    (work / "tmp").mkdir(parents=True)
+    d = work / "datasets" / "ts-2"
+    d.mkdir(parents=True)
+    t = pa.table({"at": pa.array([0, 1608822900000000000], pa.timestamp("us"))})
+    sample_data.arrow_stream(t, str(d / "data.arrows"), batch=2)
+    (work / "run.json").write_text(json.dumps({"protocol": 1, "run_id": "t", "benchtime_ns": 1, "max_iters": 1, "count": 1, "seed": 1}))
+    cs = [
+        case("x/json", "json", "export", path="tmp/x.jsonl", dataset="ts-2", size=2),
+        case("x/ipc", "pyarrow-ipc", "export", path="tmp/x.arrow", dataset="ts-2", size=2),
+    ]
+    (work / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cs))
+    code, lines, err = run(["run", "--protocol", "1", "--work", str(work)], work=work)
+    assert code == 0, err
+    by = {x["case"]: x for x in lines if "case" in x}
+    for cid in ("x/json", "x/ipc"):
+        e = by[cid]
+        assert e["type"] == "error" and e.get("cannot_hold") is True, e
+        assert "column 'at': row 1 holds a timestamp beyond years 1-9999" in e["message"], e
+        assert not e["message"].startswith("CannotHold:"), e
