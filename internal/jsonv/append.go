@@ -39,10 +39,10 @@ type node struct {
 	// name is the field's member name, alias its other one ("": none).
 	name, alias string
 	// def is the value an absent or null member stands for (nil: none).
-	def *Value
-	fields      []*node
-	names       map[string]int
-	elem        *node
+	def    *Value
+	fields []*node
+	names  map[string]int
+	elem   *node
 }
 
 // Options change how a RowAppender reads values. The zero value reads

@@ -76,7 +76,8 @@ func randomValue(rng *rand.Rand, fd protoreflect.FieldDescriptor, parent protore
 		if rng.IntN(3) == 0 {
 			return xs[rng.IntN(len(xs))]
 		}
-		return rng.Int64()>>rng.IntN(63) - rng.Int64()>>rng.IntN(63)
+		a, b := rng.Int64()>>rng.IntN(63), rng.Int64()>>rng.IntN(63) // two draws: any magnitude, either sign
+		return a - b
 	}
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
