@@ -123,6 +123,9 @@ func Entries() []Entry {
 		pq("null-list", "null_list.parquet", NestedLists, EmptyValues),
 		pq("single-nan", "single_nan.parquet", NaN),
 		pq("binary", "binary.parquet", Binary),
+		// Tempo's OpenTelemetry spans: uint64 nanosecond times beyond 2^53 beside nested resources.
+		pq("traces", "issue229.parquet", BigInts, Unsigned, NestedStructs),
+		pq("int64-extremes", "delta_binary_packed.parquet", BigInts),
 		{Name: "twitter", Source: sonic, Path: "testdata/twitter.json", Records: "statuses", Covers: []string{OneObject, BigInts, NestedStructs, NestedLists, Nulls, EmptyValues}},
 		{Name: "citm", Source: sonic, Path: "testdata/citm_catalog.json.gz", Records: "performances", Covers: []string{OneObject, NestedStructs, NestedLists, Nulls, EmptyValues}},
 	}
