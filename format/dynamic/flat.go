@@ -39,7 +39,11 @@ type flatCol struct {
 	nullable bool
 	kind     flatKind
 	width    int // bytes per value (fixed-width kinds; 1 for bool)
-	bits     int // value range in bits for narrow integers (0: no check)
+	// ts is set for a timestamp column, whose values may also come as
+	// MessagePack's timestamp extension (in unit).
+	ts   bool
+	unit arrow.TimeUnit
+	bits int // value range in bits for narrow integers (0: no check)
 	// vals holds fixed-width values little endian (bools one byte each);
 	// offs and data hold strings and binaries (offs starts with 0).
 	vals  []byte
@@ -59,8 +63,11 @@ func flatColumn(f arrow.Field) (flatCol, bool) {
 		c.kind, c.width, c.bits = fkInt, 2, 16
 	case *arrow.Int32Type, *arrow.Date32Type, *arrow.Time32Type:
 		c.kind, c.width, c.bits = fkInt, 4, 32
-	case *arrow.Int64Type, *arrow.Time64Type, *arrow.TimestampType:
+	case *arrow.Int64Type, *arrow.Time64Type:
 		c.kind, c.width = fkInt, 8
+	case *arrow.TimestampType:
+		c.kind, c.width = fkInt, 8
+		c.ts, c.unit = true, f.Type.(*arrow.TimestampType).Unit
 	case *arrow.Uint8Type:
 		c.kind, c.width, c.bits = fkUint, 1, 8
 	case *arrow.Uint16Type:

@@ -259,7 +259,12 @@ func (s *mpSource) dec(prec, scale int32) (decimal128.Num, error) {
 	return jsonv.ParseDecimal128(string(v), prec, scale)
 }
 func (s *mpSource) timestamp(unit arrow.TimeUnit) (int64, error) {
-	// The timestamp extension (-1) takes at most 15 bytes.
+	// An integer is the common case (serbench's own files); only the heads
+	// of the timestamp extension (fixext 4, fixext 8, ext 8) are looked at
+	// further. It takes at most 15 bytes.
+	if h, err := s.r.R.Peek(1); err != nil || h[0] != 0xd6 && h[0] != 0xd7 && h[0] != 0xc7 {
+		return s.r.ReadInt64()
+	}
 	b, _ := s.r.R.Peek(15)
 	if v, q, ok, err := mpExtTime(b, 0, unit); ok {
 		if err == nil {

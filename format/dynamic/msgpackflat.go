@@ -312,8 +312,8 @@ func (c *flatCol) mpValue(b []byte, p int, r int) (int, error) {
 		}
 		return p + 1, nil
 	}
-	if ts, ok := c.dt.(*arrow.TimestampType); ok {
-		if v, q, ok, err := mpExtTime(b, p, ts.Unit); ok {
+	if c.ts && (b[p] == 0xd6 || b[p] == 0xd7 || b[p] == 0xc7) { // fixext 4, fixext 8, ext 8: never an integer
+		if v, q, ok, err := mpExtTime(b, p, c.unit); ok {
 			if err != nil {
 				return 0, err
 			}
