@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,7 +40,9 @@ type node struct {
 	// name is the field's member name, alias its other one ("": none).
 	name, alias string
 	// def is the value an absent or null member stands for (nil: none).
-	def    *Value
+	def *Value
+	// enum is the names a string value must be one of (nil: any).
+	enum   []string
 	fields []*node
 	names  map[string]int
 	elem   *node
@@ -69,6 +72,9 @@ type Options struct {
 	// when its member is absent or null, or nil for none: a proto3 field
 	// without presence, which protojson omits at its default value.
 	Default func(path string) *Value
+	// Enum, if not nil, gives the names a string field's dotted path is
+	// limited to (a protobuf enum's value names), or nil for any string.
+	Enum func(path string) []string
 }
 
 // NewRowAppender compiles schema. lenient, if not nil, is asked for every
@@ -130,6 +136,9 @@ func compile(dt arrow.DataType, path string, nullable bool, o Options) (*node, e
 		*arrow.FixedSizeBinaryType, *arrow.Decimal128Type:
 	case *arrow.StringType, *arrow.LargeStringType:
 		n.lenient = lenient != nil && lenient(path)
+		if o.Enum != nil {
+			n.enum = o.Enum(path)
+		}
 	case *arrow.StructType:
 		n.names = make(map[string]int, t.NumFields())
 		for i, f := range t.Fields() {
@@ -297,6 +306,13 @@ func (n *node) check(v *Value) error {
 			if _, err := AppendText(nil, v); err != nil {
 				return n.errf("%v", err)
 			}
+		}
+		if n.enum != nil && !slices.Contains(n.enum, v.Text) {
+			shown := n.enum
+			if len(shown) > 8 {
+				shown = append(slices.Clone(shown[:8]), "…")
+			}
+			return n.errf("%q is no value of its enum (valid: %s)", v.Text, strings.Join(shown, ", "))
 		}
 	case *arrow.BinaryType, *arrow.LargeBinaryType:
 		if v.Kind != String {

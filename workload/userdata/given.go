@@ -43,6 +43,8 @@ type Schema struct {
 	// enums, repeated fields and maps), by path: an absent or null member
 	// is the field's default, as protojson reads it.
 	defaults map[string]*jsonv.Value
+	// enums are the value names of the enum fields, by path.
+	enums map[string][]string
 	// sortedMaps: map entries are sorted by key (a protobuf map has no
 	// order; its wire order is the encoder's).
 	sortedMaps bool
@@ -50,6 +52,9 @@ type Schema struct {
 	// (ProtoSchema), nil for an Avro schema.
 	Message protoreflect.MessageDescriptor
 }
+
+// enumOf is the names an enum field at path may hold, or nil.
+func (g *Schema) enumOf(path string) []string { return g.enums[path] }
 
 // defaultOf is the value an absent member at path stands for, or nil.
 func (g *Schema) defaultOf(path string) *jsonv.Value { return g.defaults[path] }
@@ -122,7 +127,7 @@ var errGivenBinary = errors.New("carries its own schema; a given schema (--avsc,
 // given schema g: one pass, nothing inferred.
 func newGivenObjectSource(r *Reader, open func(*Reader, io.Reader) (valueReader, error), g *Schema) (*jsonSource, error) {
 	app, err := jsonv.NewRowAppenderWith(g.Arrow, jsonv.Options{
-		Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: g.quoted, Alias: g.aliasOf, Default: g.defaultOf})
+		Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: g.quoted, Alias: g.aliasOf, Default: g.defaultOf, Enum: g.enumOf})
 	if err != nil {
 		return nil, fmt.Errorf("userdata: %s: schema %s: %w", r.path, g.Source, err)
 	}
@@ -161,7 +166,7 @@ type givenCSVSource struct {
 }
 
 func newGivenCSVSource(r *Reader, g *Schema) (*givenCSVSource, error) {
-	app, err := jsonv.NewRowAppenderWith(g.Arrow, jsonv.Options{Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: true, Default: g.defaultOf})
+	app, err := jsonv.NewRowAppenderWith(g.Arrow, jsonv.Options{Lenient: func(p string) bool { return g.lenient[p] }, Strict: true, QuotedNumbers: true, Default: g.defaultOf, Enum: g.enumOf})
 	if err != nil {
 		return nil, fmt.Errorf("userdata: %s: schema %s: %w", r.path, g.Source, err)
 	}

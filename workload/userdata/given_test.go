@@ -158,6 +158,11 @@ func TestProtoSchema(t *testing.T) {
 			t.Errorf("message %q: error %v, want %q", tt.message, err, tt.want)
 		}
 	}
+	// An enum name the .proto does not have is the row's error, naming the field.
+	if _, err := ReadAll(writeTemp(t, "bad.jsonl", `{"order_id": 1, "status": "BOGUS"}`+"\n"), Options{Schema: g}); err == nil ||
+		!strings.Contains(err.Error(), `field status: "BOGUS" is no value of its enum (valid: STATUS_UNKNOWN, STATUS_PAID)`) {
+		t.Errorf("an unknown enum name: %v", err)
+	}
 	csv := readAll(t, writeTemp(t, "o.csv", "orderId,status,ratio\n\"7\",STATUS_PAID,0.5\n"), Options{Schema: g})
 	if got := rowsJSON(t, csv); !strings.Contains(got, `"order_id":7`) || !strings.Contains(got, `"ratio":0.5`) {
 		t.Errorf("a CSV under JSON names: %s", got)

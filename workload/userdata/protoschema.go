@@ -72,7 +72,7 @@ func ProtoSchema(path, message string) (*Schema, error) {
 		return nil, fmt.Errorf("userdata: --proto %s: %s has no fields", path, md.FullName())
 	}
 	pm := &protoMapper{g: &Schema{entries: map[string]bool{}, lenient: map[string]bool{}, aliases: map[string]string{},
-		defaults: map[string]*jsonv.Value{}, quoted: true, sortedMaps: true, Message: md}}
+		defaults: map[string]*jsonv.Value{}, enums: map[string][]string{}, quoted: true, sortedMaps: true, Message: md}}
 	fields, err := pm.fields(md, "", 0, nil)
 	if err != nil {
 		return nil, fmt.Errorf("userdata: --proto %s: %s: %w", path, md.FullName(), err)
@@ -178,7 +178,13 @@ func (p *protoMapper) kind(fd protoreflect.FieldDescriptor, path string, depth i
 	case protoreflect.BytesKind:
 		return arrow.BinaryTypes.Binary, nil
 	case protoreflect.EnumKind:
-		p.note("enums stored as their value names (strings)")
+		p.note("enums stored as their value names (strings); another name is an error")
+		vs := fd.Enum().Values()
+		names := make([]string, vs.Len())
+		for i := range names {
+			names[i] = string(vs.Get(i).Name())
+		}
+		p.g.enums[path] = names
 		return arrow.BinaryTypes.String, nil
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		md := fd.Message()
