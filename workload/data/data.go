@@ -253,13 +253,16 @@ func (*Workload) Description() string {
 	return "your own file (--input FILE: JSON Lines, CSV, Parquet, Arrow, Avro, compressed or not): every schema-driven format × codec written and read back verified, with the records report and recommendations for this data"
 }
 
-// Subjects implements workload.Workload: the schema-driven formats, and
-// protobuf-message with --proto.
+// Subjects implements workload.Workload: the schema-driven formats,
+// protobuf-message with --proto and avro-avsc with --avsc.
 func (w *Workload) Subjects() []string {
 	ss, _ := w.subjects()
 	names := subject.Names(ss)
 	if w.s.Proto != "" && !slices.Contains(names, SubjectProtobufMessage) {
 		names = append(names, SubjectProtobufMessage)
+	}
+	if w.s.Avsc != "" && !slices.Contains(names, SubjectAvroAvsc) {
+		names = append(names, SubjectAvroAvsc)
 	}
 	return names
 }
@@ -274,6 +277,20 @@ func messageSubject(md protoreflect.MessageDescriptor) Subject {
 		Desc: results.Descriptor{Key: filecase.LabelFormat, Name: SubjectProtobufMessage, Role: results.RoleSubject, Tags: []string{dynamic.LabelSchemaDriven}},
 		Bind: func(schema *arrow.Schema) (dynamic.Format, error) {
 			return dynamic.NewProtobufMessage(schema, md, dynamic.Options{})
+		},
+	}
+}
+
+// SubjectAvroAvsc is the subject --avsc adds: the rows as datums of the
+// user's own record schema (dynamic.AvroGiven).
+const SubjectAvroAvsc = dynamic.SubjectAvroGiven
+
+// avscSubject is the subject writing rows in the record schema avsc.
+func avscSubject(avsc []byte) Subject {
+	return Subject{
+		Desc: results.Descriptor{Key: filecase.LabelFormat, Name: SubjectAvroAvsc, Role: results.RoleSubject, Tags: []string{dynamic.LabelSchemaDriven}},
+		Bind: func(schema *arrow.Schema) (dynamic.Format, error) {
+			return dynamic.NewAvroGiven(schema, avsc, dynamic.Options{})
 		},
 	}
 }
@@ -457,6 +474,9 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 	}
 	if g := opts.Schema; g != nil && g.Message != nil && !slices.Contains(subject.Names(ss), SubjectProtobufMessage) {
 		ss = append(ss, messageSubject(g.Message))
+	}
+	if g := opts.Schema; g != nil && g.Avsc != nil && !slices.Contains(subject.Names(ss), SubjectAvroAvsc) {
+		ss = append(ss, avscSubject(g.Avsc))
 	}
 	in, err := readInput(ctx, s.Input, opts)
 	if err != nil {

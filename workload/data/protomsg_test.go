@@ -137,32 +137,12 @@ func TestProtobufMessageRoundTrip(t *testing.T) {
 		lines.WriteByte('\n')
 		want = append(want, m)
 	}
-	path := filepath.Join(t.TempDir(), "all.jsonl")
-	if err := os.WriteFile(path, lines.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := userdata.ReadAll(path, userdata.Options{Schema: g})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Release()
+	d := readGiven(t, g, lines.Bytes())
 	f, err := dynamic.NewProtobufMessage(d.Schema, md, dynamic.Options{BatchRows: 64})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wire bytes.Buffer
-	enc, err := f.NewEncoder(&wire)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range d.Batches {
-		if err := enc.Encode(&d.Batches[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
+	wire := bytes.NewBuffer(encodeAll(t, f, d))
 	// Each frame is the message itself, read with the user's descriptor.
 	rest := wire.Bytes()
 	for i, w := range want {
@@ -183,7 +163,47 @@ func TestProtobufMessageRoundTrip(t *testing.T) {
 		t.Fatalf("%d bytes after the last frame", len(rest))
 	}
 	// And the decoder gives the reader's rows back.
-	dec, err := f.NewDecoder(bytes.NewReader(wire.Bytes()))
+	sameRowsBack(t, f, wire.Bytes(), d)
+}
+
+// readGiven reads JSON Lines with the --avsc or --proto reader of g.
+func readGiven(tb testing.TB, g *userdata.Schema, lines []byte) *userdata.Data {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "all.jsonl")
+	if err := os.WriteFile(path, lines, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	d, err := userdata.ReadAll(path, userdata.Options{Schema: g})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(d.Release)
+	return d
+}
+
+// encodeAll writes every batch of d with f.
+func encodeAll(tb testing.TB, f dynamic.Format, d *userdata.Data) []byte {
+	tb.Helper()
+	var out bytes.Buffer
+	enc, err := f.NewEncoder(&out)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := range d.Batches {
+		if err := enc.Encode(&d.Batches[i]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// sameRowsBack checks that f decodes file to the rows d holds (digest).
+func sameRowsBack(t *testing.T, f dynamic.Format, file []byte, d *userdata.Data) {
+	t.Helper()
+	dec, err := f.NewDecoder(bytes.NewReader(file))
 	if err != nil {
 		t.Fatal(err)
 	}

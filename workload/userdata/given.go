@@ -51,6 +51,9 @@ type Schema struct {
 	// Message is the protobuf message the schema was mapped from
 	// (ProtoSchema), nil for an Avro schema.
 	Message protoreflect.MessageDescriptor
+	// Avsc is the Avro record schema's JSON text (AvroSchema), nil for a
+	// protobuf message.
+	Avsc []byte
 }
 
 // enumOf is the names an enum field at path may hold, or nil.
@@ -117,7 +120,7 @@ func AvroSchema(path string) (*Schema, error) {
 		fields = append(fields, arrow.Field{Name: f.Name(), Type: n.dt, Nullable: n.nullable})
 	}
 	return &Schema{Arrow: arrow.NewSchema(fields, nil), Source: filepath.Base(path) + " (record " + rs.FullName() + ")",
-		Notes: inf.notes, entries: inf.entries, lenient: inf.lenient}, nil
+		Notes: inf.notes, entries: inf.entries, lenient: inf.lenient, Avsc: b}, nil
 }
 
 // errGivenBinary refuses a given schema for an input that carries its own.
