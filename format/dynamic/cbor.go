@@ -343,6 +343,9 @@ func (s *cborSource) chunk(n uint64) ([]byte, error) {
 func (s *cborSource) str() ([]byte, error) { return s.bytes(3) }
 func (s *cborSource) bin() ([]byte, error) { return s.bytes(2) }
 func (s *cborSource) date() (int32, error) {
+	if b, err := s.r.Peek(1); err == nil && b[0]>>5 == 6 {
+		return s.taggedDate()
+	}
 	v, err := s.i64()
 	if err == nil {
 		err = intRange(v, 32)
@@ -359,6 +362,30 @@ func (s *cborSource) timestamp(unit arrow.TimeUnit) (int64, error) {
 		return s.taggedTime(unit)
 	}
 	return s.i64()
+}
+
+// taggedDate reads a date written as RFC 8943's tag 100 (days since the
+// epoch) or tag 1004 (2006-01-02 text), as cbor2 writes a datetime.date.
+func (s *cborSource) taggedDate() (int32, error) {
+	tag, err := s.want(6)
+	if err != nil {
+		return 0, err
+	}
+	switch tag {
+	case 100:
+		v, err := s.i64()
+		if err == nil {
+			err = intRange(v, 32)
+		}
+		return int32(v), err
+	case 1004:
+		text, err := s.str()
+		if err != nil {
+			return 0, err
+		}
+		return parseDate(text)
+	}
+	return 0, fmt.Errorf("CBOR tag %d where a date was expected (days, tag 100 or 1004)", tag)
 }
 
 // taggedTime reads a timestamp written as RFC 8949's tag 0 (RFC 3339 text)

@@ -119,3 +119,68 @@ func TestCBORTaggedTime(t *testing.T) {
 		}
 	}
 }
+
+// TestDatesAsOthersWriteThem: a date column reads a MessagePack string
+// 2006-01-02 (Python's msgpack), in the flat and the general reader, and
+// CBOR tags 100 (days) and 1004 (text) of RFC 8943 (cbor2), beside the
+// integer days serbench writes; a string that is no date is an error.
+func TestDatesAsOthersWriteThem(t *testing.T) {
+	day := time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)
+	days := int64(arrow.Date32FromTime(day))
+	want := []arrow.Date32{arrow.Date32(days), arrow.Date32(days), arrow.Date32(-1)}
+	check := func(t *testing.T, f Format, in []byte) {
+		t.Helper()
+		dec, err := f.NewDecoder(bytes.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeAll(dec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release(got)
+		col := got[0].Column(0).(*array.Date32)
+		for i, w := range want {
+			if col.Value(i) != w {
+				t.Errorf("row %d: %v, want %v", i, col.Value(i), w)
+			}
+		}
+	}
+	for _, nested := range []bool{false, true} {
+		n := arrow.Field{Name: "n", Type: arrow.PrimitiveTypes.Int64}
+		if nested {
+			n.Type = arrow.ListOf(arrow.PrimitiveTypes.Int64)
+		}
+		schema := arrow.NewSchema([]arrow.Field{{Name: "ts", Type: arrow.FixedWidthTypes.Date32}, n}, nil)
+		f, err := NewMsgpack(schema, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []byte
+		for _, d := range [][]byte{msgp.AppendString(nil, "2024-02-29"), msgp.AppendInt64(nil, days), msgp.AppendString(nil, "1969-12-31")} {
+			in = append(in, mpRow(d, nested)...)
+		}
+		t.Run(map[bool]string{false: "msgpack flat", true: "msgpack general"}[nested], func(t *testing.T) { check(t, f, in) })
+		dec, _ := f.NewDecoder(bytes.NewReader(mpRow(msgp.AppendString(nil, "2024-13-01"), nested)))
+		if bs, err := decodeAll(dec); err == nil || !strings.Contains(err.Error(), "is no date") {
+			release(bs)
+			t.Errorf("nested=%v: a string that is no date: %v", nested, err)
+		}
+	}
+	t.Run("cbor", func(t *testing.T) {
+		schema := arrow.NewSchema([]arrow.Field{{Name: "ts", Type: arrow.FixedWidthTypes.Date32, Nullable: true}}, nil)
+		f, err := NewCBOR(schema, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []byte
+		for _, v := range []any{cbor.Tag{Number: 1004, Content: "2024-02-29"}, cbor.Tag{Number: 100, Content: days}, int64(-1)} {
+			b, err := cbor.Marshal(map[string]any{"ts": v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = append(in, b...)
+		}
+		check(t, f, in)
+	})
+}

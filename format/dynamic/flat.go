@@ -43,6 +43,9 @@ type flatCol struct {
 	// MessagePack's timestamp extension (in unit).
 	ts   bool
 	unit arrow.TimeUnit
+	// date is set for a date32 column, whose values may also come as a
+	// 2006-01-02 string (Python's msgpack writes a date so).
+	date bool
 	bits int // value range in bits for narrow integers (0: no check)
 	// vals holds fixed-width values little endian (bools one byte each);
 	// offs and data hold strings and binaries (offs starts with 0).
@@ -61,8 +64,10 @@ func flatColumn(f arrow.Field) (flatCol, bool) {
 		c.kind, c.width, c.bits = fkInt, 1, 8
 	case *arrow.Int16Type:
 		c.kind, c.width, c.bits = fkInt, 2, 16
-	case *arrow.Int32Type, *arrow.Date32Type, *arrow.Time32Type:
+	case *arrow.Int32Type, *arrow.Time32Type:
 		c.kind, c.width, c.bits = fkInt, 4, 32
+	case *arrow.Date32Type:
+		c.kind, c.width, c.bits, c.date = fkInt, 4, 32, true
 	case *arrow.Int64Type, *arrow.Time64Type:
 		c.kind, c.width = fkInt, 8
 	case *arrow.TimestampType:

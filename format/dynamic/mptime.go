@@ -46,3 +46,33 @@ func mpExtTime(b []byte, p int, unit arrow.TimeUnit) (v int64, q int, ok bool, e
 	v, err = jsonv.TimeToUnit(time.Unix(sec, nsec).UTC(), unit)
 	return v, q, true, err
 }
+
+// mpStrDate reads, at b[p:] (a fixstr or str 8), a date written as its
+// 2006-01-02 text, as Python's msgpack writes a datetime.date: the days
+// since the epoch. serbench's own writer writes dates as integer days; its
+// readers take both.
+func mpStrDate(b []byte, p int) (days int32, q int, err error) {
+	n, start := 0, p+1
+	if b[p] == 0xd9 {
+		if len(b)-p < 2 {
+			return 0, 0, errMpShort
+		}
+		n, start = int(b[p+1]), p+2
+	} else {
+		n = int(b[p] & 0x1f)
+	}
+	if len(b)-start < n {
+		return 0, 0, errMpShort
+	}
+	d, err := parseDate(b[start : start+n])
+	return d, start + n, err
+}
+
+// parseDate parses a date's 2006-01-02 text to days since the epoch.
+func parseDate(text []byte) (int32, error) {
+	t, err := time.Parse(jsonv.DateLayout, string(text))
+	if err != nil {
+		return 0, fmt.Errorf("%q is no date (want 2006-01-02)", elide(string(text), maxShown))
+	}
+	return int32(arrow.Date32FromTime(t)), nil
+}

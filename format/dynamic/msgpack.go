@@ -249,7 +249,16 @@ func (s *mpSource) bin() ([]byte, error) {
 	}
 	return s.readN(n)
 }
-func (s *mpSource) date() (int32, error)      { return s.r.ReadInt32() }
+func (s *mpSource) date() (int32, error) {
+	if t, err := s.r.NextType(); err == nil && t == msgp.StrType {
+		v, err := s.str()
+		if err != nil {
+			return 0, err
+		}
+		return parseDate(v)
+	}
+	return s.r.ReadInt32()
+}
 func (s *mpSource) fixed(int) ([]byte, error) { return s.bin() }
 func (s *mpSource) dec(prec, scale int32) (decimal128.Num, error) {
 	v, err := s.str()

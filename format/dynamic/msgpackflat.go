@@ -321,6 +321,14 @@ func (c *flatCol) mpValue(b []byte, p int, r int) (int, error) {
 			return q, nil
 		}
 	}
+	if c.date && (b[p]&0xe0 == 0xa0 || b[p] == 0xd9) { // fixstr, str 8: never an integer
+		d, q, err := mpStrDate(b, p)
+		if err != nil {
+			return 0, err
+		}
+		c.vals = binary.LittleEndian.AppendUint32(c.vals, uint32(d))
+		return q, nil
+	}
 	v, neg, p, err := mpInt(b, p)
 	if err != nil {
 		return 0, err

@@ -12,7 +12,8 @@ from typing import Optional
 
 import pyarrow as pa
 
-from ..kit import FILE_OPS, Bound, Subject, labels
+from ..dataset import EPOCH, timestamp_from_int
+from ..kit import FILE_OPS, Bound, CannotHold, Subject, labels
 
 
 def _attr(name: str, i: int) -> str:
@@ -22,8 +23,12 @@ def _attr(name: str, i: int) -> str:
 
 
 class _Types:
-    def __init__(self):
+    def __init__(self, lenient: bool = False):
         self.n = 0
+        # lenient: timestamps and dates may also come as integers (their
+        # unit, days), as serbench's other languages write them to
+        # MessagePack; _int_fix turns those into datetimes and dates.
+        self.lenient = lenient
 
     def of(self, t: pa.DataType, only: dict | None = None):
         """The Python type for Arrow type t; only: the pruned selection
@@ -44,9 +49,9 @@ class _Types:
         if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
             return bytes
         if pa.types.is_timestamp(t):
-            return _dt.datetime
+            return int | _dt.datetime if self.lenient else _dt.datetime
         if pa.types.is_date(t):
-            return _dt.date
+            return int | _dt.date if self.lenient else _dt.date
         if pa.types.is_decimal(t):
             return Decimal
         if pa.types.is_null(t):
@@ -77,6 +82,55 @@ class _Types:
         return msgspec.defstruct(f"Row{self.n}", defs, rename=rename)
 
 
+def _temporal(t: pa.DataType) -> bool:
+    if pa.types.is_timestamp(t) or pa.types.is_date(t):
+        return True
+    if pa.types.is_dictionary(t):
+        return _temporal(t.value_type)
+    if isinstance(t, pa.ExtensionType):
+        return _temporal(t.storage_type)
+    if pa.types.is_struct(t):
+        return any(_temporal(t.field(i).type) for i in range(t.num_fields))
+    if pa.types.is_map(t):
+        return _temporal(t.key_field.type) or _temporal(t.item_field.type)
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        return _temporal(t.value_type)
+    return False
+
+
+def _int_fix(t: pa.DataType):
+    """A function turning a builtin value of type t decoded by the lenient
+    types (an int where a timestamp or date is) into its native form."""
+    ident = lambda v: v  # noqa: E731
+    if pa.types.is_timestamp(t):
+        unit = t.unit
+        return lambda v: timestamp_from_int(v, unit) if isinstance(v, int) else v
+    if pa.types.is_date(t):
+        day0 = EPOCH.date()
+        return lambda v: day0 + _dt.timedelta(days=v) if isinstance(v, int) else v
+    if pa.types.is_dictionary(t):
+        return _int_fix(t.value_type)
+    if isinstance(t, pa.ExtensionType):
+        return _int_fix(t.storage_type)
+    if pa.types.is_struct(t):
+        fs = [(t.field(i).name, _int_fix(t.field(i).type)) for i in range(t.num_fields) if _temporal(t.field(i).type)]
+
+        def st(v):
+            if v is not None:
+                for n, f in fs:
+                    v[n] = f(v.get(n))
+            return v
+
+        return st
+    if pa.types.is_map(t):
+        kf, vf = _int_fix(t.key_field.type), _int_fix(t.item_field.type)
+        return lambda v: None if v is None else [(kf(k), vf(x)) for k, x in v]
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        ef = _int_fix(t.value_type)
+        return lambda v: None if v is None else [ef(e) for e in v]
+    return ident
+
+
 class _MsgspecBound(Bound):
     def __init__(self, schema: pa.Schema, proto: str):
         import msgspec
@@ -92,6 +146,9 @@ class _MsgspecBound(Bound):
         self._row_dec = mod.Decoder(self.row)
         self.schema = schema
         self._queries = {}
+        self._lenient = None
+        if proto != "json" and any(_temporal(f.type) for f in schema):
+            self._lenient = (mod.Decoder(_Types(lenient=True).struct(list(schema))), _int_fix(pa.struct(list(schema))))
 
     def prepare(self, ds):
         return self.msgspec.convert(ds.rows, list[self.row], strict=True)
@@ -123,6 +180,23 @@ class _MsgspecBound(Bound):
             data = f.read()
         if self.proto == "json":
             return self._row_dec.decode_lines(data)
+        try:
+            return self._read_rows(data, self._row_dec)
+        except self.msgspec.ValidationError:
+            if self._lenient is None:
+                raise
+        # Another language's file: timestamps and dates as integers (their
+        # unit, days) where msgspec writes and wants its datetime extension
+        # and date strings. Read them as ints and make them natives.
+        dec, fix = self._lenient
+        builtins = (_dt.datetime, _dt.date, Decimal, bytes, bytearray)
+        try:
+            rows = [fix(self.msgspec.to_builtins(r, builtin_types=builtins)) for r in self._read_rows(data, dec)]
+        except OverflowError:
+            raise CannotHold("a timestamp or date beyond years 1-9999, which Python's datetime cannot hold") from None
+        return self.msgspec.convert(rows, list[self.row], strict=False)
+
+    def _read_rows(self, data: bytes, dec) -> list:
         # msgspec decodes one MessagePack value per call: the msgpack
         # package finds where each row ends (skip), msgspec decodes it.
         import msgpack
@@ -133,7 +207,7 @@ class _MsgspecBound(Bound):
         while start < len(data):
             u.skip()
             end = u.tell()
-            out.append(self._row_dec.decode(data[start:end]))
+            out.append(dec.decode(data[start:end]))
             start = end
         return out
 
