@@ -33,6 +33,10 @@ type Dataset struct {
 	// Nested says the schema has list, struct or map columns: subjects
 	// labelled nesting=flat (LabelNesting) are not sent the dataset.
 	Nested bool
+	// Given is the schema the user gave for the rows (run data --avsc,
+	// --proto), written beside the dataset for the subjects labelled
+	// given=KIND (LabelGiven); nil when serbench inferred the schema.
+	Given *Given
 
 	// want is the Go side's digest of the rows, set when the dataset is
 	// written.
@@ -287,7 +291,13 @@ func (g *Group) dataset(name string) (string, error) {
 		if d.want, err = digest.Batches(schema, recs...); err != nil {
 			return err
 		}
-		return WriteDataset(dir, schema, recs, g.JSONL)
+		if err := WriteDataset(dir, schema, recs, g.JSONL); err != nil {
+			return err
+		}
+		if d.Given != nil {
+			return d.Given.write(dir)
+		}
+		return nil
 	}()
 	if err != nil {
 		err = fmt.Errorf("runner dataset %s: %w", name, err)

@@ -32,7 +32,7 @@ var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("protocol schema: %w", err)
 	}
 	out := map[string]*jsonschema.Schema{}
-	for _, def := range []string{"line", "run", "case", "hello", "verify", "sample", "error", "end"} {
+	for _, def := range []string{"line", "run", "case", "given", "hello", "verify", "sample", "error", "end"} {
 		s, err := c.Compile(url + "#/$defs/" + def)
 		if err != nil {
 			return nil, fmt.Errorf("protocol schema %s: %w", def, err)
@@ -43,8 +43,8 @@ var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 })
 
 // Validate checks one JSON value against the protocol schema's def: "line"
-// (a runner's output line), "run" (run.json) or "case" (a line of
-// cases.jsonl). The error says, in one line, where the value breaks it.
+// (a runner's output line), "run" (run.json), "case" (a line of
+// cases.jsonl) or "given" (a dataset's given.json). The error says, in one line, where the value breaks it.
 func Validate(def string, b []byte) error {
 	all, err := schemas()
 	if err != nil {
@@ -52,7 +52,7 @@ func Validate(def string, b []byte) error {
 	}
 	s, ok := all[def]
 	if !ok {
-		return fmt.Errorf("protocol schema: no definition %q (valid: line, run, case)", def)
+		return fmt.Errorf("protocol schema: no definition %q (valid: line, run, case, given)", def)
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {

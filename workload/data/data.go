@@ -43,6 +43,7 @@ import (
 	"github.com/serbench/serbench/corpus"
 	"github.com/serbench/serbench/format/dynamic"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/runner"
 	"github.com/serbench/serbench/subject"
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
@@ -486,6 +487,10 @@ func (w *Workload) Plan(ctx context.Context, cfg workload.Config) (*workload.Pla
 		return nil, &workload.UsageError{Err: shortError(err)}
 	}
 	in.limit, in.sample, in.skipBad, in.inferRows = limit, s.Sample, s.SkipBad, s.InferRows
+	if in.given, err = givenFor(opts.Schema); err != nil {
+		in.release()
+		return nil, err
+	}
 	if w.log != nil && !cfg.DryRun {
 		fmt.Fprintf(w.log, "serbench: data: %s\n", in.summary())
 		fmt.Fprint(w.log, userdata.FormatSchema(in.schema, in.notes))
@@ -509,8 +514,10 @@ type input struct {
 	// memB is the bytes of the rows in memory (Arrow buffers), counted
 	// while the plan validated them: with rows, what the estimates scale
 	// with.
-	memB      int64
-	opts      userdata.Options
+	memB int64
+	opts userdata.Options
+	// given is the user's schema as the runners get it (nil: inferred).
+	given     *runner.Given
 	schema    *arrow.Schema
 	notes     []string
 	rows      int64

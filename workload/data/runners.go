@@ -2,6 +2,7 @@ package data
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,11 @@ import (
 	"github.com/serbench/serbench/workload"
 	"github.com/serbench/serbench/workload/filecase"
 	"github.com/serbench/serbench/workload/interop"
+	"github.com/serbench/serbench/workload/userdata"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // runnerCases are the user's rows measured by the runners for other
@@ -30,7 +36,8 @@ func runnerCases(ctx context.Context, in *input, cfg workload.Config, formats []
 	if len(ready) == 0 {
 		return nil, nil
 	}
-	ds := &runner.Dataset{Name: "input", Rows: int(in.rows), Nested: runner.NestedSchema(in.schema), Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
+	given := in.given
+	ds := &runner.Dataset{Name: "input", Rows: int(in.rows), Nested: runner.NestedSchema(in.schema), Given: given, Build: func() (*arrow.Schema, []arrow.RecordBatch, error) {
 		d, err := in.load()
 		if err != nil {
 			return nil, nil, err
@@ -46,7 +53,16 @@ func runnerCases(ctx context.Context, in *input, cfg workload.Config, formats []
 	// Subjects bound to the nested datasets' generated classes cannot
 	// hold a user's schema; the parallel readers (nested's -par, label
 	// threads) are their base subjects in batches.
+	// A subject labelled given=KIND measures the user's own schema of
+	// that kind, and is sent the rows only when they have one.
+	givenKind := ""
+	if given != nil {
+		givenKind = given.Kind
+	}
 	schemaDriven := func(s *runner.Subject) bool {
+		if k := s.Labels[runner.LabelGiven]; k != "" {
+			return k == givenKind && s.Labels["threads"] == "" && selectsFormat(formats, s.Format)
+		}
 		return s.Format != "protobuf" && s.Labels["threads"] == "" && selectsFormat(formats, s.Format)
 	}
 	for _, op := range []struct{ proto, label string }{{runner.OpEncode, filecase.OpWrite}, {runner.OpDecode, filecase.OpRead}} {
@@ -74,6 +90,7 @@ func sameFile(f string) []string {
 		{"arrow-stream", []string{"arrow-ipc-stream", "arrow-ipc", "arrow-ipc-file", "arrow"}},
 		{"parquet", []string{"parquet"}},
 		{"avro-ocf", []string{"avro"}},
+		{SubjectAvroAvsc, []string{"avro"}},
 		{"msgpack", []string{"msgpack"}},
 		{"cbor", []string{"cbor"}},
 		{"jsonl", []string{"json"}},
@@ -111,4 +128,37 @@ func interopFormats(formats []string) []string {
 		}
 	}
 	return out
+}
+
+// givenFor is the schema the user gave (--avsc, --proto) as the runners
+// get it, nil when none: the .avsc's text, or the message's file and its
+// imports as a FileDescriptorSet.
+func givenFor(g *userdata.Schema) (*runner.Given, error) {
+	switch {
+	case g == nil:
+		return nil, nil
+	case g.Avsc != nil:
+		return &runner.Given{Kind: runner.GivenAvro, Data: g.Avsc}, nil
+	case g.Message != nil:
+		var set descriptorpb.FileDescriptorSet
+		seen := map[string]bool{}
+		var add func(fd protoreflect.FileDescriptor)
+		add = func(fd protoreflect.FileDescriptor) {
+			if seen[fd.Path()] {
+				return
+			}
+			seen[fd.Path()] = true
+			for i := 0; i < fd.Imports().Len(); i++ {
+				add(fd.Imports().Get(i).FileDescriptor)
+			}
+			set.File = append(set.File, protodesc.ToFileDescriptorProto(fd)) // imports first
+		}
+		add(g.Message.ParentFile())
+		b, err := proto.Marshal(&set)
+		if err != nil {
+			return nil, fmt.Errorf("data: the --proto schema for the runners: %w", err)
+		}
+		return &runner.Given{Kind: runner.GivenProtobuf, Data: b, Message: string(g.Message.FullName())}, nil
+	}
+	return nil, nil
 }

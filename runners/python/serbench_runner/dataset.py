@@ -11,6 +11,8 @@ microseconds as the digest does), datetime.date (dates), decimal.Decimal.
 from __future__ import annotations
 
 import datetime as _dt
+import json
+import os
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -24,11 +26,24 @@ _US = _dt.timedelta(microseconds=1)
 
 
 @dataclass
+class Given:
+    """The schema the user gave for a dataset's rows (protocol §1,
+    ``given.json``): ``kind`` ``"avro"`` (``path``: the ``.avsc``) or
+    ``"protobuf"`` (``path``: a serialized ``FileDescriptorSet``, ``message``:
+    the rows' message)."""
+
+    kind: str
+    path: str
+    message: str = ""
+
+
+@dataclass
 class Dataset:
     name: str
     schema: pa.Schema
     table: pa.Table
     rows: list
+    given: Given | None = None
 
 
 def read_arrow_stream(path: str) -> pa.Table:
@@ -38,7 +53,20 @@ def read_arrow_stream(path: str) -> pa.Table:
 
 def load(name: str, path: str) -> Dataset:
     t = read_arrow_stream(path)
-    return Dataset(name, t.schema, t, to_native(t))
+    return Dataset(name, t.schema, t, to_native(t), read_given(os.path.dirname(path)))
+
+
+def read_given(dirname: str) -> Given | None:
+    """The dataset directory's given.json, or None when there is none."""
+    p = os.path.join(dirname, "given.json")
+    if not os.path.exists(p):
+        return None
+    with open(p, encoding="utf-8") as f:
+        g = json.load(f)
+    kind, file = g.get("kind"), g.get("file")
+    if kind not in ("avro", "protobuf") or not isinstance(file, str) or os.path.basename(file) != file:
+        raise ValueError(f"{p}: want kind avro or protobuf and a file beside it, got {g!r}")
+    return Given(kind, os.path.join(dirname, file), str(g.get("message", "")))
 
 
 def _has_temporal(t: pa.DataType) -> bool:

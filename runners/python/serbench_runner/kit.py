@@ -72,7 +72,7 @@ from . import __version__
 if TYPE_CHECKING:  # pyarrow is imported by main() once the command line is read: a missing pyarrow is exit 3, not a traceback
     import pyarrow as pa
 
-    from .dataset import Dataset
+    from .dataset import Dataset, Given
     from .projection import Projection
 
 __all__ = [
@@ -82,6 +82,7 @@ __all__ = [
     "Bound",
     "CannotHold",
     "Dataset",
+    "Given",
     "Projection",
     "Row",
     "Subject",
@@ -216,6 +217,11 @@ class Subject:
             to standard error).
         any_schema: ``False`` for a subject bound to the schemas it was built
             for (generated classes): any other dataset fails at setup.
+        given: the kind of schema the user gives (``"avro"``, ``"protobuf"``:
+            ``serbench run data --avsc``, ``--proto``) that the subject
+            measures: serbench sends it only datasets with such a schema,
+            and binds it with :meth:`bind_given`; ``""`` (the default): a
+            subject of any dataset, bound with :meth:`bind`.
     """
 
     name: str = ""
@@ -227,6 +233,7 @@ class Subject:
     labels: Mapping[str, str] = {}
     modules: Sequence[str] = ()
     any_schema: bool = True
+    given: str = ""
 
     def __init__(
         self,
@@ -277,6 +284,14 @@ class Subject:
         subject's ``encode`` and ``decode`` on the native rows."""
         return _Plain(self.encode, self.decode)
 
+    def bind_given(self, schema: pa.Schema, given: Given) -> Bound:
+        """The subject bound to a dataset's schema and the schema the user
+        gave for its rows (``given.kind`` is this subject's ``given``;
+        ``given.path`` the schema file: an ``.avsc``'s JSON, or a serialized
+        ``FileDescriptorSet`` with ``given.message`` the rows' message), once
+        per case, outside timing. Subjects with ``given`` set define it."""
+        raise NotImplementedError(f"subject {self.name}: given={self.given!r} needs bind_given")
+
     def available(self) -> str | None:
         """``None`` when the subject can run here, else why not (one line).
         The default imports ``modules``."""
@@ -312,6 +327,8 @@ class Subject:
         if lib:
             d["codec_library"] = lib
         d["labels"] = {str(k): str(v) for k, v in self.labels.items()}
+        if self.given:
+            d["labels"]["given"] = self.given
         return d
 
 
@@ -348,11 +365,11 @@ def main(
 
 
 def __getattr__(name: str) -> Any:
-    # Dataset and Projection import pyarrow: resolved on first use.
-    if name == "Dataset":
-        from .dataset import Dataset
+    # Dataset, Given and Projection import pyarrow: resolved on first use.
+    if name in ("Dataset", "Given"):
+        from . import dataset
 
-        return Dataset
+        return getattr(dataset, name)
     if name == "Projection":
         from .projection import Projection
 

@@ -283,7 +283,7 @@ class Runner:
                 raise ValueError(f"unknown op {c.op} for subject {c.subject}")
             path = self.file_path(c)
             ds = self.dataset(c.dataset)
-            b = s.bind(ds.schema)
+            b = bind(s, ds)
             if c.op == "export":
                 natives = b.prepare(ds)
             else:
@@ -361,7 +361,7 @@ class Runner:
             raise ValueError("op query without a query")
         ds = self.dataset(c.dataset)
         proj = projection.parse(c.query, ds.schema) if c.op == "query" else None
-        b = s.bind(ds.schema)
+        b = bind(s, ds)
         natives = b.prepare(ds)
         enc, dec = b.encode, b.decode
         if codec.compress is not None:
@@ -437,3 +437,12 @@ def _cannot_hold(e: BaseException | None) -> bool:
         e = e.__cause__ or e.__context__
         seen += 1
     return False
+
+
+def bind(s, ds: dataset.Dataset):
+    """s bound to ds: with the user's schema for a subject of a given kind."""
+    if s.given:
+        if ds.given is None or ds.given.kind != s.given:
+            raise ValueError(f"subject {s.name} measures a given {s.given} schema; dataset {ds.name} has none")
+        return s.bind_given(ds.schema, ds.given)
+    return s.bind(ds.schema)

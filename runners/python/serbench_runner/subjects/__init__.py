@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..cli import installed
 from ..kit import Bound, Subject
 from .arrow import PolarsParquet, PyarrowFeather, PyarrowIpc, PyarrowParquet
-from .avro import Fastavro
+from .avro import Fastavro, FastavroAvsc
 from .msgspec_ import MsgspecJson, MsgspecMsgpack
 from .protobuf_ import Protobuf
 from .rowformats import Cbor2, Msgpack, Orjson, Pyfory, StdJson
@@ -20,6 +20,7 @@ ALL: list[type[Subject]] = [
     Msgpack,
     Cbor2,
     Fastavro,
+    FastavroAvsc,
     PyarrowIpc,
     PyarrowFeather,
     PyarrowParquet,

@@ -8,7 +8,10 @@ skips the others)."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
+import json
+from decimal import Decimal
 
 import pyarrow as pa
 
@@ -209,3 +212,128 @@ class Fastavro(Subject):
 
     def bind(self, schema):
         return _AvroBound(schema)
+
+
+# -- the user's own .avsc (serbench run data --avsc FILE)
+
+_UTC = _dt.timezone.utc
+
+
+def _avsc_conv(t, to_avro: bool, path: str):
+    """A function converting a native value of Avro type t (an expanded
+    schema: no references) to what fastavro writes (to_avro) or what fastavro
+    read back to the native form serbench digests, or None when nothing
+    changes. The native form is the Arrow mapping serbench's reader of a
+    given --avsc makes: maps as lists of {key, value} sorted by key,
+    time-millis and time-micros as integers, local timestamps as UTC."""
+    from ..kit import CannotHold
+
+    if isinstance(t, list):
+        others = [b for b in t if b != "null"]
+        if len(others) != 1:
+            raise CannotHold(f"field {path}: a union of {len(t)} types is read as its JSON text; fastavro-avsc cannot write it back")
+        inner = _avsc_conv(others[0], to_avro, path)
+        if inner is None:
+            return None
+        return lambda v: None if v is None else inner(v)
+    if isinstance(t, str):
+        return None
+    kind, logical = t.get("type"), t.get("logicalType")
+    if kind == "record":
+        fs = [(f["name"], _avsc_conv(f["type"], to_avro, f"{path}.{f['name']}" if path else f["name"])) for f in t["fields"]]
+        fs = [(n, c) for n, c in fs if c is not None]
+        if not fs:
+            return None
+
+        def rec(v):
+            out = dict(v)
+            for n, c in fs:
+                out[n] = c(v.get(n))
+            return out
+
+        return rec
+    if kind == "array":
+        item = _avsc_conv(t["items"], to_avro, path + "[]")
+        if item is None:
+            return None
+        return lambda xs: [item(x) for x in xs]
+    if kind == "map":
+        val = _avsc_conv(t["values"], to_avro, path + "{}")
+        val = val or (lambda x: x)
+        if to_avro:
+            return lambda entries: {e["key"]: val(e["value"]) for e in entries}
+        return lambda m: [{"key": k, "value": val(m[k])} for k in sorted(m)]
+    if logical == "duration":
+        raise CannotHold(f"field {path}: an Avro duration is read as its text; fastavro-avsc cannot write it back")
+    if logical == "decimal" and int(t.get("precision", 0)) > 38:
+        # serbench's reader keeps it as its exact text
+        scale = int(t.get("scale", 0))
+        if to_avro:
+            return Decimal
+        return lambda d: format(d.quantize(Decimal(1).scaleb(-scale)), "f")
+    if to_avro:
+        if logical in ("local-timestamp-millis", "local-timestamp-micros"):
+            return lambda v: v.astimezone(_UTC).replace(tzinfo=None)
+        return None
+    if logical == "time-millis":
+        return lambda v: ((v.hour * 60 + v.minute) * 60 + v.second) * 1000 + v.microsecond // 1000
+    if logical == "time-micros":
+        return lambda v: ((v.hour * 60 + v.minute) * 60 + v.second) * 1_000_000 + v.microsecond
+    if logical in ("local-timestamp-millis", "local-timestamp-micros"):
+        return lambda v: v.replace(tzinfo=_UTC)
+    if logical == "uuid":
+        return str
+    return None
+
+
+class _AvscBound(Bound):
+    def __init__(self, avsc: dict):
+        import fastavro
+
+        self.fastavro = fastavro
+        self.parsed = fastavro.parse_schema(avsc)
+        expanded = fastavro.parse_schema(avsc, expand=True)
+        if not isinstance(expanded, dict) or expanded.get("type") != "record":
+            raise ValueError("fastavro-avsc: the given schema is not a record")
+        self._to = _avsc_conv(expanded, True, "")
+        self._from = _avsc_conv(expanded, False, "")
+
+    def prepare(self, ds):
+        return ds.rows if self._to is None else [self._to(r) for r in ds.rows]
+
+    def rows(self, decoded):
+        return decoded if self._from is None else [self._from(r) for r in decoded]
+
+    def encode(self, rows):
+        bio = io.BytesIO()
+        self.fastavro.writer(bio, self.parsed, rows, codec="null", validator=False)
+        return bio.getvalue()
+
+    def decode(self, data):
+        return list(self.fastavro.reader(io.BytesIO(data)))
+
+
+class FastavroAvsc(Subject):
+    """fastavro writing the rows in the user's own record schema (``serbench
+    run data --avsc FILE``): their names, union order, enums, maps, fixed and
+    logical types, an object container file in memory, codec null."""
+
+    name = "fastavro-avsc"
+    format = "avro"
+    library = "fastavro"
+    modules = ("fastavro",)
+    given = "avro"
+    any_schema = False  # only a dataset with the user's .avsc
+    labels = labels(
+        model="dict rows",
+        container="object container file in memory, codec null",
+        timestamps="as the .avsc says",
+        schema="the user's .avsc",
+    )
+
+    def bind(self, schema):
+        raise ValueError("fastavro-avsc measures the user's .avsc: serbench run data --input FILE --avsc SCHEMA")
+
+    def bind_given(self, schema, given):
+        with open(given.path, encoding="utf-8") as f:
+            return _AvscBound(json.load(f))
