@@ -296,3 +296,24 @@ def test_maps(name):
         assert "column" in str(e), e
         return
     assert _round_trip(b, ds) == digest.digest_rows(t.schema, ds.rows)
+
+
+def test_parquet_required_below_null():
+    # a required field below a null struct (an Avro record in a union with
+    # null, say): pyarrow's Parquet writer refuses the placeholders under
+    # the null parent (apache/arrow#50470) unless the field is written
+    # optional; the values, read back through the dataset's schema, are
+    # the same
+    city = pa.field("city", pa.string(), nullable=False)
+    zips = pa.field("zips", pa.list_(pa.field("item", pa.int32(), nullable=False)), nullable=False)
+    schema = pa.schema([pa.field("ship", pa.struct([city, zips])), pa.field("n", pa.int64(), nullable=False)])
+    # the children hold nulls under the null parents, as Go's readers build them
+    ship = pa.StructArray.from_arrays(
+        [pa.array([None, "Pune", None]), pa.array([None, [1, 2], None], pa.list_(zips.type.value_field))],
+        fields=[city, zips],
+        mask=pa.array([True, False, True]),
+    )
+    t = pa.Table.from_arrays([ship, pa.array([1, 2, 3])], schema=schema)
+    ds = _dataset(t)
+    for name in ("pyarrow-parquet", "polars-parquet"):
+        assert _round_trip(SUBJECTS[name].bind(schema), ds) == digest.digest_rows(schema, ds.rows), name

@@ -109,6 +109,35 @@ class PyarrowFeather(Subject):
         return _FeatherBound()
 
 
+def _relaxed(t: pa.DataType, under_null: bool) -> pa.DataType:
+    """t with every field below a nullable struct, list or map made
+    nullable: pyarrow's Parquet writer refuses a required child holding the
+    placeholders under a null parent (apache/arrow#50470)."""
+    if pa.types.is_struct(t):
+        return pa.struct([_relaxed_field(t.field(i), under_null) for i in range(t.num_fields)])
+    if pa.types.is_map(t):
+        return pa.map_(t.key_field, _relaxed_field(t.item_field, under_null))
+    if pa.types.is_large_list(t):
+        return pa.large_list(_relaxed_field(t.value_field, under_null))
+    if pa.types.is_fixed_size_list(t):
+        return pa.list_(_relaxed_field(t.value_field, under_null), t.list_size)
+    if pa.types.is_list(t):
+        return pa.list_(_relaxed_field(t.value_field, under_null))
+    return t
+
+
+def _relaxed_field(f: pa.Field, under_null: bool) -> pa.Field:
+    nullable = f.nullable or under_null
+    return pa.field(f.name, _relaxed(f.type, nullable), nullable=nullable, metadata=f.metadata)
+
+
+def parquet_writable(schema: pa.Schema) -> pa.Schema | None:
+    """The schema pyarrow's Parquet writer takes for rows of schema, or None
+    when it takes schema itself (no required field below a nullable one)."""
+    out = pa.schema([_relaxed_field(f, False) for f in schema], metadata=schema.metadata)
+    return None if out.equals(schema) else out
+
+
 class _ParquetBound(_TableBound):
     def __init__(self, schema: pa.Schema):
         import pyarrow.parquet as pq
@@ -116,9 +145,13 @@ class _ParquetBound(_TableBound):
         self.pq = pq
         self.schema = schema
         self._columns = {}
+        self._writable = parquet_writable(schema)
 
     def prepare(self, ds):
-        return ds.table.combine_chunks()
+        t = ds.table.combine_chunks()
+        # the same values; only fields below a nullable parent are written
+        # optional (the digest reads them through the dataset's schema)
+        return t if self._writable is None else t.cast(self._writable)
 
     def encode(self, table):
         sink = pa.BufferOutputStream()
