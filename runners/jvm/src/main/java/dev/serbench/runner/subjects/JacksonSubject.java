@@ -24,6 +24,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public final class JacksonSubject extends GenericSubject {
   private final ObjectWriter writer;
   private final ObjectReader reader;
+  private final ObjectReader exactReader;
   private final ObjectMapper mapper;
   private final boolean base64;
   private final boolean files;
@@ -33,6 +34,7 @@ public final class JacksonSubject extends GenericSubject {
         "time_precision", "us", "model", "java.util.Map/List (untyped)"));
     this.writer = m.writer();
     this.reader = m.readerFor(List.class);
+    this.exactReader = reader.with(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     this.mapper = m;
     this.base64 = base64;
     this.files = files;
@@ -65,6 +67,28 @@ public final class JacksonSubject extends GenericSubject {
   @Override
   public List<?> decode(byte[] bytes) throws Exception {
     return reader.readValue(bytes);
+  }
+
+  /**
+   * Rows holding a decimal column are read with {@code USE_BIG_DECIMAL_FOR_FLOATS}: untyped, Jackson
+   * reads a JSON number with a fraction as a double, which cannot hold a decimal of more than 15
+   * digits. The floats of such rows come back as BigDecimal too; the digest takes their double.
+   */
+  @Override
+  protected Decode decodeFor(org.apache.arrow.vector.types.pojo.Schema schema) {
+    if (hasDecimal(schema.getFields())) {
+      return exactReader::readValue;
+    }
+    return this::decode;
+  }
+
+  private static boolean hasDecimal(List<org.apache.arrow.vector.types.pojo.Field> fields) {
+    for (org.apache.arrow.vector.types.pojo.Field f : fields) {
+      if (f.getType() instanceof ArrowType.Decimal || hasDecimal(f.getChildren())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
