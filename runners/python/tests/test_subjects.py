@@ -317,3 +317,22 @@ def test_parquet_required_below_null():
     ds = _dataset(t)
     for name in ("pyarrow-parquet", "polars-parquet"):
         assert _round_trip(SUBJECTS[name].bind(schema), ds) == digest.digest_rows(schema, ds.rows), name
+
+
+def test_pyfory_float_seconds():
+    # pyfory's TimestampSerializer goes through float seconds and gives
+    # some microsecond timestamps back a microsecond off: such a dataset is
+    # cannot hold, naming the column and row, before anything is measured
+    import datetime as dt
+
+    from serbench_runner.kit import CannotHold
+
+    utc = dt.timezone.utc
+    ok, moved = dt.datetime(2024, 5, 17, 12, 30, 45, 123456, tzinfo=utc), dt.datetime(2004, 10, 18, 4, 53, 12, 990784, tzinfo=utc)
+    schema = pa.schema([pa.field("at", pa.timestamp("us", tz="UTC"))])
+    fine = _dataset(pa.table({"at": pa.array([ok, None], pa.timestamp("us", tz="UTC"))}, schema=schema))
+    b = SUBJECTS["pyfory"].bind(schema)
+    assert _round_trip(b, fine) == digest.digest_rows(schema, fine.rows)
+    bad = _dataset(pa.table({"at": pa.array([ok, moved], pa.timestamp("us", tz="UTC"))}, schema=schema))
+    with pytest.raises(CannotHold, match=r"column 'at': row 1 holds 2004-10-18T04:53:12.990784\+00:00, which pyfory gives back as .*990783"):
+        b.prepare(bad)

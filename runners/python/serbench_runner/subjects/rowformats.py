@@ -5,12 +5,13 @@ inside the timed decode (schema-driven fix-ups)."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
 import json
 import platform
 
-from .. import wire
-from ..kit import FILE_OPS, Bound, Subject, labels
+from .. import dataset, wire
+from ..kit import FILE_OPS, Bound, CannotHold, Subject, labels
 from ..projection import rows_projector
 
 
@@ -165,6 +166,62 @@ class Cbor2(_FileRowSubject):
         return _Fixed(schema, cbor2.dumps, cbor2.loads, None, row_enc=cbor2.dumps, split=_cbor_sequence, file_fix=True)
 
 
+def _fory_time(v: _dt.datetime) -> _dt.datetime:
+    """v after pyfory's TimestampSerializer: written as int(timestamp() * 1e6)
+    microseconds (a float product), read back by fromtimestamp of float
+    seconds; either float step can move a value by a microsecond."""
+    micros = int(v.timestamp() * 1_000_000)
+    seconds, rem = divmod(micros, 1_000_000)
+    return _dt.datetime.fromtimestamp(seconds + rem * 1000 / 1_000_000_000, tz=_dt.timezone.utc)
+
+
+def _first_moved(v):
+    """The first datetime in v (a row's value, at any depth) that pyfory's
+    timestamps do not give back exactly, and what comes back; None if none."""
+    if isinstance(v, _dt.datetime):
+        back = _fory_time(v)
+        return None if back == v else (v, back)
+    if isinstance(v, (dict, list, tuple)):
+        for x in v.values() if isinstance(v, dict) else v:
+            m = _first_moved(x)
+            if m is not None:
+                return m
+    return None
+
+
+def _fory_refusal(ds) -> str | None:
+    """Why pyfory cannot hold ds's rows (a timestamp its float seconds move),
+    or None."""
+    if not any(dataset._has_temporal(f.type) for f in ds.schema):
+        return None
+    for i, r in enumerate(ds.rows):
+        for name, v in r.items():
+            m = _first_moved(v)
+            if m is not None:
+                return (
+                    f"column {name!r}: row {i} holds {m[0].isoformat()}, which pyfory gives back as {m[1].isoformat()} "
+                    "(its TimestampSerializer goes through float seconds)"
+                )
+    return None
+
+
+class _ForyBound(_Fixed):
+    def __init__(self, schema, enc, dec, refusals: dict):
+        super().__init__(schema, enc, dec, None)
+        self._refusals = refusals
+
+    def prepare(self, ds):
+        # pyfory rounds timestamps through float seconds: say which value it
+        # cannot hold rather than let the digest find it changed (checked
+        # once per dataset: every case of it binds anew)
+        key = (ds.name, id(ds.rows))
+        if key not in self._refusals:
+            self._refusals[key] = _fory_refusal(ds)
+        if self._refusals[key] is not None:
+            raise CannotHold(self._refusals[key])
+        return ds.rows
+
+
 class Pyfory(_RowSubject):
     name = "pyfory"
     format = "fory"
@@ -172,8 +229,12 @@ class Pyfory(_RowSubject):
     modules = ("pyfory",)
     labels = labels(query="full decode, then projection", model="dict rows", mode="python (xlang=False), ref tracking off")
 
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._refusals: dict = {}  # (dataset name, its rows' id) -> why not, or None
+
     def bind(self, schema):
         import pyfory
 
         f = pyfory.Fory(xlang=False, ref=False, strict=False)
-        return _Fixed(schema, f.serialize, f.deserialize, None)
+        return _ForyBound(schema, f.serialize, f.deserialize, self._refusals)
