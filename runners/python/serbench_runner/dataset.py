@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 import pyarrow.ipc
@@ -44,6 +44,8 @@ class Dataset:
     table: pa.Table
     rows: list
     given: Given | None = None
+    # what values.check found each subject cannot hold, by finder
+    refusals: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 def read_arrow_stream(path: str) -> pa.Table:

@@ -336,3 +336,25 @@ def test_pyfory_float_seconds():
     bad = _dataset(pa.table({"at": pa.array([ok, moved], pa.timestamp("us", tz="UTC"))}, schema=schema))
     with pytest.raises(CannotHold, match=r"column 'at': row 1 holds 2004-10-18T04:53:12.990784\+00:00, which pyfory gives back as .*990783"):
         b.prepare(bad)
+
+
+@pytest.mark.parametrize(
+    "name,col,typ,value,why",
+    [
+        ("orjson", "ratio", pa.float32(), float("nan"), r"column 'ratio': row 1 holds nan, which JSON cannot hold \(orjson would write null\)"),
+        ("msgspec-json", "x", pa.float64(), float("inf"), r"column 'x': row 1 holds inf, which JSON cannot hold"),
+        ("fastavro", "big", pa.uint64(), 2**64 - 1, r"column 'big': row 1 holds 18446744073709551615, beyond 2\^63-1, which an Avro long"),
+        ("pyfory", "big", pa.uint64(), 2**63, r"column 'big': row 1 holds 9223372036854775808, beyond 2\^63-1, which pyfory's int64"),
+    ],
+)
+def test_cannot_hold_values(name, col, typ, value, why):
+    # a value the format or library cannot hold is cannot hold, naming the
+    # column and row, at setup; the same column without it round-trips
+    from serbench_runner.kit import CannotHold
+
+    schema = pa.schema([pa.field(col, typ)])
+    fine = _dataset(pa.table({col: pa.array([1, None], typ)}, schema=schema))
+    assert _round_trip(SUBJECTS[name].bind(schema), fine) == digest.digest_rows(schema, fine.rows)
+    bad = _dataset(pa.table({col: pa.array([1, value], typ)}, schema=schema))
+    with pytest.raises(CannotHold, match=why):
+        SUBJECTS[name].bind(schema).prepare(bad)

@@ -9,6 +9,7 @@ from .arrow import PolarsParquet, PyarrowFeather, PyarrowIpc, PyarrowParquet
 from .avro import Fastavro, FastavroAvsc
 from .msgspec_ import MsgspecJson, MsgspecMsgpack
 from .protobuf_ import Protobuf
+from .protomsg import ProtobufMessage
 from .rowformats import Cbor2, Msgpack, Orjson, Pyfory, StdJson
 from .textformats import PolarsCsv, PolarsNdjson, PyarrowCsv
 
@@ -30,6 +31,7 @@ ALL: list[type[Subject]] = [
     PolarsNdjson,
     Pyfory,
     Protobuf,
+    ProtobufMessage,
 ]
 
 

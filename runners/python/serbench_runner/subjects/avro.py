@@ -15,6 +15,7 @@ from decimal import Decimal
 
 import pyarrow as pa
 
+from .. import values
 from ..kit import FILE_OPS, Bound, Subject, labels
 
 
@@ -148,6 +149,9 @@ def _type(t: pa.DataType, name: str, sub):
     raise TypeError(f"fastavro subject: no Avro type for {t}")
 
 
+_AVRO_LONG = values.int64_refusal("an Avro long")
+
+
 class _AvroBound(Bound):
     def __init__(self, schema: pa.Schema):
         import fastavro
@@ -163,6 +167,7 @@ class _AvroBound(Bound):
         self._from_avro = _renamer(fields, False)
 
     def prepare(self, ds):
+        values.check(ds, _AVRO_LONG)
         if self._to_avro is None:
             return ds.rows
         return [self._to_avro(r) for r in ds.rows]
@@ -299,6 +304,7 @@ class _AvscBound(Bound):
         self._from = _avsc_conv(expanded, False, "")
 
     def prepare(self, ds):
+        values.check(ds, _AVRO_LONG)
         return ds.rows if self._to is None else [self._to(r) for r in ds.rows]
 
     def rows(self, decoded):

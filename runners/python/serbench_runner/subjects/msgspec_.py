@@ -12,6 +12,7 @@ from typing import Optional
 
 import pyarrow as pa
 
+from .. import values
 from ..dataset import EPOCH, timestamp_from_int
 from ..kit import FILE_OPS, Bound, CannotHold, Subject, labels
 
@@ -132,7 +133,7 @@ def _int_fix(t: pa.DataType):
 
 
 class _MsgspecBound(Bound):
-    def __init__(self, schema: pa.Schema, proto: str):
+    def __init__(self, schema: pa.Schema, proto: str, refuse=None):
         import msgspec
 
         self.msgspec = msgspec
@@ -146,11 +147,14 @@ class _MsgspecBound(Bound):
         self._row_dec = mod.Decoder(self.row)
         self.schema = schema
         self._queries = {}
+        self._refuse = refuse
         self._lenient = None
         if proto != "json" and any(_temporal(f.type) for f in schema):
             self._lenient = (mod.Decoder(_Types(lenient=True).struct(list(schema))), _int_fix(pa.struct(list(schema))))
 
     def prepare(self, ds):
+        if self._refuse is not None:
+            values.check(ds, self._refuse)
         return self.msgspec.convert(ds.rows, list[self.row], strict=True)
 
     def rows(self, decoded):
@@ -223,12 +227,15 @@ class MsgspecJson(Subject):
         timestamps="RFC 3339 strings",
         binary="base64",
         decimals="strings",
-        nan="null (JSON has no NaN)",
+        nan="cannot hold (JSON has no NaN; msgspec would write null)",
         query="decoder of a pruned Struct type (skips unselected fields)",
     )
 
     def bind(self, schema):
-        return _MsgspecBound(schema, "json")
+        return _MsgspecBound(schema, "json", _MSGSPEC_NAN)
+
+
+_MSGSPEC_NAN = values.nan_refusal("msgspec")
 
 
 class MsgspecMsgpack(Subject):

@@ -310,6 +310,56 @@ def varint(n: int) -> bytes:
     return bytes(out)
 
 
+def framed(cls):
+    """encode and decode of cls's messages, each preceded by its size as an
+    unsigned varint (length-delimited, as Java's writeDelimitedTo and Go's
+    protodelim write them)."""
+    ser = cls.SerializeToString
+    parse = cls.FromString
+
+    def encode(msgs):
+        parts = []
+        app = parts.append
+        for m in msgs:
+            b = ser(m)
+            n = len(b)
+            app(_VARINTS[n] if n < 16384 else varint(n))
+            app(b)
+        return b"".join(parts)
+
+    def decode(data):
+        out = []
+        app = out.append
+        mv = memoryview(data)
+        pos, end = 0, len(mv)
+        while pos < end:
+            b = mv[pos]
+            pos += 1
+            if b < 0x80:
+                n = b
+            else:
+                n, shift = b & 0x7F, 7
+                while True:
+                    if pos >= end:
+                        raise ValueError("protobuf: truncated record length")
+                    b = mv[pos]
+                    pos += 1
+                    n |= (b & 0x7F) << shift
+                    if b < 0x80:
+                        break
+                    shift += 7
+                    if shift > 63:
+                        raise ValueError("protobuf: bad record length")
+            nxt = pos + n
+            if nxt > end:
+                raise ValueError(f"protobuf: a record of {n} bytes at offset {pos} runs past the end ({end})")
+            app(parse(mv[pos:nxt]))
+            pos = nxt
+        return out
+
+    return encode, decode
+
+
 class _ProtobufBound(Bound):
     def __init__(self, schema: pa.Schema, desc):
         self.schema = schema
@@ -322,51 +372,7 @@ class _ProtobufBound(Bound):
         self._walk_enums = _enum_walker(fields, desc, self.enums, "")
         self._fields = fields
         self._queries = {}
-        ser = self.cls.SerializeToString
-        parse = self.cls.FromString
-
-        def encode(msgs):
-            parts = []
-            app = parts.append
-            for m in msgs:
-                b = ser(m)
-                n = len(b)
-                app(_VARINTS[n] if n < 16384 else varint(n))
-                app(b)
-            return b"".join(parts)
-
-        def decode(data):
-            out = []
-            app = out.append
-            mv = memoryview(data)
-            pos, end = 0, len(mv)
-            while pos < end:
-                b = mv[pos]
-                pos += 1
-                if b < 0x80:
-                    n = b
-                else:
-                    n, shift = b & 0x7F, 7
-                    while True:
-                        if pos >= end:
-                            raise ValueError("protobuf: truncated record length")
-                        b = mv[pos]
-                        pos += 1
-                        n |= (b & 0x7F) << shift
-                        if b < 0x80:
-                            break
-                        shift += 7
-                        if shift > 63:
-                            raise ValueError("protobuf: bad record length")
-                nxt = pos + n
-                if nxt > end:
-                    raise ValueError(f"protobuf: a record of {n} bytes at offset {pos} runs past the end ({end})")
-                app(parse(mv[pos:nxt]))
-                pos = nxt
-            return out
-
-        self.encode = encode
-        self.decode = decode
+        self.encode, self.decode = framed(self.cls)
 
     def prepare(self, ds):
         build = self._build

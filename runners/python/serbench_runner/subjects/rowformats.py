@@ -10,18 +10,20 @@ import io
 import json
 import platform
 
-from .. import dataset, wire
-from ..kit import FILE_OPS, Bound, CannotHold, Subject, labels
+from .. import dataset, values, wire
+from ..kit import FILE_OPS, Bound, Subject, labels
 from ..projection import rows_projector
 
 
 class _Fixed(Bound):
-    def __init__(self, schema, enc, dec, fix, row_enc=None, split=None, file_fix=False):
+    def __init__(self, schema, enc, dec, fix, row_enc=None, split=None, file_fix=False, refuse=None):
         """enc/dec: the rows as one value; row_enc: one row to bytes for the
         file ops, split: a file's bytes to the decoded row values; file_fix:
         read files through wire.file_leaf (another language's conventions)
-        instead of fix."""
+        instead of fix; refuse: the finder (values.py) of a value the subject
+        cannot hold, checked before prepare gives the rows."""
         self.schema = schema
+        self._refuse = refuse
         self.encode = enc
         if fix is None:
             self.decode = dec
@@ -31,6 +33,11 @@ class _Fixed(Bound):
         self._row_enc, self._split, self._fix = row_enc, split, fix
         if file_fix:
             self._fix = wire.rows_fixer(schema, wire.file_leaf)
+
+    def prepare(self, ds):
+        if self._refuse is not None:
+            values.check(ds, self._refuse)
+        return ds.rows
 
     def write_file(self, natives, path):
         with open(path, "wb") as f:
@@ -107,7 +114,7 @@ class Orjson(_FileRowSubject):
         timestamps="ISO 8601 strings",
         binary="base64",
         decimals="strings",
-        nan="null (JSON has no NaN)",
+        nan="cannot hold (JSON has no NaN; orjson would write null)",
     )
 
     def bind(self, schema):
@@ -123,7 +130,11 @@ class Orjson(_FileRowSubject):
             fix,
             row_enc=lambda r: dumps(r, default=default, option=orjson.OPT_APPEND_NEWLINE),
             split=lambda b: _json_lines(b, orjson.loads),
+            refuse=_ORJSON_NAN,
         )
+
+
+_ORJSON_NAN = values.nan_refusal("orjson")
 
 
 class Msgpack(_FileRowSubject):
@@ -205,21 +216,11 @@ def _fory_refusal(ds) -> str | None:
     return None
 
 
-class _ForyBound(_Fixed):
-    def __init__(self, schema, enc, dec, refusals: dict):
-        super().__init__(schema, enc, dec, None)
-        self._refusals = refusals
+_FORY_INT64 = values.int64_refusal("pyfory's int64")
 
-    def prepare(self, ds):
-        # pyfory rounds timestamps through float seconds: say which value it
-        # cannot hold rather than let the digest find it changed (checked
-        # once per dataset: every case of it binds anew)
-        key = (ds.name, id(ds.rows))
-        if key not in self._refusals:
-            self._refusals[key] = _fory_refusal(ds)
-        if self._refusals[key] is not None:
-            raise CannotHold(self._refusals[key])
-        return ds.rows
+
+def _fory_refusals(ds) -> str | None:
+    return _FORY_INT64(ds) or _fory_refusal(ds)
 
 
 class Pyfory(_RowSubject):
@@ -229,12 +230,8 @@ class Pyfory(_RowSubject):
     modules = ("pyfory",)
     labels = labels(query="full decode, then projection", model="dict rows", mode="python (xlang=False), ref tracking off")
 
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        self._refusals: dict = {}  # (dataset name, its rows' id) -> why not, or None
-
     def bind(self, schema):
         import pyfory
 
         f = pyfory.Fory(xlang=False, ref=False, strict=False)
-        return _ForyBound(schema, f.serialize, f.deserialize, self._refusals)
+        return _Fixed(schema, f.serialize, f.deserialize, None, refuse=_fory_refusals)
