@@ -8,7 +8,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde::de::DeserializeSeed;
 
-use crate::bound::{Bound, Dataset, Decoded, Enc, Res};
+use crate::bound::{Bound, Dataset, Decoded, Enc, Res, SetupError};
 use crate::serde_rows::{with_type, Rows, RowsSeed, TlsRows};
 use crate::value::{Ty, Value};
 
@@ -41,9 +41,43 @@ impl SerdeBound {
     }
 }
 
-/// The subject of this kind bound to the dataset's rows.
-pub fn bind(d: &Dataset, kind: Kind) -> Res<Box<dyn Bound>> {
-    Ok(Box::new(SerdeBound::from_rows(d.ty.clone(), d.rows()?, kind)))
+/// The subject of this kind bound to the dataset's rows. JSON has no
+/// NaN or infinity (serde_json writes null and then refuses to read it
+/// back as a float): a dataset holding one is cannot hold, naming the
+/// column and row.
+pub fn bind(d: &Dataset, kind: Kind) -> Result<Box<dyn Bound>, SetupError> {
+    let rows = d.rows()?;
+    if matches!(kind, Kind::Json | Kind::SimdJson) {
+        if let Some((col, row, v)) = first_non_finite(&d.ty, &rows) {
+            return Err(SetupError::cannot_hold(format!(
+                "column {col:?}: row {row} holds {v}, which JSON cannot hold"
+            )));
+        }
+    }
+    Ok(Box::new(SerdeBound::from_rows(d.ty.clone(), rows, kind)))
+}
+
+/// The first NaN or infinity in rows of type ty: its top-level column, row
+/// and value.
+pub fn first_non_finite(ty: &Ty, rows: &[Value]) -> Option<(String, usize, String)> {
+    fn find(v: &Value) -> Option<String> {
+        match v {
+            Value::F32(x) if !x.is_finite() => Some(x.to_string()),
+            Value::F64(x) if !x.is_finite() => Some(x.to_string()),
+            Value::List(xs) | Value::Struct(xs) => xs.iter().find_map(find),
+            _ => None,
+        }
+    }
+    let Ty::Struct(fields) = ty else {
+        return None;
+    };
+    rows.iter().enumerate().find_map(|(i, r)| match r {
+        Value::Struct(vs) => vs
+            .iter()
+            .zip(fields)
+            .find_map(|(v, f)| find(v).map(|x| (f.name.clone(), i, x))),
+        _ => None,
+    })
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -109,5 +143,50 @@ impl Bound for SerdeBound {
             }
         };
         Ok(Decoded::Rows(rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{Float32Array, Int64Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+
+    use super::{bind, Kind};
+    use crate::bound::Dataset;
+
+    fn dataset(ratio: Vec<f32>) -> Dataset {
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("ratio", DataType::Float32, true),
+        ]));
+        let n = ratio.len() as i64;
+        let batch = RecordBatch::try_new(
+            schema.clone(),
+            vec![
+                Arc::new(Int64Array::from_iter_values(0..n)),
+                Arc::new(Float32Array::from(ratio)),
+            ],
+        )
+        .unwrap();
+        Dataset::new("t", schema, vec![batch]).unwrap()
+    }
+
+    /// JSON has no NaN: the JSON subjects say which value they cannot hold,
+    /// the binary formats take it.
+    #[test]
+    fn json_cannot_hold_nan() {
+        let d = dataset(vec![0.25, f32::NAN]);
+        for kind in [Kind::Json, Kind::SimdJson] {
+            let err = bind(&d, kind).err().expect("a NaN bound to JSON");
+            assert!(err.cannot_hold, "{kind:?}: {err}");
+            assert!(
+                err.to_string().contains("column \"ratio\": row 1 holds NaN"),
+                "{kind:?}: {err}"
+            );
+        }
+        assert!(bind(&d, Kind::Rmp).is_ok());
+        assert!(bind(&dataset(vec![0.25, -1.5]), Kind::Json).is_ok());
     }
 }

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::archived::RkyvBound;
-use crate::bound::{default_labels, Bound, Dataset, Res, Subject};
+use crate::bound::{default_labels, Bound, Dataset, Res, SetupError, Subject};
 use crate::columnar::{ArrowBound, ParquetBound};
 use crate::serde_formats::{self, Kind};
 use crate::value::{Ty, Value};
@@ -24,7 +24,7 @@ struct Builtin {
     krate: &'static str,
     ops: &'static [&'static str],
     labels: &'static [(&'static str, &'static str)],
-    bind: fn(&Dataset) -> Res<Box<dyn Bound>>,
+    bind: fn(&Dataset) -> Result<Box<dyn Bound>, SetupError>,
 }
 
 impl Builtin {
@@ -43,7 +43,7 @@ impl Builtin {
             ops: self.ops.iter().map(|o| o.to_string()).collect(),
             labels,
             files: files::has_files(self.name),
-            bind: Box::new(move |d| Ok(bind(d)?)),
+            bind: Box::new(bind),
         }
     }
 }
@@ -207,7 +207,7 @@ fn table() -> Vec<Builtin> {
                 ("schemas", "tpch LineItem, media Record, userevents Record"),
                 ("query", "full decode, then projection"),
             ],
-            bind: protobuf::bind,
+            bind: |d| Ok(protobuf::bind(d)?),
         },
     ]
 }
