@@ -251,7 +251,7 @@ func (*Workload) Name() string { return Name }
 
 // Description implements workload.Workload.
 func (*Workload) Description() string {
-	return "your own file (--input FILE: JSON Lines, CSV, Parquet, Arrow, Avro, compressed or not): every schema-driven format × codec written and read back verified, with the records report and recommendations for this data"
+	return "your own file (--input FILE: JSON Lines, CSV, Parquet, Arrow, Avro, compressed or not): every schema-driven format × codec written and read back verified, with the records report and recommendations for this data; with --avsc or --proto also your own schema (avro-avsc, protobuf-message)"
 }
 
 // Subjects implements workload.Workload: the schema-driven formats,
