@@ -81,7 +81,7 @@ func Join(workload, name, dir, sizeMetric string, ready []Ready, wants []Want) (
 			for i := range h.Subjects {
 				s := &h.Subjects[i]
 				if !slices.Contains(s.Ops, w.Op) || !hasCodec(s.Codecs, w.Codec) || (w.Accept != nil && !w.Accept(s)) ||
-					(w.Dataset.Nested && s.Labels[LabelNesting] == NestingFlat) {
+					(w.Dataset.Nested && s.Labels[LabelNesting] == NestingFlat) || !givenFits(s, w.Dataset) {
 					continue
 				}
 				subject := h.Language + ":" + s.Name
@@ -207,4 +207,12 @@ func subjectDescriptor(h *Hello, s *Subject, name string) results.Descriptor {
 	return results.Descriptor{Key: "subject", Name: name, Role: results.RoleSubject,
 		What:   fmt.Sprintf("%s through %s in %s (the %s runner)", s.Format, s.Library, runtimeOf(h), h.Runner),
 		Module: s.Library, Version: s.Version, Settings: settings, Tags: []string{h.Language, s.Format}}
+}
+
+// givenFits reports whether a subject may be sent d: a subject labelled
+// given=KIND (LabelGiven) only a dataset with a given schema of that kind,
+// every other subject every dataset.
+func givenFits(s *Subject, d *Dataset) bool {
+	k := s.Labels[LabelGiven]
+	return k == "" || (d.Given != nil && d.Given.Kind == k)
 }
