@@ -1,11 +1,14 @@
 // Package corpus is the public datasets serbench checks itself against:
 // real files nobody here made, from packages the registries serve (npm's
-// vega-datasets, the Parquet test files parquet-go's module ships), each
+// vega-datasets, the Parquet test files parquet-go's module ships, the
+// test data of frictionless on PyPI and of Spark's test jar on Maven
+// Central), each
 // named with what it exercises — names with spaces, nulls, mixed types,
 // nesting, float32, decimals, timestamps, binary. The files are fetched on
 // first use into serbench's cache and checked against the registry's
-// integrity record (npm's sha512; the Go checksum database for modules);
-// nothing large is committed.
+// integrity record (npm's sha512; the Go checksum database for modules; a
+// pinned sha256 for a PyPI or Maven file, which for PyPI must also be the
+// index's); nothing large is committed.
 //
 // `serbench run data --input corpus:NAME` measures one of them, and the
 // corpus tests run a slice of them through every language.
@@ -24,21 +27,38 @@ const (
 	// GoModule is the Go module proxy: a module's zip, through the go
 	// command (which verifies it against the checksum database).
 	GoModule = "go"
+	// PyPI is the Python package index: one distribution file (an sdist's
+	// .tar.gz), found through the simple index.
+	PyPI = "pypi"
+	// Maven is Maven Central: one jar (with its classifier), of which the
+	// files other than classes are kept.
+	Maven = "maven"
 )
 
 // Source is a published package holding corpus files.
 type Source struct {
-	// Registry is NPM or GoModule.
+	// Registry is NPM, GoModule, PyPI or Maven.
 	Registry string
-	// Package and Version name it ("vega-datasets", "3.2.1").
+	// Package and Version name it ("vega-datasets", "3.2.1"); a Maven
+	// package is "group:artifact".
 	Package, Version string
 	// Integrity is npm's dist.integrity of the tarball ("sha512-…"); the
 	// download must match it. Empty for a Go module.
 	Integrity string
+	// File is the PyPI distribution file ("frictionless-5.21.0.tar.gz"),
+	// Classifier the Maven jar's classifier ("tests", or "").
+	File, Classifier string
+	// SHA256 is the hex sha256 a PyPI or Maven download must have.
+	SHA256 string
 }
 
 // String is the package as its registry names it.
-func (s Source) String() string { return s.Registry + ":" + s.Package + "@" + s.Version }
+func (s Source) String() string {
+	if s.Classifier != "" {
+		return s.Registry + ":" + s.Package + "@" + s.Version + ":" + s.Classifier
+	}
+	return s.Registry + ":" + s.Package + "@" + s.Version
+}
 
 // Entry is one corpus file.
 type Entry struct {
@@ -74,6 +94,9 @@ const (
 	TimestampsZone = "timestamps with a zone"
 	TimestampsNone = "timestamps without a zone"
 	TimestampsNS   = "nanosecond timestamps"
+	SubMicro       = "timestamps with sub-microsecond digits"
+	Ancient        = "dates and times before 1582 (proleptic Gregorian)"
+	Unicode        = "non-ASCII text"
 	SmallInts      = "8- and 16-bit integers"
 	OwnLayout      = "times in a layout of their own (2015/01/01 01:00:00)"
 	Unsigned       = "unsigned integers"
@@ -91,6 +114,14 @@ var (
 	// sonic's testdata holds the JSON parsers' benchmark files (simdjson's
 	// twitter.json and citm_catalog.json).
 	sonic = Source{Registry: GoModule, Package: "github.com/bytedance/sonic", Version: "v1.15.5"}
+	// frictionless's sdist carries the CSV files its tests read: headers
+	// in Spanish, Chinese and with units (°C).
+	frictionless = Source{Registry: PyPI, Package: "frictionless", Version: "5.21.0", File: "frictionless-5.21.0.tar.gz",
+		SHA256: "4d9848570bc682943375824a4be7633e8bbdeff228affee763cab346e48000b4"}
+	// Spark SQL's test jar carries the Parquet files its readers are
+	// tested on: nanosecond timestamps, dates and times before 1582.
+	sparkTests = Source{Registry: Maven, Package: "org.apache.spark:spark-sql_2.13", Version: "3.5.7", Classifier: "tests",
+		SHA256: "f27a56a5824d92efb56f3582aadd6d59d0aed2e69e972cddedc8b126f3c227d6"}
 )
 
 // Entries returns the corpus, in order.
@@ -126,6 +157,13 @@ func Entries() []Entry {
 		// Tempo's OpenTelemetry spans: uint64 nanosecond times beyond 2^53 beside nested resources.
 		pq("traces", "issue229.parquet", BigInts, Unsigned, NestedStructs),
 		pq("int64-extremes", "delta_binary_packed.parquet", BigInts),
+		{Name: "uruguay-budget", Source: frictionless, Path: "frictionless-5.21.0/data/doublequote.csv", Covers: []string{NamesUnicode, EmptyValues, Unicode}},
+		{Name: "unicode-headers", Source: frictionless, Path: "frictionless-5.21.0/data/table-unicode-headers.csv", Covers: []string{NamesUnicode, Unicode}},
+		{Name: "units-headers", Source: frictionless, Path: "frictionless-5.21.0/data/issue-991.csv", Covers: []string{NamesUnicode, NamesSpaces, NamesPunct}},
+		{Name: "timestamp-nanos", Source: sparkTests, Path: "test-data/timestamp-nanos.parquet", Covers: []string{TimestampsNS, SubMicro, TimestampsZone}},
+		{Name: "before-1582-times", Source: sparkTests, Path: "test-data/before_1582_timestamp_micros_v3_2_0.snappy.parquet", Covers: []string{TimestampsZone, Ancient}},
+		{Name: "before-1582-int96", Source: sparkTests, Path: "test-data/before_1582_timestamp_int96_plain_v3_2_0.snappy.parquet", Covers: []string{TimestampsNone, TimestampsNS, Ancient}},
+		{Name: "before-1582-dates", Source: sparkTests, Path: "test-data/before_1582_date_v3_2_0.snappy.parquet", Covers: []string{Dates, Ancient}},
 		{Name: "twitter", Source: sonic, Path: "testdata/twitter.json", Records: "statuses", Covers: []string{OneObject, BigInts, NestedStructs, NestedLists, Nulls, EmptyValues}},
 		{Name: "citm", Source: sonic, Path: "testdata/citm_catalog.json.gz", Records: "performances", Covers: []string{OneObject, NestedStructs, NestedLists, Nulls, EmptyValues}},
 	}

@@ -2,11 +2,14 @@ package corpus
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -32,7 +35,7 @@ func TestEntries(t *testing.T) {
 		}
 	}
 	_, by := Covered(Entries())
-	for _, c := range []string{NamesSpaces, NamesPunct, Nulls, MixedTypes, NestedLists, NestedStructs, Maps, Float32, Float64,
+	for _, c := range []string{NamesSpaces, NamesPunct, NamesUnicode, NamesDigits, BigInts, SubMicro, Nulls, MixedTypes, NestedLists, NestedStructs, Maps, Float32, Float64,
 		Decimals, Dates, TimestampsZone, TimestampsNone, TimestampsNS, Binary, EmptyValues, NaN, OneObject} {
 		if len(by[c]) == 0 {
 			t.Errorf("nothing covers %s", c)
@@ -133,7 +136,112 @@ func TestNPMFetch(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "outside.txt")); err == nil {
 				t.Error("a tarball wrote outside the cache")
 			}
-			if _, err := os.Stat(c.npmDir(tt.e.Source)); err == nil {
+			if _, err := os.Stat(c.archiveDir(tt.e.Source)); err == nil {
+				t.Error("a refused fetch left a package directory")
+			}
+		})
+	}
+}
+
+// jar makes a zip of files (name → content).
+func jar(t *testing.T, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func sha256hex(b []byte) string { return fmt.Sprintf("%x", sha256.Sum256(b)) }
+
+// TestPyPIAndMavenFetch serves a simple index, an sdist and a jar: the
+// sdist is found through the index (a relative URL), the jar at Maven's
+// layout keeping its files but not its classes; a pinned sha256 that the
+// download or the index contradicts is refused and leaves nothing.
+func TestPyPIAndMavenFetch(t *testing.T) {
+	sdist := tgz(t, map[string]string{"pkg-1.0/data/ünï.csv": "a,b\n1,2\n"})
+	jarb := jar(t, map[string]string{"test-data/x.parquet": "PAR1", "org/x/Y.class": "cafebabe"})
+	evilJar := jar(t, map[string]string{"../outside.txt": "x"})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/simple/pkg/":
+			if r.Header.Get("Accept") != "application/vnd.pypi.simple.v1+json" {
+				http.Error(w, "want the JSON form", http.StatusNotAcceptable)
+				return
+			}
+			fmt.Fprintf(w, `{"files":[{"filename":"pkg-1.0.tar.gz","url":"../../files/pkg-1.0.tar.gz","hashes":{"sha256":%q}}]}`, sha256hex(sdist))
+		case "/files/pkg-1.0.tar.gz":
+			w.Write(sdist)
+		case "/maven2/org/ex/art/2.0/art-2.0-tests.jar":
+			w.Write(jarb)
+		case "/maven2/org/ex/evil/2.0/evil-2.0.jar":
+			w.Write(evilJar)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	newCache := func(dir string) *Cache {
+		return &Cache{Dir: dir, PyPIIndex: srv.URL + "/simple", MavenRepo: srv.URL + "/maven2"}
+	}
+	py := Source{Registry: PyPI, Package: "pkg", Version: "1.0", File: "pkg-1.0.tar.gz", SHA256: sha256hex(sdist)}
+	mv := Source{Registry: Maven, Package: "org.ex:art", Version: "2.0", Classifier: "tests", SHA256: sha256hex(jarb)}
+	c := newCache(t.TempDir())
+	for _, tt := range []struct {
+		e    Entry
+		want string
+	}{
+		{Entry{Name: "p", Source: py, Path: "pkg-1.0/data/ünï.csv"}, "a,b\n1,2\n"},
+		{Entry{Name: "m", Source: mv, Path: "test-data/x.parquet"}, "PAR1"},
+	} {
+		p, err := c.Path(context.Background(), tt.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(p); err != nil || string(b) != tt.want {
+			t.Fatalf("%s: read %q, %v", tt.e.Name, b, err)
+		}
+	}
+	if _, err := c.Path(context.Background(), Entry{Name: "cls", Source: mv, Path: "org/x/Y.class"}); err == nil {
+		t.Error("a jar's class was unpacked")
+	}
+	other := sha256hex([]byte("other"))
+	refused := []struct {
+		name string
+		s    Source
+		want string
+	}{
+		{"index disagrees", Source{Registry: PyPI, Package: "pkg", Version: "1.0", File: "pkg-1.0.tar.gz", SHA256: other}, "the index's sha256"},
+		{"not listed", Source{Registry: PyPI, Package: "pkg", Version: "1.0", File: "pkg-9.tar.gz", SHA256: other}, "lists no pkg-9.tar.gz"},
+		{"no pin", Source{Registry: PyPI, Package: "pkg", Version: "1.0", File: "pkg-1.0.tar.gz"}, "needs its file and a sha256"},
+		{"jar tampered", Source{Registry: Maven, Package: "org.ex:art", Version: "2.0", Classifier: "tests", SHA256: other}, "not the published file"},
+		{"jar escape", Source{Registry: Maven, Package: "org.ex:evil", Version: "2.0", SHA256: sha256hex(evilJar)}, "leaves the package"},
+		{"no group", Source{Registry: Maven, Package: "art", Version: "2.0", SHA256: other}, `"group:artifact"`},
+		{"jar missing", Source{Registry: Maven, Package: "org.ex:gone", Version: "2.0", SHA256: other}, "404"},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := newCache(dir)
+			_, err := c.Path(context.Background(), Entry{Name: "x", Source: tt.s, Path: "x"})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "outside.txt")); err == nil {
+				t.Error("a jar wrote outside the cache")
+			}
+			if _, err := os.Stat(c.archiveDir(tt.s)); err == nil {
 				t.Error("a refused fetch left a package directory")
 			}
 		})
