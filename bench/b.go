@@ -8,6 +8,8 @@ package bench
 import (
 	"runtime"
 	"time"
+
+	"github.com/serbench/serbench/callgrind"
 )
 
 // B is handed to a case's Run function: run the operation B.N times. It
@@ -26,6 +28,8 @@ type B struct {
 	metrics   map[string]float64
 	bytes     int64
 	ms        runtime.MemStats
+	// counter, when set, counts instructions where the timer runs (Count).
+	counter *callgrind.Counter
 }
 
 // SetBytes records the number of bytes processed by one op; reports
@@ -43,6 +47,9 @@ func (b *B) StartTimer() {
 	b.startByte = b.ms.TotalAlloc
 	b.start = time.Now()
 	b.timerOn = true
+	if b.counter != nil {
+		b.counter.Resume()
+	}
 }
 
 // StopTimer stops timing, e.g. around per-iteration cleanup that must not
@@ -50,6 +57,9 @@ func (b *B) StartTimer() {
 func (b *B) StopTimer() {
 	if !b.timerOn {
 		return
+	}
+	if b.counter != nil {
+		b.counter.Pause()
 	}
 	b.duration += time.Since(b.start)
 	runtime.ReadMemStats(&b.ms)
@@ -60,6 +70,9 @@ func (b *B) StopTimer() {
 
 // ResetTimer zeroes the elapsed time and allocation counters.
 func (b *B) ResetTimer() {
+	if b.counter != nil && b.timerOn {
+		b.counter.Begin()
+	}
 	if b.timerOn {
 		runtime.ReadMemStats(&b.ms)
 		b.startAllc = b.ms.Mallocs
@@ -82,5 +95,5 @@ func (b *B) ReportMetric(value float64, unit string) {
 }
 
 func (b *B) reset(n int) {
-	*b = B{N: n}
+	*b = B{N: n, counter: b.counter}
 }

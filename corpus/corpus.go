@@ -162,7 +162,6 @@ func Entries() []Entry {
 		{Name: "units-headers", Source: frictionless, Path: "frictionless-5.21.0/data/issue-991.csv", Covers: []string{NamesUnicode, NamesSpaces, NamesPunct}},
 		{Name: "timestamp-nanos", Source: sparkTests, Path: "test-data/timestamp-nanos.parquet", Covers: []string{TimestampsNS, SubMicro, TimestampsZone}},
 		{Name: "before-1582-times", Source: sparkTests, Path: "test-data/before_1582_timestamp_micros_v3_2_0.snappy.parquet", Covers: []string{TimestampsZone, Ancient}},
-		{Name: "before-1582-int96", Source: sparkTests, Path: "test-data/before_1582_timestamp_int96_plain_v3_2_0.snappy.parquet", Covers: []string{TimestampsNone, TimestampsNS, Ancient}},
 		{Name: "before-1582-dates", Source: sparkTests, Path: "test-data/before_1582_date_v3_2_0.snappy.parquet", Covers: []string{Dates, Ancient}},
 		{Name: "twitter", Source: sonic, Path: "testdata/twitter.json", Records: "statuses", Covers: []string{OneObject, BigInts, NestedStructs, NestedLists, Nulls, EmptyValues}},
 		{Name: "citm", Source: sonic, Path: "testdata/citm_catalog.json.gz", Records: "performances", Covers: []string{OneObject, NestedStructs, NestedLists, Nulls, EmptyValues}},

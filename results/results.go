@@ -271,6 +271,14 @@ type Case struct {
 	// the serialized size.
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	Samples []Sample           `json:"samples,omitempty"`
+	// Counts are the case's instruction counts (run --metric
+	// instructions), one per counted run; a case counted and not timed
+	// has Counts and no Samples.
+	Counts []Count `json:"counts,omitempty"`
+	// CountNote says why a case that was to be counted was not (a runner
+	// Valgrind cannot run, a failure under Valgrind), or what its counts
+	// include.
+	CountNote string `json:"count_note,omitempty"`
 	// Summary maps a unit to its statistic over the samples.
 	Summary map[string]Stat `json:"summary,omitempty"`
 	// Stop says why sampling stopped: "target" (its intervals were
@@ -452,7 +460,7 @@ func (c *Case) validateShape() error {
 		return fmt.Errorf("case without name")
 	case c.Status != StatusOK && c.Status != StatusFailed && c.Status != StatusSkipped && c.Status != StatusCannotHold:
 		return fmt.Errorf("case %s: unknown status %q", c.FullName(), c.Status)
-	case c.Status == StatusOK && len(c.Samples) == 0:
+	case c.Status == StatusOK && len(c.Samples) == 0 && len(c.Counts) == 0:
 		return fmt.Errorf("case %s: status ok but no samples", c.FullName())
 	case c.Role != "" && !ValidRole(c.Role):
 		return fmt.Errorf("case %s: unknown role %q (valid: subject, baseline, limit)", c.FullName(), c.Role)
@@ -482,7 +490,7 @@ const maxCounter = 1 << 64
 // reservedUnits are the units a case's samples carry in their own fields
 // or that Summarize derives from them: a per-sample metric of that name
 // would be mixed into their statistics.
-var reservedUnits = []string{UnitNsPerOp, UnitBytesPerOp, UnitAllocsPerOp, UnitMBPerS, UnitVsBaseline, UnitVsLimit}
+var reservedUnits = []string{UnitNsPerOp, UnitBytesPerOp, UnitAllocsPerOp, UnitMBPerS, UnitVsBaseline, UnitVsLimit, UnitInstructions, UnitEstCycles}
 
 // finite reports whether v is neither NaN nor infinite.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -507,6 +515,11 @@ func (c *Case) validateValues() error {
 	for i, s := range c.Samples {
 		if err := s.validate(); err != nil {
 			return fmt.Errorf("case %s: sample %d %w", name, i+1, err)
+		}
+	}
+	for i, s := range c.Counts {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("case %s: count %d %w", name, i+1, err)
 		}
 	}
 	return nil

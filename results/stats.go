@@ -47,6 +47,7 @@ func Summarize(values []float64) Stat {
 func (c *Case) Summarize() {
 	if len(c.Samples) == 0 {
 		c.Summary = nil
+		c.summarizeCounts()
 		return
 	}
 	cols := map[string][]float64{}
@@ -78,4 +79,5 @@ func (c *Case) Summarize() {
 	// and the noisy flag keeps meaning "its samples disagree".
 	ns := c.Summary[UnitNsPerOp]
 	c.Noisy = ns.N >= 2 && ns.RelWidth() > NoiseThreshold
+	c.summarizeCounts()
 }
