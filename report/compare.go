@@ -45,6 +45,12 @@ type Delta struct {
 	TooFew bool
 	// Note explains rows that cannot be compared (failed, missing).
 	Note string
+	// Counted marks a row of instruction counts (results.UnitInstructions,
+	// UnitEstCycles): counts of one build repeat, so such a row is a
+	// change when the two runs' ranges of counts do not overlap and the
+	// medians differ by results.CountThreshold or more, and no rank test
+	// is made.
+	Counted bool
 }
 
 // CompareOptions tune Compare.
@@ -58,6 +64,11 @@ type CompareOptions struct {
 	// one run then shows no change. Cases without such a ratio (measured
 	// alone) are compared in ns/op.
 	Normalize bool
+	// Instructions adds the rows of instruction counts of the cases
+	// counted in both runs (run --metric instructions); OnlyInstructions
+	// leaves out the time and allocation rows, so that only counts are
+	// judged (compare --metric instructions).
+	Instructions, OnlyInstructions bool
 }
 
 // threshold is the smallest change that counts (default NoiseThreshold).
@@ -122,6 +133,12 @@ func Compare(old, new *results.Run, opts CompareOptions) []Delta {
 			// its reads label having changed).
 			continue
 		}
+		if opts.Instructions || opts.OnlyInstructions {
+			out = append(out, countDeltas(o, n)...)
+		}
+		if opts.OnlyInstructions {
+			continue
+		}
 		for _, unit := range []string{timeUnit(o, n, opts), results.UnitBytesPerOp, results.UnitAllocsPerOp} {
 			so, ok1 := o.Stat(unit)
 			sn, ok2 := n.Stat(unit)
@@ -153,6 +170,32 @@ func Compare(old, new *results.Run, opts CompareOptions) []Delta {
 	return out
 }
 
+// countDeltas compares the instruction counts of two cases (Delta.Counted).
+func countDeltas(o, n *results.Case) []Delta {
+	var out []Delta
+	for _, unit := range []string{results.UnitInstructions, results.UnitEstCycles} {
+		so, ok1 := o.Stat(unit)
+		sn, ok2 := n.Stat(unit)
+		if !ok1 || !ok2 || so.Median <= 0 {
+			continue
+		}
+		d := Delta{Name: o.FullName(), Unit: unit, Old: o, New: n, Counted: true, N1: so.N, N2: sn.N, P: 1}
+		d.Change = sn.Median/so.Median - 1
+		d.Significant = sn.Lo > so.Hi || sn.Hi < so.Lo
+		if d.Significant {
+			d.P = 0
+		}
+		d.Changed = d.Significant && math.Abs(d.Change) >= results.CountThreshold
+		out = append(out, d)
+	}
+	return out
+}
+
+// isCount reports whether unit is an instruction count's.
+func isCount(unit string) bool {
+	return unit == results.UnitInstructions || unit == results.UnitEstCycles
+}
+
 func unitOrder(u string) int {
 	switch u {
 	case results.UnitVsLimit:
@@ -163,6 +206,10 @@ func unitOrder(u string) int {
 		return 2
 	case results.UnitBytesPerOp:
 		return 3
+	case results.UnitInstructions:
+		return 5
+	case results.UnitEstCycles:
+		return 6
 	default:
 		return 4
 	}
@@ -291,8 +338,12 @@ func isTime(unit string) bool { return unitOrder(unit) <= 2 }
 // threshold and the noise floor of a case of the build: a limit row (a
 // copy, reading a file's bytes) measures the machine, not the build, so
 // its change is shown but never gated.
+//
+// Instruction counts gate on instructions per op (estimated cycles are
+// shown): a count of one build repeats whatever the machine does, so one
+// pair of runs is enough to judge it.
 func (c *Comparison) Regression(d Delta) bool {
-	return d.Note == "" && d.Changed && isTime(d.Unit) && d.Change > 0 && !isLimit(d)
+	return d.Note == "" && d.Changed && (isTime(d.Unit) || d.Unit == results.UnitInstructions) && d.Change > 0 && !isLimit(d)
 }
 
 // isLimit reports whether d compares a physical-limit row.
@@ -666,6 +717,9 @@ func WriteCompare(w io.Writer, oldName, newName string, ds []Delta) (regressions
 // few samples why no p could tell: "(n=2 vs 2: the smallest p possible
 // is 0.33)".
 func pString(d Delta) string {
+	if d.Counted {
+		return fmt.Sprintf("(counts n=%d+%d)", d.N1, d.N2)
+	}
 	if d.TooFew {
 		s := fmt.Sprintf("(n=%d vs %d", d.N1, d.N2)
 		if d.ByProcess {

@@ -158,6 +158,7 @@ func Build(in Input) (*Doc, error) {
 					wd.Sections = append(wd.Sections, SectionDoc{Title: s.Title, Blocks: blocks})
 				}
 			}
+			wd.Sections = append(wd.Sections, countSection(cases)...)
 			wd.Sections = append(wd.Sections, genericSections(run, cases)...)
 			for _, sd := range wd.Sections {
 				for _, b := range sd.Blocks {

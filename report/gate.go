@@ -242,7 +242,7 @@ func NewGate(cs []*Comparison) Gate {
 	}
 	for _, k := range order {
 		r := *rows[k]
-		if r.In == len(cs) && len(cs) >= 2 {
+		if r.In == len(cs) && (len(cs) >= 2 || r.Unit == results.UnitInstructions) {
 			g.Rows = append(g.Rows, r)
 		} else {
 			g.Suspected = append(g.Suspected, r)

@@ -84,6 +84,18 @@ func writeBenchfmtRun(bw *benchfmt.Writer, run *Run) error {
 				return fmt.Errorf("results: benchfmt export: %w", err)
 			}
 		}
+		// Instruction counts go on lines of their own, one per counted
+		// run: benchstat summarises each unit over the lines that have it.
+		for _, k := range c.Counts {
+			vals := []benchfmt.Value{{Value: k.Instructions, Unit: UnitInstructions}}
+			if k.EstCycles > 0 {
+				vals = append(vals, benchfmt.Value{Value: k.EstCycles, Unit: UnitEstCycles})
+			}
+			r := &benchfmt.Result{Config: conf, Name: benchfmt.Name(name), Iters: k.Iters, Values: vals}
+			if err := bw.Write(r); err != nil {
+				return fmt.Errorf("results: benchfmt export: %w", err)
+			}
+		}
 	}
 	return nil
 }

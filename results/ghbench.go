@@ -43,6 +43,14 @@ func WriteGitHubBenchmark(w io.Writer, runs ...*Run) error {
 			if st, ok := c.Stat(UnitNsPerOp); ok {
 				entries = append(entries, ghEntry{Name: name, Unit: UnitNsPerOp, Value: st.Median, Range: rangeString(st), Extra: extra})
 			}
+			if st, ok := c.Stat(UnitInstructions); ok {
+				entries = append(entries, ghEntry{Name: name + " (instructions)", Unit: UnitInstructions, Value: st.Median, Range: rangeString(st),
+					Extra: fmt.Sprintf("n=%d counted runs under Valgrind's callgrind", st.N)})
+			}
+			if st, ok := c.Stat(UnitEstCycles); ok {
+				entries = append(entries, ghEntry{Name: name + " (estimated cycles)", Unit: UnitEstCycles, Value: st.Median, Range: rangeString(st),
+					Extra: "L1 hits + 5 × LL hits + 35 × RAM hits, from callgrind's cache simulation"})
+			}
 			if st, ok := c.Stat(UnitVsLimit); ok && !c.IsLimit() {
 				entries = append(entries, ghEntry{Name: name + " ÷ limit", Unit: UnitVsLimit, Value: st.Median, Range: rangeString(st), Extra: "ratio to the limit row of the same sampling round"})
 			}

@@ -46,6 +46,12 @@ type Fork struct {
 	// Env holds KEY=VALUE settings the fork's process runs with, on top of
 	// the parent's environment (see ForkGODEBUG).
 	Env []string
+	// CountInstructions makes the fork count its cases' instructions
+	// instead of timing them (it runs under Wrap: Valgrind).
+	CountInstructions bool
+	// Wrap, when set, is the command (and its arguments) the fork's
+	// process runs under.
+	Wrap []string
 }
 
 // forkRuntime is the Go runtime setting forks measure under: heap the

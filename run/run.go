@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/callgrind"
 	"github.com/serbench/serbench/pgserver"
 	"github.com/serbench/serbench/report"
 	"github.com/serbench/serbench/results"
@@ -103,6 +104,15 @@ type Options struct {
 	// job (its count, target, sample time or budget), "" otherwise: the
 	// timing History keeps such runs apart.
 	Sampling string
+	// Metric says what is measured: time (the zero Metric too),
+	// instructions, or both.
+	Metric Metric
+	// Valgrind is the valgrind executable a run counting instructions
+	// starts its counting children under ("": none found).
+	Valgrind string
+	// Counter, set in a counting child (under Valgrind), counts the Go
+	// cases' instructions instead of timing them.
+	Counter *callgrind.Counter
 	// History, when set, scales the progress line's estimates by this
 	// machine's past runs and records each workload run whole (nothing
 	// filtered, sharded or resumed) that finished.
@@ -484,7 +494,54 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			finished++
 			return rw.WriteCase(c)
 		}
-		if f := forks[p.w.Name()]; f >= 1 && n > 0 {
+		counting := o.Metric.Instructions && o.Counter == nil && o.Spawn != nil && n > 0
+		timeLocal := o.Metric.Time || !o.Metric.Instructions
+		if counting {
+			local, remote := splitRemote(p.plan.Cases)
+			counted, err := countInstructions(ctx, o, p.w.Name(), local, tmp)
+			if err != nil && bench.IsInterrupted(err) {
+				runErr = err
+				break
+			}
+			if err != nil {
+				fmt.Fprintf(o.Log, "serbench: %s: %v; measuring by time\n", p.w.Name(), err)
+				timeLocal = true
+				counted = nil
+			}
+			remoteKeys := map[string]bool{}
+			for i := range remote {
+				remoteKeys[remote[i].FullName()] = true
+			}
+			timed := emit
+			emit = func(c results.Case) error {
+				return timed(withCounts(c, counted, remoteKeys[c.FullName()]))
+			}
+			if !timeLocal {
+				// Counted, not timed: the Go cases are the child's; the
+				// runners' cases are timed (they cannot be counted).
+				for i := range local {
+					c, ok := counted[local[i].FullName()]
+					if !ok {
+						c = results.Case{Workload: local[i].Workload, Name: local[i].Name, Labels: local[i].Labels, Role: local[i].Role, Group: local[i].Group,
+							Status: results.StatusFailed, Error: "instructions: the counting child did not reach the case"}
+					}
+					if runErr = timed(c); runErr != nil {
+						break
+					}
+				}
+				prog.offset += len(local)
+				p.plan.Cases = remote
+				n = len(remote)
+			}
+		}
+		if runErr != nil {
+			break
+		}
+		if o.Counter != nil {
+			// A counting child: count the Go cases, time nothing.
+			local, _ := splitRemote(p.plan.Cases)
+			runErr = countAll(ctx, o.Counter, local, prog, emit)
+		} else if f := forks[p.w.Name()]; f >= 1 && n > 0 {
 			// Cases a runner measures in its own process stay here: a
 			// fork plans without runners.
 			local, remote := splitRemote(p.plan.Cases)
@@ -515,7 +572,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		if runErr != nil {
 			break
 		}
-		if o.whole() && prev == nil && n > 0 {
+		if o.whole() && prev == nil && n > 0 && !o.Metric.Instructions {
 			t := Timing{Estimate: estimate[p.w.Name()], Local: local[p.w.Name()], Actual: time.Since(started),
 				Remote: remote, Cases: nPlanned, When: time.Now().UTC()}
 			if err := o.History.Record(p.w.Name(), string(o.Scale), o.runnerNames(), o.historyIdentity(p.plan), t); err != nil {

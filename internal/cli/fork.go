@@ -43,7 +43,13 @@ func (a *app) spawner() run.Spawner {
 		if len(f.Subjects) > 0 {
 			args = append(args, "--subject", strings.Join(f.Subjects, ","))
 		}
+		if f.CountInstructions {
+			args = append(args, "--count-child")
+		}
 		cmd := exec.Command(exe, args...)
+		if len(f.Wrap) > 0 {
+			cmd = exec.Command(f.Wrap[0], append(append(f.Wrap[1:len(f.Wrap):len(f.Wrap)], exe), args...)...)
+		}
 		cmd.Env = append(append(os.Environ(), a.exeEnv...), f.Env...)
 		cmd.Stderr = a.stderr
 		dieWithParent(cmd)

@@ -66,7 +66,7 @@ func (a *app) readRuns(paths []string) ([]*results.Run, error) {
 func (a *app) compareCmd() *cobra.Command {
 	var (
 		failOnRegression, failOnUnjudged, normalize, allowDifferent, verdicts bool
-		format                                                                string
+		format, metricFlag                                                    string
 		threshold                                                             float64
 	)
 	cmd := &cobra.Command{
@@ -117,9 +117,16 @@ func (a *app) compareCmd() *cobra.Command {
 			if threshold <= 0 || threshold >= 100 {
 				return usagef("--threshold must be a percentage between 0 and 100, got %g", threshold)
 			}
+			metric, err := run.ParseMetric(metricFlag)
+			if err != nil {
+				return &workload.UsageError{Err: err}
+			}
 			runs, err := a.readRuns(args)
 			if err != nil {
 				return err
+			}
+			if metric.Instructions && !anyCounted(runs) {
+				return usagef("--metric instructions: no case of %s has instruction counts (serbench run --metric instructions makes them)", strings.Join(args, ", "))
 			}
 			if verdicts {
 				v := report.CheckVerdicts(runs[0], runs[1])
@@ -136,7 +143,8 @@ func (a *app) compareCmd() *cobra.Command {
 			}
 			var cmps []*report.Comparison
 			for i := 0; i < len(runs); i += 2 {
-				cmp := report.NewComparison(args[i], args[i+1], runs[i], runs[i+1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100})
+				cmp := report.NewComparison(args[i], args[i+1], runs[i], runs[i+1], report.CompareOptions{Normalize: normalize, Threshold: threshold / 100,
+					Instructions: metric.Instructions, OnlyInstructions: metric.Instructions && !metric.Time})
 				if cmp.Shared() == 0 {
 					if cmp.Inputs != "" {
 						return usagef("%s and %s share no measured case: nothing to compare (%s)", args[i], args[i+1], cmp.Inputs)
@@ -218,5 +226,18 @@ func (a *app) compareCmd() *cobra.Command {
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
 	fl.BoolVar(&verdicts, "verdicts", false, "check that NEW (a budgeted run) reaches the verdicts of the reference OLD (a long run of the same build): every pair of a group's members whose intervals are disjoint in OLD keeps its order, and ≥ 95% of the ratios to the limit row lie inside OLD's interval widened by 5%; exit 1 when not")
 	fl.Float64Var(&threshold, "threshold", results.NoiseThreshold*100, "regression threshold in percent")
+	fl.StringVar(&metricFlag, "metric", "time", "what to compare and gate on: time; instructions (the cases' instruction counts from run --metric instructions: a row changes when the two runs' counts do not overlap and the medians differ by 1% or more, and one pair of runs is enough for the gate); or time,instructions")
 	return cmd
+}
+
+// anyCounted reports whether any case of runs has instruction counts.
+func anyCounted(runs []*results.Run) bool {
+	for _, r := range runs {
+		for i := range r.Cases {
+			if r.Cases[i].Counted() {
+				return true
+			}
+		}
+	}
+	return false
 }

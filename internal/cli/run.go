@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/callgrind"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 	"github.com/serbench/serbench/runner"
@@ -51,6 +52,8 @@ type runFlags struct {
 	cases     string   // a fork's case list (hidden)
 	iters     string   // a fork's iterations per sample (hidden)
 	deadline  string   // a fork's end of the run's budget (hidden)
+	metric    string
+	countKid  bool // a fork counting instructions under Valgrind (hidden)
 	// own are the options of the workloads that have some (options.go).
 	own []workloadFlags
 }
@@ -118,6 +121,9 @@ func (a *app) runCmd() *cobra.Command {
 	fl.StringVar(&f.cases, "cases", "", "internal: measure exactly the cases listed in this file")
 	fl.StringVar(&f.iters, "iters", "", "internal: iterations per sample of each case, as an earlier fork calibrated them")
 	fl.StringVar(&f.deadline, "deadline", "", "internal: when the run's budget for this fork's workload runs out (RFC 3339)")
+	fl.StringVar(&f.metric, "metric", "time", "what to measure: time; instructions (Go subjects' instructions and estimated cycles per op under Valgrind's callgrind, repeatable on a shared machine; the runners' subjects by time); or time,instructions")
+	fl.BoolVar(&f.countKid, "count-child", false, "internal: this fork counts instructions under Valgrind")
+	_ = fl.MarkHidden("count-child")
 	_ = fl.MarkHidden("deadline")
 	_ = fl.MarkHidden("iters")
 	_ = fl.MarkHidden("fork")
@@ -150,6 +156,10 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	budget, err := parseBudget(f.budget, scale, f.count, f.target)
 	if err != nil {
 		return err
+	}
+	metric, err := run.ParseMetric(f.metric)
+	if err != nil {
+		return &workload.UsageError{Err: err}
 	}
 	runners, err := a.runners(f.runners, f.user)
 	if err != nil {
@@ -206,6 +216,22 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if err := checkWorkloadFlags(names, f.own); err != nil {
 		return err
 	}
+	var counter *callgrind.Counter
+	valgrind := ""
+	switch {
+	case f.countKid:
+		if f.fork == "" {
+			return usagef("--count-child is for a fork (--fork K/N)")
+		}
+		if counter, err = callgrind.NewCounter(); err != nil {
+			return err
+		}
+	case metric.Instructions && !f.dryRun:
+		if valgrind, err = callgrind.Find(ctx, a.stderr); err != nil {
+			fmt.Fprintf(a.stderr, "serbench: %v; measuring by time\n", err)
+			metric = run.Metric{Time: true}
+		}
+	}
 	if f.dryRun {
 		return a.dryRun(ctx, run.Options{Workloads: a.workloads, Names: names, Scale: scale, Filter: re, Subjects: f.subjects,
 			Count: f.count, Benchtime: f.benchtime, Target: f.target, Shard: shard, Forks: f.forks, Runners: runners, History: history(),
@@ -225,7 +251,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		Progress: rp, Args: a.args, Log: a.stderr, Shard: shard, RunID: f.runID,
 		Forks: f.forks, Spawn: spawn, Cases: caseNames, Iters: iters, ResultsOnly: f.fork != "",
 		Measured: measured, CaseTimeout: f.timeout, Runners: runners, History: history(), Budget: budget, Deadline: deadline,
-		Sampling: sampling(scale, f.count, f.target, f.benchtime, budget),
+		Sampling: sampling(scale, f.count, f.target, f.benchtime, budget), Metric: metric, Valgrind: valgrind, Counter: counter,
 	})
 	if res == nil && !errors.Is(err, run.ErrOutInUse) {
 		// Failed before measuring: leave no empty --out (outdir.go). A

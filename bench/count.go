@@ -1,0 +1,210 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/serbench/serbench/callgrind"
+	"github.com/serbench/serbench/results"
+)
+
+// CountOptions tune Count.
+type CountOptions struct {
+	// Counts is the number of counted runs per case (default 5).
+	Counts int
+	// RegionTime is how long one counted run should last under Valgrind
+	// (default 250 ms): the iterations per run are sized to it from
+	// instrumented runs after the first (which pays for translating the
+	// code). Many iterations per run spread the allocator's occasional
+	// slow paths (a span refilled, the heap grown) evenly over them.
+	RegionTime time.Duration
+	// MaxHeap bounds the bytes one counted run may allocate with the
+	// collector off (default 1 GiB): an op allocating more per run is
+	// counted with the collector on (Count.GC).
+	MaxHeap uint64
+}
+
+func (o CountOptions) withDefaults() CountOptions {
+	if o.Counts <= 0 {
+		o.Counts = 5
+	}
+	if o.RegionTime <= 0 {
+		o.RegionTime = 250 * time.Millisecond
+	}
+	if o.MaxHeap == 0 {
+		o.MaxHeap = 1 << 30
+	}
+	return o
+}
+
+// Count sets up and verifies c as Measure does, then counts the
+// instructions of its op with k: opts.Counts runs of the same number of
+// iterations, each a region in which callgrind collects only while the
+// case's timer runs (its StopTimer sections are not counted), on this
+// goroutine locked to its thread. Before each region the heap is
+// collected and, within opts.MaxHeap, the collector is turned off, so that
+// a count holds the op's own instructions (allocation included, the
+// collector's work not): the count of one build then repeats. An empty
+// region's cost is subtracted. The case's B/op and allocs/op are not
+// recorded here (Measure records them).
+func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions) (results.Case, error) {
+	opts = opts.withDefaults()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	m := &member{c: &c, t0: time.Now(), count: 1}
+	m.rc = results.Case{Workload: c.Workload, Name: c.Name, Labels: c.Labels, Role: c.Role, Group: c.Group, Notes: c.Notes}
+	if m.rc.Role == "" {
+		m.rc.Role = results.RoleSubject
+	}
+	defer func() {
+		if m.teardown != nil {
+			m.teardown()
+		}
+	}()
+	finish := func() (results.Case, error) {
+		m.rc.Elapsed = time.Since(m.t0)
+		m.rc.Start, m.rc.End = m.t0.UTC(), m.t0.Add(m.rc.Elapsed).UTC()
+		return m.rc, nil
+	}
+	if err := m.prepareCounted(ctx); err != nil {
+		return results.Case{}, err
+	}
+	if m.rc.Status != "" {
+		return finish()
+	}
+	k.Instrument(true)
+	defer k.Instrument(false)
+	// Instrumented runs size the regions: the first translates the code
+	// (and is slow for it), the next ones grow N until a run lasts a
+	// tenth of RegionTime, which then scales N to the whole of it.
+	m.b.counter = nil
+	n, perOp := 1, uint64(0)
+	for {
+		d, err := runOnce(&m.b, c.Run, n)
+		if err != nil {
+			m.fail("run", err)
+			return finish()
+		}
+		perOp = m.b.netBytes / uint64(n)
+		if d >= opts.RegionTime/10 || n >= 1<<20 {
+			if d > 0 {
+				n = int(min(int64(n)*int64(opts.RegionTime)/int64(d), 1<<20))
+			}
+			n = max(n, 1)
+			break
+		}
+		n *= 4
+	}
+	gcOff := perOp == 0 || uint64(n)*perOp <= opts.MaxHeap
+	if !gcOff && perOp > 0 {
+		if fit := int(opts.MaxHeap / perOp); fit >= 1 {
+			n, gcOff = fit, true
+		}
+	}
+	if _, err := runOnce(&m.b, c.Run, n); err != nil { // warm at the regions' size
+		m.fail("run", err)
+		return finish()
+	}
+	empty, err := countRegion(k, &m.b, func(*B) error { return nil }, 1, true)
+	if err != nil {
+		return results.Case{}, err
+	}
+	for i := 0; i < opts.Counts; i++ {
+		if err := ctx.Err(); err != nil {
+			return results.Case{}, ErrInterrupted
+		}
+		got, err := countRegion(k, &m.b, c.Run, n, gcOff)
+		if err != nil {
+			m.fail("run", err)
+			return finish()
+		}
+		m.rc.Counts = append(m.rc.Counts, perOpCount(got.Minus(empty), n, !gcOff))
+	}
+	m.rc.Status = results.StatusOK
+	m.rc.Stop = StopCount
+	m.rc.BytesPerOp = c.Bytes
+	if m.b.bytes > 0 {
+		m.rc.BytesPerOp = m.b.bytes
+	}
+	m.rc.Metrics = copyMetrics(c.Metrics)
+	if !gcOff {
+		m.rc.CountNote = fmt.Sprintf("counted with the collector on: %d B per op is more than a run may allocate without it", perOp)
+	}
+	m.rc.Summarize()
+	return finish()
+}
+
+// prepareCounted sets up and verifies the case (uninstrumented, so at
+// Valgrind's fastest), recording a failure or skip in the member.
+func (m *member) prepareCounted(ctx context.Context) error {
+	c := m.c
+	switch {
+	case c.Skip != "":
+		m.rc.Status, m.rc.Error = results.StatusSkipped, c.Skip
+		return nil
+	case c.Remote != nil:
+		m.rc.Status, m.rc.Error = results.StatusSkipped, "a runner's case is measured in its own process"
+		return nil
+	case c.Run == nil:
+		m.fail("setup", fmt.Errorf("case has no Run function"))
+		return nil
+	case c.Verify == nil:
+		m.fail("verify", fmt.Errorf("case has no Verify function"))
+		return nil
+	}
+	if c.Setup != nil {
+		if err := m.call("setup", c.Setup); err != nil {
+			m.fail("setup", err)
+			return nil
+		}
+	}
+	m.teardown = c.Teardown
+	if err := m.call("verify", c.Verify); err != nil {
+		m.fail("verify", err)
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return ErrInterrupted
+	}
+	return nil
+}
+
+// countRegion runs fn with N=n as one counted region: collected first,
+// the collector off inside when gcOff.
+func countRegion(k *callgrind.Counter, b *B, fn func(*B) error, n int, gcOff bool) (callgrind.Counts, error) {
+	runtime.GC()
+	if gcOff {
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	}
+	b.reset(n)
+	b.counter = nil
+	b.StartTimer() // outside the region: ReadMemStats is not the op's
+	b.counter = k
+	k.Begin()
+	err := safeRun(fn, b)
+	k.Pause()
+	b.counter = nil
+	b.StopTimer()
+	counts, cerr := k.End()
+	if err != nil {
+		return callgrind.Counts{}, err
+	}
+	return counts, cerr
+}
+
+// perOpCount divides a region's counts by its iterations.
+func perOpCount(c callgrind.Counts, n int, gc bool) results.Count {
+	f := float64(n)
+	return results.Count{
+		Iters:        n,
+		Instructions: float64(c.Ir) / f,
+		EstCycles:    float64(c.EstimatedCycles()) / f,
+		L1Misses:     float64(c.I1mr+c.D1mr+c.D1mw) / f,
+		LLMisses:     float64(c.RAMHits()) / f,
+		BranchMisses: float64(c.Bcm+c.Bim) / f,
+		GC:           gc,
+	}
+}

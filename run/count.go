@@ -1,0 +1,160 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/serbench/serbench/bench"
+	"github.com/serbench/serbench/callgrind"
+	"github.com/serbench/serbench/results"
+)
+
+// Metric says what a run measures of each case.
+type Metric struct {
+	// Time is wall time per op (the samples, the in-round ratios).
+	Time bool
+	// Instructions is instructions and estimated cycles per op, counted
+	// under Valgrind's callgrind for Go subjects.
+	Instructions bool
+}
+
+// MetricNames are --metric's valid values.
+const MetricNames = "time, instructions, time,instructions"
+
+// ParseMetric parses --metric: a comma-separated list of time and
+// instructions ("" is time).
+func ParseMetric(s string) (Metric, error) {
+	var m Metric
+	if strings.TrimSpace(s) == "" {
+		return Metric{Time: true}, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		switch strings.TrimSpace(p) {
+		case "time":
+			m.Time = true
+		case "instructions":
+			m.Instructions = true
+		default:
+			return Metric{}, fmt.Errorf("--metric: unknown metric %q (valid: %s)", p, MetricNames)
+		}
+	}
+	return m, nil
+}
+
+// String is the metric as --metric spells it.
+func (m Metric) String() string {
+	switch {
+	case m.Time && m.Instructions:
+		return "time,instructions"
+	case m.Instructions:
+		return "instructions"
+	}
+	return "time"
+}
+
+// notCounted is the note on a runner's case in a counting run.
+const notCounted = "instructions not counted: a runner's subjects run in their own process, outside Valgrind " +
+	"(the JVM's JIT and a Python interpreter run tens of times slower there, and no runner asks Valgrind for a region yet); measured by time"
+
+// countInstructions counts the instructions of w's Go cases in one child
+// process under Valgrind (a Fork with Count set) and returns its cases by
+// full name. The child's progress goes to log, one line per case.
+func countInstructions(ctx context.Context, o Options, w string, cases []bench.Case, tmp string) (map[string]results.Case, error) {
+	if len(cases) == 0 {
+		return nil, nil
+	}
+	if o.Valgrind == "" {
+		return nil, errors.New(callgrind.ErrMissing.Error())
+	}
+	if !callgrind.Supported() {
+		return nil, errors.New("instruction counts need amd64 (Valgrind's client requests are spelled out for it only)")
+	}
+	dir, err := os.MkdirTemp(tmp, "count-")
+	if err != nil {
+		return nil, fmt.Errorf("instructions: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	var names strings.Builder
+	for i := range cases {
+		names.WriteString(cases[i].FullName() + "\n")
+	}
+	list := filepath.Join(dir, "cases.txt")
+	if err := os.WriteFile(list, []byte(names.String()), 0o644); err != nil {
+		return nil, fmt.Errorf("instructions: %w", err)
+	}
+	outFile := filepath.Join(dir, "callgrind.out")
+	f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(), CaseTimeout: 0,
+		K: 1, N: 1, Count: 1, CasesFile: list, Out: filepath.Join(dir, "child"), CountInstructions: true,
+		Wrap: append([]string{o.Valgrind}, callgrind.Args(outFile)...),
+		Env:  []string{callgrind.OutEnv + "=" + outFile, "GODEBUG=asyncpreemptoff=1"}}
+	done := 0
+	err = o.Spawn(ctx, f, func(e ForkEvent) {
+		if e.Done {
+			done++
+			fmt.Fprintf(o.Log, "serbench: %s: instructions %d/%d: %s %s\n", w, done, len(cases), e.Name, e.Status)
+		}
+	})
+	got, rerr := results.ReadFile(filepath.Join(f.Out, ResultsFile))
+	if err != nil {
+		if bench.IsInterrupted(err) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("instructions: the child under Valgrind: %w", err)
+	}
+	if rerr != nil {
+		return nil, fmt.Errorf("instructions: %w", rerr)
+	}
+	out := make(map[string]results.Case, len(got.Cases))
+	for _, c := range got.Cases {
+		out[c.FullName()] = c
+	}
+	return out, nil
+}
+
+// withCounts adds the counts of c's Go case (counted by full name) to
+// the timed c, or says why it has none.
+func withCounts(c results.Case, counted map[string]results.Case, remote bool) results.Case {
+	if remote {
+		if c.OK() {
+			c.CountNote = notCounted
+		}
+		return c
+	}
+	k, ok := counted[c.FullName()]
+	switch {
+	case !ok:
+		if c.OK() {
+			c.CountNote = "instructions not counted: the counting child did not reach the case"
+		}
+	case k.OK():
+		c.Counts, c.CountNote = k.Counts, k.CountNote
+		c.Summarize()
+	case c.OK():
+		c.CountNote = "instructions not counted: under Valgrind the case " + k.Status + ": " + k.Error
+	}
+	return c
+}
+
+// countAll counts cases in this process (a counting child), emitting each.
+func countAll(ctx context.Context, k *callgrind.Counter, cases []bench.Case, prog bench.Progress, emit func(results.Case) error) error {
+	for i := range cases {
+		if prog != nil {
+			prog.Start(i, len(cases), &cases[i])
+		}
+		rc, err := bench.Count(ctx, cases[i], k, bench.CountOptions{})
+		if err != nil {
+			return err
+		}
+		if prog != nil {
+			prog.Done(i+1, len(cases), &rc)
+		}
+		if err := emit(rc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
