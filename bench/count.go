@@ -15,15 +15,16 @@ import (
 type CountOptions struct {
 	// Counts is the number of counted runs per case (default 5).
 	Counts int
-	// RegionTime is how long one counted run should last under Valgrind
-	// (default 250 ms): the iterations per run are sized to it from
-	// instrumented runs after the first (which pays for translating the
-	// code). Many iterations per run spread the allocator's occasional
-	// slow paths (a span refilled, the heap grown) evenly over them.
-	RegionTime time.Duration
+	// RegionInstructions is how many instructions one counted run should
+	// execute (default 8 million, about a quarter of a second under
+	// callgrind): many iterations per run spread the allocator's
+	// occasional slow paths (a span refilled, the heap grown) over them.
+	RegionInstructions uint64
 	// MaxHeap bounds the bytes one counted run may allocate with the
-	// collector off (default 1 GiB): an op allocating more per run is
-	// counted with the collector on (Count.GC).
+	// collector off (default 64 MiB): the iterations of a run that would
+	// allocate more are cut to fit, and an op allocating more in one
+	// iteration is counted with the collector on (Count.GC). Under
+	// Valgrind every fresh page costs dearly, so a run's heap stays small.
 	MaxHeap uint64
 }
 
@@ -31,11 +32,11 @@ func (o CountOptions) withDefaults() CountOptions {
 	if o.Counts <= 0 {
 		o.Counts = 5
 	}
-	if o.RegionTime <= 0 {
-		o.RegionTime = 250 * time.Millisecond
+	if o.RegionInstructions == 0 {
+		o.RegionInstructions = 8 << 20
 	}
 	if o.MaxHeap == 0 {
-		o.MaxHeap = 1 << 30
+		o.MaxHeap = 64 << 20
 	}
 	return o
 }
@@ -77,31 +78,31 @@ func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions)
 	}
 	k.Instrument(true)
 	defer k.Instrument(false)
-	// Instrumented runs size the regions: the first translates the code
-	// (and is slow for it), the next ones grow N until a run lasts a
-	// tenth of RegionTime, which then scales N to the whole of it.
+	// A run of one iteration warms the translations up; a counted one
+	// sizes the regions: N is the power of two nearest below what makes
+	// a region RegionInstructions long. Counting (not timing) makes N the
+	// same in every run of the build, and so the heap's state and the
+	// allocator's slow paths inside a region: allocating ops then repeat
+	// too.
 	m.b.counter = nil
-	n, perOp := 1, uint64(0)
-	for {
-		d, err := runOnce(&m.b, c.Run, n)
-		if err != nil {
-			m.fail("run", err)
-			return finish()
-		}
-		perOp = m.b.netBytes / uint64(n)
-		if d >= opts.RegionTime/10 || n >= 1<<20 {
-			if d > 0 {
-				n = int(min(int64(n)*int64(opts.RegionTime)/int64(d), 1<<20))
-			}
-			n = max(n, 1)
-			break
-		}
-		n *= 4
+	if _, err := runOnce(&m.b, c.Run, 1); err != nil {
+		m.fail("run", err)
+		return finish()
 	}
-	gcOff := perOp == 0 || uint64(n)*perOp <= opts.MaxHeap
-	if !gcOff && perOp > 0 {
-		if fit := int(opts.MaxHeap / perOp); fit >= 1 {
-			n, gcOff = fit, true
+	perOp := m.b.netBytes
+	one, err := countRegion(k, &m.b, c.Run, 1, true)
+	if err != nil {
+		m.fail("run", err)
+		return finish()
+	}
+	n := pow2Below(opts.RegionInstructions / max(one.Ir, 1))
+	gcOff := true
+	if perOp > 0 {
+		fit := opts.MaxHeap / perOp
+		if fit < 1 {
+			gcOff = false
+		} else {
+			n = min(n, pow2Below(fit))
 		}
 	}
 	if _, err := runOnce(&m.b, c.Run, n); err != nil { // warm at the regions' size
@@ -193,6 +194,15 @@ func countRegion(k *callgrind.Counter, b *B, fn func(*B) error, n int, gcOff boo
 		return callgrind.Counts{}, err
 	}
 	return counts, cerr
+}
+
+// pow2Below is the largest power of two ≤ v (1 for v < 2), at most 2^20.
+func pow2Below(v uint64) int {
+	n := 1
+	for n < 1<<20 && uint64(n)*2 <= v {
+		n *= 2
+	}
+	return n
 }
 
 // perOpCount divides a region's counts by its iterations.

@@ -120,7 +120,7 @@ func countChild(t *testing.T, path string) {
 	for _, w := range []int{100, 100, 102} {
 		c := Case{Workload: "w", Name: "Work", Labels: results.Labels{{Key: "subject", Value: "loop"}},
 			Verify: func() error { return nil }, Run: work(w)}
-		rc, err := Count(context.Background(), c, k, CountOptions{RegionTime: 1})
+		rc, err := Count(context.Background(), c, k, CountOptions{RegionInstructions: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -179,10 +179,29 @@ const OutEnv = "SERBENCH_CALLGRIND_OUT"
 // its dumps to out (numbered out.1, out.2, … in the order of the dumps).
 // Instrumentation starts off: the child turns it on around each case
 // (Counter.Instrument), so that set-up runs several times faster.
+// Valgrind's own messages go to LogFile(out), not to the terminal.
 func Args(out string) []string {
 	return []string{"--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
 		"--cache-sim=yes", "--branch-sim=yes", "--dump-line=no", "--dump-instr=no", "--compress-strings=no",
-		"--callgrind-out-file=" + out, "--error-exitcode=0", "-q"}
+		"--callgrind-out-file=" + out, "--log-file=" + LogFile(out), "--error-exitcode=0", "-q"}
+}
+
+// LogFile is where a child started with Args(out) has Valgrind write its
+// own messages.
+func LogFile(out string) string { return out + ".valgrind.log" }
+
+// LogTail is the last lines of the Valgrind log of out, for an error
+// message ("" when there is none).
+func LogTail(out string, lines int) string {
+	b, err := os.ReadFile(LogFile(out))
+	if err != nil {
+		return ""
+	}
+	ls := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(ls) > lines {
+		ls = ls[len(ls)-lines:]
+	}
+	return strings.Join(ls, " | ")
 }
 
 // A Counter counts regions of the calling thread. Its zero value is not

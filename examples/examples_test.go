@@ -62,3 +62,26 @@ func TestGitHubMatrix(t *testing.T) {
 		t.Error("YAML must not contain tabs")
 	}
 }
+
+// TestGitHubPRGate checks that the pull-request workflow counts both
+// sides with the same command line and gates on instructions.
+func TestGitHubPRGate(t *testing.T) {
+	b, err := os.ReadFile("github-actions/pr-instructions.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	runs := regexp.MustCompile(`serbench run (.*) --out `).FindAllStringSubmatch(s, -1)
+	if len(runs) != 2 || runs[0][1] != runs[1][1] {
+		t.Fatalf("base and head must be counted by the same command line: %v", runs)
+	}
+	if !strings.Contains(runs[0][1], "--metric instructions") {
+		t.Error("the runs must count instructions")
+	}
+	if !strings.Contains(s, "compare --metric instructions --fail-on-regression base/results.jsonl head/results.jsonl") {
+		t.Error("the gate must compare base with head on instructions")
+	}
+	if strings.Contains(s, "\t") {
+		t.Error("YAML must not contain tabs")
+	}
+}

@@ -467,9 +467,14 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		case !c.OK():
 			failed = append(failed, []table.Cell{table.Str(c.FullName()), table.Str(c.Error)})
 		case c.Noisy:
-			s, _ := c.Stat(results.UnitNsPerOp)
-			row := []table.Cell{table.Str(c.FullName()), table.Num(s.Median, table.DurationF),
-				table.StrV(table.Duration(s.Lo)+" … "+table.Duration(s.Hi), s.Lo), table.StrV(fmt.Sprintf("±%.0f%%", s.RelWidth()*100), s.RelWidth())}
+			unit := c.NoiseUnit()
+			s, _ := c.Stat(unit)
+			f, lo, hi := table.Num(s.Median, table.DurationF), table.Duration(s.Lo), table.Duration(s.Hi)
+			if unit != results.UnitNsPerOp {
+				f, lo, hi = table.Num(s.Median, table.TimesF), table.Times(s.Lo), table.Times(s.Hi)
+			}
+			row := []table.Cell{table.Str(c.FullName()), table.Str(noiseUnitWords(unit)), f,
+				table.StrV(lo+" … "+hi, s.Lo), table.StrV(fmt.Sprintf("±%.0f%%", s.RelWidth()*100), s.RelWidth())}
 			noisyStop = append(noisyStop, table.Str(stopWords(c)))
 			if c.Stop != "" {
 				stops++
@@ -493,7 +498,9 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 		}}})
 	}
 	if len(noisy) > 0 || once > 0 || twice > 0 {
-		notes := []string{fmt.Sprintf("Cases whose ns/op interval is wider than ±%.0f%% of the median; treat their comparisons with care, or re-run with a higher --count.", results.NoiseThreshold*100)}
+		notes := []string{fmt.Sprintf("Cases whose interval of what the tables compare them by is wider than ±%.0f%% of the median: the in-round ratio to the group's limit row "+
+			"(or baseline) for a case sampled in a group — the machine's drift between rounds cancels out of it —, ns/op for a case measured alone and for the limit row. "+
+			"Treat their comparisons with care, or re-run with a higher --count.", results.NoiseThreshold*100)}
 		if once > 0 {
 			what := "1 case was measured once (a slow op whose time budget allowed one sample): it has no interval, so it can"
 			if once > 1 {
@@ -508,7 +515,7 @@ func genericSections(run *results.Run, cases []*results.Case) []SectionDoc {
 			}
 			notes = append(notes, what+" the mean of two samples, one of which may be cold, and no test can tell a difference from two samples; tables mark them (n=2).")
 		}
-		header := []string{"case", "median", "interval", "width"}
+		header := []string{"case", "judged by", "median", "interval", "width"}
 		if stops > 0 {
 			header = append(header, "sampling stopped")
 			for i := range noisy {
@@ -720,4 +727,15 @@ func onceEach(blocks []Block) {
 		}
 		t.Notes = keep
 	}
+}
+
+// noiseUnitWords names the unit a case's noise is judged by.
+func noiseUnitWords(unit string) string {
+	switch unit {
+	case results.UnitVsLimit:
+		return "ratio to the limit row"
+	case results.UnitVsBaseline:
+		return "ratio to the baseline"
+	}
+	return "ns/op"
 }

@@ -138,14 +138,14 @@ func TestNoisyCasesSayWhatTheMachineDid(t *testing.T) {
 			tab = sd.Blocks[0].(*table.Table)
 		}
 	}
-	if tab == nil || len(tab.Header) != 5 || tab.Header[4] != "machine meanwhile" {
+	if tab == nil || len(tab.Header) != 6 || tab.Header[5] != "machine meanwhile" {
 		t.Fatalf("noisy table %+v: want a machine column", tab)
 	}
 	// Case a (2.5 s to 3.5 s, 1.5 s of slack each side): the probes at 1 … 5 s.
-	if got := tab.Rows[0][4].String(); got != "±10% (5 probes)" {
+	if got := tab.Rows[0][5].String(); got != "±10% (5 probes)" {
 		t.Errorf("case a: machine %q, want ±10%% (5 probes)", got)
 	}
-	if got := tab.Rows[1][4].String(); got != "±0% (5 probes)" {
+	if got := tab.Rows[1][5].String(); got != "±0% (5 probes)" {
 		t.Errorf("case b: machine %q, want ±0%% (5 probes)", got)
 	}
 	if note := strings.Join(tab.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with probes were measured while the machine itself moved by more than ±5%") {
@@ -160,16 +160,16 @@ func TestNoisyCasesSayWhatTheMachineDid(t *testing.T) {
 			tab = sd.Blocks[0].(*table.Table)
 		}
 	}
-	if len(tab.Header) != 6 || tab.Header[5] != "memory meanwhile" || tab.Rows[0][5].String() != "±0% (5 probes)" || tab.Rows[1][5].String() != "±30% (5 probes)" {
+	if len(tab.Header) != 7 || tab.Header[6] != "memory meanwhile" || tab.Rows[0][6].String() != "±0% (5 probes)" || tab.Rows[1][6].String() != "±30% (5 probes)" {
 		t.Errorf("noisy table with memory times: %v %v", tab.Header, tab.Rows)
 	}
 	if note := strings.Join(tab.Notes, " "); !strings.Contains(note, "1 of the 2 noisy cases with memory times were measured while the shared caches and memory moved by more than ±5%") {
 		t.Errorf("notes %q", note)
 	}
-	// Without probes the table keeps its four columns.
+	// Without probes the table keeps its five columns.
 	run.Probes = nil
 	for _, sd := range genericSections(run, cases) {
-		if sd.Title == "Noisy cases" && len(sd.Blocks[0].(*table.Table).Header) != 4 {
+		if sd.Title == "Noisy cases" && len(sd.Blocks[0].(*table.Table).Header) != 5 {
 			t.Errorf("header %v without probes", sd.Blocks[0].(*table.Table).Header)
 		}
 	}

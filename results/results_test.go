@@ -213,22 +213,33 @@ func TestNoisyFlag(t *testing.T) {
 		name  string
 		ns    []float64
 		noisy bool
+		// limit, when set, is each sample's ratio to the limit row of its
+		// round: the case is then judged by it.
+		limit []float64
+		role  string
 	}{
-		{"tight five", []float64{100, 101, 100, 99, 100}, false},
-		{"one outlier of five widens [min,max]", []float64{100, 101, 100, 99, 150}, true},
-		{"one outlier of twenty stays outside the interval", []float64{100, 101, 100, 99, 100, 100, 101, 100, 99, 100, 100, 101, 100, 99, 100, 100, 101, 100, 99, 150}, false},
-		{"two samples that disagree", []float64{100, 120}, true},
-		{"one sample has no interval: not noisy", []float64{100}, false},
+		{"wide time, tight ratio: the machine drifted, the comparison holds", []float64{100, 130, 100, 80, 120}, false, []float64{2, 2.01, 2, 1.99, 2}, ""},
+		{"tight time, wide ratio", []float64{100, 101, 100, 99, 100}, true, []float64{2, 2.5, 2, 1.99, 2}, ""},
+		{"a limit row is judged by its time", []float64{100, 130, 100, 80, 120}, true, []float64{1, 1, 1, 1, 1}, RoleLimit},
+		{"tight five", []float64{100, 101, 100, 99, 100}, false, nil, ""},
+		{"one outlier of five widens [min,max]", []float64{100, 101, 100, 99, 150}, true, nil, ""},
+		{"one outlier of twenty stays outside the interval", []float64{100, 101, 100, 99, 100, 100, 101, 100, 99, 100, 100, 101, 100, 99, 100, 100, 101, 100, 99, 150}, false, nil, ""},
+		{"two samples that disagree", []float64{100, 120}, true, nil, ""},
+		{"one sample has no interval: not noisy", []float64{100}, false, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var c Case
-			for _, v := range tt.ns {
-				c.Samples = append(c.Samples, Sample{NsPerOp: v})
+			c := Case{Role: tt.role}
+			for i, v := range tt.ns {
+				s := Sample{NsPerOp: v}
+				if tt.limit != nil {
+					s.VsLimit = tt.limit[i]
+				}
+				c.Samples = append(c.Samples, s)
 			}
 			c.Summarize()
 			if c.Noisy != tt.noisy {
-				t.Errorf("noisy = %v, want %v (interval %+v)", c.Noisy, tt.noisy, c.Summary[UnitNsPerOp])
+				t.Errorf("noisy = %v, want %v (judged by %s, interval %+v)", c.Noisy, tt.noisy, c.NoiseUnit(), c.Summary[c.NoiseUnit()])
 			}
 		})
 	}

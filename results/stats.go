@@ -77,7 +77,24 @@ func (c *Case) Summarize() {
 	// A single sample has no interval, so it cannot be wide: such a case
 	// (a slow op capped by its time budget) is shown with "n=1" instead,
 	// and the noisy flag keeps meaning "its samples disagree".
-	ns := c.Summary[UnitNsPerOp]
-	c.Noisy = ns.N >= 2 && ns.RelWidth() > NoiseThreshold
+	judged := c.Summary[c.NoiseUnit()]
+	c.Noisy = judged.N >= 2 && judged.RelWidth() > NoiseThreshold
 	c.summarizeCounts()
+}
+
+// NoiseUnit is the unit whose interval says whether the case is noisy:
+// what the tables compare it by. A case sampled in a group with a limit
+// row is compared by its in-round ratio to it (the machine's drift
+// between rounds cancels out of it), else by its ratio to the group's
+// baseline, and a case measured alone, or the limit row itself, by its
+// ns/op.
+func (c *Case) NoiseUnit() string {
+	if c.Role != RoleLimit {
+		for _, u := range []string{UnitVsLimit, UnitVsBaseline} {
+			if s, ok := c.Summary[u]; ok && s.N == c.Summary[UnitNsPerOp].N {
+				return u
+			}
+		}
+	}
+	return UnitNsPerOp
 }

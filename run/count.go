@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/callgrind"
@@ -62,8 +63,8 @@ const notCounted = "instructions not counted: a runner's subjects run in their o
 
 // countInstructions counts the instructions of w's Go cases in one child
 // process under Valgrind (a Fork with Count set) and returns its cases by
-// full name. The child's progress goes to log, one line per case.
-func countInstructions(ctx context.Context, o Options, w string, cases []bench.Case, tmp string) (map[string]results.Case, error) {
+// full name. The child's progress goes to events.
+func countInstructions(ctx context.Context, o Options, w string, cases []bench.Case, tmp string, events func(ForkEvent)) (map[string]results.Case, error) {
 	if len(cases) == 0 {
 		return nil, nil
 	}
@@ -91,17 +92,14 @@ func countInstructions(ctx context.Context, o Options, w string, cases []bench.C
 		K: 1, N: 1, Count: 1, CasesFile: list, Out: filepath.Join(dir, "child"), CountInstructions: true,
 		Wrap: append([]string{o.Valgrind}, callgrind.Args(outFile)...),
 		Env:  []string{callgrind.OutEnv + "=" + outFile, "GODEBUG=asyncpreemptoff=1"}}
-	done := 0
-	err = o.Spawn(ctx, f, func(e ForkEvent) {
-		if e.Done {
-			done++
-			fmt.Fprintf(o.Log, "serbench: %s: instructions %d/%d: %s %s\n", w, done, len(cases), e.Name, e.Status)
-		}
-	})
+	err = o.Spawn(ctx, f, events)
 	got, rerr := results.ReadFile(filepath.Join(f.Out, ResultsFile))
 	if err != nil {
 		if bench.IsInterrupted(err) {
 			return nil, err
+		}
+		if tail := callgrind.LogTail(outFile, 3); tail != "" {
+			return nil, fmt.Errorf("instructions: the child under Valgrind: %w (Valgrind: %s)", err, tail)
 		}
 		return nil, fmt.Errorf("instructions: the child under Valgrind: %w", err)
 	}
@@ -157,4 +155,15 @@ func countAll(ctx context.Context, k *callgrind.Counter, cases []bench.Case, pro
 		}
 	}
 	return nil
+}
+
+// countEstimate is how long counting c under Valgrind takes: about four
+// seconds of regions (seven of 8 million instructions each, at callgrind's
+// pace with its cache simulation) plus set-up and one op, run sixty times
+// slower than natively.
+func countEstimate(c *bench.Case) time.Duration {
+	if c.Skip != "" {
+		return 0
+	}
+	return 4*time.Second + 60*c.OpTime
 }

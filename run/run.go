@@ -467,7 +467,17 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * factor) }
 			left[name] += scale(e * time.Duration(runs))
 			leftFloor[name] += scale(min(fl, e*time.Duration(runs)))
-			cost[CostKey(c.Workload, c.FullName())] = CaseCost{PerRun: scale(e), Runs: runs}
+			cc := CaseCost{PerRun: scale(e), Runs: runs}
+			if o.Metric.Instructions && c.Remote == nil && o.Counter == nil {
+				// Counted under Valgrind: the progress line only sees the
+				// counts where nothing is timed; counting's cost is told
+				// in its own lines otherwise.
+				if !o.Metric.Time {
+					cc = CaseCost{PerRun: countEstimate(&c), Runs: 1}
+				}
+				left[name] += countEstimate(&c)
+			}
+			cost[CostKey(c.Workload, c.FullName())] = cc
 		}
 	}
 	if o.Progress != nil {
@@ -498,7 +508,30 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		timeLocal := o.Metric.Time || !o.Metric.Instructions
 		if counting {
 			local, remote := splitRemote(p.plan.Cases)
-			counted, err := countInstructions(ctx, o, p.w.Name(), local, tmp)
+			byName := make(map[string]*bench.Case, len(local))
+			for i := range local {
+				byName[local[i].FullName()] = &local[i]
+			}
+			counts := 0
+			onEvent := func(e ForkEvent) {
+				c := byName[e.Name]
+				switch {
+				case c == nil:
+				case timeLocal:
+					// Timed afterwards: the counts are a pass before the
+					// progress line's cases, told on the log.
+					if e.Done {
+						counts++
+						fmt.Fprintf(o.Log, "serbench: %s: instructions %d/%d: %s %s\n", p.w.Name(), counts, len(local), e.Name, e.Status)
+					}
+				case !e.Done:
+					prog.Start(counts, 0, c)
+				default:
+					counts++
+					prog.Done(counts, 0, &results.Case{Workload: c.Workload, Name: c.Name, Labels: c.Labels, Status: e.Status, Error: e.Error})
+				}
+			}
+			counted, err := countInstructions(ctx, o, p.w.Name(), local, tmp, onEvent)
 			if err != nil && bench.IsInterrupted(err) {
 				runErr = err
 				break
@@ -872,8 +905,8 @@ func checkSubjects(ws []workload.Workload, subjects, langs []string) error {
 // forks is the number of child processes plan p is measured in; 0
 // measures it in this process.
 func (o Options) forks(p *workload.Plan) int {
-	if o.Spawn == nil || o.Cases != nil || p.Forks < 1 {
-		return 0 // no way to fork, a fork already, or a workload that cannot
+	if o.Spawn == nil || o.Cases != nil || p.Forks < 1 || (o.Metric.Instructions && !o.Metric.Time) {
+		return 0 // no way to fork, a fork already, a workload that cannot, or nothing timed here
 	}
 	return o.planForks(p)
 }
