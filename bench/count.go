@@ -55,6 +55,11 @@ func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions)
 	opts = opts.withDefaults()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	// The heap profiler records a stack trace every 512 KiB allocated on
+	// average, at random points: unwinding costs thousands of instructions
+	// that one region would count and the next not.
+	defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+	runtime.MemProfileRate = 0
 	m := &member{c: &c, t0: time.Now(), count: 1}
 	m.rc = results.Case{Workload: c.Workload, Name: c.Name, Labels: c.Labels, Role: c.Role, Group: c.Group, Notes: c.Notes}
 	if m.rc.Role == "" {
@@ -105,7 +110,24 @@ func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions)
 			n = min(n, pow2Below(fit))
 		}
 	}
-	if _, err := runOnce(&m.b, c.Run, n); err != nil { // warm at the regions' size
+	// Warm the runtime's lazily built caches up, uninstrumented (several
+	// times faster): a type assertion's cache is updated on about one miss
+	// in a thousand, at random, so a region that happened to update it
+	// would count its misses and the update (several percent of a small
+	// op) where another would not.
+	warm := min(max(4*n, 4096), int(max(warmInstructions/max(one.Ir, 1), 1)))
+	k.Instrument(false)
+	_, err = runOnce(&m.b, c.Run, warm)
+	k.Instrument(true)
+	if err != nil {
+		m.fail("run", err)
+		return finish()
+	}
+	// Warm up as the regions will run, the collector off: the heap then
+	// holds, freed, the spans a region needs, and every region allocates
+	// from recycled spans (zeroed by the allocator) rather than from fresh
+	// pages (zero already), whose share would differ from region to region.
+	if err := warmRegion(&m.b, c.Run, n, gcOff); err != nil {
 		m.fail("run", err)
 		return finish()
 	}
@@ -171,6 +193,21 @@ func (m *member) prepareCounted(ctx context.Context) error {
 		return ErrInterrupted
 	}
 	return nil
+}
+
+// warmInstructions bounds the uninstrumented warm-up of a case (about a
+// second under Valgrind).
+const warmInstructions = 300 << 20
+
+// warmRegion runs fn with N=n uncounted, as countRegion runs it.
+func warmRegion(b *B, fn func(*B) error, n int, gcOff bool) error {
+	runtime.GC()
+	if gcOff {
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	}
+	b.counter = nil
+	_, err := runOnce(b, fn, n)
+	return err
 }
 
 // countRegion runs fn with N=n as one counted region: collected first,

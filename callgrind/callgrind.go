@@ -210,7 +210,14 @@ type Counter struct {
 	out  string
 	dump int
 	on   bool
+	keep bool
 }
+
+// KeepEnv names the environment variable that, set to a directory, has a
+// counting run keep callgrind's dumps there (callgrind.out.N, one per
+// counted region, in order) for callgrind_annotate: where a case's
+// instructions go, function by function.
+const KeepEnv = "SERBENCH_CALLGRIND_KEEP"
 
 // NewCounter returns a counter for a process started with Args(out) and
 // OutEnv=out, or an error saying why the process cannot count.
@@ -224,7 +231,7 @@ func NewCounter() (*Counter, error) {
 	case !OnValgrind():
 		return nil, errors.New("callgrind: the process does not run under Valgrind")
 	}
-	return &Counter{out: out}, nil
+	return &Counter{out: out, keep: os.Getenv(KeepEnv) != ""}, nil
 }
 
 // Instrument turns callgrind's instrumentation on or off. Code runs
@@ -273,7 +280,9 @@ func (c *Counter) End() (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
-	os.Remove(path)
+	if !c.keep {
+		os.Remove(path)
+	}
 	return counts, nil
 }
 

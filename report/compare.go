@@ -191,11 +191,6 @@ func countDeltas(o, n *results.Case) []Delta {
 	return out
 }
 
-// isCount reports whether unit is an instruction count's.
-func isCount(unit string) bool {
-	return unit == results.UnitInstructions || unit == results.UnitEstCycles
-}
-
 func unitOrder(u string) int {
 	switch u {
 	case results.UnitVsLimit:

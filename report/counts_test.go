@@ -102,3 +102,36 @@ func TestCountSection(t *testing.T) {
 		t.Error("a section for a run that counted nothing")
 	}
 }
+
+// TestVerdictsByCounts: with a counted limit row, a run whose counts are
+// a reference's keeps every order and ratio; one whose subject b needs
+// twice the instructions flips its order with a and leaves the ratios.
+func TestVerdictsByCounts(t *testing.T) {
+	withLimit := func(r *results.Run) *results.Run {
+		l := results.Case{Kind: results.KindCase, Workload: "w", Name: "Op", Group: "g", Status: results.StatusOK, Role: results.RoleLimit,
+			Labels: results.Labels{{Key: "subject", Value: "memcpy"}, {Key: "op", Value: "encode"}}}
+		for i := 0; i < 5; i++ {
+			l.Counts = append(l.Counts, results.Count{Iters: 1000, Instructions: 1000})
+		}
+		l.Summarize()
+		r.Cases = append(r.Cases, l)
+		return r
+	}
+	ref := withLimit(countedRun(1, 0.001))
+	v := CheckVerdictsBy(ref, withLimit(countedRun(1, 0.0005)), results.UnitInstructions)
+	if v.Pairs != 3 || v.Kept != 3 || v.Ratios != 2 || v.Inside != 2 || !v.Held() {
+		t.Errorf("same counts: %+v", v)
+	}
+	// b at a quarter of its instructions: fewer than a's.
+	bad := CheckVerdictsBy(ref, withLimit(countedRun(0.25, 0)), results.UnitInstructions)
+	if bad.Held() || bad.Kept != 2 || bad.Inside != 1 {
+		t.Errorf("b at a quarter: %+v", bad)
+	}
+	var b bytes.Buffer
+	if err := WriteVerdictsBaseline(&b, bad, v); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "ordered pairs 3 of 3 (100.0%)") || !strings.Contains(b.String(), "ordered pairs 66.7%") {
+		t.Errorf("baseline text:\n%s", b.String())
+	}
+}

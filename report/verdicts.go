@@ -30,8 +30,15 @@ type Verdicts struct {
 // (relative), as the issue that asked for the check states it.
 const VerdictSlack = 0.05
 
-// CheckVerdicts compares run with ref.
-func CheckVerdicts(ref, run *results.Run) Verdicts {
+// CheckVerdicts compares run with ref by time.
+func CheckVerdicts(ref, run *results.Run) Verdicts { return CheckVerdictsBy(ref, run, results.UnitNsPerOp) }
+
+// CheckVerdictsBy compares run with ref by unit: results.UnitNsPerOp (the
+// ratios are the in-round ratios to the limit row) or
+// results.UnitInstructions (instruction counts; a ratio is a case's count
+// over its group's limit row's, its reference interval the ratio of the
+// two cases' ranges).
+func CheckVerdictsBy(ref, run *results.Run, unit string) Verdicts {
 	var v Verdicts
 	got := map[string]*results.Case{}
 	for i := range run.Cases {
@@ -56,13 +63,32 @@ func CheckVerdicts(ref, run *results.Run) Verdicts {
 	sort.Strings(keys)
 	for _, k := range keys {
 		g := groups[k]
+		limitRatio := func(cs []*results.Case, a *results.Case) (results.Stat, bool) {
+			if unit == results.UnitNsPerOp {
+				return a.Stat(results.UnitVsLimit)
+			}
+			for _, l := range cs {
+				if l != nil && l.IsLimit() {
+					sa, ok1 := a.Stat(unit)
+					sl, ok2 := l.Stat(unit)
+					if ok1 && ok2 && sl.Median > 0 && sl.Lo > 0 {
+						return results.Stat{Median: sa.Median / sl.Median, Lo: sa.Lo / sl.Hi, Hi: sa.Hi / sl.Lo, N: sa.N}, true
+					}
+				}
+			}
+			return results.Stat{}, false
+		}
+		var gotGroup []*results.Case
+		for _, a := range g {
+			gotGroup = append(gotGroup, got[a.Workload+"\x00"+a.FullName()])
+		}
 		for i, a := range g {
 			na := got[a.Workload+"\x00"+a.FullName()]
 			if na == nil {
 				continue
 			}
-			if r, ok := a.Stat(results.UnitVsLimit); ok && !a.IsLimit() {
-				if x, ok := na.Stat(results.UnitVsLimit); ok {
+			if r, ok := limitRatio(g, a); ok && !a.IsLimit() {
+				if x, ok := limitRatio(gotGroup, na); ok {
 					v.Ratios++
 					lo, hi := r.Lo*(1-VerdictSlack), r.Hi*(1+VerdictSlack)
 					if x.Median >= lo && x.Median <= hi {
@@ -72,19 +98,19 @@ func CheckVerdicts(ref, run *results.Run) Verdicts {
 					}
 				}
 			}
-			sa, ok := a.Stat(results.UnitNsPerOp)
+			sa, ok := a.Stat(unit)
 			if !ok {
 				continue
 			}
 			for _, b := range g[i+1:] {
 				nb := got[b.Workload+"\x00"+b.FullName()]
-				sb, ok := b.Stat(results.UnitNsPerOp)
+				sb, ok := b.Stat(unit)
 				if nb == nil || !ok || !(sa.Hi < sb.Lo || sb.Hi < sa.Lo) {
 					continue
 				}
 				v.Pairs++
-				ma, _ := na.Median(results.UnitNsPerOp)
-				mb, _ := nb.Median(results.UnitNsPerOp)
+				ma, _ := na.Median(unit)
+				mb, _ := nb.Median(unit)
 				if (sa.Median < sb.Median) == (ma < mb) {
 					v.Kept++
 				} else {
@@ -133,4 +159,28 @@ func (v Verdicts) WriteText(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// WriteVerdictsBaseline says how a run's verdicts (v, against a reference)
+// compare with how a second reference agrees with the first (base): the
+// shares a run can be asked to reach on this host.
+func WriteVerdictsBaseline(w io.Writer, v, base Verdicts) error {
+	share := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	}
+	rel := func(x, y float64) string {
+		if y == 0 {
+			return "–"
+		}
+		return table.Pct(x / y)
+	}
+	vp, bp := share(v.Kept, v.Pairs), share(base.Kept, base.Pairs)
+	vr, br := share(v.Inside, v.Ratios), share(base.Inside, base.Ratios)
+	_, err := fmt.Fprintf(w, "two references of this host agree on: ordered pairs %d of %d (%s), ratios %d of %d (%s)\n"+
+		"the run relative to them: ordered pairs %s, ratios %s of what two references reach\n",
+		base.Kept, base.Pairs, table.Pct(bp), base.Inside, base.Ratios, table.Pct(br), rel(vp, bp), rel(vr, br))
+	return err
 }

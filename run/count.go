@@ -88,6 +88,12 @@ func countInstructions(ctx context.Context, o Options, w string, cases []bench.C
 		return nil, fmt.Errorf("instructions: %w", err)
 	}
 	outFile := filepath.Join(dir, "callgrind.out")
+	if keep := os.Getenv(callgrind.KeepEnv); keep != "" {
+		if err := os.MkdirAll(keep, 0o755); err != nil {
+			return nil, fmt.Errorf("instructions: %s: %w", callgrind.KeepEnv, err)
+		}
+		outFile = filepath.Join(keep, "callgrind.out")
+	}
 	f := Fork{Workload: w, Scale: o.Scale, Subjects: o.Subjects, Benchtime: o.Benchtime.String(), CaseTimeout: 0,
 		K: 1, N: 1, Count: 1, CasesFile: list, Out: filepath.Join(dir, "child"), CountInstructions: true,
 		Wrap: append([]string{o.Valgrind}, callgrind.Args(outFile)...),

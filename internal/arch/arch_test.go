@@ -172,7 +172,8 @@ func TestNeverRules(t *testing.T) {
 		{"results", false, []string{"results"}},
 		{"report", false, []string{"report", "results", "table"}},
 		{"table", false, []string{"table", "results"}},
-		{"bench", false, []string{"bench", "results"}},
+		{"bench", false, []string{"bench", "results", "callgrind"}},
+		{"callgrind", true, []string{"callgrind"}},
 		{"subject", false, []string{"subject", "results"}},
 		{"corpus", true, []string{"corpus"}},
 	}

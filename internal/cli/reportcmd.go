@@ -102,15 +102,18 @@ func (a *app) compareCmd() *cobra.Command {
 			"for the same workload another input file, row or column count, or query, as each run recorded them\n" +
 			"in its environment — unless --allow-different-inputs is given; then it compares and says so.",
 		Args: func(cmd *cobra.Command, args []string) error {
+			if verdicts {
+				if len(args) != 2 && len(args) != 3 {
+					return usagef("--verdicts takes REF RUN [REF2], got %d files", len(args))
+				}
+				return nil
+			}
 			if len(args) < 2 || len(args)%2 != 0 {
 				return usagef("compare takes pairs of results files, OLD NEW [OLD2 NEW2 ...], got %d", len(args))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if verdicts && len(args) != 2 {
-				return usagef("--verdicts takes one pair, REF RUN, got %d files", len(args))
-			}
 			if format != "text" && format != "markdown" && format != "json" {
 				return usagef("unknown --format %q (valid: text, markdown, json)", format)
 			}
@@ -129,12 +132,24 @@ func (a *app) compareCmd() *cobra.Command {
 				return usagef("--metric instructions: no case of %s has instruction counts (serbench run --metric instructions makes them)", strings.Join(args, ", "))
 			}
 			if verdicts {
-				v := report.CheckVerdicts(runs[0], runs[1])
+				unit := results.UnitNsPerOp
+				if metric.Instructions && !metric.Time {
+					unit = results.UnitInstructions
+				}
+				v := report.CheckVerdictsBy(runs[0], runs[1], unit)
 				if v.Pairs+v.Ratios == 0 {
-					return usagef("%s and %s share no comparison group: nothing to check", args[0], args[1])
+					return usagef("%s and %s share no comparison group with %s: nothing to check", args[0], args[1], unit)
 				}
 				if err := v.WriteText(a.stdout); err != nil {
 					return err
+				}
+				if len(runs) == 3 {
+					// How two references of this host agree is what a run
+					// can be asked to reach here.
+					base := report.CheckVerdictsBy(runs[0], runs[2], unit)
+					if err := report.WriteVerdictsBaseline(a.stdout, v, base); err != nil {
+						return err
+					}
 				}
 				if !v.Held() {
 					return exitError{ExitFailure, errors.New("the verdicts of " + args[1] + " differ from the reference " + args[0])}
@@ -224,7 +239,7 @@ func (a *app) compareCmd() *cobra.Command {
 	fl.BoolVar(&failOnUnjudged, "fail-on-unjudged", false, "with --fail-on-regression, also exit 1 when a case slowed past the noise floor by its medians with too few samples to tell (\"cannot tell: too few samples\")")
 	fl.BoolVar(&allowDifferent, "allow-different-inputs", false, "compare runs that measured different data (another --scale, input file, row count or query) instead of refusing; the output says so")
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
-	fl.BoolVar(&verdicts, "verdicts", false, "check that NEW (a budgeted run) reaches the verdicts of the reference OLD (a long run of the same build): every pair of a group's members whose intervals are disjoint in OLD keeps its order, and ≥ 95% of the ratios to the limit row lie inside OLD's interval widened by 5%; exit 1 when not")
+	fl.BoolVar(&verdicts, "verdicts", false, "check that NEW (a budgeted run) reaches the verdicts of the reference OLD (a long run of the same build): every pair of a group's members whose intervals are disjoint in OLD keeps its order, and ≥ 95% of the ratios to the limit row lie inside OLD's interval widened by 5%; exit 1 when not. A third file REF2 (a second reference) says how two references of this host agree, and the run relative to that. With --metric instructions, by instruction counts")
 	fl.Float64Var(&threshold, "threshold", results.NoiseThreshold*100, "regression threshold in percent")
 	fl.StringVar(&metricFlag, "metric", "time", "what to compare and gate on: time; instructions (the cases' instruction counts from run --metric instructions: a row changes when the two runs' counts do not overlap and the medians differ by 1% or more, and one pair of runs is enough for the gate); or time,instructions")
 	return cmd
