@@ -50,3 +50,19 @@ func TestCompare(t *testing.T) {
 		t.Errorf("explain: %q", got)
 	}
 }
+
+func TestReaderLimit(t *testing.T) {
+	ns := "columns differ: birthday (timestamp[ns]: the file's timestamp unit or representation differs)"
+	tests := []struct{ reader, why, want string }{
+		{"python:msgspec-json", ns, "hold microseconds"},
+		{"python:fastavro", ns, "fastavro/fastavro#883"},
+		{"rust:apache-avro", ns, ""},
+		{"python:orjson", "columns differ: x (float32: written or read with another width)", ""},
+	}
+	for _, tt := range tests {
+		got := readerLimit(tt.reader, tt.why)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("readerLimit(%s) = %q, want %q", tt.reader, got, tt.want)
+		}
+	}
+}

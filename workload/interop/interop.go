@@ -370,7 +370,7 @@ func (p *plan) cells() {
 					default:
 						c.ReadNs = rd.ns
 						if why, note := compare(f.Name, p.ds.Schema, p.want, *rd.digest); why != "" {
-							c.Status, c.Reason = Failed, why
+							c.Status, c.Reason = Failed, why+readerLimit(r.Name, why)
 						} else {
 							c.Status, c.Note = OK, note
 						}
@@ -400,4 +400,21 @@ func fileSize(path string) int64 {
 		return 0
 	}
 	return st.Size()
+}
+
+// readerLimit names what a reader's library is known not to carry, when
+// the columns that differ are of that kind: Python's datetime holds
+// microseconds, so a Python reader turning nanosecond timestamps into
+// datetimes loses their last three digits, and fastavro does not know
+// Avro 1.12's timestamp-nanos.
+func readerLimit(reader, why string) string {
+	switch {
+	case !strings.Contains(why, "timestamp[ns]"):
+		return ""
+	case strings.HasPrefix(reader, "python:fastavro"):
+		return "; fastavro has no timestamp-nanos logical type (fastavro/fastavro#883, open): it reads the column as plain integers (the library's limit)"
+	case strings.HasPrefix(reader, "python:"):
+		return "; " + reader + " reads timestamps as Python datetimes, which hold microseconds: a nanosecond timestamp's last three digits are lost (the library's limit)"
+	}
+	return ""
 }
