@@ -83,24 +83,42 @@ func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions)
 	}
 	k.Instrument(true)
 	defer k.Instrument(false)
-	// A run of one iteration warms the translations up; a counted one
-	// sizes the regions: N is the power of two nearest below what makes
-	// a region RegionInstructions long. Counting (not timing) makes N the
-	// same in every run of the build, and so the heap's state and the
-	// allocator's slow paths inside a region: allocating ops then repeat
-	// too.
+	// A run of one iteration warms the translations up and says what an
+	// op costs; the runtime's lazily built caches are then warmed,
+	// uninstrumented (several times faster): a type assertion's cache is
+	// updated on about one miss in a thousand, at random, so a region that
+	// happened to update it would count its misses and the update
+	// (several percent of a small op) where another would not.
 	m.b.counter = nil
 	if _, err := runOnce(&m.b, c.Run, 1); err != nil {
 		m.fail("run", err)
 		return finish()
 	}
-	perOp := m.b.netBytes
-	one, err := countRegion(k, &m.b, c.Run, 1, true)
+	one, err := countRegion(k, &m.b, c.Run, 1)
 	if err != nil {
 		m.fail("run", err)
 		return finish()
 	}
-	n := pow2Below(opts.RegionInstructions / max(one.Ir, 1))
+	warm := min(4096, int(max(warmInstructions/max(one.Ir, 1), 1)))
+	k.Instrument(false)
+	_, err = runOnce(&m.b, c.Run, warm)
+	k.Instrument(true)
+	if err != nil {
+		m.fail("run", err)
+		return finish()
+	}
+	// A counted region of eight iterations sizes the regions: N is the
+	// power of two nearest below what makes a region RegionInstructions
+	// long, within MaxHeap of allocation. Counting (not timing) eight
+	// warm iterations makes N the same in every run of the build, and so
+	// what a region allocates.
+	eight, err := countRegion(k, &m.b, c.Run, 8)
+	if err != nil {
+		m.fail("run", err)
+		return finish()
+	}
+	perOp := m.b.netBytes / 8
+	n := pow2Below(opts.RegionInstructions * 8 / max(eight.Ir, 1))
 	gcOff := true
 	if perOp > 0 {
 		fit := opts.MaxHeap / perOp
@@ -110,28 +128,22 @@ func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions)
 			n = min(n, pow2Below(fit))
 		}
 	}
-	// Warm the runtime's lazily built caches up, uninstrumented (several
-	// times faster): a type assertion's cache is updated on about one miss
-	// in a thousand, at random, so a region that happened to update it
-	// would count its misses and the update (several percent of a small
-	// op) where another would not.
-	warm := min(max(4*n, 4096), int(max(warmInstructions/max(one.Ir, 1), 1)))
-	k.Instrument(false)
-	_, err = runOnce(&m.b, c.Run, warm)
-	k.Instrument(true)
-	if err != nil {
+	// From here on the collector runs only when called, before each
+	// region (unless one op allocates more than MaxHeap): with it off the
+	// scavenger, which returns freed pages to the kernel at times of its
+	// own, has nothing to do, so every region allocates from the same
+	// recycled spans (zeroed by the allocator) and none from fresh pages
+	// (zero already), whose share would differ from region to region.
+	if gcOff {
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	}
+	// Warm up as the regions will run: the heap then holds, freed, the
+	// spans a region needs.
+	if err := warmRegion(&m.b, c.Run, n); err != nil {
 		m.fail("run", err)
 		return finish()
 	}
-	// Warm up as the regions will run, the collector off: the heap then
-	// holds, freed, the spans a region needs, and every region allocates
-	// from recycled spans (zeroed by the allocator) rather than from fresh
-	// pages (zero already), whose share would differ from region to region.
-	if err := warmRegion(&m.b, c.Run, n, gcOff); err != nil {
-		m.fail("run", err)
-		return finish()
-	}
-	empty, err := countRegion(k, &m.b, func(*B) error { return nil }, 1, true)
+	empty, err := countRegion(k, &m.b, func(*B) error { return nil }, 1)
 	if err != nil {
 		return results.Case{}, err
 	}
@@ -139,7 +151,7 @@ func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions)
 		if err := ctx.Err(); err != nil {
 			return results.Case{}, ErrInterrupted
 		}
-		got, err := countRegion(k, &m.b, c.Run, n, gcOff)
+		got, err := countRegion(k, &m.b, c.Run, n)
 		if err != nil {
 			m.fail("run", err)
 			return finish()
@@ -200,23 +212,17 @@ func (m *member) prepareCounted(ctx context.Context) error {
 const warmInstructions = 300 << 20
 
 // warmRegion runs fn with N=n uncounted, as countRegion runs it.
-func warmRegion(b *B, fn func(*B) error, n int, gcOff bool) error {
+func warmRegion(b *B, fn func(*B) error, n int) error {
 	runtime.GC()
-	if gcOff {
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	}
 	b.counter = nil
 	_, err := runOnce(b, fn, n)
 	return err
 }
 
-// countRegion runs fn with N=n as one counted region: collected first,
-// the collector off inside when gcOff.
-func countRegion(k *callgrind.Counter, b *B, fn func(*B) error, n int, gcOff bool) (callgrind.Counts, error) {
+// countRegion runs fn with N=n as one counted region, the heap collected
+// first.
+func countRegion(k *callgrind.Counter, b *B, fn func(*B) error, n int) (callgrind.Counts, error) {
 	runtime.GC()
-	if gcOff {
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	}
 	b.reset(n)
 	b.counter = nil
 	b.StartTimer() // outside the region: ReadMemStats is not the op's

@@ -41,6 +41,7 @@ func TestCompareCounts(t *testing.T) {
 		{"b +2%", countedRun(1, 0.0005), countedRun(1.02, 0.0005), 2, true},
 		{"b -2%", countedRun(1.02, 0.0005), countedRun(1, 0.0005), 2, false},
 		{"b +0.5%", countedRun(1, 0), countedRun(1.005, 0), 0, false},
+		{"b +1.2%, the A/A worst", countedRun(1, 0), countedRun(1.012, 0), 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/callgrind"
 	"github.com/serbench/serbench/results"
+	"github.com/serbench/serbench/runner"
 )
 
 // Metric says what a run measures of each case.
@@ -58,8 +59,8 @@ func (m Metric) String() string {
 }
 
 // notCounted is the note on a runner's case in a counting run.
-const notCounted = "instructions not counted: a runner's subjects run in their own process, outside Valgrind " +
-	"(the JVM's JIT and a Python interpreter run tens of times slower there, and no runner asks Valgrind for a region yet); measured by time"
+const notCounted = "instructions not counted: this runner's subjects run in their own process, outside Valgrind " +
+	"(the JVM's JIT runs tens of times slower there, and an interpreter's counts would be the interpreter's; the Rust runner's are counted); measured by time"
 
 // countInstructions counts the instructions of w's Go cases in one child
 // process under Valgrind (a Fork with Count set) and returns its cases by
@@ -172,4 +173,74 @@ func countEstimate(c *bench.Case) time.Duration {
 		return 0
 	}
 	return 4*time.Second + 60*c.OpTime
+}
+
+// countingRunner reports whether a runner's timed loops count under
+// callgrind: the Rust runner's do (runners/rust/src/callgrind.rs). The JVM
+// runs tens of times slower there with its JIT interpreted, and CPython's
+// counts would be the interpreter's.
+func countingRunner(name string) bool { return name == "rust" }
+
+// countRemote counts the instructions of the runner cases whose runner
+// counts under callgrind: each comparison group again, its runner
+// started under Valgrind, five samples a case, each sample's loop a
+// counted region. It returns the cases so counted by full name.
+func countRemote(ctx context.Context, o Options, remote []bench.Case, opts bench.Options, tmp string) (map[string]results.Case, error) {
+	out := map[string]results.Case{}
+	if o.Valgrind == "" {
+		return out, nil
+	}
+	for _, grp := range bench.Groups(remote) {
+		g, ok := grp[0].Remote.(*runner.Group)
+		if !ok || !countingRunner(g.Runner.Name) {
+			continue
+		}
+		dir, err := os.MkdirTemp(tmp, "count-"+g.Runner.Name+"-")
+		if err != nil {
+			return out, fmt.Errorf("instructions: %w", err)
+		}
+		outFile := filepath.Join(dir, "callgrind.out")
+		cg := g.Counting(append([]string{o.Valgrind}, callgrind.Args(outFile)...), []string{callgrind.OutEnv + "=" + outFile})
+		cases := make([]bench.Case, len(grp))
+		for i, c := range grp {
+			c.Count, c.Budget, c.MinCount = countRuns, 0, countRuns
+			cases[i] = c
+		}
+		copts := opts
+		copts.Count, copts.Target, copts.Deadline = countRuns, 0, time.Time{}
+		copts.SampleTime = 20 * max(opts.SampleTime, time.Millisecond)
+		rs, err := cg.MeasureGroup(ctx, cases, copts)
+		os.RemoveAll(dir)
+		if err != nil {
+			return out, err
+		}
+		for _, r := range rs {
+			out[r.FullName()] = countsFromSamples(r)
+		}
+	}
+	return out, nil
+}
+
+// countRuns is how many counted regions a runner case gets.
+const countRuns = 5
+
+// countsFromSamples turns the callgrind metrics of a runner case's
+// samples (callgrind-ir, callgrind-est-cycles per op) into its counts.
+func countsFromSamples(r results.Case) results.Case {
+	if !r.OK() {
+		return r
+	}
+	for _, s := range r.Samples {
+		ir, ok := s.Metrics["callgrind-ir"]
+		if !ok {
+			continue
+		}
+		r.Counts = append(r.Counts, results.Count{Iters: s.Iters, Instructions: ir, EstCycles: s.Metrics["callgrind-est-cycles"]})
+	}
+	if len(r.Counts) == 0 {
+		r.Status, r.Error = results.StatusFailed, "the runner reported no counts under Valgrind"
+		return r
+	}
+	r.CountNote = "counted in the runner's timed loop under Valgrind (its iterations calibrated by time there)"
+	return r
 }

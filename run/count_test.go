@@ -64,3 +64,27 @@ func TestWithCounts(t *testing.T) {
 		t.Errorf("runner: %q", r.CountNote)
 	}
 }
+
+// TestCountsFromSamples: a runner's samples under callgrind carry their
+// loop's counts per op as metrics; they become the case's counts.
+func TestCountsFromSamples(t *testing.T) {
+	r := results.Case{Workload: "w", Name: "Op", Status: results.StatusOK, Samples: []results.Sample{
+		{Iters: 4, NsPerOp: 100, Metrics: map[string]float64{"callgrind-ir": 1200, "callgrind-est-cycles": 1500}},
+		{Iters: 4, NsPerOp: 100, Metrics: map[string]float64{"callgrind-ir": 1201, "callgrind-est-cycles": 1502}},
+	}}
+	got := countsFromSamples(r)
+	if len(got.Counts) != 2 || got.Counts[1].Instructions != 1201 || got.Counts[0].EstCycles != 1500 || got.Counts[0].Iters != 4 {
+		t.Errorf("counts %+v", got.Counts)
+	}
+	none := countsFromSamples(results.Case{Workload: "w", Name: "Op", Status: results.StatusOK, Samples: []results.Sample{{Iters: 1, NsPerOp: 5}}})
+	if !none.Failed() || !strings.Contains(none.Error, "no counts") {
+		t.Errorf("a runner that did not count: %s %q", none.Status, none.Error)
+	}
+	failed := results.Case{Status: results.StatusFailed, Error: "x"}
+	if got := countsFromSamples(failed); got.Error != "x" {
+		t.Errorf("a failed case changed: %+v", got)
+	}
+	if !countingRunner("rust") || countingRunner("jvm") || countingRunner("python") {
+		t.Error("only the Rust runner counts")
+	}
+}

@@ -545,6 +545,23 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			for i := range remote {
 				remoteKeys[remote[i].FullName()] = true
 			}
+			if err == nil && len(remote) > 0 {
+				byRunner, rerr := countRemote(ctx, o, remote, opts, tmp)
+				if rerr != nil && bench.IsInterrupted(rerr) {
+					runErr = rerr
+					break
+				}
+				if rerr != nil {
+					fmt.Fprintf(o.Log, "serbench: %s: the runners' instructions: %v\n", p.w.Name(), rerr)
+				}
+				if counted == nil {
+					counted = map[string]results.Case{}
+				}
+				for name, c := range byRunner {
+					counted[name] = c
+					remoteKeys[name] = false // counted: taken like a Go case's counts
+				}
+			}
 			timed := emit
 			emit = func(c results.Case) error {
 				return timed(withCounts(c, counted, remoteKeys[c.FullName()]))

@@ -86,6 +86,20 @@ type Group struct {
 	mu      sync.Mutex
 	written map[string]error
 	seq     int
+	// parent, set on a Counting group, writes the datasets.
+	parent *Group
+}
+
+// Counting returns a group that measures g's cases with the runner
+// started under the command prefix wrap (Valgrind and its arguments) with
+// env added: its datasets are g's, written once.
+func (g *Group) Counting(wrap, env []string) *Group {
+	r := *g.Runner
+	r.Command = append(append([]string(nil), wrap...), g.Runner.Command...)
+	r.Env = append(append([]string(nil), g.Runner.Env...), env...)
+	// Under Valgrind a sample takes tens of times longer.
+	r.Silence = 20 * max(g.Runner.Silence, DefaultSilence)
+	return &Group{Runner: &r, Dir: g.Dir, Datasets: g.Datasets, Cases: g.Cases, SizeMetric: g.SizeMetric, JSONL: g.JSONL, parent: g}
 }
 
 // MeasureGroup implements bench.Remote.
@@ -206,7 +220,11 @@ func visitless(c, limit *results.Case) string {
 func (g *Group) invoke(ctx context.Context, specs []Case, opts bench.Options) (*invocation, error) {
 	g.mu.Lock()
 	g.seq++
-	work := filepath.Join(g.Dir, fmt.Sprintf("work-%d", g.seq))
+	prefix := "work"
+	if g.parent != nil {
+		prefix = "count"
+	}
+	work := filepath.Join(g.Dir, fmt.Sprintf("%s-%d", prefix, g.seq))
 	g.mu.Unlock()
 	if err := os.MkdirAll(filepath.Join(work, "tmp"), 0o755); err != nil {
 		return nil, fmt.Errorf("runner work directory: %w", err)
@@ -265,6 +283,9 @@ func writeWork(work string, settings Settings, specs []Case) error {
 
 // dataset writes the dataset's files once and returns their directory.
 func (g *Group) dataset(name string) (string, error) {
+	if g.parent != nil {
+		return g.parent.dataset(name)
+	}
 	d := g.Datasets[name]
 	if d == nil {
 		return "", fmt.Errorf("runner: no dataset %q", name)

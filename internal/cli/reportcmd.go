@@ -241,7 +241,7 @@ func (a *app) compareCmd() *cobra.Command {
 	fl.StringVar(&format, "format", "text", "output format: text, markdown or json")
 	fl.BoolVar(&verdicts, "verdicts", false, "check that NEW (a budgeted run) reaches the verdicts of the reference OLD (a long run of the same build): every pair of a group's members whose intervals are disjoint in OLD keeps its order, and ≥ 95% of the ratios to the limit row lie inside OLD's interval widened by 5%; exit 1 when not. A third file REF2 (a second reference) says how two references of this host agree, and the run relative to that. With --metric instructions, by instruction counts")
 	fl.Float64Var(&threshold, "threshold", results.NoiseThreshold*100, "regression threshold in percent")
-	fl.StringVar(&metricFlag, "metric", "time", "what to compare and gate on: time; instructions (the cases' instruction counts from run --metric instructions: a row changes when the two runs' counts do not overlap and the medians differ by 1% or more, and one pair of runs is enough for the gate); or time,instructions")
+	fl.StringVar(&metricFlag, "metric", "time", "what to compare and gate on: time; instructions (the cases' instruction counts from run --metric instructions: a row changes when the two runs' counts do not overlap and the medians differ by 1.5% or more, and one pair of runs is enough for the gate); or time,instructions")
 	return cmd
 }
 

@@ -18,6 +18,7 @@ pub mod arrowconv;
 #[cfg(feature = "subjects")]
 pub mod avro;
 pub mod bound;
+pub mod callgrind;
 pub mod codecs;
 #[cfg(feature = "subjects")]
 pub mod columnar;

@@ -5,13 +5,16 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use crate::alloc;
+use crate::callgrind;
 
-/// One timed run: elapsed ns and the allocation counters' growth.
+/// One timed run: elapsed ns and the allocation counters' growth, and,
+/// under callgrind (serbench run --metric instructions), its counts.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timed {
     pub ns: u64,
     pub alloc_bytes: u64,
     pub allocs: u64,
+    pub counts: Option<callgrind::Counts>,
 }
 
 /// A timed loop of n iterations: the op's result is consumed by
@@ -20,19 +23,34 @@ pub struct Timed {
 pub type Run<'a> = Box<dyn FnMut(u64) -> Result<Timed, String> + 'a>;
 
 /// Times n calls of op, each result kept from the optimiser.
+/// Under callgrind the loop is also a counted region (the clock and the
+/// allocation counters are read outside it).
 pub fn time_loop<T, F: FnMut() -> Result<T, String>>(n: u64, mut op: F) -> Result<Timed, String> {
+    let counter = callgrind::counter();
     let (b0, c0) = alloc::counters();
     let t0 = Instant::now();
-    for _ in 0..n {
-        let r = op()?;
-        black_box(r);
+    if let Some(k) = counter {
+        k.begin();
     }
+    let res: Result<(), String> = (|| {
+        for _ in 0..n {
+            let r = op()?;
+            black_box(r);
+        }
+        Ok(())
+    })();
+    let counts = match counter {
+        Some(k) => Some(k.end()?),
+        None => None,
+    };
+    res?;
     let ns = t0.elapsed().as_nanos() as u64;
     let (b1, c1) = alloc::counters();
     Ok(Timed {
         ns,
         alloc_bytes: b1 - b0,
         allocs: c1 - c0,
+        counts,
     })
 }
 

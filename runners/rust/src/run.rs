@@ -292,11 +292,20 @@ impl Runner {
             &mut ms,
             &mut |i, rnd, order, iters, t: Timed| {
                 let it = iters.max(1) as f64;
-                line(&json!({
+                let mut sample = json!({
                     "type": "sample", "case": ids[i], "round": rnd, "order": order, "iters": iters,
                     "ns_per_op": (t.ns.max(1)) as f64 / it, "bytes_per_op": bytes[i],
                     "alloc_bytes_per_op": t.alloc_bytes as f64 / it, "allocs_per_op": t.allocs as f64 / it,
-                }));
+                });
+                if let Some(k) = t.counts {
+                    // Under callgrind: the loop's counts per op, which
+                    // serbench turns into the case's instruction counts.
+                    sample["metrics"] = json!({
+                        "callgrind-ir": k.ir as f64 / it,
+                        "callgrind-est-cycles": k.est_cycles as f64 / it,
+                    });
+                }
+                line(&sample);
             },
             &mut |i, e| failed_in_rounds.push((i, e)),
             &stopped,
