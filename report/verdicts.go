@@ -31,7 +31,9 @@ type Verdicts struct {
 const VerdictSlack = 0.05
 
 // CheckVerdicts compares run with ref by time.
-func CheckVerdicts(ref, run *results.Run) Verdicts { return CheckVerdictsBy(ref, run, results.UnitNsPerOp) }
+func CheckVerdicts(ref, run *results.Run) Verdicts {
+	return CheckVerdictsBy(ref, run, results.UnitNsPerOp)
+}
 
 // CheckVerdictsBy compares run with ref by unit: results.UnitNsPerOp (the
 // ratios are the in-round ratios to the limit row) or
