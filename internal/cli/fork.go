@@ -12,16 +12,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/serbench/serbench/bench"
 	"github.com/serbench/serbench/results"
 	"github.com/serbench/serbench/run"
 )
 
 // spawner returns the run.Spawner that measures a fork by running this
-// program again: `serbench run W --fork K/N --cases FILE --count C …`,
+// program again: `serbench run W --fork K/N --cases FILE --count C …`
+// with the workload's own options as the parent was given them (own[W]),
 // its progress read from the fork's standard output, its messages passed
 // to stderr.
-func (a *app) spawner() run.Spawner {
+func (a *app) spawner(own map[string][]string) run.Spawner {
 	return func(ctx context.Context, f run.Fork, events func(run.ForkEvent)) error {
 		exe := a.exe
 		if exe == "" {
@@ -43,6 +46,7 @@ func (a *app) spawner() run.Spawner {
 		if len(f.Subjects) > 0 {
 			args = append(args, "--subject", strings.Join(f.Subjects, ","))
 		}
+		args = append(args, own[f.Workload]...)
 		if f.CountInstructions {
 			args = append(args, "--count-child")
 		}
@@ -113,4 +117,25 @@ func parseFork(s string) error {
 		return fmt.Errorf("--fork %q: want K/N with 1 ≤ K ≤ N", s)
 	}
 	return nil
+}
+
+// workloadArgs are the workload options given on the command line, by
+// workload, as arguments a fork is given again.
+func workloadArgs(own []workloadFlags) map[string][]string {
+	out := map[string][]string{}
+	for _, wf := range own {
+		wf.fs.VisitAll(func(f *pflag.Flag) {
+			if !f.Changed {
+				return
+			}
+			if sv, ok := f.Value.(pflag.SliceValue); ok {
+				for _, v := range sv.GetSlice() {
+					out[wf.name] = append(out[wf.name], "--"+f.Name+"="+v)
+				}
+				return
+			}
+			out[wf.name] = append(out[wf.name], "--"+f.Name+"="+f.Value.String())
+		})
+	}
+	return out
 }

@@ -186,7 +186,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 		return &workload.UsageError{Err: err}
 	}
 	var rp run.Progress = prog
-	spawn := a.spawner()
+	spawn := a.spawner(workloadArgs(f.own))
 	var caseNames []string
 	var iters map[string]int
 	var deadline time.Time
