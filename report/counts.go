@@ -59,8 +59,8 @@ func countSection(cases []*results.Case) []SectionDoc {
 		Header: []string{"case", "instructions/op", "vs fewest in group", "est. cycles/op", "L1 misses/op", "LL misses/op", "branch misses/op"},
 		Rows:   rows,
 		Notes: []string{"Counted by Valgrind's callgrind in a child process: only while the case's timer runs (set-up, verification and the harness are not counted), " +
-			"on one thread, the collector off inside the region (its work is not counted; allocation is). Each case is counted in several runs of the same " +
-			"iterations; the range is over them. Estimated cycles = L1 hits + 5 × LL hits + 35 × RAM hits from callgrind's cache simulation " +
+			"on one thread; a Go case with the collector off while it is counted (its work is not counted; allocation is), a Rust runner's in its own timed loop. " +
+			"Each case is counted in several runs of the same iterations; the range is over them. Estimated cycles = L1 hits + 5 × LL hits + 35 × RAM hits from callgrind's cache simulation " +
 			"(iai-callgrind's formula): a model of a simple machine, not this one's cycles. Counts repeat on a shared machine where time does not; " +
 			"they do not see memory bandwidth, SIMD width or what another core does, so time stays the headline."},
 	}

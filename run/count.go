@@ -225,7 +225,8 @@ func countRemote(ctx context.Context, o Options, remote []bench.Case, opts bench
 const countRuns = 5
 
 // countsFromSamples turns the callgrind metrics of a runner case's
-// samples (callgrind-ir, callgrind-est-cycles per op) into its counts.
+// samples (callgrind-ir, -est-cycles, -l1-misses, -ll-misses and
+// -branch-misses per op) into its counts.
 func countsFromSamples(r results.Case) results.Case {
 	if !r.OK() {
 		return r
@@ -235,7 +236,8 @@ func countsFromSamples(r results.Case) results.Case {
 		if !ok {
 			continue
 		}
-		r.Counts = append(r.Counts, results.Count{Iters: s.Iters, Instructions: ir, EstCycles: s.Metrics["callgrind-est-cycles"]})
+		r.Counts = append(r.Counts, results.Count{Iters: s.Iters, Instructions: ir, EstCycles: s.Metrics["callgrind-est-cycles"],
+			L1Misses: s.Metrics["callgrind-l1-misses"], LLMisses: s.Metrics["callgrind-ll-misses"], BranchMisses: s.Metrics["callgrind-branch-misses"]})
 	}
 	if len(r.Counts) == 0 {
 		r.Status, r.Error = results.StatusFailed, "the runner reported no counts under Valgrind"

@@ -54,11 +54,17 @@ fn request(_code: usize) -> usize {
     0
 }
 
-/// Callgrind's events over a region (per region, not per op).
+/// Callgrind's events over a region (per region, not per op):
+/// instructions, estimated cycles, first- and last-level cache misses and
+/// mispredicted branches (the last four 0 without a cache and branch
+/// simulation).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Counts {
     pub ir: u64,
     pub est_cycles: u64,
+    pub l1_misses: u64,
+    pub ll_misses: u64,
+    pub branch_misses: u64,
 }
 
 impl Counts {
@@ -66,6 +72,9 @@ impl Counts {
         Counts {
             ir: self.ir.saturating_sub(o.ir),
             est_cycles: self.est_cycles.saturating_sub(o.est_cycles),
+            l1_misses: self.l1_misses.saturating_sub(o.l1_misses),
+            ll_misses: self.ll_misses.saturating_sub(o.ll_misses),
+            branch_misses: self.branch_misses.saturating_sub(o.branch_misses),
         }
     }
 }
@@ -101,16 +110,22 @@ pub fn parse(text: &str) -> Result<Counts, String> {
         return Err("callgrind: the file counts no instructions".into());
     }
     let ir = get("Ir")?;
-    let mut est_cycles = 0;
+    let mut c = Counts {
+        ir,
+        branch_misses: get("Bcm")? + get("Bim")?,
+        ..Default::default()
+    };
     if events.contains(&"D1mr") {
         let (dr, dw) = (get("Dr")?, get("Dw")?);
         let l1m = get("I1mr")? + get("D1mr")? + get("D1mw")?;
         let ram = get("ILmr")? + get("DLmr")? + get("DLmw")?;
         let l1 = (ir + dr + dw).saturating_sub(l1m);
         let ll = l1m.saturating_sub(ram);
-        est_cycles = l1 + 5 * ll + 35 * ram;
+        c.est_cycles = l1 + 5 * ll + 35 * ram;
+        c.l1_misses = l1m;
+        c.ll_misses = ram;
     }
-    Ok(Counts { ir, est_cycles })
+    Ok(c)
 }
 
 /// Counts regions of the calling thread into the file serbench named.
@@ -183,10 +198,19 @@ mod tests {
             parse(text),
             Ok(Counts {
                 ir: 100,
-                est_cycles: 270
+                est_cycles: 270,
+                l1_misses: 10,
+                ll_misses: 2,
+                branch_misses: 1
             })
         );
-        assert_eq!(parse("events: Ir\nsummary: 7\n"), Ok(Counts { ir: 7, est_cycles: 0 }));
+        assert_eq!(
+            parse("events: Ir\nsummary: 7\n"),
+            Ok(Counts {
+                ir: 7,
+                ..Default::default()
+            })
+        );
         assert!(parse("events: Dr\ntotals: 1\n").is_err());
         assert!(parse("nothing").is_err());
         assert!(parse("events: Ir\ntotals: x\n").is_err());

@@ -303,6 +303,9 @@ impl Runner {
                     sample["metrics"] = json!({
                         "callgrind-ir": k.ir as f64 / it,
                         "callgrind-est-cycles": k.est_cycles as f64 / it,
+                        "callgrind-l1-misses": k.l1_misses as f64 / it,
+                        "callgrind-ll-misses": k.ll_misses as f64 / it,
+                        "callgrind-branch-misses": k.branch_misses as f64 / it,
                     });
                 }
                 line(&sample);
