@@ -17,7 +17,7 @@ const (
 // change. Counts of one build repeat within a process to a few hundredths
 // of a percent; between processes the runtime's random seeds (map hashes,
 // when its caches are rebuilt) move an allocating, interface-heavy op by
-// up to about 1.2% (docs/method.md gives the A/A figures), so a compare
+// up to about 1.5% (docs/method.md gives the A/A figures), so a compare
 // flags 1.5% or more, beyond both runs' own range.
 const CountThreshold = 0.015
 
