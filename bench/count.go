@@ -175,36 +175,12 @@ func Count(ctx context.Context, c Case, k *callgrind.Counter, opts CountOptions)
 // prepareCounted sets up and verifies the case (uninstrumented, so at
 // Valgrind's fastest), recording a failure or skip in the member.
 func (m *member) prepareCounted(ctx context.Context) error {
-	c := m.c
-	switch {
-	case c.Skip != "":
-		m.rc.Status, m.rc.Error = results.StatusSkipped, c.Skip
-		return nil
-	case c.Remote != nil:
+	if m.c.Remote != nil && m.c.Skip == "" {
 		m.rc.Status, m.rc.Error = results.StatusSkipped, "a runner's case is measured in its own process"
 		return nil
-	case c.Run == nil:
-		m.fail("setup", fmt.Errorf("case has no Run function"))
-		return nil
-	case c.Verify == nil:
-		m.fail("verify", fmt.Errorf("case has no Verify function"))
-		return nil
 	}
-	if c.Setup != nil {
-		if err := m.call("setup", c.Setup); err != nil {
-			m.fail("setup", err)
-			return nil
-		}
-	}
-	m.teardown = c.Teardown
-	if err := m.call("verify", c.Verify); err != nil {
-		m.fail("verify", err)
-		return nil
-	}
-	if err := ctx.Err(); err != nil {
-		return ErrInterrupted
-	}
-	return nil
+	_, err := m.setUp(ctx)
+	return err
 }
 
 // warmInstructions bounds the uninstrumented warm-up of a case (about a

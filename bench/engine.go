@@ -165,6 +165,11 @@ type Options struct {
 	// their count — so the budget cuts the samples that only narrow
 	// intervals further, never the fewest that give a useful one.
 	Deadline time.Time
+	// OnSample, when set, is called with a case's full name after each
+	// sample a runner's group (a Remote) takes of it, so that a progress
+	// line moves inside a group that runs for minutes. RunAll sets it when
+	// its Progress is a SampleProgress.
+	OnSample func(fullName string)
 
 	watch *watch // set by RunAll when CaseTimeout is
 }
@@ -597,34 +602,44 @@ func MeasureGroup(ctx context.Context, cases []Case, opts Options) ([]results.Ca
 // count (the calibration runs are its warm-up). A slow op whose first run
 // is representative keeps that run as its first sample. Failures are
 // recorded in the member; the error is ErrInterrupted only.
-func (m *member) prepare(ctx context.Context, opts Options) error {
+// setUp runs the case's Setup and Verify, as every measurement of it
+// (by time or by count) does first. It reports whether the case is ready
+// to measure; when it is not, the member holds the case's status (skipped
+// or failed) and err is ErrInterrupted only when ctx ended.
+func (m *member) setUp(ctx context.Context) (ok bool, err error) {
 	c := m.c
-	if c.Skip != "" {
-		m.rc.Status = results.StatusSkipped
-		m.rc.Error = c.Skip
-		return nil
-	}
-	if c.Run == nil {
+	switch {
+	case c.Skip != "":
+		m.rc.Status, m.rc.Error = results.StatusSkipped, c.Skip
+		return false, nil
+	case c.Run == nil:
 		m.fail("setup", errors.New("case has no Run function"))
-		return nil
-	}
-	if c.Verify == nil {
+		return false, nil
+	case c.Verify == nil:
 		m.fail("verify", errors.New("case has no Verify function"))
-		return nil
+		return false, nil
 	}
 	if c.Setup != nil {
 		if err := m.call("setup", c.Setup); err != nil {
 			m.fail("setup", err)
-			return nil
+			return false, nil
 		}
 	}
 	m.teardown = c.Teardown
 	if err := m.call("verify", c.Verify); err != nil {
 		m.fail("verify", err)
-		return nil
+		return false, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return ErrInterrupted
+		return false, ErrInterrupted
+	}
+	return true, nil
+}
+
+func (m *member) prepare(ctx context.Context, opts Options) error {
+	c := m.c
+	if ok, err := m.setUp(ctx); !ok {
+		return err
 	}
 	if c.Iters > 0 {
 		// Calibrated elsewhere: warm up with one run of a sample's size.

@@ -15,6 +15,14 @@ type Progress interface {
 	Done(done, total int, r *results.Case)
 }
 
+// A SampleProgress is also told of each sample a runner's group takes
+// (Options.OnSample): the group's cases are Done only when the whole group
+// is, minutes after it started.
+type SampleProgress interface {
+	Progress
+	Sample(c *Case)
+}
+
 // RunAll measures cases, handing each finished case to sink as soon as
 // its group is done. Cases that share a non-empty Group are measured
 // together by MeasureGroup, at the place of the group's first case; the
@@ -35,7 +43,19 @@ func RunAll(ctx context.Context, cases []Case, opts Options, p Progress, sink fu
 		if p != nil {
 			p.Start(done, len(cases), &g[0])
 		}
-		rs, err := measureWatched(ctx, g, opts)
+		gopts := opts
+		if sp, ok := p.(SampleProgress); ok && g[0].Remote != nil {
+			byName := make(map[string]*Case, len(g))
+			for i := range g {
+				byName[g[i].FullName()] = &g[i]
+			}
+			gopts.OnSample = func(name string) {
+				if c := byName[name]; c != nil {
+					sp.Sample(c)
+				}
+			}
+		}
+		rs, err := measureWatched(ctx, g, gopts)
 		var te *TimeoutError
 		if err != nil && !errors.As(err, &te) {
 			return err

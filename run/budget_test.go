@@ -91,3 +91,31 @@ func TestBudgetShare(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgeted: what a dry run says a budgeted run takes — each workload
+// its estimate, or its share of what the budget leaves when that is less,
+// but never less than its floor — and the estimates' sum without a budget.
+func TestBudgeted(t *testing.T) {
+	m := time.Minute
+	ps := []Planned{
+		{Workload: "a", Estimate: 4 * m, Floor: m},
+		{Workload: "down", Err: context.Canceled},
+		{Workload: "b", Estimate: 10 * m, Floor: 2 * m},
+	}
+	for _, tc := range []struct {
+		name   string
+		budget time.Duration
+		want   time.Duration
+	}{
+		{"none", 0, 14 * m},
+		{"generous", time.Hour, 14 * m},
+		{"tight: shared above the floors", 8 * m, 8 * m},
+		{"below the floors: the floors", m, 3 * m},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Budgeted(ps, tc.budget); got != tc.want {
+				t.Errorf("Budgeted(%s) = %s, want %s", tc.budget, got, tc.want)
+			}
+		})
+	}
+}

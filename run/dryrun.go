@@ -20,6 +20,9 @@ type Planned struct {
 	// Estimate is the expected measuring time: bench.Estimate's, scaled
 	// by the History of this machine when it has the workload (Measured).
 	Estimate time.Duration
+	// Floor is what the workload costs when the budget cuts its groups at
+	// once (the fewest samples that give an interval), scaled as Estimate.
+	Floor time.Duration
 	// Measured is the workload's last complete run on this machine at
 	// the same scale with the same runners, when the History has one.
 	Measured *Timing
@@ -76,7 +79,9 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 			continue
 		}
 		id := o.historyIdentity(p)
-		factor := o.History.Factor(w.Name(), string(o.Scale), o.runnerNames(), id, true)
+		// The cases measured in Go and by the runners err apart; each part
+		// is scaled by its own history, as the run's progress line does.
+		localFactor, remoteFactor := o.History.Factors(w.Name(), string(o.Scale), o.runnerNames(), id)
 		if t, ok := o.History.Lookup(w.Name(), string(o.Scale), o.runnerNames(), id); ok {
 			pl.Measured = &t
 		}
@@ -85,12 +90,29 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 		// Every fork calibrates and warms each case up again.
 		pl.Forks = o.planForks(p)
 		for i := range cases {
-			pl.Cases = append(pl.Cases, cases[i].FullName())
-			for _, n := range forkCounts(opts.Count, pl.Forks) {
+			c := &cases[i]
+			pl.Cases = append(pl.Cases, c.FullName())
+			factor, forks := localFactor, forkCounts(opts.Count, pl.Forks)
+			if c.Remote != nil {
+				factor, forks = remoteFactor, []int{opts.Count}
+			}
+			var est, floor time.Duration
+			for k, n := range forks {
 				fo := opts
 				fo.Count = n
-				pl.Estimate += time.Duration(float64(bench.Estimate(&cases[i], fo)) * factor)
+				e := bench.Estimate(c, fo)
+				est += e
+				if len(forks) > 1 && k < 2 {
+					// The budget stops a forked case after its second
+					// process.
+					floor += e
+				}
 			}
+			if len(forks) == 1 {
+				floor = min(bench.Floor(c, opts), est)
+			}
+			pl.Estimate += time.Duration(float64(est) * factor)
+			pl.Floor += time.Duration(float64(floor) * factor)
 		}
 		if p.Close != nil {
 			if err := p.Close(); err != nil {
@@ -116,4 +138,34 @@ func DryRun(ctx context.Context, o Options) ([]Planned, error) {
 		return nil, workload.Usagef("no case matches (workloads %s, --filter %q, --subject %s)", strings.Join(names(ws), ","), filter, strings.Join(o.Subjects, ","))
 	}
 	return out, nil
+}
+
+// Budgeted is how long workloads planned as ps take in a run whose time
+// budget is budget (0: none): each workload is given its share of what is
+// left (budgetShare, as the run gives it) and takes its estimate, or its
+// share when that is less but never less than its floor.
+func Budgeted(ps []Planned, budget time.Duration) time.Duration {
+	var total time.Duration
+	if budget <= 0 {
+		for _, p := range ps {
+			total += p.Estimate
+		}
+		return total
+	}
+	est, floor := map[string]time.Duration{}, map[string]time.Duration{}
+	for _, p := range ps {
+		if p.Err == nil {
+			est[p.Workload], floor[p.Workload] = p.Estimate, p.Floor
+		}
+	}
+	for _, p := range ps {
+		if p.Err != nil {
+			continue
+		}
+		share := budgetShare(budget-total, p.Workload, est, floor)
+		total += min(p.Estimate, max(share, p.Floor))
+		delete(est, p.Workload)
+		delete(floor, p.Workload)
+	}
+	return total
 }

@@ -227,8 +227,11 @@ func TestForksMergeSamples(t *testing.T) {
 // eventsProgress is a fork's progress as the CLI's fork mode reports it.
 type eventsProgress struct{ f func(ForkEvent) }
 
-func (eventsProgress) Begin(int, map[string]CaseCost) {}
-func (eventsProgress) End()                           {}
+func (eventsProgress) Begin(int, map[string]CaseCost)             {}
+func (eventsProgress) End()                                       {}
+func (eventsProgress) Budget(time.Time, map[string]time.Duration) {}
+func (eventsProgress) Deadline(string, time.Time)                 {}
+func (eventsProgress) Sample(*bench.Case)                         {}
 func (p eventsProgress) Start(_, _ int, c *bench.Case) {
 	p.f(ForkEvent{Name: c.FullName()})
 }

@@ -145,8 +145,15 @@ func CostKey(workload, fullName string) string { return workload + "\x00" + full
 // (counts over the whole run), then End. A case measured in several
 // processes (forks) counts once per process.
 type Progress interface {
-	bench.Progress
+	bench.SampleProgress
 	Begin(total int, cost map[string]CaseCost)
+	// Budget is told, after Begin, when the run's time budget ends and
+	// each workload's floor (what it costs when its groups are cut at
+	// once), and Deadline, as each workload starts, when its groups are
+	// cut: the time left a progress line shows follows what the budget
+	// will cut. A run without a budget calls neither.
+	Budget(end time.Time, floors map[string]time.Duration)
+	Deadline(workload string, at time.Time)
 	End()
 }
 
@@ -482,6 +489,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	if o.Progress != nil {
 		o.Progress.Begin(total, cost)
+		if o.Budget > 0 && o.Deadline.IsZero() {
+			o.Progress.Budget(time.Now().Add(o.Budget), maps.Clone(leftFloor))
+		}
 	}
 	var runErr error
 	finished, nCases := 0, 0
@@ -495,6 +505,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		opts.Deadline = o.Deadline
 		if o.Budget > 0 && o.Deadline.IsZero() {
 			opts.Deadline = started.Add(budgetShare(o.Budget-time.Since(runStart), p.w.Name(), left, leftFloor))
+			if o.Progress != nil {
+				o.Progress.Deadline(p.w.Name(), opts.Deadline)
+			}
 		}
 		delete(left, p.w.Name())
 		delete(leftFloor, p.w.Name())
@@ -971,6 +984,12 @@ type offsetProgress struct {
 func (o *offsetProgress) Start(done, _ int, c *bench.Case) {
 	if o.p != nil {
 		o.p.Start(o.offset+done, 0, c)
+	}
+}
+
+func (o *offsetProgress) Sample(c *bench.Case) {
+	if o.p != nil {
+		o.p.Sample(c)
 	}
 }
 

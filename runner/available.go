@@ -13,6 +13,21 @@ import (
 // yet.
 var ErrNotBuilt = errors.New("not built yet")
 
+// NotBuiltError is Find's error for a runner not built yet whose
+// toolchain is here: Toolchain says what was found ("rustc 1.95.0"), so
+// that `serbench list` tells a runner that its first run builds from one
+// that cannot run here. It wraps ErrNotBuilt.
+type NotBuiltError struct {
+	Runner, Toolchain string
+}
+
+func (e *NotBuiltError) Error() string {
+	return fmt.Sprintf("%s runner: not built yet (toolchain found: %s)", e.Runner, e.Toolchain)
+}
+
+// Unwrap is ErrNotBuilt.
+func (e *NotBuiltError) Unwrap() error { return ErrNotBuilt }
+
 // A Source makes one runner available: it finds or builds it (Make) so
 // that its hello can be asked.
 type Source struct {

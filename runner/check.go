@@ -42,7 +42,7 @@ func (r *Runner) Check(ctx context.Context, work string, cases []Case) (map[stri
 	if err := writeWork(abs, settings, cases); err != nil {
 		return nil, err
 	}
-	inv, err := r.invoke(ctx, abs, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", abs})
+	inv, err := r.invoke(ctx, abs, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", abs}, nil)
 	if err != nil {
 		return nil, err
 	}

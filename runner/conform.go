@@ -206,7 +206,7 @@ func (r *Runner) conformRun(ctx context.Context, work string, h *Hello, name str
 	if err := writeWork(abs, settings, cases); err != nil {
 		return nil, err
 	}
-	return r.invoke(ctx, abs, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", abs})
+	return r.invoke(ctx, abs, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", abs}, nil)
 }
 
 // firstRow finds, for a case whose digest differs, the first row whose

@@ -49,7 +49,7 @@ const stderrTail = 64 << 10
 
 // Hello starts the runner with `hello` and returns what it announces.
 func (r *Runner) Hello(ctx context.Context) (*Hello, error) {
-	inv, err := r.invoke(ctx, "", []string{"hello", "--protocol", strconv.Itoa(Protocol)})
+	inv, err := r.invoke(ctx, "", []string{"hello", "--protocol", strconv.Itoa(Protocol)}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +72,9 @@ type invocation struct {
 	// (a garbled line, a hang); exit the process's exit error.
 	fatal string
 	end   bool
+	// onSample, when set, is called with a case's id after each of its
+	// sample lines.
+	onSample func(id string)
 	// lines are the output lines read, when the Runner keeps them.
 	lines  [][]byte
 	exit   error
@@ -135,7 +138,7 @@ func (t *tail) String() string {
 // writes something that is not the protocol. It returns an error only
 // when the process cannot be started; everything else is in the
 // invocation.
-func (r *Runner) invoke(ctx context.Context, work string, args []string) (*invocation, error) {
+func (r *Runner) invoke(ctx context.Context, work string, args []string, onSample func(id string)) (*invocation, error) {
 	if len(r.Command) == 0 {
 		return nil, errors.New("runner: no command")
 	}
@@ -161,7 +164,7 @@ func (r *Runner) invoke(ctx context.Context, work string, args []string) (*invoc
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("runner %s: start %s: %w", r.Name, r.Command[0], err)
 	}
-	inv := &invocation{verify: map[string]*line{}, samples: map[string][]*line{}, errs: map[string]string{}, hold: map[string]bool{}}
+	inv := &invocation{verify: map[string]*line{}, samples: map[string][]*line{}, errs: map[string]string{}, hold: map[string]bool{}, onSample: onSample}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -288,6 +291,9 @@ func (inv *invocation) take(b []byte) error {
 			return fmt.Errorf("a sample of case %q before it verified ok", l.Case)
 		}
 		inv.samples[l.Case] = append(inv.samples[l.Case], l)
+		if inv.onSample != nil {
+			inv.onSample(l.Case)
+		}
 	case "error":
 		if l.Case == "" {
 			inv.fatal = "runner error: " + l.Message

@@ -133,6 +133,14 @@ func (g *Group) MeasureGroup(ctx context.Context, cases []bench.Case, opts bench
 		}
 		specs[i] = spec
 	}
+	if on := opts.OnSample; on != nil {
+		// The runner names a case by its id.
+		names := make(map[string]string, len(specs))
+		for i, s := range specs {
+			names[s.ID] = cases[i].FullName()
+		}
+		opts.OnSample = func(id string) { on(names[id]) }
+	}
 	inv, err := g.invoke(ctx, specs, opts)
 	if ctx.Err() != nil {
 		return nil, bench.ErrInterrupted
@@ -253,7 +261,8 @@ func (g *Group) invoke(ctx context.Context, specs []Case, opts bench.Options) (*
 	if err := writeWork(work, settings, specs); err != nil {
 		return nil, err
 	}
-	return g.Runner.invoke(ctx, work, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", work})
+	// MeasureGroup's OnSample takes the case ids.
+	return g.Runner.invoke(ctx, work, []string{"run", "--protocol", strconv.Itoa(Protocol), "--work", work}, opts.OnSample)
 }
 
 // writeWork writes run.json and cases.jsonl into the work directory.

@@ -98,6 +98,11 @@ var _ run.Progress = forkEvents{}
 func (forkEvents) Begin(int, map[string]run.CaseCost) {}
 func (forkEvents) End()                               {}
 
+// Budget, Deadline and Sample: a fork's parent keeps the run's estimate.
+func (forkEvents) Budget(time.Time, map[string]time.Duration) {}
+func (forkEvents) Deadline(string, time.Time)                 {}
+func (forkEvents) Sample(*bench.Case)                         {}
+
 // Start implements bench.Progress.
 func (p forkEvents) Start(_, _ int, c *bench.Case) {
 	fmt.Fprintln(p.w, run.FormatForkEvent(run.ForkEvent{Name: c.FullName()}))

@@ -126,18 +126,21 @@ func (a *app) listRunners(ctx context.Context, av *runner.Available) {
 		if err == nil {
 			h, err = r.Hello(ctx)
 		}
+		var nb *runner.NotBuiltError
 		switch {
+		case errors.As(err, &nb):
+			fmt.Fprintf(a.stdout, "  %s (%s): not built yet, toolchain found (%s) — built on the first run that needs it\n", s.Language, from, nb.Toolchain)
 		case errors.Is(err, runner.ErrNotBuilt):
 			fmt.Fprintf(a.stdout, "  %s (%s): not built yet — built on the first run that needs it\n", s.Language, from)
 		case err != nil:
-			fmt.Fprintf(a.stdout, "  %s (%s): cannot run here: %v\n", s.Language, from, err)
+			fmt.Fprintf(a.stdout, "  %s (%s): toolchain missing or not working, its subjects are skipped: %v\n", s.Language, from, err)
 		default:
 			var names []string
 			for _, sub := range h.Subjects {
 				names = append(names, s.Language+":"+sub.Name)
 			}
 			indent := "  "
-			for _, l := range wrap(fmt.Sprintf("%s (%s; %s %s): %s", s.Language, from, h.Runtime, h.RuntimeVersion, strings.Join(names, ", ")), listWidth-4) {
+			for _, l := range wrap(fmt.Sprintf("%s (%s; built; %s %s): %s", s.Language, from, h.Runtime, h.RuntimeVersion, strings.Join(names, ", ")), listWidth-4) {
 				fmt.Fprintln(a.stdout, indent+l)
 				indent = "    "
 			}

@@ -41,6 +41,16 @@ type progress struct {
 	wlSpent map[string]time.Duration
 	wlFrom  time.Time // when the current workload's first case started
 	cur     string    // the current workload
+	// The run's budget (Budget, Deadline): when it ends, each workload's
+	// floor and when the current workload's groups are cut.
+	budgetEnd time.Time
+	wlFloor   map[string]time.Duration
+	deadline  map[string]time.Time
+	// count is the run's --count: a runner case's samples when it sets
+	// none, so that each sample moves the estimate done by its share;
+	// partial is what a case's samples have moved it so far.
+	count   int
+	partial map[string]time.Duration
 	done    int
 	current string
 	stop    chan struct{}
@@ -65,7 +75,7 @@ func newProgress(mode string, w io.Writer) (*progress, error) {
 	default:
 		return nil, fmt.Errorf("unknown --progress %q (valid: auto, bar, lines, none)", mode)
 	}
-	return &progress{w: w, mode: mode, every: heartbeat}, nil
+	return &progress{w: w, mode: mode, every: heartbeat, count: defaultCount}, nil
 }
 
 // Begin implements run.Progress.
@@ -74,6 +84,7 @@ func (p *progress) Begin(total int, cost map[string]run.CaseCost) {
 	defer p.mu.Unlock()
 	p.total, p.cost, p.start, p.lastLine = total, cost, time.Now(), time.Now()
 	p.wlCost, p.wlDone, p.wlSpent = map[string]time.Duration{}, map[string]time.Duration{}, map[string]time.Duration{}
+	p.partial, p.deadline = map[string]time.Duration{}, map[string]time.Time{}
 	var all time.Duration
 	for k, c := range cost {
 		w, _, _ := strings.Cut(k, "\x00")
@@ -90,6 +101,43 @@ func (p *progress) Begin(total int, cost map[string]run.CaseCost) {
 	fmt.Fprintf(p.w, "serbench: %d case runs to measure%s\n", total, est)
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 	go p.beat()
+}
+
+// Budget implements run.Progress.
+func (p *progress) Budget(end time.Time, floors map[string]time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.budgetEnd, p.wlFloor = end, floors
+}
+
+// Deadline implements run.Progress.
+func (p *progress) Deadline(workload string, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.deadline[workload] = at
+}
+
+// Sample implements bench.SampleProgress: a runner's sample of c moves the
+// estimate done by its share of the case's run (its count of samples), at
+// most to all of it but a last share that Done adds.
+func (p *progress) Sample(c *bench.Case) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := run.CostKey(c.Workload, c.FullName())
+	cc := p.cost[k]
+	n := p.count
+	if c.Count > 0 {
+		n = c.Count
+	}
+	step := cc.PerRun / time.Duration(max(n, 1))
+	if p.partial[k]+step >= cc.PerRun {
+		return
+	}
+	p.partial[k] += step
+	p.wlDone[c.Workload] += step
+	if p.mode == "bar" {
+		p.draw(p.done, p.current)
+	}
 }
 
 // beatTicks is how many times per heartbeat interval beat looks at the
@@ -149,7 +197,9 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 	defer p.mu.Unlock()
 	p.done = n
 	// One run of the case is done (a forked case has one per process).
-	p.wlDone[r.Workload] += p.cost[run.CostKey(r.Workload, r.FullName())].PerRun
+	k := run.CostKey(r.Workload, r.FullName())
+	p.wlDone[r.Workload] += p.cost[k].PerRun - p.partial[k]
+	delete(p.partial, k)
 	switch {
 	case r.Skipped():
 		p.clear()
@@ -198,19 +248,41 @@ func (p *progress) eta() string {
 	if p.done == 0 || p.done >= p.total || p.cur == "" {
 		return ""
 	}
-	spent := p.wlSpent[p.cur] + time.Since(p.wlFrom)
+	return ", about " + p.left(time.Now()).Round(time.Second).String() + " left"
+}
+
+// left is eta's estimate at now. With a budget, what the current workload
+// still takes is at most the time to its deadline or, past it, what is
+// left of its floor (its groups stop there), and the workloads to come
+// take at most what the budget leaves them, never less than their floors.
+func (p *progress) left(now time.Time) time.Duration {
+	spent := p.wlSpent[p.cur] + now.Sub(p.wlFrom)
+	var cur, later, laterFloor time.Duration
+	for w, c := range p.wlCost {
+		if w != p.cur && !slices.Contains(p.wl, w) {
+			later += c
+			laterFloor += p.wlFloor[w]
+		}
+	}
 	if d := p.wlDone[p.cur]; d >= p.wlCost[p.cur] && d > 0 {
 		// The current workload has used up its estimate (its cases cost
 		// more than their estimates say): go by the cases left instead.
-		return ", about " + (time.Duration(float64(time.Since(p.start)) * float64(p.total-p.done) / float64(p.done))).Round(time.Second).String() + " left"
+		all := time.Duration(float64(now.Sub(p.start)) * float64(p.total-p.done) / float64(p.done))
+		cur, later = max(all-later, 0), min(later, all)
+	} else {
+		cur = workloadLeft(p.wlCost[p.cur], p.wlDone[p.cur], spent)
 	}
-	rest := workloadLeft(p.wlCost[p.cur], p.wlDone[p.cur], spent)
-	for w, c := range p.wlCost {
-		if w != p.cur && !slices.Contains(p.wl, w) {
-			rest += c
+	if dl, ok := p.deadline[p.cur]; ok {
+		floorLeft := time.Duration(0)
+		if c := p.wlCost[p.cur]; c > 0 {
+			floorLeft = time.Duration(float64(p.wlFloor[p.cur]) * max(1-float64(p.wlDone[p.cur])/float64(c), 0))
 		}
+		cur = min(cur, max(dl.Sub(now), floorLeft))
 	}
-	return ", about " + rest.Round(time.Second).String() + " left"
+	if !p.budgetEnd.IsZero() {
+		later = min(later, max(p.budgetEnd.Sub(now)-cur, laterFloor))
+	}
+	return cur + later
 }
 
 // Bounds of the factor by which workloadLeft scales a workload's estimate

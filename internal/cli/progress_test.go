@@ -194,3 +194,74 @@ func TestHeartbeatNoLongerThanInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressLeftFollowsBudget: with a budget, the time left is what the
+// budget will let the run take — the current workload up to its deadline
+// (or, past it, what is left of its floor), the workloads to come what the
+// budget leaves them but never less than their floors — and without one it
+// is the estimates'.
+func TestProgressLeftFollowsBudget(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	cost := map[string]time.Duration{"a": 4 * time.Minute, "b": 10 * time.Minute}
+	floors := map[string]time.Duration{"a": time.Minute, "b": 2 * time.Minute}
+	for _, tc := range []struct {
+		name      string
+		budgetEnd time.Duration // from now; 0: no budget
+		deadline  time.Duration // a's, from now; 0: none
+		doneA     time.Duration // a's estimate done
+		want      time.Duration
+	}{
+		{"no budget: the estimates", 0, 0, 0, 14 * time.Minute},
+		{"a to its deadline, b the rest of the budget", 8 * time.Minute, 3 * time.Minute, 0, 8 * time.Minute},
+		{"a's estimate below its deadline", 8 * time.Minute, 6 * time.Minute, 2 * time.Minute, 2*time.Minute + 6*time.Minute},
+		{"budget gone: the floors", time.Minute, -time.Minute, 2 * time.Minute, 30*time.Second + 2*time.Minute},
+		{"a generous budget: the estimates", time.Hour, time.Hour, 0, 14 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &progress{total: 10, done: 1, cur: "a", wl: []string{"a"}, start: now, wlFrom: now,
+				wlCost: cost, wlDone: map[string]time.Duration{"a": tc.doneA}, wlSpent: map[string]time.Duration{"a": tc.doneA},
+				wlFloor: floors, deadline: map[string]time.Time{}}
+			p.wlFrom = now
+			if tc.budgetEnd != 0 {
+				p.budgetEnd = now.Add(tc.budgetEnd)
+			}
+			if tc.deadline != 0 {
+				p.deadline["a"] = now.Add(tc.deadline)
+			}
+			if got := p.left(now); got != tc.want {
+				t.Errorf("left = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestProgressSamplesMoveGroups: a runner group's samples move the
+// estimate done by each one's share of its case, and its Done adds only
+// what is left, so the case counts once in all.
+func TestProgressSamplesMoveGroups(t *testing.T) {
+	p, err := newProgress("none", &syncBuf{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.count = 4
+	c := bench.Case{Workload: "w", Name: "R", Labels: results.Labels{{Key: "subject", Value: "java:x"}}}
+	p.Begin(1, map[string]run.CaseCost{run.CostKey("w", c.FullName()): {PerRun: 8 * time.Second, Runs: 1}})
+	p.Start(0, 1, &c)
+	for range 2 {
+		p.Sample(&c)
+	}
+	if got := p.wlDone["w"]; got != 4*time.Second {
+		t.Errorf("after 2 of 4 samples: done %s, want 4s", got)
+	}
+	for range 5 { // more samples than the count: never past the case
+		p.Sample(&c)
+	}
+	if got := p.wlDone["w"]; got >= 8*time.Second {
+		t.Errorf("samples moved the case to %s, all of its 8s before Done", got)
+	}
+	p.Done(1, 1, &results.Case{Workload: "w", Name: "R", Labels: c.Labels, Status: results.StatusOK})
+	if got := p.wlDone["w"]; got != 8*time.Second {
+		t.Errorf("after Done: %s, want 8s", got)
+	}
+	p.End()
+}

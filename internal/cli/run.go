@@ -185,6 +185,7 @@ func (a *app) run(ctx context.Context, names []string, f runFlags) error {
 	if err != nil {
 		return &workload.UsageError{Err: err}
 	}
+	prog.count = f.count
 	var rp run.Progress = prog
 	spawn := a.spawner(workloadArgs(f.own))
 	var caseNames []string
@@ -504,7 +505,12 @@ func (a *app) dryRun(ctx context.Context, o run.Options) error {
 		total += p.Estimate
 		n += len(p.Cases)
 	}
-	fmt.Fprintf(a.stdout, "total: %s, about %s (estimates from the target sample time and each workload's expected op times, scaled by this machine's last whole run of the workload where there is one)\n", plural(n, "case"), roundEstimate(total))
+	about := roundEstimate(total).String()
+	if b := run.Budgeted(planned, o.Budget); o.Budget > 0 && b < total {
+		// The run cuts groups past each workload's share of its budget.
+		about = fmt.Sprintf("%s within the run's budget of %s (%s without it)", roundEstimate(b), o.Budget, roundEstimate(total))
+	}
+	fmt.Fprintf(a.stdout, "total: %s, about %s (estimates from the target sample time and each workload's expected op times, scaled by this machine's last whole run of the workload where there is one)\n", plural(n, "case"), about)
 	if len(planned) > 0 && len(planned[0].Unbuilt) > 0 {
 		// Only a runner's hello says which subjects it has.
 		fmt.Fprintf(a.stdout, "not listed: the cases of the %s runner (not built yet: the run builds it first, once)\n", strings.Join(planned[0].Unbuilt, ", "))

@@ -87,7 +87,11 @@ func Find(_ context.Context, cacheDir string) (*runner.Runner, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(jar); err != nil {
-		return nil, fmt.Errorf("jvm runner: %w", runner.ErrNotBuilt)
+		mvn, err := exec.LookPath("mvn")
+		if err != nil {
+			return nil, fmt.Errorf("%w: mvn not found", ErrMissing)
+		}
+		return nil, &runner.NotBuiltError{Runner: "jvm", Toolchain: r.Command[0] + ", " + mvn}
 	}
 	return r, nil
 }

@@ -89,7 +89,7 @@ func Find(ctx context.Context, cacheDir string) (*runner.Runner, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(l.dir, ".complete")); err != nil {
-		return nil, fmt.Errorf("python runner: %w", runner.ErrNotBuilt)
+		return nil, &runner.NotBuiltError{Runner: "python", Toolchain: l.py}
 	}
 	return l.r, nil
 }

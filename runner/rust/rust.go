@@ -56,20 +56,9 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 	if _, err := os.Stat(bin); err == nil {
 		return withDescriptors()
 	}
-	cargo, err := exec.LookPath("cargo")
+	cargo, _, err := toolchain(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cargo not found", ErrMissing)
-	}
-	rustc, err := exec.LookPath("rustc")
-	if err != nil {
-		return nil, fmt.Errorf("%w: rustc not found", ErrMissing)
-	}
-	out, err := exec.CommandContext(ctx, rustc, "--version").Output()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s --version: %v", ErrMissing, rustc, err)
-	}
-	if v, ok := parseVersion(string(out)); !ok || v[0] < MinRustc[0] || (v[0] == MinRustc[0] && v[1] < MinRustc[1]) {
-		return nil, fmt.Errorf("%w: %s is %s", ErrMissing, rustc, strings.TrimSpace(string(out)))
+		return nil, err
 	}
 	// One build at a time: a second run waits for the first one's binary.
 	done := func() bool { _, err := os.Stat(bin); return err == nil }
@@ -102,15 +91,40 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 
 // Find returns the Rust runner when the cache holds its binary for these
 // sources; the error wraps runner.ErrNotBuilt when it does not.
-func Find(_ context.Context, cacheDir string) (*runner.Runner, error) {
+func Find(ctx context.Context, cacheDir string) (*runner.Runner, error) {
 	r, dir, bin, err := locate(cacheDir)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(bin); err != nil {
-		return nil, fmt.Errorf("rust runner: %w", runner.ErrNotBuilt)
+		_, version, err := toolchain(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &runner.NotBuiltError{Runner: "rust", Toolchain: version}
 	}
 	return withDescriptors(r, dir)
+}
+
+// toolchain finds cargo and a rustc of MinRustc or newer: cargo's path
+// and rustc's version line, or an error wrapping ErrMissing.
+func toolchain(ctx context.Context) (cargo, version string, err error) {
+	cargo, err = exec.LookPath("cargo")
+	if err != nil {
+		return "", "", fmt.Errorf("%w: cargo not found", ErrMissing)
+	}
+	rustc, err := exec.LookPath("rustc")
+	if err != nil {
+		return "", "", fmt.Errorf("%w: rustc not found", ErrMissing)
+	}
+	out, err := exec.CommandContext(ctx, rustc, "--version").Output()
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %s --version: %v", ErrMissing, rustc, err)
+	}
+	if v, ok := parseVersion(string(out)); !ok || v[0] < MinRustc[0] || (v[0] == MinRustc[0] && v[1] < MinRustc[1]) {
+		return "", "", fmt.Errorf("%w: %s is %s", ErrMissing, rustc, strings.TrimSpace(string(out)))
+	}
+	return cargo, strings.TrimSpace(string(out)), nil
 }
 
 // locate is the runner of these sources, its cache directory and its
