@@ -147,7 +147,7 @@ func CostKey(workload, fullName string) string { return workload + "\x00" + full
 type Progress interface {
 	bench.SampleProgress
 	Begin(total int, cost map[string]CaseCost)
-	// Budget is told, after Begin, when the run's time budget ends and
+	// Budget is told, before Begin, when the run's time budget ends and
 	// each workload's floor (what it costs when its groups are cut at
 	// once), and Deadline, as each workload starts, when its groups are
 	// cut: the time left a progress line shows follows what the budget
@@ -488,10 +488,10 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 	}
 	if o.Progress != nil {
-		o.Progress.Begin(total, cost)
 		if o.Budget > 0 && o.Deadline.IsZero() {
 			o.Progress.Budget(time.Now().Add(o.Budget), maps.Clone(leftFloor))
 		}
+		o.Progress.Begin(total, cost)
 	}
 	var runErr error
 	finished, nCases := 0, 0

@@ -84,7 +84,10 @@ func (p *progress) Begin(total int, cost map[string]run.CaseCost) {
 	defer p.mu.Unlock()
 	p.total, p.cost, p.start, p.lastLine = total, cost, time.Now(), time.Now()
 	p.wlCost, p.wlDone, p.wlSpent = map[string]time.Duration{}, map[string]time.Duration{}, map[string]time.Duration{}
-	p.partial, p.deadline = map[string]time.Duration{}, map[string]time.Time{}
+	p.partial = map[string]time.Duration{}
+	if p.deadline == nil {
+		p.deadline = map[string]time.Time{}
+	}
 	var all time.Duration
 	for k, c := range cost {
 		w, _, _ := strings.Cut(k, "\x00")
@@ -98,16 +101,30 @@ func (p *progress) Begin(total int, cost map[string]run.CaseCost) {
 	if all > 0 {
 		est = ", estimated " + all.Round(time.Second).String()
 	}
+	if !p.budgetEnd.IsZero() {
+		// What the budget lets the run take: its groups cut past it, never
+		// below the floors.
+		var floors time.Duration
+		for _, f := range p.wlFloor {
+			floors += f
+		}
+		if b := max(time.Until(p.budgetEnd), floors); b < all {
+			est = fmt.Sprintf(", estimated %s within the budget (%s uncut)", b.Round(time.Second), all.Round(time.Second))
+		}
+	}
 	fmt.Fprintf(p.w, "serbench: %d case runs to measure%s\n", total, est)
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 	go p.beat()
 }
 
-// Budget implements run.Progress.
+// Budget implements run.Progress; the run calls it before Begin.
 func (p *progress) Budget(end time.Time, floors map[string]time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.budgetEnd, p.wlFloor = end, floors
+	if p.deadline == nil {
+		p.deadline = map[string]time.Time{}
+	}
 }
 
 // Deadline implements run.Progress.
