@@ -3,6 +3,7 @@ package runner
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -102,4 +103,59 @@ func Cached(dir string, sources fs.FS, done func() bool, build func(src string) 
 		return err
 	}
 	return build(src)
+}
+
+// BuildFailure is the one line a failed build of a runner says: what was
+// built, the command's error, the line of its output that says most (its
+// first error line, else its last line) and where its whole output is.
+// The output is written to logFile (its directory made when missing);
+// when that fails too (a full disk), the line says so instead of where.
+func BuildFailure(what string, err error, out []byte, logFile string) error {
+	where := "its whole output in " + logFile
+	if logFile == "" {
+		where = ""
+	} else if werr := writeLog(logFile, out); werr != nil {
+		where = fmt.Sprintf("its output not kept: %v", werr)
+	}
+	msg := fmt.Sprintf("%s failed: %v", what, err)
+	if l := tellingLine(out); l != "" {
+		msg += ": " + l
+	}
+	if where != "" {
+		msg += " (" + where + ")"
+	}
+	return errors.New(msg)
+}
+
+func writeLog(path string, out []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, out, 0o644)
+}
+
+// tellingLine is the first line of out that reports an error (cargo's
+// "error[E…]:", Maven's "[ERROR]", pip's "ERROR:"), else its last
+// non-blank line, trimmed and cut to 300 bytes.
+func tellingLine(out []byte) string {
+	var last string
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		low := strings.ToLower(l)
+		if strings.HasPrefix(low, "error") || strings.HasPrefix(low, "[error]") || strings.Contains(low, " error:") {
+			return cut(l)
+		}
+		last = l
+	}
+	return cut(last)
+}
+
+func cut(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
 }

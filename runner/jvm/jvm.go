@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	serbench "github.com/serbench/serbench"
@@ -64,7 +63,7 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 		out, err := cmd.CombinedOutput()
 		stop()
 		if err != nil {
-			return fmt.Errorf("building the JVM runner (mvn package in %s): %v\n%s", cmd.Dir, err, tailOf(out, 4000))
+			return runner.BuildFailure("building the JVM runner (mvn package in "+cmd.Dir+")", err, out, filepath.Join(dir, "build.log"))
 		}
 		if err := os.Rename(filepath.Join(cmd.Dir, "target", jarName), jar); err != nil {
 			return fmt.Errorf("jvm runner cache: %w", err)
@@ -109,17 +108,4 @@ func locate(cacheDir string) (r *runner.Runner, dir, jar string, err error) {
 	dir = filepath.Join(cacheDir, "runners", "jvm-"+hash[:12])
 	jar = filepath.Join(dir, jarName)
 	return &runner.Runner{Name: "jvm", Command: append(append([]string{java}, Flags...), "-jar", jar)}, dir, jar, nil
-}
-
-// tailOf is the last n bytes of b, from a line start.
-func tailOf(b []byte, n int) string {
-	s := string(b)
-	if len(s) <= n {
-		return s
-	}
-	s = s[len(s)-n:]
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return "…\n" + s
 }

@@ -62,7 +62,7 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 			out, err := exec.CommandContext(ctx, step[0], step[1:]...).CombinedOutput()
 			stop()
 			if err != nil {
-				return fmt.Errorf("preparing the Python runner (%s): %v\n%s", strings.Join(step, " "), err, lastLines(out, 20))
+				return runner.BuildFailure("preparing the Python runner ("+strings.Join(step, " ")+")", err, out, filepath.Join(dir, "build.log"))
 			}
 		}
 		if err := os.WriteFile(pb, descs, 0o644); err != nil {
@@ -129,13 +129,4 @@ func locate(ctx context.Context, cacheDir string) (*location, error) {
 	r := &runner.Runner{Name: "python", Command: []string{filepath.Join(venv, "bin", "python"), "-m", "serbench_runner"},
 		Env: []string{"PYTHONPATH=" + filepath.Join(src, "runners", "python"), "PYTHONDONTWRITEBYTECODE=1", nestedpb.Env + "=" + pb}}
 	return &location{py: py, dir: dir, venv: venv, pb: pb, descs: descs, r: r}, nil
-}
-
-// lastLines is the last n lines of b.
-func lastLines(b []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

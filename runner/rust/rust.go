@@ -71,7 +71,8 @@ func Build(ctx context.Context, cacheDir string, log io.Writer) (*runner.Runner,
 		cmd.Env = append(os.Environ(), "CARGO_TARGET_DIR="+target, "CARGO_TERM_PROGRESS_WHEN=never")
 		logFile := filepath.Join(dir, "build.log")
 		if tail, err := run(cmd, log, logFile, lockedPackages(filepath.Join(cmd.Dir, "Cargo.lock"))); err != nil {
-			return fmt.Errorf("building the Rust runner (cargo build --release --locked in %s; its whole output in %s): %v\n%s", cmd.Dir, logFile, err, tail)
+			what := "building the Rust runner (cargo build --release --locked in " + cmd.Dir + ")"
+			return fmt.Errorf("%w (its whole output in %s)", runner.BuildFailure(what, err, []byte(tail), ""), logFile)
 		}
 		if err := os.Rename(filepath.Join(target, "release", binName), bin); err != nil {
 			return fmt.Errorf("rust runner cache: %w", err)
