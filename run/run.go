@@ -163,6 +163,8 @@ type Progress interface {
 type CaseCost struct {
 	PerRun time.Duration
 	Runs   int
+	// Floor is what all its runs cost when the budget cuts them at once.
+	Floor time.Duration
 }
 
 // Total is the cost of all the case's runs.
@@ -473,8 +475,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 			}
 			scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * factor) }
 			left[name] += scale(e * time.Duration(runs))
-			leftFloor[name] += scale(min(fl, e*time.Duration(runs)))
-			cc := CaseCost{PerRun: scale(e), Runs: runs}
+			floor := scale(min(fl, e*time.Duration(runs)))
+			leftFloor[name] += floor
+			cc := CaseCost{PerRun: scale(e), Runs: runs, Floor: floor}
 			if o.Metric.Instructions && c.Remote == nil && o.Counter == nil {
 				// Counted under Valgrind: the progress line only sees the
 				// counts where nothing is timed; counting's cost is told

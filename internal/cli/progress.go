@@ -51,10 +51,12 @@ type progress struct {
 	// partial is what a case's samples have moved it so far.
 	count   int
 	partial map[string]time.Duration
-	done    int
-	current string
-	stop    chan struct{}
-	stopped chan struct{}
+	// wlFloorDone is, per workload, the floors of its case runs done.
+	wlFloorDone map[string]time.Duration
+	done        int
+	current     string
+	stop        chan struct{}
+	stopped     chan struct{}
 }
 
 var _ run.Progress = (*progress)(nil)
@@ -84,7 +86,7 @@ func (p *progress) Begin(total int, cost map[string]run.CaseCost) {
 	defer p.mu.Unlock()
 	p.total, p.cost, p.start, p.lastLine = total, cost, time.Now(), time.Now()
 	p.wlCost, p.wlDone, p.wlSpent = map[string]time.Duration{}, map[string]time.Duration{}, map[string]time.Duration{}
-	p.partial = map[string]time.Duration{}
+	p.partial, p.wlFloorDone = map[string]time.Duration{}, map[string]time.Duration{}
 	if p.deadline == nil {
 		p.deadline = map[string]time.Time{}
 	}
@@ -216,6 +218,7 @@ func (p *progress) Done(n, _ int, r *results.Case) {
 	// One run of the case is done (a forked case has one per process).
 	k := run.CostKey(r.Workload, r.FullName())
 	p.wlDone[r.Workload] += p.cost[k].PerRun - p.partial[k]
+	p.wlFloorDone[r.Workload] += p.cost[k].Floor / time.Duration(max(p.cost[k].Runs, 1))
 	delete(p.partial, k)
 	switch {
 	case r.Skipped():
@@ -290,10 +293,8 @@ func (p *progress) left(now time.Time) time.Duration {
 		cur = workloadLeft(p.wlCost[p.cur], p.wlDone[p.cur], spent)
 	}
 	if dl, ok := p.deadline[p.cur]; ok {
-		floorLeft := time.Duration(0)
-		if c := p.wlCost[p.cur]; c > 0 {
-			floorLeft = time.Duration(float64(p.wlFloor[p.cur]) * max(1-float64(p.wlDone[p.cur])/float64(c), 0))
-		}
+		// Past the deadline the cases left take their floors.
+		floorLeft := max(p.wlFloor[p.cur]-p.wlFloorDone[p.cur], 0)
 		cur = min(cur, max(dl.Sub(now), floorLeft))
 	}
 	if !p.budgetEnd.IsZero() {

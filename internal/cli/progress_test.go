@@ -220,7 +220,8 @@ func TestProgressLeftFollowsBudget(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &progress{total: 10, done: 1, cur: "a", wl: []string{"a"}, start: now, wlFrom: now,
 				wlCost: cost, wlDone: map[string]time.Duration{"a": tc.doneA}, wlSpent: map[string]time.Duration{"a": tc.doneA},
-				wlFloor: floors, deadline: map[string]time.Time{}}
+				wlFloor: floors, deadline: map[string]time.Time{},
+				wlFloorDone: map[string]time.Duration{"a": tc.doneA / 4}} // a's cases done had a quarter of their estimate as floor
 			p.wlFrom = now
 			if tc.budgetEnd != 0 {
 				p.budgetEnd = now.Add(tc.budgetEnd)
